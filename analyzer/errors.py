@@ -1,0 +1,51 @@
+"""The exception hierarchy of conquian.
+
+Every error raised by :mod:`analyzer` derives from :class:`ConquianError`.
+Errors caused by bad user text (card notation, positions, moves) also
+derive from :class:`ValueError`, following python-chess.
+
+"No legal arrangement" is never an exception: solvers return ``None``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConquianError",
+    "CardError",
+    "DuplicateCardError",
+    "AmbiguousCardError",
+    "UnknownVariantError",
+    "PositionError",
+    "IllegalMoveError",
+]
+
+
+class ConquianError(Exception):
+    """Root of every error raised by conquian."""
+
+
+class CardError(ConquianError, ValueError):
+    """A card token could not be parsed (R2).
+
+    The message names the offending text.
+    """
+
+
+class AmbiguousCardError(CardError):
+    """A card token reads as two different cards (R2)."""
+
+
+class DuplicateCardError(CardError):
+    """The same card was given twice where cards must be distinct (R1)."""
+
+
+class UnknownVariantError(ConquianError, ValueError):
+    """A variant name is not one of the presets."""
+
+
+class PositionError(ConquianError, ValueError):
+    """A position is malformed or impossible under the rules (R6, R7, R11)."""
+
+
+class IllegalMoveError(ConquianError, ValueError):
+    """A move is malformed or not legal in the given position."""

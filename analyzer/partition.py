@@ -1,0 +1,300 @@
+"""CP-SAT models over the meld catalog (OR-Tools).
+
+Each model follows the same shape (see the CP-SAT Primer): data prepared
+first (the catalog melds that fit in the cards), then variables, then
+constraints (one comment each), the objective, the solve with a fixed
+seed, one worker and a time limit, and the extraction.  Every solution is
+checked by :func:`check_arrangement`, which uses no solver.
+
+"No arrangement" is a normal result (``feasible=False`` or ``None``),
+never an exception.
+
+The rules engine uses the exact search of :mod:`analyzer.melds` for speed;
+the tests and ``bench/melds.py`` check that both agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from analyzer.cards import iter_mask
+from analyzer.errors import ConquianError
+from analyzer.melds import catalog, extensions, is_meld
+from analyzer.rules import ForceFit, Rules
+
+__all__ = [
+    "Arrangement",
+    "TakeChoice",
+    "DEFAULT_TIME_LIMIT",
+    "check_arrangement",
+    "solve_arrangement",
+    "can_meld_all_cpsat",
+    "best_take",
+    "fits",
+]
+
+DEFAULT_TIME_LIMIT = 5.0
+"""Seconds allowed for one solve unless the caller says otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Result of :func:`solve_arrangement`.
+
+    Attributes
+    ----------
+    feasible : bool
+        False when the ``must`` cards cannot all be melded.
+    melds : tuple of int
+        The chosen melds as card masks, sorted; empty when infeasible.
+    melded : int
+        Number of cards melded (0 when infeasible).
+    unmelded : int
+        Mask of the cards left out of every meld (all cards when infeasible).
+    optimal : bool
+        True when CP-SAT proved the answer optimal (or infeasibility) within
+        the time limit; False means a best-found answer.
+    """
+
+    feasible: bool
+    melds: tuple[int, ...]
+    melded: int
+    unmelded: int
+    optimal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TakeChoice:
+    """Result of :func:`best_take` (R13, R15).
+
+    Attributes
+    ----------
+    melds : tuple of int
+        The player's whole new layout (old melded cards, the centre card and
+        the hand cards used), as sorted card masks.
+    used : int
+        Mask of the hand cards melded with the centre card.
+    pay : int or None
+        Index of the hand card paid, or ``None`` when he goes out.
+    goes_out : bool
+        True when the take makes ``rules.target`` melded cards (R15).
+    optimal : bool
+        True when proven optimal within the time limit.
+    """
+
+    melds: tuple[int, ...]
+    used: int
+    pay: int | None
+    goes_out: bool
+    optimal: bool
+
+
+def check_arrangement(cards: int, melds: tuple[int, ...], rules: Rules, must: int = 0) -> None:
+    """Check an arrangement without a solver (R4-R6).
+
+    Parameters
+    ----------
+    cards : int
+        Mask of the available cards.
+    melds : tuple of int
+        Proposed melds.
+    rules : Rules
+    must : int
+        Cards that must all be melded.
+
+    Raises
+    ------
+    ConquianError
+        If a meld is not legal, two melds share a card, a meld uses a card
+        not in ``cards``, or a ``must`` card is left unmelded.
+    """
+    seen = 0
+    for meld in melds:
+        if not is_meld(meld, rules):
+            raise ConquianError(f"not a legal meld: mask {meld:#x}")
+        if meld & seen:
+            raise ConquianError("two melds share a card")
+        if meld & ~cards:
+            raise ConquianError("a meld uses a card that is not available")
+        seen |= meld
+    if must & ~seen:
+        raise ConquianError("a card that must be melded is left out")
+
+
+def _solver(time_limit: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    solver.parameters.max_time_in_seconds = time_limit
+    return solver
+
+
+def _fitting(cards: int, rules: Rules) -> list[int]:
+    return [m for m in catalog(rules) if m & cards == m]
+
+
+def solve_arrangement(
+    cards: int, rules: Rules, must: int = 0, *, time_limit: float = DEFAULT_TIME_LIMIT
+) -> Arrangement:
+    """The arrangement of ``cards`` that melds the most cards, melding all of ``must``.
+
+    Model: one boolean per catalog meld inside ``cards``; each card in at
+    most one chosen meld, each ``must`` card in exactly one; maximise the
+    number of cards melded.
+
+    Parameters
+    ----------
+    cards : int
+        Mask of the available cards (0 to 40 cards).
+    rules : Rules
+        Gives the catalog (R4, R5: ``max_run``).
+    must : int
+        Mask of cards that must be melded, e.g. the old layout and the centre
+        card in a take (R13).  Cards of ``must`` outside ``cards`` make the
+        problem infeasible.
+    time_limit : float
+        Seconds for the solve.
+
+    Returns
+    -------
+    Arrangement
+        ``feasible=False`` when ``must`` cannot be melded.
+    """
+    if must & ~cards:
+        return Arrangement(False, (), 0, cards, True)
+    melds = _fitting(cards, rules)
+    model = cp_model.CpModel()
+    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
+    for card in iter_mask(cards):
+        covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
+        if must >> card & 1:
+            # A card that must be melded lies in exactly one chosen meld.
+            model.add_exactly_one(covering)
+        elif len(covering) > 1:
+            # A card lies in at most one chosen meld (R6).
+            model.add_at_most_one(covering)
+    # Meld as many cards as possible.
+    model.maximize(sum(m.bit_count() * use[k] for k, m in enumerate(melds)))
+    solver = _solver(time_limit)
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Arrangement(False, (), 0, cards, status == cp_model.INFEASIBLE)
+    chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
+    check_arrangement(cards, chosen, rules, must)
+    melded = sum(m.bit_count() for m in chosen)
+    unmelded = cards
+    for m in chosen:
+        unmelded &= ~m
+    return Arrangement(True, chosen, melded, unmelded, status == cp_model.OPTIMAL)
+
+
+def can_meld_all_cpsat(cards: int, rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT) -> bool:
+    """True if all of ``cards`` can be split into legal melds (CP-SAT, R4-R6).
+
+    Raises
+    ------
+    ConquianError
+        If the solver neither proves nor refutes it within ``time_limit``.
+    """
+    result = solve_arrangement(cards, rules, must=cards, time_limit=time_limit)
+    if not result.feasible and not result.optimal:
+        raise ConquianError(f"meld solver gave no answer within {time_limit} s")
+    return result.feasible
+
+
+def best_take(
+    layout_cards: int,
+    hand: int,
+    centre: int,
+    rules: Rules,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> TakeChoice | None:
+    """The take of the centre card that melds the most cards (R13), or going out (R15).
+
+    Model: one boolean per catalog meld inside layout + centre + hand; the
+    old layout cards and the centre card are melded exactly once (R13), hand
+    cards at most once; one unmelded hand card is paid unless every hand card
+    is melded, which is going out (R7, R15).  Objective: most cards melded
+    (going out melds the most possible); ties go to paying the highest card
+    index, so the answer is deterministic.
+
+    Parameters
+    ----------
+    layout_cards : int
+        Mask of the player's melded cards.
+    hand : int
+        Mask of his hand.
+    centre : int
+        Index of the centre card.
+    rules : Rules
+    time_limit : float
+        Seconds for the solve.
+
+    Returns
+    -------
+    TakeChoice or None
+        ``None`` when the centre card cannot be taken.
+    """
+    c = 1 << centre
+    if (layout_cards | hand) & c or layout_cards & hand:
+        raise ConquianError("centre card, layout and hand must be disjoint")
+    cards = layout_cards | hand | c
+    must = layout_cards | c
+    melds = _fitting(cards, rules)
+    model = cp_model.CpModel()
+    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
+    hand_cards = list(iter_mask(hand))
+    melded: dict[int, cp_model.LinearExprT] = {}
+    for card in iter_mask(cards):
+        covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
+        if must >> card & 1:
+            # Old melded cards stay melded and the centre card is melded (R13).
+            model.add_exactly_one(covering)
+        else:
+            # A hand card lies in at most one meld (R6).
+            model.add_at_most_one(covering)
+            melded[card] = sum(covering)
+    pay = {card: model.new_bool_var(f"pay{card}") for card in hand_cards}
+    out = model.new_bool_var("out")
+    for card in hand_cards:
+        # Only an unmelded hand card can be paid (R13).
+        model.add(pay[card] + melded[card] <= 1)
+        # Going out means every hand card is melded (R15).
+        model.add(melded[card] >= 1).only_enforce_if(out)
+    # Exactly one card is paid, unless the player goes out (R13, R15).
+    model.add(sum(pay.values()) + out == 1)
+    total = sum(m.bit_count() * use[k] for k, m in enumerate(melds))
+    tie = sum(card * pay[card] for card in hand_cards)
+    model.maximize(total * 64 + tie)
+    solver = _solver(time_limit)
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
+    check_arrangement(cards, chosen, rules, must)
+    used = 0
+    for m in chosen:
+        used |= m & hand
+    paid = [card for card in hand_cards if solver.boolean_value(pay[card])]
+    goes_out = solver.boolean_value(out)
+    return TakeChoice(chosen, used, None if goes_out else paid[0], goes_out, status == cp_model.OPTIMAL)
+
+
+def fits(layout: tuple[int, ...], card: int, rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT) -> bool:
+    """True if card index ``card`` fits ``layout`` for forcing (R14).
+
+    With ``force_fit = layoff`` the card must extend one meld of the chosen
+    arrangement without other cards; with ``rearrange`` the layout's cards
+    plus the card must be meldable in full (checked with CP-SAT).
+    """
+    cards = 0
+    for meld in layout:
+        cards |= meld
+    if cards >> card & 1:
+        return False
+    if rules.force_fit is ForceFit.LAYOFF:
+        return any(extensions(m, rules) >> card & 1 for m in layout)
+    return can_meld_all_cpsat(cards | 1 << card, rules, time_limit=time_limit)
