@@ -1,0 +1,245 @@
+"""Move types and their text form (R9-R16).
+
+Every move is a small frozen value with a text form that round-trips:
+``parse_move(str(move)) == move`` (labels permitting).  Layouts are whole
+new layouts, each meld in square brackets.
+
+==========================  =====================================================
+text                        meaning
+==========================  =====================================================
+``pass``                    decline the centre card (R12)
+``take [..] [..] pay KS``   meld the centre card, new layout, pay KS (R13)
+``take [..] [..] out``      meld the centre card and the whole hand: go out (R15)
+``force 1``                 force player 1 to take the centre card (R14)
+``lay [..] [..] pay KS``    the forced player's new layout and pay (R14)
+``lay [..] out``            the forced player goes out (R14, R15)
+``meld [10o 11o 12o]``      lay one hand-only meld (R16, megajogos)
+``give 7H``                 pass 7H to the next player in the exchange (R9)
+``turn 7H``                 7H is turned from the stock (R10, a chance move)
+==========================  =====================================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzer.cards import Labels, format_card, format_mask, mask_of, parse_card, parse_cards
+from analyzer.errors import CardError, IllegalMoveError
+
+__all__ = [
+    "Move",
+    "Pass",
+    "Take",
+    "Force",
+    "LayIn",
+    "Meld",
+    "Give",
+    "Turn",
+    "parse_move",
+    "format_move",
+]
+
+
+def _layout_text(layout: tuple[int, ...], labels: Labels) -> str:
+    return " ".join(f"[{format_mask(m, labels)}]" for m in layout)
+
+
+def _ending(pay: int | None, labels: Labels) -> str:
+    return "out" if pay is None else f"pay {format_card(pay, labels)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Decline the centre card (R12, R17)."""
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return "pass"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take the centre card (R13) and pay, or go out (R15).
+
+    Attributes
+    ----------
+    layout : tuple of int
+        The player's whole new layout, sorted card masks.
+    pay : int or None
+        Index of the card paid; ``None`` means going out.
+    """
+
+    layout: tuple[int, ...]
+    pay: int | None
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return f"take {_layout_text(self.layout, labels)} {_ending(self.pay, labels)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class LayIn:
+    """The forced player's lay-in of the centre card and his pay (R14)."""
+
+    layout: tuple[int, ...]
+    pay: int | None
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return f"lay {_layout_text(self.layout, labels)} {_ending(self.pay, labels)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class Force:
+    """Force player ``player`` to take the centre card (R14)."""
+
+    player: int
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return f"force {self.player}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """Lay one new meld made only of hand cards (R16)."""
+
+    meld: int
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return f"meld [{format_mask(self.meld, labels)}]"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """Pass one hand card to the next player in the exchange (R9)."""
+
+    card: int
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return f"give {format_card(self.card, labels)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The chance move: ``card`` is turned from the stock (R10)."""
+
+    card: int
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return f"turn {format_card(self.card, labels)}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+Move = Pass | Take | Force | LayIn | Meld | Give | Turn
+
+
+def format_move(move: Move, labels: Labels = Labels.FRENCH) -> str:
+    """Text of ``move`` under ``labels``; ``parse_move`` reads it back."""
+    return move.text(labels)
+
+
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...], str]:
+    melds: list[int] = []
+    seen = 0
+    pos = 0
+    body = body.strip()
+    while body[pos:].lstrip().startswith("["):
+        pos += len(body[pos:]) - len(body[pos:].lstrip())
+        match = _BRACKETS.match(body, pos)
+        if match is None:
+            raise IllegalMoveError(f"unclosed '[' in move {text!r}")
+        mask = mask_of(parse_cards(match.group(1), labels))
+        if mask & seen:
+            raise IllegalMoveError(f"a card appears in two melds in move {text!r}")
+        seen |= mask
+        melds.append(mask)
+        pos = match.end()
+    return tuple(sorted(melds)), body[pos:].strip()
+
+
+def _parse_end(rest: str, labels: Labels, text: str) -> int | None:
+    words = rest.split()
+    if words == ["out"]:
+        return None
+    if len(words) == 2 and words[0] == "pay":
+        return parse_card(words[1], labels)
+    raise IllegalMoveError(f"expected 'pay CARD' or 'out' at the end of move {text!r}")
+
+
+def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
+    """Read a move from its text (see the module table).
+
+    Parameters
+    ----------
+    text : str
+        Move text, any case, e.g. ``"take [5H 6H 7H] [JS JH JD] pay KS"``.
+    labels : Labels
+        Card labels to read (R2).
+
+    Returns
+    -------
+    Move
+
+    Raises
+    ------
+    IllegalMoveError
+        If the text is not a move; the message quotes it.  Legality in a
+        position is checked by :meth:`analyzer.state.GameState.apply`.
+    """
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"not a move: {text!r}")
+    clean = " ".join(text.strip().split())
+    head, _, rest = clean.partition(" ")
+    verb = head.lower()
+    try:
+        if verb == "pass" and not rest:
+            return Pass()
+        if verb in ("take", "lay"):
+            layout, end = _parse_layout(rest, labels, text)
+            if not layout:
+                raise IllegalMoveError(f"move {text!r} lists no melds")
+            pay = _parse_end(end.lower(), labels, text)
+            return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
+        if verb == "force" and rest.isdigit():
+            return Force(int(rest))
+        if verb == "meld":
+            layout, end = _parse_layout(rest, labels, text)
+            if len(layout) != 1 or end:
+                raise IllegalMoveError(f"'meld' takes exactly one [meld] in move {text!r}")
+            return Meld(layout[0])
+        if verb in ("give", "turn") and rest and " " not in rest:
+            card = parse_card(rest, labels)
+            return Give(card) if verb == "give" else Turn(card)
+    except CardError as exc:
+        raise IllegalMoveError(f"{exc} in move {text!r}") from None
+    raise IllegalMoveError(
+        f"not a move: {text!r} (expected pass, take, force, lay, meld, give or turn)"
+    )

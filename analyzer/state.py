@@ -1,0 +1,509 @@
+"""The game state and the one move generator of the rules engine (R8-R19).
+
+:class:`GameState` is immutable and hashable.  Its method names follow
+OpenSpiel's state contract: :meth:`~GameState.current_player`,
+:meth:`~GameState.legal_moves`, :meth:`~GameState.apply` (alias
+:meth:`~GameState.child`), :meth:`~GameState.is_chance_node`,
+:meth:`~GameState.chance_outcomes`, :meth:`~GameState.is_terminal` and
+:meth:`~GameState.returns`.
+
+A state may hide hands (a player's *view*): a hidden hand is ``None`` with
+its count kept.  Moves that need a hidden hand (the hidden player's own
+choices, a turn from a stock whose cards are unknown) raise
+:class:`~analyzer.errors.PositionError`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from analyzer.cards import format_card, iter_mask
+from analyzer.errors import IllegalMoveError, PositionError
+from analyzer.melds import (
+    arrangements,
+    can_meld_all,
+    cards_of,
+    is_meld,
+    layoff_mask,
+    melds_by_lowest,
+)
+from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.rules import ForceFit, ForceWhen, Rules, StockOut
+
+__all__ = ["Phase", "Offer", "GameState", "offer_order", "fits_layout"]
+
+
+class Phase(enum.StrEnum):
+    """What happens next."""
+
+    EXCHANGE = "exchange"  # R9: players choose a card to pass
+    TURN = "turn"  # R10: a stock card is turned (chance)
+    OFFER = "offer"  # R11, R12: the centre card is offered
+    FORCED = "forced"  # R14: the forced player lays the card in and pays
+    OVER = "over"  # R15, R18: the deal has ended
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """The centre card and the state of its offer (R10-R14).
+
+    Attributes
+    ----------
+    card : int
+        Index of the centre card.
+    kind : str
+        ``"turned"`` (R10) or ``"paid"`` (R13).
+    source : int
+        The player who turned or paid it.
+    declined : tuple of int
+        Players who have passed it in this offer, in order.
+    forced : int or None
+        The player forced to take it (R14), who must now lay it in.
+    """
+
+    card: int
+    kind: str
+    source: int
+    declined: tuple[int, ...] = ()
+    forced: int | None = None
+
+
+def offer_order(rules: Rules, offer: Offer) -> tuple[int, ...]:
+    """The players a centre card is offered to, in order (R11).
+
+    A turned card goes first to its turner, then the others in turn order;
+    a paid card goes to the players after the payer, never the payer.
+    """
+    n = rules.players
+    start = 0 if offer.kind == "turned" else 1
+    return tuple((offer.source + k) % n for k in range(start, n))
+
+
+def fits_layout(layout: tuple[int, ...], card: int, rules: Rules) -> bool:
+    """True if ``card`` fits ``layout`` for forcing (R14) under ``rules.force_fit``.
+
+    ``layoff``: it extends one meld of the chosen arrangement (R6);
+    ``rearrange``: the layout's cards plus it can all be melded.
+    """
+    if rules.force_fit is ForceFit.LAYOFF:
+        return bool(layoff_mask(layout, rules) >> card & 1)
+    cards = cards_of(layout)
+    return not cards >> card & 1 and can_meld_all(cards | 1 << card, rules)
+
+
+def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
+    """Arrangements of ``cards``, one per distinct lay-off exposure (R6, R14).
+
+    Own melds are freely rearranged at every take and lay-in (R13), so two
+    arrangements of the same cards differ in play only by which cards can be
+    laid off on them; one representative of each is kept (the first found).
+    Under ``force_fit = rearrange`` the arrangement does not matter at all.
+    """
+    out: list[tuple[int, ...]] = []
+    seen: set[int] = set()
+    for layout in arrangements(cards, rules):
+        key = layoff_mask(layout, rules) if rules.force_fit is ForceFit.LAYOFF else 0
+        if key not in seen:
+            seen.add(key)
+            out.append(layout)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """An immutable, hashable position of one deal.
+
+    Attributes
+    ----------
+    rules : Rules
+    dealer : int
+    hands : tuple of (int or None)
+        Each player's hand as a card mask, ``None`` when hidden.
+    counts : tuple of int
+        Number of cards in each hand.
+    layouts : tuple of tuple of int
+        Each player's melds as sorted card masks (R6).
+    stock : tuple of int or None
+        Stock card indices top first, when the order is known.
+    stock_count : int
+        Cards in the stock.
+    dead : tuple of int
+        Dead cards in the order they died (R17).
+    centre : Offer or None
+        The centre card, ``None`` when the next action is a turn.
+    to_act : int
+        The player to act (for a turn: the player who turns).
+    phase : Phase
+    winner : int or None
+        Once over: the winner, or ``None`` for a draw.
+    gifts : tuple of (int or None)
+        In the exchange: the card each player has chosen so far (R9).
+    gave : tuple of (int or None)
+        After the exchange: the card each player passed on.
+    """
+
+    rules: Rules
+    dealer: int
+    hands: tuple[int | None, ...]
+    counts: tuple[int, ...]
+    layouts: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...] | None
+    stock_count: int
+    dead: tuple[int, ...]
+    centre: Offer | None
+    to_act: int
+    phase: Phase
+    winner: int | None = None
+    gifts: tuple[int | None, ...] = ()
+    gave: tuple[int | None, ...] = ()
+
+    # ----------------------------------------------------------- basic facts
+    def melded(self, player: int) -> int:
+        """Number of cards in ``player``'s layout."""
+        return sum(m.bit_count() for m in self.layouts[player])
+
+    def table_mask(self) -> int:
+        """Mask of every face-up card: layouts, dead cards and the centre card."""
+        mask = 0
+        for layout in self.layouts:
+            mask |= cards_of(layout)
+        for card in self.dead:
+            mask |= 1 << card
+        if self.centre is not None:
+            mask |= 1 << self.centre.card
+        return mask
+
+    def known_mask(self) -> int:
+        """Mask of every card whose place is known: the table and the known hands and stock."""
+        mask = self.table_mask()
+        for hand in self.hands:
+            if hand is not None:
+                mask |= hand
+        if self.stock is not None:
+            for card in self.stock:
+                mask |= 1 << card
+        return mask
+
+    def stock_mask(self) -> int | None:
+        """Mask of the stock cards when known (stock order known or all hands known)."""
+        if self.stock is not None:
+            mask = 0
+            for card in self.stock:
+                mask |= 1 << card
+            return mask
+        if any(h is None for h in self.hands):
+            return None
+        return ((1 << 40) - 1) & ~self.known_mask()
+
+    def hand(self, player: int) -> int:
+        """``player``'s hand mask.
+
+        Raises
+        ------
+        PositionError
+            If that hand is hidden in this state.
+        """
+        hand = self.hands[player]
+        if hand is None:
+            raise PositionError(f"player {player}'s hand is hidden in this position")
+        return hand
+
+    # ------------------------------------------------------ OpenSpiel contract
+    def current_player(self) -> int:
+        """The player to act; -1 at a chance node (a turn), -4 when over (OpenSpiel's codes)."""
+        if self.phase is Phase.OVER:
+            return -4
+        if self.phase is Phase.TURN:
+            return -1
+        return self.to_act
+
+    def is_terminal(self) -> bool:
+        """True when the deal has ended (R15, R18)."""
+        return self.phase is Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        """True when the next action is turning a stock card (R10)."""
+        return self.phase is Phase.TURN
+
+    def returns(self) -> tuple[float, ...]:
+        """Results per player (R20): winner +1, the others -1; a draw is 0 for all.
+
+        Raises
+        ------
+        PositionError
+            If the deal is not over.
+        """
+        if self.phase is not Phase.OVER:
+            raise PositionError("the deal is not over")
+        if self.winner is None:
+            return tuple(0.0 for _ in range(self.rules.players))
+        return tuple(1.0 if p == self.winner else -1.0 for p in range(self.rules.players))
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The possible turns with their probabilities (R8, R10).
+
+        With a known stock order only the top card can come; otherwise every
+        stock card is equally likely.
+
+        Raises
+        ------
+        PositionError
+            If this is not a chance node, or the stock cards are unknown.
+        """
+        if self.phase is not Phase.TURN:
+            raise PositionError("not a chance node: no card is being turned")
+        if self.stock is not None:
+            return [(Turn(self.stock[0]), 1.0)]
+        mask = self.stock_mask()
+        if mask is None:
+            raise PositionError("the stock cards are unknown while hands are hidden")
+        cards = list(iter_mask(mask))
+        return [(Turn(c), 1.0 / len(cards)) for c in cards]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the player to act, in a deterministic order.
+
+        Offer (R12): takes (R13, R15), forces (R14), hand-only melds (R16),
+        then pass.  Forced (R14): lay-ins.  Exchange (R9): gives.  Turn:
+        the chance outcomes (R10).  Over: none.
+        """
+        if self.phase is Phase.OVER:
+            return []
+        if self.phase is Phase.TURN:
+            return [move for move, _ in self.chance_outcomes()]
+        if self.phase is Phase.EXCHANGE:
+            return [Give(c) for c in iter_mask(self.hand(self.to_act))]
+        assert self.centre is not None
+        if self.phase is Phase.FORCED:
+            return list(self._lay_ins())
+        moves: list[Move] = list(self._takes())
+        moves.extend(Force(k) for k in self.forceable_players())
+        if self.rules.hand_melds:
+            moves.extend(Meld(m) for m in self._hand_melds())
+        moves.append(Pass())
+        return moves
+
+    def forceable_players(self) -> list[int]:
+        """Players the player to act may force with the centre card (R14)."""
+        if self.phase is not Phase.OFFER or self.centre is None:
+            return []
+        offer, me, card = self.centre, self.to_act, self.centre.card
+        if self.rules.force_when is ForceWhen.AFTER_DECLINE:
+            candidates = [p for p in offer.declined if p != me]
+        else:
+            candidates = [
+                p
+                for p in range(self.rules.players)
+                if p != me and not (offer.kind == "paid" and p == offer.source)
+            ]
+        return [p for p in candidates if fits_layout(self.layouts[p], card, self.rules)]
+
+    def _takes(self) -> Iterator[Take]:
+        assert self.centre is not None
+        me = self.to_act
+        hand = self.hand(me)
+        base = cards_of(self.layouts[me]) | 1 << self.centre.card
+        cards = list(iter_mask(hand))
+        for size in range(len(cards) + 1):
+            for used in combinations(cards, size):
+                used_mask = sum(1 << c for c in used)
+                new = base | used_mask
+                if not can_meld_all(new, self.rules):
+                    continue
+                rest = hand & ~used_mask
+                for layout in _layouts_for(new, self.rules):
+                    if not rest:
+                        yield Take(layout, None)
+                    for pay in iter_mask(rest):
+                        yield Take(layout, pay)
+
+    def _lay_ins(self) -> Iterator[LayIn]:
+        assert self.centre is not None and self.centre.forced is not None
+        me = self.centre.forced
+        hand = self.hand(me)
+        new = cards_of(self.layouts[me]) | 1 << self.centre.card
+        for layout in _layouts_for(new, self.rules):
+            if not hand:
+                yield LayIn(layout, None)
+            for pay in iter_mask(hand):
+                yield LayIn(layout, pay)
+
+    def _hand_melds(self) -> Iterator[int]:
+        hand = self.hand(self.to_act)
+        for x in iter_mask(hand):
+            for meld in melds_by_lowest(self.rules)[x]:
+                if meld & hand == meld:
+                    yield meld
+
+    # ----------------------------------------------------------------- apply
+    def child(self, move: Move) -> GameState:
+        """Alias of :meth:`apply` (OpenSpiel's name)."""
+        return self.apply(move)
+
+    def apply(self, move: Move) -> GameState:
+        """The state after ``move``; this state is not changed.
+
+        Raises
+        ------
+        IllegalMoveError
+            If the move is not legal here; the message names the move and
+            the position (phase, player to act, centre card).
+        """
+        if not self.is_legal(move):
+            raise IllegalMoveError(
+                f"illegal move {move.text(self.rules.labels)!r} in this position ({self.describe()})"
+            )
+        return self._apply(move)
+
+    def is_legal(self, move: Move) -> bool:
+        """True if ``move`` is legal here (checked without listing every move)."""
+        phase = self.phase
+        if phase is Phase.OVER:
+            return False
+        if isinstance(move, Turn):
+            return phase is Phase.TURN and any(m == move for m, _ in self.chance_outcomes())
+        if phase is Phase.EXCHANGE:
+            return isinstance(move, Give) and bool(self.hand(self.to_act) >> move.card & 1)
+        if phase is Phase.FORCED:
+            return isinstance(move, LayIn) and self._legal_placement(
+                move.layout, move.pay, self.centre.forced if self.centre else None, lay_in=True
+            )
+        if phase is not Phase.OFFER:
+            return False
+        if isinstance(move, Pass):
+            return True
+        if isinstance(move, Force):
+            return move.player in self.forceable_players()
+        if isinstance(move, Take):
+            return self._legal_placement(move.layout, move.pay, self.to_act, lay_in=False)
+        if isinstance(move, Meld):
+            hand = self.hand(self.to_act)
+            return self.rules.hand_melds and move.meld & hand == move.meld and is_meld(move.meld, self.rules)
+        return False
+
+    def _legal_placement(
+        self, layout: tuple[int, ...], pay: int | None, player: int | None, *, lay_in: bool
+    ) -> bool:
+        if player is None or self.centre is None:
+            return False
+        hand = self.hand(player)
+        old = cards_of(self.layouts[player])
+        new = cards_of(layout)
+        card = 1 << self.centre.card
+        used = new & ~old & ~card
+        if sum(m.bit_count() for m in layout) != new.bit_count():
+            return False  # two melds share a card
+        if new & (old | card) != old | card or used & ~hand:
+            return False  # R13: old melds and the centre card stay melded; only hand cards added
+        if lay_in and used:
+            return False  # R14: a forced player adds no hand card
+        if not all(is_meld(m, self.rules) for m in layout):
+            return False  # R4-R6: any legal arrangement of the new melded cards
+        rest = hand & ~used
+        if pay is None:
+            return rest == 0
+        return bool(rest >> pay & 1)
+
+    def _apply(self, move: Move) -> GameState:
+        rules, n = self.rules, self.rules.players
+        if isinstance(move, Turn):
+            stock = self.stock[1:] if self.stock is not None else None
+            offer = Offer(move.card, "turned", self.to_act)
+            return replace(
+                self, stock=stock, stock_count=self.stock_count - 1, centre=offer, phase=Phase.OFFER
+            )
+        if isinstance(move, Give):
+            gifts = list(self.gifts) if self.gifts else [None] * n
+            gifts[self.to_act] = move.card
+            nxt = (self.to_act + 1) % n
+            if gifts[nxt] is None:
+                return replace(self, gifts=tuple(gifts), to_act=nxt)
+            # Every player has chosen: the passes happen at once (R9).
+            hands = list(self.hands)
+            for p in range(n):
+                given, got = gifts[p], gifts[(p - 1) % n]
+                assert given is not None and got is not None
+                hand = hands[p]
+                if hand is not None:
+                    hands[p] = hand & ~(1 << given) | 1 << got
+            return replace(
+                self,
+                hands=tuple(hands),
+                gifts=(),
+                gave=tuple(gifts),
+                phase=Phase.TURN,
+                to_act=(self.dealer + 1) % n,
+            )
+        assert self.centre is not None
+        offer = self.centre
+        if isinstance(move, Pass):
+            declined = (*offer.declined, self.to_act)
+            order = offer_order(rules, offer)
+            if len(declined) < len(order):
+                return replace(
+                    self, centre=replace(offer, declined=declined), to_act=order[len(declined)]
+                )
+            return self._card_dies()
+        if isinstance(move, Force):
+            return replace(
+                self, centre=replace(offer, forced=move.player), to_act=move.player, phase=Phase.FORCED
+            )
+        if isinstance(move, Meld):
+            return self._with_player(self.to_act, (*self.layouts[self.to_act], move.meld), move.meld)
+        assert isinstance(move, (Take, LayIn))
+        player = self.to_act
+        old = cards_of(self.layouts[player])
+        used = cards_of(move.layout) & ~old & ~(1 << offer.card)
+        spent = used | (0 if move.pay is None else 1 << move.pay)
+        state = self._with_player(player, move.layout, spent)
+        if move.pay is None:
+            return replace(state, centre=None, phase=Phase.OVER, winner=player)
+        paid = Offer(move.pay, "paid", player)
+        return replace(state, centre=paid, phase=Phase.OFFER, to_act=(player + 1) % n)
+
+    def _with_player(self, player: int, layout: tuple[int, ...], spent: int) -> GameState:
+        hands = list(self.hands)
+        counts = list(self.counts)
+        layouts = list(self.layouts)
+        hand = hands[player]
+        if hand is not None:
+            hands[player] = hand & ~spent
+        counts[player] -= spent.bit_count() if hand is not None else 0
+        layouts[player] = tuple(sorted(layout))
+        return replace(self, hands=tuple(hands), counts=tuple(counts), layouts=tuple(layouts))
+
+    def _card_dies(self) -> GameState:
+        """R17 and R18: the centre card is dead; the next player turns or the deal ends."""
+        assert self.centre is not None
+        dead = (*self.dead, self.centre.card)
+        nxt = (self.centre.source + 1) % self.rules.players
+        state = replace(self, dead=dead, centre=None, to_act=nxt, phase=Phase.TURN)
+        if self.stock_count > 0:
+            return state
+        return replace(state, phase=Phase.OVER, winner=self.stock_out_winner())
+
+    def stock_out_winner(self) -> int | None:
+        """The winner when the stock runs out (R18): none for ``draw``, else the fewest hand cards."""
+        if self.rules.on_stock_out is StockOut.DRAW:
+            return None
+        fewest = min(self.counts)
+        holders = [p for p, c in enumerate(self.counts) if c == fewest]
+        return holders[0] if len(holders) == 1 else None
+
+    # ------------------------------------------------------------------ text
+    def describe(self) -> str:
+        """A one-line summary: phase, player to act and centre card."""
+        labels = self.rules.labels
+        if self.phase is Phase.OVER:
+            return "deal over, " + ("draw" if self.winner is None else f"player {self.winner} won")
+        text = f"{self.rules.name}, {self.phase}, player {self.to_act} to act"
+        if self.centre is not None:
+            text += f", centre {format_card(self.centre.card, labels)} ({self.centre.kind} by player {self.centre.source})"
+        return text
+
+    def __str__(self) -> str:
+        return self.describe()
+
