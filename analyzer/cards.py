@@ -129,6 +129,12 @@ def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
         hint = ""
         if labels is Labels.FRENCH and _read(token, _ES, _SPANISH_SUIT_OF) is not None:
             hint = " with French labels (it is a Spanish card: use the Spanish labels)"
+        if not hint:
+            hint = (
+                " (French: ranks A 2 3 4 5 6 7 J Q K, suits S H D C)"
+                if labels is Labels.FRENCH
+                else " (Spanish: ranks 1-7 10 11 12, suits o c e b)"
+            )
         raise CardError(f"not a card: {token!r}{hint}")
     return index
 

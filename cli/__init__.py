@@ -1,0 +1,1 @@
+"""The ``conquian`` command-line interface (typer + rich)."""

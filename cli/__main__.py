@@ -1,0 +1,5 @@
+"""Run the CLI with ``python -m cli``."""
+
+from cli.main import main
+
+main()
