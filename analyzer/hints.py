@@ -140,6 +140,10 @@ def _cards(mask_or_list: int | tuple[int, ...], state: GameState) -> str:
     return " ".join(format_card(c, state.rules.labels) for c in mask_or_list)
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _exposed(state: GameState, player: int, layout: tuple[int, ...], hand: int) -> int:
     unseen = FULL_DECK & ~state.table_mask() & ~hand & ~cards_of(layout)
     return (layoff_mask(layout, state.rules) & unseen).bit_count()
@@ -264,9 +268,9 @@ def _score(state: GameState, player: int, move: Move) -> Hint:
         reasons.append(f"passes {format_card(move.card, rules.labels)} to player {(player + 1) % n} (R9)")
 
     if my_outs:
-        reasons.append(f"keeps {len(my_outs)} outs: {_cards(my_outs, state)}")
+        reasons.append(f"keeps {_plural(len(my_outs), 'out')}: {_cards(my_outs, state)}")
     else:
         reasons.append("no outs yet")
     if exposed:
-        reasons.append(f"exposes {exposed} cards to forcing (R14)")
+        reasons.append(f"exposes {_plural(exposed, 'card')} to forcing (R14)")
     return Hint(move, score, tuple(reasons))

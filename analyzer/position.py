@@ -85,6 +85,8 @@ def load_position(data: Any) -> GameState:
     """
     if not isinstance(data, dict):
         raise PositionError("a position must be a JSON object")
+    if data.get("type") == "melds":
+        raise PositionError("this is a meld query file, not a position (see 'conquian melds')")
     rules = get_rules(str(data.get("variant", "classic")))
     n = rules.players
     labels = Labels(data["labels"]) if data.get("labels") in ("french", "spanish") else rules.labels

@@ -314,9 +314,11 @@ class GameState:
                 if not can_meld_all(new, self.rules):
                     continue
                 rest = hand & ~used_mask
+                if not rest:
+                    # Going out ends the deal: the arrangement no longer matters (R15).
+                    yield Take(_layouts_for(new, self.rules)[0], None)
+                    continue
                 for layout in _layouts_for(new, self.rules):
-                    if not rest:
-                        yield Take(layout, None)
                     for pay in iter_mask(rest):
                         yield Take(layout, pay)
 
@@ -325,9 +327,11 @@ class GameState:
         me = self.centre.forced
         hand = self.hand(me)
         new = cards_of(self.layouts[me]) | 1 << self.centre.card
+        if not hand:
+            # Forced onto an empty hand: he goes out (R14, R15).
+            yield LayIn(_layouts_for(new, self.rules)[0], None)
+            return
         for layout in _layouts_for(new, self.rules):
-            if not hand:
-                yield LayIn(layout, None)
             for pay in iter_mask(hand):
                 yield LayIn(layout, pay)
 

@@ -11,7 +11,9 @@ Cards are plain ``int`` indices ``0..39`` in lists and sets, never masks.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import random
 from collections.abc import Iterable
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "ref_can_meld_all",
     "ref_count_partitions",
     "ref_fits_layoff",
+    "ref_random_layout",
 ]
 
 
@@ -291,3 +294,41 @@ def ref_fits_layoff(layout: Iterable[Iterable[int]], card: int, max_run: int) ->
     if any(card in m for m in melds):
         return False
     return any(ref_is_meld([*m, card], max_run) for m in melds)
+
+
+def ref_random_layout(rng: random.Random, max_run: int, n_melds: int, avoid: Iterable[int] = ()) -> list[list[int]]:
+    """Return up to ``n_melds`` disjoint legal melds picked at random.
+
+    Meant to build meldable card sets and layouts for tests and benchmarks
+    (random card sets are seldom fully meldable).
+
+    Parameters
+    ----------
+    rng : random.Random
+        Source of randomness.
+    max_run : int
+        Longest legal run, in cards.
+    n_melds : int
+        Number of melds to try to place; a meld that would reuse a card is skipped.
+    avoid : iterable of int
+        Cards no meld may use.
+
+    Returns
+    -------
+    list of list of int
+        The melds, each a sorted list of card indices.
+    """
+    used = set(avoid)
+    out: list[list[int]] = []
+    pool = _sorted_melds(max_run)
+    for _ in range(n_melds):
+        meld = rng.choice(pool)
+        if used.isdisjoint(meld):
+            out.append(sorted(meld))
+            used |= meld
+    return out
+
+
+@functools.cache
+def _sorted_melds(max_run: int) -> tuple[frozenset[int], ...]:
+    return tuple(sorted(ref_all_melds(max_run), key=sorted))
