@@ -436,6 +436,7 @@ def deal(rules: Rules | str, seed: int | random.Random | None = None, dealer: in
         centre=None,
         to_act=(dealer + 1) % n,
         phase=Phase.EXCHANGE if exchange else Phase.TURN,
+        gifts=(None,) * n if exchange else (),
     )
 
 

@@ -1,0 +1,69 @@
+"""Every file in examples/positions/ is checked against its own expected answer (RULES.md section 5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, ROOT
+
+from analyzer.cards import mask_of, parse_cards
+from analyzer.errors import ConquianError
+from analyzer.hints import static_hints
+from analyzer.melds import is_meld
+from analyzer.partition import solve_arrangement
+from analyzer.position import load_position
+from analyzer.rules import get_rules
+
+FILES = sorted(EXAMPLES.glob("*.json"))
+
+
+def test_examples_exist() -> None:
+    names = {f.name for f in FILES}
+    # One file per worked example of RULES.md section 5 (1-7).
+    for k in range(1, 8):
+        if k == 5:
+            assert "forcing.json" in names
+        else:
+            assert any(n.startswith(f"example{k}-") for n in names), k
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_example(path: Path) -> None:
+    data = json.loads(path.read_text())
+    if data.get("type") == "melds":
+        for query in data["queries"]:
+            rules = get_rules(query.get("variant", data.get("variant", "classic")))
+            cards = mask_of(parse_cards(query["cards"], rules.labels))
+            expected = query["expected"]
+            assert is_meld(cards, rules) == expected["is_meld"], query
+            assert solve_arrangement(cards, rules).melded == expected["melded"], query
+        return
+    expected = data["expected"]
+    if not expected["valid"]:
+        with pytest.raises(ConquianError) as info:
+            load_position(data)
+        assert expected["error_contains"] in str(info.value)
+        return
+    state = load_position(data)
+    labels = state.rules.labels
+    legal = [m.text(labels) for m in state.legal_moves()]
+    ranked = [h.move.text(labels) for h in static_hints(state)]
+    if "legal" in expected:
+        assert sorted(legal) == sorted(expected["legal"])
+    for move in expected.get("legal_contains", []):
+        assert move in legal
+    if "best" in expected:
+        assert ranked[0] == expected["best"]
+    if "best_prefix" in expected:
+        assert ranked[0].startswith(expected["best_prefix"])
+    if "best_suffix" in expected:
+        assert ranked[0].endswith(expected["best_suffix"])
+    if "worst" in expected:
+        assert ranked[-1] == expected["worst"]
+
+
+def test_bundled_default_is_worked_example_5() -> None:
+    bundled = ROOT / "cli" / "data" / "default-position.json"
+    assert bundled.read_bytes() == (EXAMPLES / "forcing.json").read_bytes()

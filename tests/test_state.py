@@ -1,0 +1,291 @@
+"""The rules engine: hand-built tests of R7-R18 and random-playout conformance."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analyzer.cards import FULL_DECK, format_mask, mask_of, parse_card, parse_cards
+from analyzer.errors import IllegalMoveError, PositionError
+from analyzer.melds import cards_of, is_meld
+from analyzer.moves import Force, LayIn, Meld, Pass, Take, parse_move
+from analyzer.position import deal, dump_position, load_position, view
+from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.state import GameState, Offer, Phase, offer_order
+
+
+def C(text: str) -> int:
+    return parse_card(text)
+
+
+def M(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def position(**overrides: object) -> dict[str, object]:
+    """Worked example 5 (classic, forcing) with player 1's hand known."""
+    data: dict[str, object] = {
+        "variant": "classic",
+        "dealer": 1,
+        "to_act": 1,
+        "players": [
+            {"hand": ["KH", "KS"], "layout": [["AC", "2C", "3C", "4C"], ["4S", "5S", "6S", "7S"]]},
+            {"hand": ["AH", "2H", "2D", "3D", "5D", "6H", "3S", "JD", "QD", "QH"], "layout": []},
+        ],
+        "stock": 18,
+        "dead": ["7D"],
+        "centre": {"card": "5C", "kind": "turned", "source": 0, "declined": [0]},
+    }
+    data.update(overrides)
+    return data
+
+
+def check_invariants(state: GameState) -> None:
+    """40 distinct cards conserved (R1), layouts valid (R6), counting invariant (R7)."""
+    rules = state.rules
+    seen = 0
+    total = 0
+    parts: list[int] = [h for h in state.hands if h is not None]
+    parts += [cards_of(layout) for layout in state.layouts]
+    parts.append(mask_of(state.stock or ()))
+    parts.append(mask_of(state.dead))
+    if state.centre is not None:
+        parts.append(1 << state.centre.card)
+    for part in parts:
+        assert not part & seen, "a card is in two places"
+        seen |= part
+        total += part.bit_count()
+    assert seen == FULL_DECK and total == 40
+    for p in range(rules.players):
+        for meld in state.layouts[p]:
+            assert is_meld(meld, rules)
+        melded = state.melded(p)
+        hand = state.hands[p]
+        assert hand is not None and hand.bit_count() == state.counts[p]
+        if state.winner == p and state.phase is Phase.OVER and melded == rules.target:
+            assert state.counts[p] == 0
+        else:
+            assert state.counts[p] + melded == rules.hand_size
+
+
+def random_game(rules: Rules, seed: int) -> list[GameState]:
+    rng = random.Random(seed)
+    state = deal(rules, seed)
+    states = [state]
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        assert moves, state.describe()
+        state = state.apply(rng.choice(moves))
+        states.append(state)
+        assert len(states) < 500, "a deal must end (R19)"
+    return states
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+def test_random_playouts_conform(rules: Rules) -> None:
+    outcomes = set()
+    for seed in range(60):
+        states = random_game(rules, seed)
+        assert len(set(states)) == len(states), "no state repeats (R19)"
+        for state in states:
+            check_invariants(state)
+        final = states[-1]
+        assert final.is_terminal() and final.legal_moves() == []
+        outcomes.add(final.winner)
+        # Positions round-trip through JSON losslessly.
+        for state in states[:: max(1, len(states) // 5)]:
+            assert load_position(dump_position(state)) == state
+    assert len(outcomes) >= 2
+
+
+def test_offer_order_r11() -> None:
+    assert offer_order(CLASSIC, Offer(0, "turned", 1)) == (1, 0)
+    assert offer_order(CLASSIC, Offer(0, "paid", 1)) == (0,)
+    assert offer_order(MEGAJOGOS, Offer(0, "turned", 2)) == (2, 0, 1)
+    assert offer_order(MEGAJOGOS, Offer(0, "paid", 2)) == (0, 1)
+
+
+def test_first_turn_is_after_dealer_r10() -> None:
+    state = deal(CLASSIC, 5, dealer=1)
+    assert state.phase is Phase.TURN and state.to_act == 0 and state.is_chance_node()
+    (turn, prob), = state.chance_outcomes()
+    assert prob == 1.0 and turn.card == state.stock[0]  # type: ignore[index]
+    after = state.apply(turn)
+    assert after.centre == Offer(turn.card, "turned", 0) and after.to_act == 0
+
+
+def test_forcing_example_5_r14() -> None:
+    state = load_position(position())
+    assert [str(m) for m in state.legal_moves()] == ["force 0", "pass"]
+    forced = state.apply(Force(0))
+    assert forced.phase is Phase.FORCED and forced.to_act == 0
+    lay_ins = forced.legal_moves()
+    assert {str(m) for m in lay_ins} == {
+        "lay [AC 2C 3C 4C 5C] [4S 5S 6S 7S] pay KS",
+        "lay [AC 2C 3C 4C 5C] [4S 5S 6S 7S] pay KH",
+    }
+    after = forced.apply(lay_ins[0])
+    assert after.melded(0) == 9 and after.counts[0] == 1
+    # The forced player's pay is offered to the opponent (R11).
+    assert after.centre == Offer(C("KS"), "paid", 0) and after.to_act == 1
+
+
+def test_force_needs_a_fit_and_a_decline_r14() -> None:
+    # 5C does not fit a layout without clubs: no force.
+    data = position(centre={"card": "5D", "kind": "turned", "source": 0, "declined": [0]})
+    data["players"][1]["hand"] = ["AH", "2H", "2D", "3D", "5C", "6H", "3S", "JD", "QD", "QH"]  # type: ignore[index]
+    state = load_position(data)
+    assert all(not isinstance(m, Force) for m in state.legal_moves())
+    # classic: the turner, before anyone declined, cannot force (after_decline).
+    first = load_position(position(to_act=0, centre={"card": "5C", "kind": "turned", "source": 0, "declined": []}))
+    assert not any(isinstance(m, Force) for m in first.legal_moves())
+
+
+def test_megajogos_turner_may_force_at_once_r14() -> None:
+    data = {
+        "variant": "megajogos",
+        "dealer": 2,
+        "to_act": 0,
+        "players": [
+            {"hand": ["1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o"], "layout": []},
+            {"hand": ["1b", "2b", "3b", "4b", "5b"], "layout": [["1c", "2c", "3c"]]},
+            {"hand": ["5e", "6e", "7e", "10e", "11e", "12e", "12o", "12b"], "layout": []},
+        ],
+        "stock": 15,
+        "dead": [],
+        "centre": {"card": "4c", "kind": "turned", "source": 0, "declined": []},
+    }
+    state = load_position(data)
+    assert Force(1) in state.legal_moves()
+    # R16: hand-only melds may be laid first.
+    melds = [m for m in state.legal_moves() if isinstance(m, Meld)]
+    assert melds and all(m.meld & state.hand(0) == m.meld for m in melds)
+    after = state.apply(melds[0])
+    assert after.to_act == 0 and after.phase is Phase.OFFER and after.melded(0) == melds[0].meld.bit_count()
+    # A paid card is never forced back on its payer (R14 any_offer).
+    paid = dict(data, to_act=2, centre={"card": "4c", "kind": "paid", "source": 1, "declined": []})
+    assert Force(1) not in load_position(paid).legal_moves()
+
+
+def test_take_rearranges_own_layout_r13() -> None:
+    data = position(to_act=0, centre={"card": "5H", "kind": "turned", "source": 0, "declined": []})
+    data["players"] = [
+        {"hand": ["JS", "JD", "AC", "3D", "KS", "QC", "2C"], "layout": [["6H", "7H", "JH"]]},
+        {"hand": ["AH", "2H", "3H", "4S", "5S", "6S", "7C", "KD", "KC", "QS"], "layout": []},
+    ]
+    data["dead"] = ["4D", "2D"]
+    data["stock"] = 17
+    state = load_position(data)
+    move = parse_move("take [5H 6H 7H] [JS JH JD] pay KS")
+    after = state.apply(move)
+    assert after.layouts[0] == (M("5H 6H 7H"), M("JS JH JD"))
+    assert after.counts[0] == 4 and after.melded(0) == 6
+    assert after.centre == Offer(C("KS"), "paid", 0)
+    # Old melded cards must stay melded: dropping JH is illegal.
+    with pytest.raises(IllegalMoveError):
+        state.apply(parse_move("take [5H 6H 7H] pay KS"))
+
+
+def test_illegal_move_names_move_and_position_and_keeps_state() -> None:
+    state = load_position(position())
+    before = dump_position(state)
+    with pytest.raises(IllegalMoveError) as info:
+        state.apply(parse_move("take [5C 6C 7C] pay KH"))
+    assert "take [5C 6C 7C] pay KH" in str(info.value) and "player 1 to act" in str(info.value)
+    assert dump_position(state) == before
+
+
+def test_dead_card_and_next_turner_r17() -> None:
+    state = load_position(position())
+    after = state.apply(Pass())
+    assert after.phase is Phase.TURN and after.dead[-1] == C("5C")
+    assert after.to_act == 1  # the player after the card's source turns next
+
+
+def test_stock_out_r18() -> None:
+    full = load_position(position())
+    rest = FULL_DECK & ~full.known_mask()
+    data = position(stock=0, dead=["7D", *format_mask(rest).split()])
+    state = load_position(data)
+    assert len(state.dead) == 19
+    over = state.apply(Pass())
+    assert over.is_terminal() and over.winner is None and over.returns() == (0.0, 0.0)
+
+
+def test_going_out_by_force_r15() -> None:
+    data = position(to_act=1, centre={"card": "5S", "kind": "turned", "source": 0, "declined": [0]})
+    data["players"] = [
+        {"hand": [], "layout": [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"], ["KS", "KH", "KD"]]},
+        {"hand": ["AH", "2H", "3H", "6C", "7D", "JD", "QD", "QC", "2C", "3C"], "layout": []},
+    ]
+    data["dead"] = ["6H", "7H", "JC", "QH", "6D"]
+    data["stock"] = 14
+    state = load_position(data)
+    forced = state.apply(Force(0))
+    (lay,) = forced.legal_moves()
+    assert isinstance(lay, LayIn) and lay.pay is None
+    over = forced.apply(lay)
+    assert over.is_terminal() and over.winner == 0 and over.returns() == (1.0, -1.0)
+
+
+def test_take_must_keep_a_card_or_go_out_r7() -> None:
+    state = load_position(position(to_act=0, centre={"card": "KD", "kind": "turned", "source": 0, "declined": []}))
+    takes = [m for m in state.legal_moves() if isinstance(m, Take)]
+    assert takes and all(m.pay is None for m in takes)  # KD KH KS uses the whole hand: going out
+    over = state.apply(takes[0])
+    assert over.winner == 0 and over.melded(0) == CLASSIC.target
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        ({"stock": 19}, "add up to 41"),
+        ({"variant": "rummy"}, "unknown variant"),
+        ({"to_act": 0}, "R11"),
+        ({"centre": {"card": "5C", "kind": "turned", "source": 0, "declined": [1]}}, "R11"),
+        ({"dead": ["KH"]}, "duplicate card"),
+        ({"dead": ["9H"]}, "not a card"),
+        ({"centre": {"card": "5C", "kind": "dealt", "source": 0}}, "kind"),
+    ],
+)
+def test_impossible_positions_are_refused(change: dict[str, object], needle: str) -> None:
+    with pytest.raises(ValueError) as info:
+        load_position(position(**change))
+    assert needle in str(info.value)
+
+
+def test_bad_layout_meld_is_refused_r5() -> None:
+    data = position()
+    data["players"][0]["layout"] = [["AC", "2C", "3C", "4C"], ["4S", "5S", "7S", "6H"]]  # type: ignore[index]
+    with pytest.raises(PositionError, match="not a legal meld"):
+        load_position(data)
+
+
+def test_view_hides_other_hands_and_stock_order() -> None:
+    state = deal(CLASSIC, 11)
+    mine = view(state, 0)
+    assert mine.hands[0] == state.hands[0] and mine.hands[1] is None
+    assert mine.stock is None and mine.counts == state.counts
+    assert load_position(dump_position(mine)) == mine
+    with pytest.raises(PositionError):
+        view(state, 2)
+
+
+def test_megajogos_exchange_is_simultaneous_r9() -> None:
+    state = deal(MEGAJOGOS, 3, dealer=0)
+    assert state.phase is Phase.EXCHANGE and state.to_act == 1
+    hands = state.hands
+    gifts = {}
+    for _ in range(3):
+        p = state.to_act
+        move = state.legal_moves()[0]
+        gifts[p] = move.card  # type: ignore[union-attr]
+        state = state.apply(move)
+        if state.phase is Phase.EXCHANGE:
+            assert state.hands == hands  # nothing moves until everyone has chosen
+    assert state.phase is Phase.TURN and state.to_act == 1
+    for p in range(3):
+        giver = (p - 1) % 3
+        assert state.hands[p] >> gifts[giver] & 1  # type: ignore[operator]
+        assert not state.hands[p] >> gifts[p] & 1  # type: ignore[operator]
