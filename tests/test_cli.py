@@ -1,0 +1,132 @@
+"""The conquian CLI through typer's CliRunner: exit codes, one-line errors and JSON keys."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_hint_default_position_human() -> None:
+    code, out, _ = run("hint")
+    assert code == 0
+    assert "Static evaluation" in out and "Best move: force 0" in out
+
+
+def test_hint_json_keys() -> None:
+    code, out, _ = run("hint", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["to_act"] == 1
+    assert [m["move"] for m in data["moves"]] == ["force 0", "pass"]
+    for move in data["moves"]:
+        assert set(move) >= {"move", "score", "reasons"}
+        assert isinstance(move["score"], (int, float)) and move["reasons"]
+    assert data["moves"][0]["score"] > data["moves"][1]["score"]
+
+
+def test_hint_reads_stdin() -> None:
+    text = (EXAMPLES / "example6-going-out.json").read_text()
+    code, out, _ = run("hint", "-", "--json", input=text)
+    assert code == 0 and json.loads(out)["moves"][0]["move"].endswith("out")
+
+
+def test_melds_json() -> None:
+    code, out, _ = run("melds", "5H", "6H", "7H", "JH", "JS", "JD", "KC", "--must", "5H 6H 7H JH", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["feasible"] is True and data["melded"] == 6
+    assert sorted(map(sorted, data["melds"])) == [["5H", "6H", "7H"], ["JD", "JH", "JS"]]
+    assert data["unmelded"] == ["KC"]
+
+
+def test_melds_infeasible_is_a_result() -> None:
+    code, out, _ = run("melds", "QC", "KC", "AC", "--must", "QC KC AC", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["feasible"] is False and data["melds"] == []
+
+
+def test_melds_spanish_and_variant() -> None:
+    code, out, _ = run("melds", "10o 11o 12o 1c", "--variant", "megajogos", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["melds"] == [["10o", "11o", "12o"]] and data["unmelded"] == ["1c"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("melds", "AS", "2S", "9S"), "'9S'"),
+        (("melds", "AS", "AS", "2S"), "duplicate card: 'AS'"),
+        (("melds", "AS", "--variant", "gin"), "unknown variant: 'gin'"),
+        (("melds", "AS", "2S", "3S", "--must", "4S"), "4S"),
+        (("hint", "no-such-file.json"), "no such position file"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: tuple[str, ...], needle: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err + out
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"variant": "classic", "players": []}', "must list 2 players"),
+        ((EXAMPLES / "example7-impossible-take.json").read_text(), "R7"),
+        ((EXAMPLES / "forcing.json").read_text().replace('"stock": 18', '"stock": 19'), "add up to 41"),
+        ((EXAMPLES / "forcing.json").read_text().replace('"7D"', '"KH"'), "duplicate card: 'KH'"),
+    ],
+)
+def test_domain_errors_exit_1_with_one_line(tmp_path: Path, text: str, needle: str) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    for command in ("hint", "analyze"):
+        code, out, err = run(command, str(path))
+        assert code == 1, (command, err)
+        assert needle in err and len(err.strip().splitlines()) == 1
+        assert "Traceback" not in err + out
+    assert path.read_text() == text  # nothing the user had is changed
+
+
+def test_analyze_json() -> None:
+    code, out, _ = run("analyze", str(EXAMPLES / "forcing.json"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] is True
+    p0, p1 = data["players"]
+    assert p0["melded"] == 8 and sorted(p0["outs"]) == ["KC", "KD"]
+    assert sorted(p0["forceable"]) == ["3S", "JS"]
+    assert p1["melded"] == 0 and p1["outs"] == [] and p1["forceable"] == []
+
+
+def test_analyze_hidden_hand_has_null_outs(tmp_path: Path) -> None:
+    data = json.loads((EXAMPLES / "forcing.json").read_text())
+    data["players"][1]["hand"] = 10
+    path = tmp_path / "hidden.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run("analyze", str(path), "--json")
+    assert code == 0 and json.loads(out)["players"][1]["outs"] is None
+    # A hint needs the hand of the player to act.
+    code, _, err = run("hint", str(path))
+    assert code == 1 and "hidden" in err
+
+
+def test_variants_json() -> None:
+    code, out, _ = run("variants", "--json")
+    names = {v["name"]: v for v in json.loads(out)["variants"]}
+    assert code == 0 and set(names) == {"classic", "megajogos"}
+    assert names["classic"]["target"] == 11 and names["megajogos"]["target"] == 9
+    assert names["megajogos"]["force_when"] == "any_offer"
