@@ -25,18 +25,18 @@ from dataclasses import dataclass
 from analyzer.errors import CardError, DuplicateCardError
 
 __all__ = [
-    "Labels",
-    "Card",
-    "CardSet",
     "FULL_DECK",
     "NUM_CARDS",
+    "Card",
+    "CardSet",
+    "Labels",
     "card_index",
-    "mask_of",
-    "iter_mask",
-    "parse_card",
-    "parse_cards",
     "format_card",
     "format_mask",
+    "iter_mask",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
 ]
 
 NUM_CARDS = 40
@@ -305,4 +305,3 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
-

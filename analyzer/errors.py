@@ -10,13 +10,13 @@ derive from :class:`ValueError`, following python-chess.
 from __future__ import annotations
 
 __all__ = [
-    "ConquianError",
-    "CardError",
-    "DuplicateCardError",
     "AmbiguousCardError",
-    "UnknownVariantError",
-    "PositionError",
+    "CardError",
+    "ConquianError",
+    "DuplicateCardError",
     "IllegalMoveError",
+    "PositionError",
+    "UnknownVariantError",
 ]
 
 

@@ -33,13 +33,13 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.state import GameState, Phase, fits_layout, offer_order
 
 __all__ = [
-    "PlayerReport",
-    "Hint",
-    "outs",
-    "forceable",
-    "analyze",
-    "static_hints",
     "WEIGHTS",
+    "Hint",
+    "PlayerReport",
+    "analyze",
+    "forceable",
+    "outs",
+    "static_hints",
 ]
 
 WEIGHTS = {"out": 1000, "melded": 10, "outs": 2, "gives": 3, "exposed": 1, "force": 3}
@@ -200,7 +200,9 @@ def _score(state: GameState, player: int, move: Move) -> Hint:
         reasons.append(f"goes out with {rules.target} cards melded and wins (R15)")
         return Hint(move, w["out"] + w["melded"] * rules.target, tuple(reasons))
     if isinstance(move, Force) and after.hands[move.player] == 0:
-        reasons.append(f"player {move.player} has an empty hand: forcing him hands him the game (R14)")
+        reasons.append(
+            f"player {move.player} has an empty hand: forcing him hands him the game (R14)"
+        )
         return Hint(move, -w["out"], tuple(reasons))
 
     melded_before = state.melded(player)
@@ -259,13 +261,17 @@ def _score(state: GameState, player: int, move: Move) -> Hint:
         if not rest:
             reasons.append(f"{card} becomes a dead card (R17)")
         elif takers:
-            reasons.append(f"leaves {card} to {', '.join(f'player {p}' for p in takers)}, whose layout it fits")
+            reasons.append(
+                f"leaves {card} to {', '.join(f'player {p}' for p in takers)}, whose layout it fits"
+            )
         else:
             reasons.append(f"leaves {card} to players whose layouts it does not fit")
     elif isinstance(move, Meld):
         reasons.append(f"lays [{_cards(move.meld, state)}] from the hand (R16)")
     elif isinstance(move, Give):
-        reasons.append(f"passes {format_card(move.card, rules.labels)} to player {(player + 1) % n} (R9)")
+        reasons.append(
+            f"passes {format_card(move.card, rules.labels)} to player {(player + 1) % n} (R9)"
+        )
 
     if my_outs:
         reasons.append(f"keeps {_plural(len(my_outs), 'out')}: {_cards(my_outs, state)}")

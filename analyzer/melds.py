@@ -17,26 +17,26 @@ against this path and an independent brute force in the tests.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from analyzer.cards import NUM_CARDS
 from analyzer.rules import Rules
 
 __all__ = [
-    "is_set",
-    "is_run",
-    "is_meld",
-    "catalog",
-    "melds_by_lowest",
-    "extensions",
-    "layoff_mask",
-    "fits_layoff",
-    "max_melded",
+    "arrangements",
     "best_partition",
     "can_meld_all",
-    "arrangements",
     "canonical_layout",
     "cards_of",
+    "catalog",
+    "extensions",
+    "fits_layoff",
+    "is_meld",
+    "is_run",
+    "is_set",
+    "layoff_mask",
+    "max_melded",
+    "melds_by_lowest",
 ]
 
 _RANK_MASK = [0xF << (4 * r) for r in range(10)]
@@ -70,7 +70,7 @@ def is_meld(mask: int, rules: Rules) -> bool:
     return is_set(mask) or is_run(mask, rules)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(max_run: int) -> tuple[int, ...]:
     melds: list[int] = []
     for rank in range(10):
@@ -97,7 +97,7 @@ def catalog(rules: Rules) -> tuple[int, ...]:
     return _catalog(rules.max_run)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _by_lowest(max_run: int) -> tuple[tuple[int, ...], ...]:
     table: list[list[int]] = [[] for _ in range(NUM_CARDS)]
     for meld in _catalog(max_run):
@@ -267,4 +267,3 @@ def cards_of(layout: tuple[int, ...] | list[int]) -> int:
     for meld in layout:
         out |= meld
     return out
-

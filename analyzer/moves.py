@@ -28,16 +28,16 @@ from analyzer.cards import Labels, format_card, format_mask, mask_of, parse_card
 from analyzer.errors import CardError, IllegalMoveError
 
 __all__ = [
+    "Force",
+    "Give",
+    "LayIn",
+    "Meld",
     "Move",
     "Pass",
     "Take",
-    "Force",
-    "LayIn",
-    "Meld",
-    "Give",
     "Turn",
-    "parse_move",
     "format_move",
+    "parse_move",
 ]
 
 

@@ -25,14 +25,14 @@ from analyzer.melds import catalog, extensions, is_meld
 from analyzer.rules import ForceFit, Rules
 
 __all__ = [
+    "DEFAULT_TIME_LIMIT",
     "Arrangement",
     "TakeChoice",
-    "DEFAULT_TIME_LIMIT",
-    "check_arrangement",
-    "solve_arrangement",
-    "can_meld_all_cpsat",
     "best_take",
+    "can_meld_all_cpsat",
+    "check_arrangement",
     "fits",
+    "solve_arrangement",
 ]
 
 DEFAULT_TIME_LIMIT = 5.0
@@ -247,7 +247,7 @@ def best_take(
     model = cp_model.CpModel()
     use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
     hand_cards = list(iter_mask(hand))
-    melded: dict[int, cp_model.LinearExprT] = {}
+    melded: dict[int, cp_model.LinearExpr] = {}
     for card in iter_mask(cards):
         covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
         if must >> card & 1:
@@ -256,7 +256,7 @@ def best_take(
         else:
             # A hand card lies in at most one meld (R6).
             model.add_at_most_one(covering)
-            melded[card] = sum(covering)
+            melded[card] = cp_model.LinearExpr.sum(covering)
     pay = {card: model.new_bool_var(f"pay{card}") for card in hand_cards}
     out = model.new_bool_var("out")
     for card in hand_cards:
@@ -280,10 +280,14 @@ def best_take(
         used |= m & hand
     paid = [card for card in hand_cards if solver.boolean_value(pay[card])]
     goes_out = solver.boolean_value(out)
-    return TakeChoice(chosen, used, None if goes_out else paid[0], goes_out, status == cp_model.OPTIMAL)
+    return TakeChoice(
+        chosen, used, None if goes_out else paid[0], goes_out, status == cp_model.OPTIMAL
+    )
 
 
-def fits(layout: tuple[int, ...], card: int, rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT) -> bool:
+def fits(
+    layout: tuple[int, ...], card: int, rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT
+) -> bool:
     """True if card index ``card`` fits ``layout`` for forcing (R14).
 
     With ``force_fit = layoff`` the card must extend one meld of the chosen

@@ -20,11 +20,11 @@ from analyzer.rules import Exchange, Rules, get_rules
 from analyzer.state import GameState, Offer, Phase, fits_layout, offer_order
 
 __all__ = [
+    "deal",
+    "dump_position",
     "load_position",
     "read_position",
-    "dump_position",
     "view",
-    "deal",
 ]
 
 
@@ -160,7 +160,9 @@ def load_position(data: Any) -> GameState:
         centre = Offer(card, kind, source, declined, forced)
 
     exchange = data.get("exchange")
-    phase = Phase.TURN if centre is None else (Phase.OFFER if centre.forced is None else Phase.FORCED)
+    phase = (
+        Phase.TURN if centre is None else (Phase.OFFER if centre.forced is None else Phase.FORCED)
+    )
     gifts: tuple[int | None, ...] = ()
     if exchange is not None:
         if rules.exchange is Exchange.NONE:
@@ -225,7 +227,10 @@ def _validated(state: GameState) -> GameState:
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")
     total = (
-        sum(state.counts) + sum(melded) + state.stock_count + len(state.dead)
+        sum(state.counts)
+        + sum(melded)
+        + state.stock_count
+        + len(state.dead)
         + (state.centre is not None)
     )
     if total != 40:
@@ -298,7 +303,7 @@ def read_position(path: str | Path) -> GameState:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PositionError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+        raise PositionError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -393,7 +398,9 @@ def view(state: GameState, player: int) -> GameState:
     )
 
 
-def deal(rules: Rules | str, seed: int | random.Random | None = None, dealer: int | None = None) -> GameState:
+def deal(
+    rules: Rules | str, seed: int | random.Random | None = None, dealer: int | None = None
+) -> GameState:
     """Shuffle and deal a new game (R8), with the stock order known.
 
     Parameters
@@ -438,6 +445,3 @@ def deal(rules: Rules | str, seed: int | random.Random | None = None, dealer: in
         phase=Phase.EXCHANGE if exchange else Phase.TURN,
         gifts=(None,) * n if exchange else (),
     )
-
-
-

@@ -15,15 +15,15 @@ from analyzer.cards import Labels
 from analyzer.errors import UnknownVariantError
 
 __all__ = [
-    "Exchange",
-    "ForceFit",
-    "ForceWhen",
-    "StockOut",
-    "Rearrange",
-    "Rules",
     "CLASSIC",
     "MEGAJOGOS",
     "PRESETS",
+    "Exchange",
+    "ForceFit",
+    "ForceWhen",
+    "Rearrange",
+    "Rules",
+    "StockOut",
     "get_rules",
 ]
 

@@ -33,7 +33,7 @@ from analyzer.melds import (
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.rules import ForceFit, ForceWhen, Rules, StockOut
 
-__all__ = ["Phase", "Offer", "GameState", "offer_order", "fits_layout"]
+__all__ = ["GameState", "Offer", "Phase", "fits_layout", "offer_order"]
 
 
 class Phase(enum.StrEnum):
@@ -385,7 +385,11 @@ class GameState:
             return self._legal_placement(move.layout, move.pay, self.to_act, lay_in=False)
         if isinstance(move, Meld):
             hand = self.hand(self.to_act)
-            return self.rules.hand_melds and move.meld & hand == move.meld and is_meld(move.meld, self.rules)
+            return (
+                self.rules.hand_melds
+                and move.meld & hand == move.meld
+                and is_meld(move.meld, self.rules)
+            )
         return False
 
     def _legal_placement(
@@ -420,7 +424,7 @@ class GameState:
                 self, stock=stock, stock_count=self.stock_count - 1, centre=offer, phase=Phase.OFFER
             )
         if isinstance(move, Give):
-            gifts = list(self.gifts) if self.gifts else [None] * n
+            gifts: list[int | None] = list(self.gifts) if self.gifts else [None] * n
             gifts[self.to_act] = move.card
             nxt = (self.to_act + 1) % n
             if gifts[nxt] is None:
@@ -453,10 +457,15 @@ class GameState:
             return self._card_dies()
         if isinstance(move, Force):
             return replace(
-                self, centre=replace(offer, forced=move.player), to_act=move.player, phase=Phase.FORCED
+                self,
+                centre=replace(offer, forced=move.player),
+                to_act=move.player,
+                phase=Phase.FORCED,
             )
         if isinstance(move, Meld):
-            return self._with_player(self.to_act, (*self.layouts[self.to_act], move.meld), move.meld)
+            return self._with_player(
+                self.to_act, (*self.layouts[self.to_act], move.meld), move.meld
+            )
         assert isinstance(move, (Take, LayIn))
         player = self.to_act
         old = cards_of(self.layouts[player])
@@ -510,4 +519,3 @@ class GameState:
 
     def __str__(self) -> str:
         return self.describe()
-

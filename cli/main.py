@@ -48,7 +48,9 @@ VariantOpt = Annotated[
 ]
 LabelsOpt = Annotated[
     Labels | None,
-    typer.Option("--labels", help="Card labels; default: the variant's (R2).", case_sensitive=False),
+    typer.Option(
+        "--labels", help="Card labels; default: the variant's (R2).", case_sensitive=False
+    ),
 ]
 
 
@@ -164,10 +166,10 @@ def melds(
         out.print(f"No arrangement melds all of {format_mask(need, lab)} ({rules.name}).")
         return
     out.print(f"{result.melded} of {mask.bit_count()} cards melded ({rules.name}):")
-    for meld in data["melds"]:
-        out.print("  [" + " ".join(meld) + "]")
-    if data["unmelded"]:
-        out.print("Unmelded: " + " ".join(data["unmelded"]))
+    for meld in result.melds:
+        out.print(f"  [{format_mask(meld, lab)}]")
+    if result.unmelded:
+        out.print(f"Unmelded: {format_mask(result.unmelded, lab)}")
 
 
 # ------------------------------------------------------------------ analyze
@@ -211,11 +213,15 @@ def analyze_cmd(
     table = Table()
     for col in ("player", "melded", "hand", "outs (R15)", "forceable (R14)"):
         table.add_column(col)
-    for p, row in enumerate(players):
-        outs_text = "hidden hand" if row["outs"] is None else (" ".join(row["outs"]) or "none")
+    for p, report in enumerate(reports):
+        outs_names = names(report.outs)
+        outs_text = "hidden hand" if outs_names is None else (" ".join(outs_names) or "none")
         table.add_row(
-            str(p), str(row["melded"]), str(row["hand_count"]), outs_text,
-            " ".join(row["forceable"] or []) or "none",
+            str(p),
+            str(report.melded),
+            str(report.hand_count),
+            outs_text,
+            " ".join(names(report.forceable) or []) or "none",
         )
     out.print(table)
 
@@ -235,7 +241,7 @@ def hint(
     lab = state.rules.labels
     with boundary():
         hints = static_hints(state)
-    moves = [
+    moves: list[dict[str, Any]] = [
         {"move": h.move.text(lab), "score": h.score, "reasons": list(h.reasons)} for h in hints
     ]
     if as_json:
@@ -270,5 +276,3 @@ def hint(
 def main() -> None:
     """Entry point for ``python -m cli``."""
     app()
-
-
