@@ -29,6 +29,7 @@ __all__ = [
     "canonical_layout",
     "cards_of",
     "catalog",
+    "covers",
     "extensions",
     "fits_layoff",
     "is_meld",
@@ -254,6 +255,68 @@ def arrangements(cards: int, rules: Rules) -> Iterator[tuple[int, ...]]:
 
     for part in walk(cards):
         yield tuple(sorted(part))
+
+
+def covers(pool: int, must: int, rules: Rules) -> Iterator[tuple[int, ...]]:
+    """Every set of disjoint melds inside ``pool`` that melds all of ``must`` (R13).
+
+    Each yielded tuple of melds (sorted masks) is distinct; cards of ``pool``
+    outside ``must`` may be melded or not.  This lists every take at once:
+    with ``pool`` = layout + centre card + hand and ``must`` = layout +
+    centre card, the hand cards used are ``cards_of(melds) & hand``.
+
+    Parameters
+    ----------
+    pool : int
+        Mask of the cards that may be melded.
+    must : int
+        Mask of the cards that must be melded.
+    rules : Rules
+
+    Yields
+    ------
+    tuple of int
+        Melds covering ``must``, each once, in a deterministic order.
+    """
+    if must & ~pool:
+        return
+    by_low = _by_lowest(rules.max_run)
+    max_run = rules.max_run
+    # Cards in no catalog meld inside the pool can never be melded.
+    live = 0
+    for x in range(NUM_CARDS):
+        if pool >> x & 1:
+            for meld in by_low[x]:
+                if meld & pool == meld:
+                    live |= meld
+    if must & ~live:
+        return
+
+    def walk(rest: int, need: int) -> Iterator[tuple[int, ...]]:
+        if not need:
+            yield ()
+            if not rest:
+                return
+        if not rest:
+            return
+        low = rest & -rest
+        x = low.bit_length() - 1
+        if not need & low:
+            # The lowest card stays unmelded.
+            yield from (t for t in walk(rest ^ low, need) if t)
+        for meld in by_low[x]:
+            if meld & rest == meld:
+                left, left_need = rest & ~meld, need & ~meld
+                if _max_melded(left, left_need, max_run) >= 0:
+                    for tail in walk(left, left_need):
+                        yield (meld, *tail)
+
+    seen: set[tuple[int, ...]] = set()
+    for part in walk(pool & live, must):
+        key = tuple(sorted(part))
+        if key not in seen:
+            seen.add(key)
+            yield key
 
 
 def canonical_layout(layout: tuple[int, ...] | list[int]) -> tuple[int, ...]:

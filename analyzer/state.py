@@ -18,7 +18,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 from analyzer.cards import format_card, iter_mask
 from analyzer.errors import IllegalMoveError, PositionError
@@ -26,6 +25,7 @@ from analyzer.melds import (
     arrangements,
     can_meld_all,
     cards_of,
+    covers,
     is_meld,
     layoff_mask,
     melds_by_lowest,
@@ -110,6 +110,10 @@ def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
             seen.add(key)
             out.append(layout)
     return out
+
+
+def _index_key(mask: int) -> tuple[int, ...]:
+    return tuple(iter_mask(mask))
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,21 +310,27 @@ class GameState:
         me = self.to_act
         hand = self.hand(me)
         base = cards_of(self.layouts[me]) | 1 << self.centre.card
-        cards = list(iter_mask(hand))
-        for size in range(len(cards) + 1):
-            for used in combinations(cards, size):
-                used_mask = sum(1 << c for c in used)
-                new = base | used_mask
-                if not can_meld_all(new, self.rules):
-                    continue
-                rest = hand & ~used_mask
-                if not rest:
-                    # Going out ends the deal: the arrangement no longer matters (R15).
-                    yield Take(_layouts_for(new, self.rules)[0], None)
-                    continue
-                for layout in _layouts_for(new, self.rules):
-                    for pay in iter_mask(rest):
-                        yield Take(layout, pay)
+        rules = self.rules
+        # Every arrangement of layout + centre + some hand cards, grouped by
+        # the hand cards used (R13); one per lay-off exposure (R6, R14).
+        groups: dict[int, list[tuple[int, ...]]] = {}
+        keys: dict[int, set[int]] = {}
+        for layout in covers(base | hand, base, rules):
+            used = cards_of(layout) & hand
+            key = layoff_mask(layout, rules) if rules.force_fit is ForceFit.LAYOFF else 0
+            seen = keys.setdefault(used, set())
+            if key not in seen:
+                seen.add(key)
+                groups.setdefault(used, []).append(layout)
+        for used in sorted(groups, key=lambda u: (u.bit_count(), _index_key(u))):
+            rest = hand & ~used
+            if not rest:
+                # Going out ends the deal: the arrangement no longer matters (R15).
+                yield Take(groups[used][0], None)
+                continue
+            for layout in groups[used]:
+                for pay in iter_mask(rest):
+                    yield Take(layout, pay)
 
     def _lay_ins(self) -> Iterator[LayIn]:
         assert self.centre is not None and self.centre.forced is not None

@@ -289,3 +289,57 @@ def test_megajogos_exchange_is_simultaneous_r9() -> None:
         giver = (p - 1) % 3
         assert state.hands[p] >> gifts[giver] & 1  # type: ignore[operator]
         assert not state.hands[p] >> gifts[p] & 1  # type: ignore[operator]
+
+
+def brute_force_takes(state: GameState) -> set[tuple[int, int | None, int]]:
+    """(hand cards used, pay, lay-off exposure) of every take, by plain subset enumeration (R13)."""
+    from itertools import combinations
+
+    from analyzer.melds import arrangements, can_meld_all, layoff_mask
+
+    assert state.centre is not None
+    hand = state.hand(state.to_act)
+    base = cards_of(state.layouts[state.to_act]) | 1 << state.centre.card
+    cards = [c for c in range(40) if hand >> c & 1]
+    out: set[tuple[int, int | None, int]] = set()
+    for size in range(len(cards) + 1):
+        for used in combinations(cards, size):
+            used_mask = mask_of(used)
+            if not can_meld_all(base | used_mask, state.rules):
+                continue
+            rest = hand & ~used_mask
+            for layout in arrangements(base | used_mask, state.rules):
+                key = layoff_mask(layout, state.rules)
+                if not rest:
+                    out.add((used_mask, None, 0))
+                for pay in (c for c in cards if rest >> c & 1):
+                    out.add((used_mask, pay, key))
+    return out
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+def test_take_generator_matches_subset_enumeration(rules: Rules) -> None:
+    from analyzer.melds import layoff_mask
+
+    checked = 0
+    for seed in range(25):
+        for state in random_game(rules, 1000 + seed):
+            if state.phase is not Phase.OFFER:
+                continue
+            takes = [m for m in state.legal_moves() if isinstance(m, Take)]
+            base = cards_of(state.layouts[state.to_act]) | 1 << state.centre.card  # type: ignore[union-attr]
+            hand = state.hand(state.to_act)
+            got = {
+                (
+                    cards_of(t.layout) & hand,
+                    t.pay,
+                    0 if t.pay is None else layoff_mask(t.layout, rules),
+                )
+                for t in takes
+            }
+            assert len(got) == len(takes), "no duplicate takes"
+            assert got == brute_force_takes(state)
+            for t in takes:
+                assert cards_of(t.layout) & base == base and all(is_meld(m, rules) for m in t.layout)
+            checked += 1
+    assert checked > 100
