@@ -303,7 +303,9 @@ def read_position(path: str | Path) -> GameState:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PositionError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise PositionError(
+            f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -10,6 +10,7 @@ never a traceback.
 from __future__ import annotations
 
 import json
+import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,14 +20,27 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
+from analyzer.bots import BOTS, Bot, make_bot
 from analyzer.cards import Labels, format_card, format_mask, mask_of, parse_cards
 from analyzer.errors import CardError, ConquianError, UnknownVariantError
 from analyzer.hints import WEIGHTS, analyze, static_hints
+from analyzer.moves import Move, parse_move
 from analyzer.partition import solve_arrangement
-from analyzer.position import load_position
+from analyzer.position import deal, load_position, view
+from analyzer.records import record_lines, replay_file, replay_lines
 from analyzer.rules import PRESETS, Rules, get_rules
+from analyzer.simulate import GameResult, Summary
+from analyzer.simulate import simulate as simulate_games
 from analyzer.state import GameState
 
 app = typer.Typer(
@@ -276,3 +290,293 @@ def hint(
 def main() -> None:
     """Entry point for ``python -m cli``."""
     app()
+
+
+# ------------------------------------------------------------------- replay
+@app.command()
+def replay(
+    record: Annotated[str, typer.Argument(help="Game record (JSON lines), or - for stdin.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-play a game record and check every move; report the first illegal one."""
+    if record != "-" and not Path(record).is_file():
+        fail(f"no such record file: {record!r}", USAGE)
+    with boundary():
+        result = replay_lines(sys.stdin) if record == "-" else replay_file(record)
+    final = result.final
+    data: dict[str, Any] = {
+        "valid": True,
+        "variant": final.rules.name,
+        "moves": len(result.moves),
+        "finished": result.finished,
+        "winner": final.winner if result.finished else None,
+        "final": final.describe(),
+    }
+    if as_json:
+        _emit(data)
+        return
+    out.print(f"Valid record: {len(result.moves)} moves, {final.rules.name}.")
+    if result.finished:
+        out.print(
+            "Outcome: " + ("draw" if final.winner is None else f"player {final.winner} won") + "."
+        )
+    else:
+        out.print(f"Not finished: {final.describe()}.")
+
+
+# ----------------------------------------------------------------- simulate
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of deals.")] = 100,
+    bots: Annotated[
+        str, typer.Option("--bots", help=f"Bot per seat, comma-separated ({', '.join(BOTS)}).")
+    ] = "greedy,random",
+    variant: VariantOpt = "classic",
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    rotate: Annotated[
+        bool, typer.Option("--rotate", help="Rotate the bots one seat per game.")
+    ] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option("--records", help="Write one record per game into this directory."),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many deals between bots; print win and draw rates with 95% intervals."""
+    rules = _rules(variant)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    for name in names:
+        if name.lower() not in BOTS:
+            fail(f"unknown bot: {name!r} (known: {', '.join(BOTS)})", USAGE)
+    if len(names) not in (1, rules.players):
+        fail(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots", USAGE)
+    if records is not None:
+        if records.exists() and not records.is_dir():
+            fail(f"--records must be a directory: {str(records)!r}", USAGE)
+        records.mkdir(parents=True, exist_ok=True)
+    summary = Summary(rules.players)
+    interrupted = False
+    with boundary():
+        progress = Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            disable=as_json or not err.is_terminal,
+        )
+        try:
+            with progress:
+                task = progress.add_task("games", total=games)
+                for result in simulate_games(rules, names, games, seed, jobs=jobs, rotate=rotate):
+                    if records is not None:
+                        _write_record(records, result)
+                    summary.add(result)
+                    progress.advance(task)
+        except KeyboardInterrupt:
+            interrupted = True
+    data = {
+        "variant": rules.name,
+        "bots": names,
+        "seed": seed,
+        "rotate": rotate,
+        "interrupted": interrupted,
+        **summary.as_dict(),
+    }
+    if as_json:
+        _emit(data)
+    else:
+        _print_summary(data, rules)
+    if interrupted:
+        err.print(f"interrupted after {summary.games} of {games} games", markup=False)
+        raise typer.Exit(130)
+
+
+def _write_record(directory: Path, result: GameResult) -> None:
+    lines = record_lines(
+        result.start, result.moves, result.final, seed=result.seed, players=list(result.seats)
+    )
+    path = directory / f"game-{result.index:06d}.jsonl"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)  # a finished record appears whole, or not at all
+
+
+def _print_summary(data: dict[str, Any], rules: Rules) -> None:
+    games = data["games"]
+    out.print(
+        f"{games} {rules.name} games, bots by seat: {', '.join(data['bots'])}, seed {data['seed']}"
+    )
+    table = Table()
+    for col in ("", "wins", "rate", "95% interval"):
+        table.add_column(col)
+    for p, (wins, rate) in enumerate(zip(data["wins"], data["win_rates"], strict=True)):
+        low, high = rate["ci95"]
+        table.add_row(f"seat {p}", str(wins), f"{rate['rate']:.3f}", f"{low:.3f} - {high:.3f}")
+    low, high = data["draw_rate"]["ci95"]
+    table.add_row(
+        "draws", str(data["draws"]), f"{data['draw_rate']['rate']:.3f}", f"{low:.3f} - {high:.3f}"
+    )
+    if data["rotate"]:
+        for name, rate in data["bot_win_rates"].items():
+            low, high = rate["ci95"]
+            table.add_row(
+                f"bot {name}",
+                str(data["wins_by_bot"][name]),
+                f"{rate['rate']:.3f}",
+                f"{low:.3f} - {high:.3f}",
+            )
+    out.print(table)
+
+
+# --------------------------------------------------------------------- play
+def _render(state: GameState, seat: int) -> None:
+    lab = state.rules.labels
+    table = Table(title=state.describe(), show_header=True)
+    table.add_column("player")
+    table.add_column("hand")
+    table.add_column("layout")
+    for p in range(state.rules.players):
+        hand = state.hands[p]
+        shown = (
+            format_mask(hand, lab) if p == seat and hand is not None else f"{state.counts[p]} cards"
+        )
+        layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
+        who = "you" if p == seat else f"player {p}"
+        table.add_row(f"{p} ({who})", shown, layout)
+    out.print(table)
+    dead = " ".join(format_card(c, lab) for c in state.dead) or "none"
+    centre = "none"
+    if state.centre is not None:
+        c = state.centre
+        centre = f"{format_card(c.card, lab)} ({c.kind} by player {c.source})"
+    out.print(f"stock {state.stock_count} | dead: {dead} | centre: {centre}")
+
+
+@app.command()
+def play(
+    variant: VariantOpt = "classic",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Deal seed (random if omitted).")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat.")] = 0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", help="Bot for the other seats, or one per other seat, comma-separated."
+        ),
+    ] = "greedy",
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Save the game record (JSON lines) here.")
+    ] = None,
+) -> None:
+    """Play a deal against bots in the terminal. Type a move, its number, 'hint', 'moves' or 'quit'."""
+    rules = _rules(variant)
+    if seat >= rules.players:
+        fail(f"--seat must be below {rules.players} in {rules.name}", USAGE)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names *= rules.players - 1
+    if len(names) != rules.players - 1:
+        fail(f"give 1 or {rules.players - 1} bots for the other seats", USAGE)
+    with boundary():
+        others = [make_bot(n) for n in names]
+    seats: list[Bot | None] = list(others)
+    seats.insert(seat, None)
+    rng = random.Random(seed)
+    state = start = deal(rules, rng)
+    history: list[tuple[int | None, Move]] = []
+    lab = rules.labels
+    out.print(f"conquian play: {rules.name}, you are player {seat}. Type 'help' for commands.")
+    try:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                move: Move = state.chance_outcomes()[0][0]
+                history.append((None, move))
+                state = state.apply(move)
+                continue
+            player = state.current_player()
+            bot = seats[player]
+            if bot is not None:
+                move = bot.choose(view(state, player), rng)
+                out.print(f"player {player} ({bot.name}): {move.text(lab)}")
+            else:
+                move = _ask(state, seat)
+            history.append((player, move))
+            state = state.apply(move)
+    except (EOFError, KeyboardInterrupt):
+        out.print("\nGame abandoned.")
+        _save(record, start, history, state)
+        raise typer.Exit(1) from None
+    _render(state, seat)
+    if state.winner is None:
+        out.print("The deal is a draw (R18).")
+    else:
+        out.print("You won!" if state.winner == seat else f"Player {state.winner} won.")
+    _save(record, start, history, state)
+
+
+def _save(
+    path: Path | None, start: GameState, history: list[tuple[int | None, Move]], final: GameState
+) -> None:
+    if path is None:
+        return
+    try:
+        path.write_text("\n".join(record_lines(start, history, final)) + "\n", encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write the record {str(path)!r}: {exc}", DOMAIN)
+    out.print(f"Record saved to {path}.")
+
+
+def _ask(state: GameState, seat: int) -> Move:
+    lab = state.rules.labels
+    moves = state.legal_moves()
+    _render(state, seat)
+    _list_moves(moves, lab)
+    while True:
+        text = out.input("[bold]your move>[/bold] ").strip()
+        if not text:
+            continue
+        word = text.lower()
+        if word in ("quit", "exit"):
+            raise EOFError
+        if word == "help":
+            out.print(
+                "Type a move number or its text (pass, take [..] pay CARD, force N, lay [..] pay CARD, "
+                "meld [..], give CARD); 'moves' lists them, 'hint' ranks them, 'quit' leaves."
+            )
+            continue
+        if word == "moves":
+            _list_moves(moves, lab)
+            continue
+        if word == "hint":
+            for k, h in enumerate(static_hints(state)[:5], 1):
+                out.print(
+                    f"  {k}. {h.move.text(lab)}  ({h.score:g}: {'; '.join(h.reasons)})",
+                    markup=False,
+                )
+            continue
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(moves):
+                return moves[k - 1]
+            out.print(f"No move number {k}: choose 1 to {len(moves)}.", markup=False)
+            continue
+        try:
+            move = parse_move(text, lab)
+        except ConquianError as exc:
+            out.print(str(exc).capitalize(), markup=False)
+            continue
+        if state.is_legal(move):
+            return move
+        out.print(
+            f"Illegal here: {move.text(lab)!r} ({state.describe()}). Type 'moves' for the legal ones.",
+            markup=False,
+        )
+
+
+def _list_moves(moves: list[Move], labels: Labels) -> None:
+    for k, move in enumerate(moves, 1):
+        out.print(f"  {k:>3}. {move.text(labels)}", markup=False)

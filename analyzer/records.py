@@ -1,0 +1,204 @@
+"""Game records (JSON lines): writing, reading and replaying with validation.
+
+A record is one deal, one JSON object per line (``docs/record-format.md``)::
+
+    {"format": "conquian-record", "version": 1, "variant": "classic", "seed": 7,
+     "players": ["greedy", "random"], "start": {<position with the stock order>}}
+    {"n": 1, "player": null, "move": "turn 7H"}
+    {"n": 2, "player": 0, "move": "pass"}
+    ...
+    {"result": {"winner": 1, "returns": [-1.0, 1.0]}, "moves": 57}
+
+``player`` is the acting seat, ``null`` for a chance move (a turn, R10).
+The ``start`` position is authoritative: replaying never depends on the
+random generator that dealt it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import ConquianError
+from analyzer.moves import Move, parse_move
+from analyzer.position import dump_position, load_position
+from analyzer.state import GameState
+
+__all__ = ["FORMAT", "RecordError", "Replay", "record_lines", "replay_file", "replay_lines"]
+
+FORMAT = "conquian-record"
+
+
+class RecordError(ConquianError, ValueError):
+    """A record is corrupt or holds an illegal move; the message names the line and move."""
+
+
+@dataclass(slots=True)
+class Replay:
+    """The result of :func:`replay_lines`.
+
+    Attributes
+    ----------
+    start : GameState
+        The position the record starts from.
+    final : GameState
+        The position after the last move.
+    moves : list of Move
+        The moves in order.
+    header : dict
+        The first line of the record.
+    finished : bool
+        True when the deal is over.
+    """
+
+    start: GameState
+    final: GameState
+    moves: list[Move] = field(default_factory=list)
+    header: dict[str, Any] = field(default_factory=dict)
+    finished: bool = False
+
+
+def _result(state: GameState) -> dict[str, Any]:
+    return {"winner": state.winner, "returns": list(state.returns())}
+
+
+def record_lines(
+    start: GameState,
+    moves: Iterable[tuple[int | None, Move]],
+    final: GameState | None = None,
+    *,
+    seed: int | None = None,
+    players: list[str] | None = None,
+) -> list[str]:
+    """The lines of a record: header, one line per move, and the result if the deal is over.
+
+    Parameters
+    ----------
+    start : GameState
+        The deal, with known hands and stock order.
+    moves : iterable of (player or None, Move)
+        The moves in order with the acting seat (``None`` for a turn).
+    final : GameState, optional
+        The last position; adds the result line when it is over.
+    seed, players : optional
+        Kept in the header for information.
+
+    Returns
+    -------
+    list of str
+        JSON texts without newlines.
+    """
+    labels = start.rules.labels
+    header: dict[str, Any] = {
+        "format": FORMAT,
+        "version": 1,
+        "variant": start.rules.name,
+        "seed": seed,
+        "players": players,
+        "start": dump_position(start),
+    }
+    lines = [json.dumps(header, ensure_ascii=False)]
+    count = 0
+    for count, (player, move) in enumerate(moves, 1):
+        lines.append(
+            json.dumps(
+                {"n": count, "player": player, "move": move.text(labels)}, ensure_ascii=False
+            )
+        )
+    if final is not None and final.is_terminal():
+        lines.append(json.dumps({"result": _result(final), "moves": count}))
+    return lines
+
+
+def replay_lines(lines: Iterable[str]) -> Replay:
+    """Replay a record and check every move (R8-R19).
+
+    Raises
+    ------
+    RecordError
+        On the first corrupt line, illegal move, wrong player, or a result
+        line that does not match; the message gives the line number and, for
+        a move, its number and text.
+    """
+    replay: Replay | None = None
+    state: GameState | None = None
+    seen_result = False
+    for number, raw in enumerate(lines, 1):
+        text = raw.strip()
+        if not text:
+            continue
+        try:
+            entry = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(entry, dict):
+            raise RecordError(f"line {number}: expected a JSON object")
+        if replay is None:
+            if entry.get("format") != FORMAT or "start" not in entry:
+                raise RecordError(
+                    f"line {number}: not a conquian record header (need format and start)"
+                )
+            try:
+                start = load_position(entry["start"])
+            except ConquianError as exc:
+                raise RecordError(f"line {number}: bad start position: {exc}") from None
+            replay = Replay(start, start, [], entry)
+            state = start
+            continue
+        assert state is not None
+        if seen_result:
+            raise RecordError(f"line {number}: nothing may follow the result line")
+        if "result" in entry:
+            seen_result = True
+            if not state.is_terminal():
+                raise RecordError(
+                    f"line {number}: the record claims a result but the deal is not over"
+                )
+            expected = entry["result"].get("winner") if isinstance(entry["result"], dict) else None
+            if expected != state.winner:
+                raise RecordError(
+                    f"line {number}: the record says winner {expected!r}, the replay gives {state.winner!r}"
+                )
+            continue
+        move_text = entry.get("move")
+        n = entry.get("n", len(replay.moves) + 1)
+        if not isinstance(move_text, str):
+            raise RecordError(f"line {number} (move {n}): no move text")
+        try:
+            move = parse_move(move_text, state.rules.labels)
+        except ConquianError as exc:
+            raise RecordError(f"line {number} (move {n}): {exc}") from None
+        acting = None if state.is_chance_node() else state.current_player()
+        if "player" in entry and entry["player"] != acting and not state.is_terminal():
+            raise RecordError(
+                f"line {number} (move {n}) {move_text!r}: the record says player {entry['player']}, "
+                f"but {'chance' if acting is None else f'player {acting}'} acts here"
+            )
+        try:
+            state = state.apply(move)
+        except ConquianError as exc:
+            raise RecordError(f"line {number} (move {n}): {exc}") from None
+        replay.moves.append(move)
+        replay.final = state
+    if replay is None:
+        raise RecordError("the record is empty")
+    replay.finished = replay.final.is_terminal()
+    return replay
+
+
+def replay_file(path: str | Path) -> Replay:
+    """Replay the record in file ``path``; see :func:`replay_lines`.
+
+    Raises
+    ------
+    RecordError
+        If the file cannot be read, or as :func:`replay_lines`.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return replay_lines(handle)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {str(path)!r}: {exc}") from None

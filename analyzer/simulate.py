@@ -1,0 +1,223 @@
+"""Playing whole deals between bots, many at a time, with reproducible seeds.
+
+Game ``i`` of a run with seed ``s`` is dealt with :func:`game_seed` ``(s, i)``,
+so a run gives the same games whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from analyzer.bots import make_bot
+from analyzer.errors import ConquianError
+from analyzer.moves import Move
+from analyzer.position import deal, view
+from analyzer.rules import Rules, get_rules
+from analyzer.state import GameState
+
+__all__ = ["GameResult", "Summary", "game_seed", "play_game", "simulate", "wilson"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished deal.
+
+    Attributes
+    ----------
+    index : int
+        Game number in the run, from 0.
+    seed : int
+        The deal's seed.
+    seats : tuple of str
+        Bot name at each seat.
+    start : GameState
+    moves : tuple of (int or None, Move)
+        Acting seat (``None`` for a turn) and move.
+    final : GameState
+    """
+
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    start: GameState
+    moves: tuple[tuple[int | None, Move], ...]
+    final: GameState
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run seeded ``seed`` (a fixed mix, stable across versions)."""
+    return (seed * 1_000_003 + index * 7_919 + 12_345) % (2**63)
+
+
+def play_game(rules: Rules | str, seats: Sequence[str], seed: int, index: int = 0) -> GameResult:
+    """Deal with ``seed`` and play to the end, each seat's bot seeing only its view.
+
+    Raises
+    ------
+    ConquianError
+        If a bot name is unknown or the seats do not match the variant.
+    """
+    rules = get_rules(rules)
+    if len(seats) != rules.players:
+        raise ConquianError(f"{rules.name} needs {rules.players} bots, got {len(seats)}")
+    bots = [make_bot(name) for name in seats]
+    rng = random.Random(seed)
+    state = start = deal(rules, rng)
+    moves: list[tuple[int | None, Move]] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            move: Move = outcomes[0][0]
+            player = None
+        else:
+            player = state.current_player()
+            move = bots[player].choose(view(state, player), rng)
+        state = state.apply(move)
+        moves.append((player, move))
+    return GameResult(index, seed, tuple(seats), start, tuple(moves), state)
+
+
+def _job(args: tuple[str, tuple[str, ...], int, int]) -> GameResult:
+    name, seats, seed, index = args
+    return play_game(name, seats, seed, index)
+
+
+def simulate(
+    rules: Rules | str,
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    jobs: int = 1,
+    rotate: bool = False,
+) -> Iterator[GameResult]:
+    """Play ``games`` deals and yield them in game order.
+
+    Parameters
+    ----------
+    rules : Rules or str
+    bots : sequence of str
+        One bot name per seat (a single name fills every seat).
+    games : int
+        Number of deals.
+    seed : int
+        Run seed; game ``i`` uses :func:`game_seed` ``(seed, i)``.
+    jobs : int
+        Worker processes (1 = this process).
+    rotate : bool
+        Rotate the bots one seat per game, so each bot sits at each seat.
+
+    Yields
+    ------
+    GameResult
+    """
+    rules = get_rules(rules)
+    names = list(bots) * rules.players if len(bots) == 1 else list(bots)
+    if len(names) != rules.players:
+        raise ConquianError(
+            f"{rules.name} has {rules.players} seats; give that many bots, got {len(names)}"
+        )
+    for name in names:
+        make_bot(name)  # fail early on an unknown bot
+
+    def seats_of(i: int) -> tuple[str, ...]:
+        if not rotate:
+            return tuple(names)
+        k = i % len(names)
+        return tuple(names[-k:] + names[:-k]) if k else tuple(names)
+
+    tasks = [(rules.name, seats_of(i), game_seed(seed, i), i) for i in range(games)]
+    if jobs <= 1:
+        for task in tasks:
+            yield _job(task)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        try:
+            yield from pool.map(_job, tasks, chunksize=max(1, min(16, games // (jobs * 8) or 1)))
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default).
+
+    Returns
+    -------
+    (float, float)
+        Lower and upper bound, probabilities; ``(0.0, 1.0)`` with no trials.
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(slots=True)
+class Summary:
+    """Running win/draw counts of a simulation.
+
+    Attributes
+    ----------
+    players : int
+    games : int
+    wins : list of int
+        Wins per seat.
+    draws : int
+    wins_by_bot : dict of str to int
+    seats_by_bot : dict of str to int
+        Games each bot played (a bot at two seats counts twice).
+    """
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    wins_by_bot: dict[str, int] = field(default_factory=dict)
+    seats_by_bot: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0] * self.players
+
+    def add(self, result: GameResult) -> None:
+        """Count one finished game."""
+        self.games += 1
+        for name in result.seats:
+            self.seats_by_bot[name] = self.seats_by_bot.get(name, 0) + 1
+            self.wins_by_bot.setdefault(name, 0)
+        winner = result.final.winner
+        if winner is None:
+            self.draws += 1
+        else:
+            self.wins[winner] += 1
+            name = result.seats[winner]
+            self.wins_by_bot[name] += 1
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: games, wins per seat, draws, rates and 95% Wilson intervals."""
+        g = self.games
+
+        def rate(k: int, n: int) -> dict[str, object]:
+            low, high = wilson(k, n)
+            return {"rate": k / n if n else 0.0, "ci95": [low, high]}
+
+        return {
+            "games": g,
+            "wins": list(self.wins),
+            "draws": self.draws,
+            "win_rates": [rate(w, g) for w in self.wins],
+            "draw_rate": rate(self.draws, g),
+            "wins_by_bot": dict(self.wins_by_bot),
+            "bot_win_rates": {
+                name: rate(self.wins_by_bot[name], self.seats_by_bot[name])
+                for name in self.wins_by_bot
+            },
+        }
