@@ -130,3 +130,61 @@ def test_variants_json() -> None:
     assert code == 0 and set(names) == {"classic", "megajogos"}
     assert names["classic"]["target"] == 11 and names["megajogos"]["target"] == 9
     assert names["megajogos"]["force_when"] == "any_offer"
+
+
+def test_simulate_json(tmp_path: Path) -> None:
+    code, out, _ = run(
+        "simulate", "--games", "6", "--bots", "greedy,random", "--seed", "2", "--json",
+        "--records", str(tmp_path / "recs"),
+    )
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 6 and len(data["wins"]) == 2
+    assert sum(data["wins"]) + data["draws"] == 6
+    files = sorted((tmp_path / "recs").glob("*.jsonl"))
+    assert len(files) == 6
+    code, out, _ = run("replay", str(files[0]), "--json")
+    assert code == 0 and json.loads(out)["finished"] is True
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("simulate", "--bots", "greedy,deepblue"), "unknown bot: 'deepblue'"),
+        (("simulate", "--bots", "greedy,random,random"), "2 seats"),
+        (("simulate", "--variant", "poker"), "unknown variant"),
+        (("replay", "missing.jsonl"), "no such record file"),
+        (("play", "--seat", "5"), "--seat"),
+    ],
+)
+def test_more_usage_errors(args: tuple[str, ...], needle: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and needle in err and "Traceback" not in out + err
+
+
+def test_replay_reports_illegal_move(tmp_path: Path) -> None:
+    from conftest import ROOT
+
+    lines = (ROOT / "tests" / "golden" / "classic-1.jsonl").read_text().splitlines()
+    entry = json.loads(lines[4])
+    entry["move"] = "take [AS 2S 3S] out"
+    lines[4] = json.dumps(entry)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines))
+    code, _, err = run("replay", str(path))
+    assert code == 1 and "line 5 (move 4)" in err and "take [AS 2S 3S] out" in err
+
+
+def test_play_refuses_bad_moves_and_prompts_again() -> None:
+    code, out, _ = run("play", "--seed", "4", input="foo\n999\ntake [AS 2S 3S] out\nhint\nquit\n")
+    assert "Not a move" in out or "not a move" in out
+    assert "No move number 999" in out and "Illegal here" in out
+    assert out.count("your move>") >= 5 and "Game abandoned" in out
+    assert code == 1
+
+
+def test_play_to_the_end_with_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    code, out, _ = run("play", "--seed", "4", "--record", str(path), input="1\n" * 200)
+    assert code == 0 and ("draw" in out or "won" in out)
+    code, out, _ = run("replay", str(path), "--json")
+    assert code == 0 and json.loads(out)["finished"] is True

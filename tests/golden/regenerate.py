@@ -1,0 +1,37 @@
+"""Rewrite the golden playthroughs (run by hand after an intended rules change, then review the diff).
+
+    python3 tests/golden/regenerate.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+from analyzer.records import record_lines  # noqa: E402
+from analyzer.simulate import play_game  # noqa: E402
+
+GOLDEN = [
+    ("classic", ("greedy", "random"), 1),
+    ("classic", ("random", "greedy"), 2),
+    ("classic", ("greedy", "greedy"), 3),
+    ("megajogos", ("greedy", "random", "random"), 4),
+    ("megajogos", ("greedy", "greedy", "greedy"), 5),
+    ("megajogos", ("random", "random", "random"), 6),
+]
+
+
+def main() -> None:
+    for variant, seats, seed in GOLDEN:
+        result = play_game(variant, seats, seed)
+        lines = record_lines(result.start, result.moves, result.final, seed=seed, players=list(seats))
+        path = HERE / f"{variant}-{seed}.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(path.name, len(result.moves), "moves, winner", result.final.winner)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""Game records, golden playthroughs, bots and simulation (R8-R19)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from analyzer.bots import GreedyBot, RandomBot, make_bot, usefulness
+from analyzer.errors import ConquianError
+from analyzer.melds import catalog
+from analyzer.position import deal, view
+from analyzer.records import RecordError, record_lines, replay_file, replay_lines
+from analyzer.rules import CLASSIC, MEGAJOGOS
+from analyzer.simulate import Summary, play_game, simulate, wilson
+
+GOLDEN_DIR = ROOT / "tests" / "golden"
+GOLDEN = sorted(GOLDEN_DIR.glob("*.jsonl"))
+
+
+def test_golden_files_exist() -> None:
+    names = {p.name.split("-")[0] for p in GOLDEN}
+    assert names == {"classic", "megajogos"} and len(GOLDEN) >= 6
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_golden_playthrough_replays_and_regenerates(path: Path) -> None:
+    """The stored game replays legally, and the same seed and bots play it again move by move."""
+    replay = replay_file(path)
+    assert replay.finished
+    header = replay.header
+    result = play_game(header["variant"], header["players"], header["seed"])
+    labels = result.start.rules.labels
+    assert result.start == replay.start
+    assert [m.text(labels) for _, m in result.moves] == [m.text(labels) for m in replay.moves]
+    assert result.final == replay.final
+
+
+def test_record_round_trip_and_result_line() -> None:
+    result = play_game("classic", ["random", "random"], 42)
+    lines = record_lines(result.start, result.moves, result.final, seed=42)
+    assert json.loads(lines[-1])["result"]["winner"] == result.final.winner
+    replay = replay_lines(lines)
+    assert replay.final == result.final and len(replay.moves) == len(result.moves)
+
+
+def _lines() -> list[str]:
+    return GOLDEN[0].read_text().splitlines()
+
+
+def test_replay_names_first_illegal_move() -> None:
+    lines = _lines()
+    entry = json.loads(lines[5])
+    entry["move"] = "force 1" if entry["move"] != "force 1" else "pass"
+    lines[5] = json.dumps(entry)
+    with pytest.raises(RecordError) as info:
+        replay_lines(lines)
+    message = str(info.value)
+    assert message.startswith(f"line 6 (move {entry['n']})") and entry["move"] in message
+
+
+@pytest.mark.parametrize(
+    ("index", "text", "needle"),
+    [
+        (3, "{oops", "line 4: not valid JSON"),
+        (3, '{"n": 3, "player": 0, "move": "dance"}', "line 4 (move 3): not a move"),
+        (0, '{"format": "other"}', "line 1: not a conquian record header"),
+        (-1, '{"result": {"winner": 7}, "moves": 1}', "the record says winner 7"),
+    ],
+)
+def test_replay_corrupt_records(index: int, text: str, needle: str) -> None:
+    lines = _lines()
+    lines[index] = text
+    with pytest.raises(RecordError, match=needle.replace("(", r"\(").replace(")", r"\)")):
+        replay_lines(lines)
+
+
+def test_replay_wrong_player_is_named() -> None:
+    lines = _lines()
+    for k, line in enumerate(lines[1:], 1):
+        entry = json.loads(line)
+        if entry.get("player") is not None:
+            entry["player"] = 1 - entry["player"]
+            lines[k] = json.dumps(entry)
+            break
+    with pytest.raises(RecordError, match="the record says player"):
+        replay_lines(lines)
+
+
+def test_unfinished_record_is_valid_but_not_finished() -> None:
+    lines = _lines()[:10]
+    replay = replay_lines(lines)
+    assert not replay.finished and len(replay.moves) == 9
+
+
+def test_bots_choose_legal_moves_from_their_view() -> None:
+    rng = random.Random(0)
+    for rules in (CLASSIC, MEGAJOGOS):
+        for bot in (RandomBot(), GreedyBot()):
+            state = deal(rules, 9)
+            steps = 0
+            while not state.is_terminal() and steps < 400:
+                if state.is_chance_node():
+                    state = state.apply(state.chance_outcomes()[0][0])
+                    continue
+                mine = view(state, state.current_player())
+                move = bot.choose(mine, rng)
+                assert move in state.legal_moves()
+                state = state.apply(move)
+                steps += 1
+            assert state.is_terminal()
+
+
+def test_greedy_goes_out_when_it_can() -> None:
+    from analyzer.position import read_position
+
+    state = read_position(ROOT / "examples" / "positions" / "example6-going-out.json")
+    move = GreedyBot().choose(view(state, 0), random.Random(0))
+    assert move.text() .endswith(" out")
+
+
+def test_greedy_pays_the_least_useful_card() -> None:
+    from analyzer.position import read_position
+
+    state = read_position(ROOT / "examples" / "positions" / "example4-rearrangement.json")
+    move = GreedyBot().choose(view(state, 0), random.Random(0))
+    # Most cards melded (5H 6H 7H + JS JH JD), and not a club of the AC 2C pair.
+    assert move.text().startswith("take [5H 6H 7H] [JS JH JD] pay ")
+    assert not move.text().endswith(("AC", "2C"))
+
+
+def test_usefulness_counts_partners() -> None:
+    melds = catalog(CLASSIC)
+    from analyzer.cards import mask_of, parse_card, parse_cards
+
+    hand = mask_of(parse_cards("2C 3C"))
+    unseen = ~hand & ((1 << 40) - 1)
+    # AC with 2C and 3C in hand: the run AC 2C 3C has two partners held.
+    assert usefulness(parse_card("AC"), hand, unseen, melds) > usefulness(parse_card("KH"), hand, unseen, melds)
+    assert usefulness(parse_card("KH"), 0, 0, melds) == 0
+
+
+def test_unknown_bot() -> None:
+    with pytest.raises(ConquianError, match="unknown bot"):
+        make_bot("alphazero")
+
+
+def test_simulation_is_reproducible_across_jobs() -> None:
+    one = [(r.seed, r.final.winner, len(r.moves)) for r in simulate("classic", ["greedy", "random"], 6, seed=5)]
+    two = [(r.seed, r.final.winner, len(r.moves)) for r in simulate("classic", ["greedy", "random"], 6, seed=5, jobs=2)]
+    assert one == two
+
+
+def test_summary_counts_and_rotation() -> None:
+    summary = Summary(2)
+    results = list(simulate("classic", ["greedy", "random"], 10, seed=1, rotate=True))
+    assert [r.seats for r in results[:2]] == [("greedy", "random"), ("random", "greedy")]
+    for r in results:
+        summary.add(r)
+    data = summary.as_dict()
+    assert data["games"] == 10 and sum(data["wins"]) + data["draws"] == 10
+    assert sum(data["wins_by_bot"].values()) == sum(data["wins"])
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert low < 0.5 < high and abs((low + high) / 2 - 0.5) < 1e-9
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 20)
+    assert low == 0.0 and 0.1 < high < 0.2
