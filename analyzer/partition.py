@@ -128,6 +128,8 @@ def _solver(time_limit: float) -> cp_model.CpSolver:
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
     solver.parameters.max_time_in_seconds = time_limit
+    # Ctrl-C belongs to the caller (KeyboardInterrupt), not to the solver.
+    solver.parameters.catch_sigint_signal = False
     return solver
 
 
@@ -237,6 +239,12 @@ def best_take(
     -------
     TakeChoice or None
         ``None`` when the centre card cannot be taken.
+
+    Raises
+    ------
+    ConquianError
+        If the cards overlap, or the solver neither finds a take nor proves
+        there is none within ``time_limit``.
     """
     c = 1 << centre
     if (layout_cards | hand) & c or layout_cards & hand:
@@ -271,8 +279,10 @@ def best_take(
     model.maximize(total * 64 + tie)
     solver = _solver(time_limit)
     status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status == cp_model.INFEASIBLE:
         return None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ConquianError(f"take solver gave no answer within {time_limit} s")
     chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
     check_arrangement(cards, chosen, rules, must)
     used = 0

@@ -7,9 +7,10 @@ so a run gives the same games whatever the number of worker processes.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
+import signal
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from analyzer.bots import make_bot
@@ -135,12 +136,21 @@ def simulate(
         for task in tasks:
             yield _job(task)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        try:
-            yield from pool.map(_job, tasks, chunksize=max(1, min(16, games // (jobs * 8) or 1)))
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    # Workers ignore Ctrl-C: the parent stops them and keeps what has finished.
+    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap(_job, tasks, chunksize=max(1, min(16, games // (jobs * 8) or 1)))
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
