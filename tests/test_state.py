@@ -350,3 +350,102 @@ def test_take_generator_matches_subset_enumeration(rules: Rules) -> None:
                 assert cards_of(t.layout) & base == base and all(is_meld(m, rules) for m in t.layout)
             checked += 1
     assert checked > 100
+
+
+def test_deal_r8() -> None:
+    for rules in (CLASSIC, MEGAJOGOS):
+        a, b = deal(rules, 77), deal(rules, 77)
+        assert a == b, "the same seed gives the same deal"
+        assert deal(rules, 78) != a
+        assert a.counts == (rules.hand_size,) * rules.players
+        assert a.stock_count == rules.stock_size == len(a.stock or ())
+        check_invariants(a)
+    # One card at a time from the player after the dealer: he gets the first card dealt.
+    rng = random.Random(5)
+    deck = list(range(40))
+    rng.randrange(2)
+    rng.shuffle(deck)
+    dealt = deal(CLASSIC, random.Random(5))
+    first = (dealt.dealer + 1) % 2
+    assert dealt.hands[first] >> deck[0] & 1 and dealt.hands[1 - first] >> deck[1] & 1  # type: ignore[operator]
+
+
+def test_choices_when_offered_r12() -> None:
+    state = load_position(position(to_act=0, centre={"card": "KD", "kind": "turned", "source": 0, "declined": []}))
+    kinds = {type(m).__name__ for m in state.legal_moves()}
+    assert kinds == {"Take", "Pass"}  # classic: no force before a decline, no hand melds (R16)
+    assert isinstance(state.legal_moves()[-1], Pass)
+
+
+def test_classic_has_no_hand_melds_r16() -> None:
+    data = position()
+    data["players"][1]["hand"] = ["AH", "2H", "3H", "5D", "6D", "7D", "3S", "JD", "QD", "QH"]  # type: ignore[index]
+    data["dead"] = ["2D"]
+    state = load_position(data)
+    assert not any(isinstance(m, Meld) for m in state.legal_moves())
+    with pytest.raises(IllegalMoveError):
+        state.apply(Meld(M("AH 2H 3H")))
+
+
+def test_paid_card_declined_by_opponent_r17() -> None:
+    # classic: a paid card is offered to the opponent only; if he declines, he turns next.
+    state = load_position(position(to_act=1, centre={"card": "KS", "kind": "paid", "source": 0, "declined": []},
+                                   players=[{"hand": ["KH"], "layout": [["AC", "2C", "3C", "4C", "5C"], ["4S", "5S", "6S", "7S"]]},
+                                            {"hand": ["AH", "2H", "2D", "3D", "5D", "6H", "3S", "JD", "QD", "QH"], "layout": []}]))
+    assert Force(0) not in state.legal_moves()  # the payer cannot be forced with his own card
+    after = state.apply(Pass())
+    assert after.phase is Phase.TURN and after.to_act == 1 and after.dead[-1] == C("KS")
+
+
+def test_megajogos_turn_declined_by_all_r17() -> None:
+    data = {
+        "variant": "megajogos",
+        "dealer": 0,
+        "players": [
+            {"hand": ["1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o"], "layout": []},
+            {"hand": ["1b", "2b", "3b", "4b", "5b", "6b", "7b", "10b"], "layout": []},
+            {"hand": ["1c", "2c", "3c", "4c", "5c", "6c", "7c", "10c"], "layout": []},
+        ],
+        "stock": 15,
+        "centre": {"card": "12e", "kind": "turned", "source": 1, "declined": []},
+    }
+    state = load_position(data)
+    assert state.to_act == 1
+    for expected in (2, 0):
+        state = state.apply(Pass())
+        assert state.to_act == expected
+    state = state.apply(Pass())
+    assert state.phase is Phase.TURN and state.to_act == 2  # the player after the turner
+
+
+def test_stock_out_fewest_in_hand_r18() -> None:
+    base = {
+        "variant": "megajogos",
+        "dealer": 0,
+        "players": [
+            {"hand": ["1o", "2o", "3o", "4o", "5o"], "layout": [["1b", "2b", "3b"]]},
+            {"hand": ["6b", "7b", "10b", "11b", "12b", "6o", "7o", "10o"], "layout": []},
+            {"hand": ["1c", "2c", "3c", "4c", "5c", "6c", "7c", "10c"], "layout": []},
+        ],
+        "stock": 0,
+        "centre": {"card": "12e", "kind": "turned", "source": 1, "declined": [1, 2]},
+        "to_act": 0,
+    }
+    known = set()
+    for p in base["players"]:  # type: ignore[attr-defined]
+        known |= set(p["hand"]) | {c for meld in p["layout"] for c in meld}
+    from analyzer.cards import Labels, format_card
+
+    dead = [format_card(i, Labels.SPANISH) for i in range(40)]
+    dead = [c for c in dead if c not in known and c != "12e"]
+    state = load_position({**base, "dead": dead})
+    over = state.apply(Pass())
+    assert over.is_terminal() and over.winner == 0  # 5 cards in hand against 8 and 8
+    # A tie for the fewest is a draw.
+    tied = dict(base)
+    tied["players"] = [
+        {"hand": ["1o", "2o", "3o", "4o", "5o"], "layout": [["1b", "2b", "3b"]]},
+        {"hand": ["6b", "7b", "10b", "11b", "12b"], "layout": [["6o", "7o", "10o"]]},
+        {"hand": ["1c", "2c", "3c", "4c", "5c", "6c", "7c", "10c"], "layout": []},
+    ]
+    assert load_position({**tied, "dead": dead}).apply(Pass()).winner is None
