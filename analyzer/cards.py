@@ -22,7 +22,7 @@ import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from analyzer.errors import CardError, DuplicateCardError
+from analyzer.errors import AmbiguousCardError, CardError, DuplicateCardError
 
 __all__ = [
     "FULL_DECK",
@@ -107,7 +107,10 @@ def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
     labels : Labels
         ``FRENCH`` accepts only French labels (``10`` is not a card).
         ``SPANISH`` reads Spanish labels first and also accepts French
-        tokens that are not Spanish cards (the ``megajogos`` preset).
+        tokens that are not Spanish cards (the ``megajogos`` preset).  A
+        token valid in both, such as ``7C`` (7 of copas, or 7 of clubs), is
+        read as Spanish here; :func:`parse_cards` refuses it as ambiguous
+        when the same text also holds French-only cards.
 
     Returns
     -------
@@ -119,7 +122,7 @@ def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
     CardError
         If the token is not a card under these labels; the message names it.
     """
-    if labels is Labels.FRENCH:
+    if labels == Labels.FRENCH:
         index = _read(token, _FR, _FRENCH_SUIT_OF)
     else:
         index = _read(token, _ES, _SPANISH_SUIT_OF)
@@ -127,12 +130,12 @@ def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
             index = _read(token, _FR, _FRENCH_SUIT_OF)
     if index is None:
         hint = ""
-        if labels is Labels.FRENCH and _read(token, _ES, _SPANISH_SUIT_OF) is not None:
+        if labels == Labels.FRENCH and _read(token, _ES, _SPANISH_SUIT_OF) is not None:
             hint = " with French labels (it is a Spanish card: use the Spanish labels)"
         if not hint:
             hint = (
                 " (French: ranks A 2 3 4 5 6 7 J Q K, suits S H D C)"
-                if labels is Labels.FRENCH
+                if labels == Labels.FRENCH
                 else " (Spanish: ranks 1-7 10 11 12, suits o c e b)"
             )
         raise CardError(f"not a card: {token!r}{hint}")
@@ -164,13 +167,20 @@ def parse_cards(
         If a token is not a card.
     DuplicateCardError
         If ``distinct`` and a card appears twice; the message names it.
+    AmbiguousCardError
+        With Spanish labels, if the text mixes French-only cards (``AC``) with
+        tokens that read differently in the two decks (``2C``), R2.
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    out: list[int] = []
-    seen = 0
     for token in tokens:
         if not isinstance(token, str):
             raise CardError(f"not a card: {token!r}")
+    french_only = labels == Labels.SPANISH and any(_french_only(t) for t in tokens)
+    out: list[int] = []
+    seen = 0
+    for token in tokens:
+        if french_only:
+            _check_unambiguous(token)
         index = parse_card(token, labels)
         if distinct and seen >> index & 1:
             raise DuplicateCardError(f"duplicate card: {token!r}")
@@ -179,10 +189,30 @@ def parse_cards(
     return out
 
 
+def _french_only(token: str) -> bool:
+    """True if ``token`` is a French card and not a Spanish one (``AC``, ``JS``, ``7♥``)."""
+    return (
+        _read(token, _ES, _SPANISH_SUIT_OF) is None
+        and _read(token, _FR, _FRENCH_SUIT_OF) is not None
+    )
+
+
+def _check_unambiguous(token: str) -> None:
+    spanish = _read(token, _ES, _SPANISH_SUIT_OF)
+    french = _read(token, _FR, _FRENCH_SUIT_OF)
+    if spanish is not None and french is not None and spanish != french:
+        raise AmbiguousCardError(
+            f"ambiguous card: {token!r} is {format_card(spanish, Labels.SPANISH)} "
+            f"(= {format_card(spanish, Labels.FRENCH)}, c = copas) with Spanish labels but "
+            f"{format_card(french, Labels.FRENCH)} (C = clubs) with French labels, and this text "
+            "mixes both decks: write every card with one label set"
+        )
+
+
 def format_card(index: int, labels: Labels = Labels.FRENCH) -> str:
     """Return the text of a card index under ``labels`` (R2), e.g. ``7H`` or ``10o``."""
     rank, suit = divmod(index, 4)
-    if labels is Labels.FRENCH:
+    if labels == Labels.FRENCH:
         return _FRENCH_RANKS[rank] + _FRENCH_SUITS[suit]
     return _SPANISH_RANKS[rank] + _SPANISH_SUITS[suit]
 

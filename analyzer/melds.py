@@ -154,9 +154,11 @@ def layoff_mask(layout: tuple[int, ...] | list[int], rules: Rules) -> int:
     arrangement of the same cards.
     """
     out = 0
+    cards = 0
     for meld in layout:
         out |= extensions(meld, rules)
-    return out
+        cards |= meld
+    return out & ~cards
 
 
 def fits_layoff(layout: tuple[int, ...] | list[int], card: int, rules: Rules) -> bool:

@@ -18,16 +18,16 @@ from collections.abc import Iterable
 
 __all__ = [
     "rank_of",
-    "suit_of",
-    "ref_is_set",
-    "ref_is_run",
-    "ref_is_meld",
     "ref_all_melds",
-    "ref_max_melded",
     "ref_can_meld_all",
     "ref_count_partitions",
     "ref_fits_layoff",
+    "ref_is_meld",
+    "ref_is_run",
+    "ref_is_set",
+    "ref_max_melded",
     "ref_random_layout",
+    "suit_of",
 ]
 
 
@@ -296,7 +296,9 @@ def ref_fits_layoff(layout: Iterable[Iterable[int]], card: int, max_run: int) ->
     return any(ref_is_meld([*m, card], max_run) for m in melds)
 
 
-def ref_random_layout(rng: random.Random, max_run: int, n_melds: int, avoid: Iterable[int] = ()) -> list[list[int]]:
+def ref_random_layout(
+    rng: random.Random, max_run: int, n_melds: int, avoid: Iterable[int] = ()
+) -> list[list[int]]:
     """Return up to ``n_melds`` disjoint legal melds picked at random.
 
     Meant to build meldable card sets and layouts for tests and benchmarks

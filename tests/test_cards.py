@@ -19,7 +19,7 @@ from analyzer.cards import (
     parse_card,
     parse_cards,
 )
-from analyzer.errors import CardError, ConquianError, DuplicateCardError
+from analyzer.errors import AmbiguousCardError, CardError, ConquianError, DuplicateCardError
 
 FRENCH_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
 SPANISH_RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"]
@@ -283,3 +283,14 @@ def test_cardset_round_trip_from_sets(cards: set[int]) -> None:
     assert CardSet.parse(spanish, Labels.SPANISH).mask == mask_of(cards)
     assert str(CardSet.of(cards)) == french
     assert CardSet.of(cards).text(Labels.SPANISH) == spanish
+
+
+def test_spanish_labels_do_not_silently_misread_french_clubs() -> None:
+    # Either the French reading (a club run) or an AmbiguousCardError naming the token,
+    # but never a mix of the two decks within one text.
+    try:
+        got = parse_cards("AC 2C 3C", Labels.SPANISH)
+    except AmbiguousCardError as exc:
+        assert "2C" in str(exc)
+    else:
+        assert got == [idx(1, 3), idx(2, 3), idx(3, 3)]

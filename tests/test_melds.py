@@ -12,6 +12,15 @@ import random
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from reference import (
+    ref_all_melds,
+    ref_can_meld_all,
+    ref_count_partitions,
+    ref_fits_layoff,
+    ref_is_meld,
+    ref_max_melded,
+    ref_random_layout,
+)
 
 from analyzer.cards import iter_mask, mask_of, parse_cards
 from analyzer.melds import (
@@ -31,15 +40,6 @@ from analyzer.melds import (
     melds_by_lowest,
 )
 from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
-from tests.reference import (
-    ref_all_melds,
-    ref_can_meld_all,
-    ref_count_partitions,
-    ref_fits_layoff,
-    ref_is_meld,
-    ref_max_melded,
-    ref_random_layout,
-)
 
 PRESETS = [pytest.param(CLASSIC, id="classic"), pytest.param(MEGAJOGOS, id="megajogos")]
 CARD_SETS = st.sets(st.integers(0, 39), max_size=20)
@@ -326,5 +326,7 @@ def test_can_meld_all_and_arrangements(rules: Rules, data: st.DataObject) -> Non
 def test_must_outside_cards_is_infeasible(rules: Rules, chosen: set[int], outside: int) -> None:
     mask = mask_of(chosen)
     must = 1 << outside
-    expected = -1 if outside not in chosen else ref_max_melded(sorted(chosen), rules.max_run, {outside})
+    expected = (
+        -1 if outside not in chosen else ref_max_melded(sorted(chosen), rules.max_run, {outside})
+    )
     assert max_melded(mask, rules, must) == expected
