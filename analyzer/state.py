@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
 
 from analyzer.cards import format_card, iter_mask
 from analyzer.errors import IllegalMoveError, PositionError
@@ -77,9 +79,13 @@ def offer_order(rules: Rules, offer: Offer) -> tuple[int, ...]:
     A turned card goes first to its turner, then the others in turn order;
     a paid card goes to the players after the payer, never the payer.
     """
-    n = rules.players
-    start = 0 if offer.kind == "turned" else 1
-    return tuple((offer.source + k) % n for k in range(start, n))
+    return _offer_order(rules.players, offer.kind, offer.source)
+
+
+@lru_cache(maxsize=None)
+def _offer_order(n: int, kind: str, source: int) -> tuple[int, ...]:
+    start = 0 if kind == "turned" else 1
+    return tuple((source + k) % n for k in range(start, n))
 
 
 def fits_layout(layout: tuple[int, ...], card: int, rules: Rules) -> bool:
@@ -88,10 +94,20 @@ def fits_layout(layout: tuple[int, ...], card: int, rules: Rules) -> bool:
     ``layoff``: it extends one meld of the chosen arrangement (R6);
     ``rearrange``: the layout's cards plus it can all be melded.
     """
+    return bool(_fitting_cards(layout, rules) >> card & 1)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fitting_cards(layout: tuple[int, ...], rules: Rules) -> int:
+    """Mask of the cards that fit ``layout`` for forcing (R14); cached, the search is hot."""
     if rules.force_fit is ForceFit.LAYOFF:
-        return bool(layoff_mask(layout, rules) >> card & 1)
+        return layoff_mask(layout, rules)
     cards = cards_of(layout)
-    return not cards >> card & 1 and can_meld_all(cards | 1 << card, rules)
+    out = 0
+    for card in range(40):
+        if not cards >> card & 1 and can_meld_all(cards | 1 << card, rules):
+            out |= 1 << card
+    return out
 
 
 def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
@@ -114,6 +130,37 @@ def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
 
 def _index_key(mask: int) -> tuple[int, ...]:
     return tuple(iter_mask(mask))
+
+
+@lru_cache(maxsize=1 << 16)
+def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
+    """Every take of ``card`` by a player with this layout and hand (R13, R15), in order.
+
+    Every arrangement of layout + centre card + some hand cards is listed,
+    grouped by the hand cards used, one per lay-off exposure (R6, R14);
+    each is paired with every pay card, or is going out when no hand card
+    is left.  Cached: the same player situation recurs across a search.
+    """
+    base = cards_of(layout) | 1 << card
+    groups: dict[int, list[tuple[int, ...]]] = {}
+    keys: dict[int, set[int]] = {}
+    for new in covers(base | hand, base, rules):
+        used = cards_of(new) & hand
+        key = layoff_mask(new, rules) if rules.force_fit is ForceFit.LAYOFF else 0
+        seen = keys.setdefault(used, set())
+        if key not in seen:
+            seen.add(key)
+            groups.setdefault(used, []).append(new)
+    moves: list[Take] = []
+    for used in sorted(groups, key=lambda u: (u.bit_count(), _index_key(u))):
+        rest = hand & ~used
+        if not rest:
+            # Going out ends the deal: the arrangement no longer matters (R15).
+            moves.append(Take(groups[used][0], None))
+            continue
+        for new in groups[used]:
+            moves.extend(Take(new, pay) for pay in iter_mask(rest))
+    return tuple(moves)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,32 +352,10 @@ class GameState:
             ]
         return [p for p in candidates if fits_layout(self.layouts[p], card, self.rules)]
 
-    def _takes(self) -> Iterator[Take]:
+    def _takes(self) -> tuple[Take, ...]:
         assert self.centre is not None
         me = self.to_act
-        hand = self.hand(me)
-        base = cards_of(self.layouts[me]) | 1 << self.centre.card
-        rules = self.rules
-        # Every arrangement of layout + centre + some hand cards, grouped by
-        # the hand cards used (R13); one per lay-off exposure (R6, R14).
-        groups: dict[int, list[tuple[int, ...]]] = {}
-        keys: dict[int, set[int]] = {}
-        for layout in covers(base | hand, base, rules):
-            used = cards_of(layout) & hand
-            key = layoff_mask(layout, rules) if rules.force_fit is ForceFit.LAYOFF else 0
-            seen = keys.setdefault(used, set())
-            if key not in seen:
-                seen.add(key)
-                groups.setdefault(used, []).append(layout)
-        for used in sorted(groups, key=lambda u: (u.bit_count(), _index_key(u))):
-            rest = hand & ~used
-            if not rest:
-                # Going out ends the deal: the arrangement no longer matters (R15).
-                yield Take(groups[used][0], None)
-                continue
-            for layout in groups[used]:
-                for pay in iter_mask(rest):
-                    yield Take(layout, pay)
+        return _take_moves(self.layouts[me], self.hand(me), self.centre.card, self.rules)
 
     def _lay_ins(self) -> Iterator[LayIn]:
         assert self.centre is not None and self.centre.forced is not None
@@ -357,8 +382,15 @@ class GameState:
         """Alias of :meth:`apply` (OpenSpiel's name)."""
         return self.apply(move)
 
-    def apply(self, move: Move) -> GameState:
+    def apply(self, move: Move, *, check: bool = True) -> GameState:
         """The state after ``move``; this state is not changed.
+
+        Parameters
+        ----------
+        move : Move
+        check : bool
+            Check legality first (default).  Searches that only apply moves
+            taken from :meth:`legal_moves` pass ``False`` to save the check.
 
         Raises
         ------
@@ -366,7 +398,7 @@ class GameState:
             If the move is not legal here; the message names the move and
             the position (phase, player to act, centre card).
         """
-        if not self.is_legal(move):
+        if check and not self.is_legal(move):
             raise IllegalMoveError(
                 f"illegal move {move.text(self.rules.labels)!r} in this position ({self.describe()})"
             )
@@ -425,20 +457,42 @@ class GameState:
             return rest == 0
         return bool(rest >> pay & 1)
 
+    def _but(self, **changes: Any) -> GameState:
+        """A copy with some fields changed (a faster ``dataclasses.replace``; the search is hot)."""
+        get = changes.get
+        return GameState(
+            self.rules,
+            self.dealer,
+            get("hands", self.hands),
+            get("counts", self.counts),
+            get("layouts", self.layouts),
+            get("stock", self.stock),
+            get("stock_count", self.stock_count),
+            get("dead", self.dead),
+            get("centre", self.centre),
+            get("to_act", self.to_act),
+            get("phase", self.phase),
+            get("winner", self.winner),
+            get("gifts", self.gifts),
+            get("gave", self.gave),
+        )
+
     def _apply(self, move: Move) -> GameState:
         rules, n = self.rules, self.rules.players
         if isinstance(move, Turn):
             stock = self.stock[1:] if self.stock is not None else None
             offer = Offer(move.card, "turned", self.to_act)
-            return replace(
-                self, stock=stock, stock_count=self.stock_count - 1, centre=offer, phase=Phase.OFFER
-            )
+            return GameState(
+                self.rules, self.dealer, self.hands, self.counts, self.layouts, stock,
+                self.stock_count - 1, self.dead, offer, self.to_act, Phase.OFFER, self.winner,
+                self.gifts, self.gave,
+            )  # fmt: skip
         if isinstance(move, Give):
             gifts: list[int | None] = list(self.gifts) if self.gifts else [None] * n
             gifts[self.to_act] = move.card
             nxt = (self.to_act + 1) % n
             if gifts[nxt] is None:
-                return replace(self, gifts=tuple(gifts), to_act=nxt)
+                return self._but(gifts=tuple(gifts), to_act=nxt)
             # Every player has chosen: the passes happen at once (R9).
             hands = list(self.hands)
             for p in range(n):
@@ -447,8 +501,7 @@ class GameState:
                 hand = hands[p]
                 if hand is not None:
                     hands[p] = hand & ~(1 << given) | 1 << got
-            return replace(
-                self,
+            return self._but(
                 hands=tuple(hands),
                 gifts=(),
                 gave=tuple(gifts),
@@ -461,17 +514,16 @@ class GameState:
             declined = (*offer.declined, self.to_act)
             order = offer_order(rules, offer)
             if len(declined) < len(order):
-                return replace(
-                    self, centre=replace(offer, declined=declined), to_act=order[len(declined)]
-                )
+                centre = Offer(offer.card, offer.kind, offer.source, declined, offer.forced)
+                return GameState(
+                    self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
+                    self.stock_count, self.dead, centre, order[len(declined)], self.phase,
+                    self.winner, self.gifts, self.gave,
+                )  # fmt: skip
             return self._card_dies()
         if isinstance(move, Force):
-            return replace(
-                self,
-                centre=replace(offer, forced=move.player),
-                to_act=move.player,
-                phase=Phase.FORCED,
-            )
+            forced = Offer(offer.card, offer.kind, offer.source, offer.declined, move.player)
+            return self._but(centre=forced, to_act=move.player, phase=Phase.FORCED)
         if isinstance(move, Meld):
             return self._with_player(
                 self.to_act, (*self.layouts[self.to_act], move.meld), move.meld
@@ -481,32 +533,47 @@ class GameState:
         old = cards_of(self.layouts[player])
         used = cards_of(move.layout) & ~old & ~(1 << offer.card)
         spent = used | (0 if move.pay is None else 1 << move.pay)
-        state = self._with_player(player, move.layout, spent)
+        hands, counts, layouts = self._spend(player, move.layout, spent)
         if move.pay is None:
-            return replace(state, centre=None, phase=Phase.OVER, winner=player)
-        paid = Offer(move.pay, "paid", player)
-        return replace(state, centre=paid, phase=Phase.OFFER, to_act=(player + 1) % n)
+            centre, phase, to_act, winner = None, Phase.OVER, player, player
+        else:
+            centre, phase, to_act, winner = Offer(move.pay, "paid", player), Phase.OFFER, (player + 1) % n, None
+        return GameState(
+            self.rules, self.dealer, hands, counts, layouts, self.stock, self.stock_count,
+            self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
+        )  # fmt: skip
 
     def _with_player(self, player: int, layout: tuple[int, ...], spent: int) -> GameState:
+        hands, counts, layouts = self._spend(player, layout, spent)
+        return self._but(hands=hands, counts=counts, layouts=layouts)
+
+    def _spend(
+        self, player: int, layout: tuple[int, ...], spent: int
+    ) -> tuple[tuple[int | None, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """Hands, counts and layouts once ``player`` has the new ``layout`` and has spent ``spent``."""
         hands = list(self.hands)
         counts = list(self.counts)
         layouts = list(self.layouts)
         hand = hands[player]
         if hand is not None:
             hands[player] = hand & ~spent
-        counts[player] -= spent.bit_count() if hand is not None else 0
+            counts[player] -= spent.bit_count()
         layouts[player] = tuple(sorted(layout))
-        return replace(self, hands=tuple(hands), counts=tuple(counts), layouts=tuple(layouts))
+        return tuple(hands), tuple(counts), tuple(layouts)
 
     def _card_dies(self) -> GameState:
         """R17 and R18: the centre card is dead; the next player turns or the deal ends."""
         assert self.centre is not None
         dead = (*self.dead, self.centre.card)
         nxt = (self.centre.source + 1) % self.rules.players
-        state = replace(self, dead=dead, centre=None, to_act=nxt, phase=Phase.TURN)
         if self.stock_count > 0:
-            return state
-        return replace(state, phase=Phase.OVER, winner=self.stock_out_winner())
+            return GameState(
+                self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
+                self.stock_count, dead, None, nxt, Phase.TURN, self.winner, self.gifts, self.gave,
+            )  # fmt: skip
+        return self._but(
+            dead=dead, centre=None, to_act=nxt, phase=Phase.OVER, winner=self.stock_out_winner()
+        )
 
     def stock_out_winner(self) -> int | None:
         """The winner when the stock runs out (R18): none for ``draw``, else the fewest hand cards."""

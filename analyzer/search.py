@@ -1,0 +1,449 @@
+"""Exact game-tree search: double-dummy alpha-beta, max-n, paranoid and expectimax (R19, R20).
+
+Every deal is finite (R19), so the search runs to the end of the deal.
+
+* Two players, everything known (hands and stock order): minimax with
+  alpha-beta pruning and a transposition table over win / draw / loss
+  (+1 / 0 / -1 for player 0, R20).
+* Three players, everything known: max-n (every player maximises his own
+  result, R20); ties between moves of equal value for the mover go to the
+  move listed first by :meth:`GameState.legal_moves`.  With
+  ``mode="paranoid"`` the other players are assumed to minimise the result
+  of the player to act at the root, which turns the search into alpha-beta.
+* Hands known, stock order unknown: expectimax over the stock cards
+  (chance nodes, R8, R10); the value is the probability of each outcome
+  (a win for each player, or a draw), and each player maximises his
+  expected result.
+
+A budget of positions (``max_nodes``) and of seconds (``time_limit``) bounds
+the search.  When it runs out, the unfinished positions are scored by a
+heuristic (melded-card lead, below) and the answer says ``proven=False``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from analyzer.cards import mask_of
+from analyzer.errors import ConquianError, PositionError
+from analyzer.moves import LayIn, Move, Pass, Take
+from analyzer.state import GameState, Phase
+
+__all__ = ["SearchResult", "Solver", "solve", "position_key", "outcome_vector"]
+
+Outcome = tuple[float, ...]
+"""Probabilities of: player 0 wins, ..., player n-1 wins, draw (they sum to 1)."""
+
+
+def position_key(state: GameState) -> Hashable:
+    """A hashable key of everything that matters for the rest of one deal.
+
+    Within one deal with a known stock order the stock is always what is
+    left of the same sequence, so its length stands for it; dead cards are
+    then the cards that are nowhere else, and their order plays no further
+    part.  With the stock order unknown the dead cards are kept as a set.
+    Keys of different deals must not share a table (:class:`Solver` clears
+    its table when the deal changes).
+    """
+    centre = state.centre
+    return (
+        state.hands,
+        state.layouts,
+        state.stock_count,
+        mask_of(state.dead) if state.stock is None else 0,
+        None if centre is None else (centre.card, centre.kind, centre.source, centre.declined, centre.forced),
+        state.to_act,
+        state.phase,
+        state.winner,
+        state.gifts,
+    )
+
+
+def outcome_vector(state: GameState) -> Outcome:
+    """The outcome of a finished deal as probabilities (one 1.0), R20."""
+    n = state.rules.players
+    vec = [0.0] * (n + 1)
+    vec[n if state.winner is None else state.winner] = 1.0
+    return tuple(vec)
+
+
+def _utility(outcome: Outcome, player: int) -> float:
+    """Expected result of ``player`` (R20): win +1, draw 0, another player wins -1."""
+    n = len(outcome) - 1
+    return outcome[player] - sum(outcome[p] for p in range(n) if p != player)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The answer of :func:`solve`.
+
+    Attributes
+    ----------
+    outcome : tuple of float
+        Probabilities (player 0 wins, ..., player n-1 wins, draw); with
+        everything known exactly one entry is 1.
+    winner : int or None
+        The winner under best play, or ``None`` for a draw or when the
+        outcome is uncertain (chance).
+    values : tuple of float
+        Expected result of each player (R20: +1 win, 0 draw, -1 loss).
+    pv : tuple of Move
+        Principal variation from the position (chance moves included).
+    nodes : int
+        Positions searched.
+    proven : bool
+        False when the budget ran out and heuristic values were used.
+    seconds : float
+        Wall-clock time of the search.
+    mode : str
+        ``"minimax"``, ``"maxn"``, ``"paranoid"`` or ``"expectimax"``.
+    """
+
+    outcome: Outcome
+    winner: int | None
+    values: tuple[float, ...]
+    pv: tuple[Move, ...]
+    nodes: int
+    proven: bool
+    seconds: float
+    mode: str
+
+
+_OPEN: tuple[float, float, Move | None] = (-1.0, 1.0, None)
+
+
+def _order(state: GameState, moves: list[Move], history: dict[Move, int] | None = None) -> list[Move]:
+    """Likely-best moves first: going out, takes, forces, passes last; within a kind,
+    the moves with the best history (cut-offs elsewhere in the tree), then the biggest takes."""
+    hist = history or {}
+
+    def rank(move: Move) -> tuple[int, int, int]:
+        if isinstance(move, (Take, LayIn)):
+            if move.pay is None:
+                return (0, 0, 0)
+            melded = sum(m.bit_count() for m in move.layout)
+            return (1, -hist.get(move, 0), -melded)
+        if isinstance(move, Pass):
+            return (3, 0, 0)
+        return (2, -hist.get(move, 0), 0)
+
+    return sorted(moves, key=rank)
+
+
+@dataclass
+class Solver:
+    """A reusable searcher with its transposition table.
+
+    Parameters
+    ----------
+    mode : str
+        ``"auto"`` (minimax for 2 players, max-n for more, expectimax when
+        the stock order is unknown), ``"maxn"`` or ``"paranoid"``.
+    max_nodes : int
+        Budget of positions searched per :meth:`solve` call.
+    time_limit : float
+        Budget in seconds per :meth:`solve` call.
+    """
+
+    mode: str = "auto"
+    max_nodes: int = 2_000_000
+    time_limit: float = 60.0
+    table: dict[Hashable, tuple[Outcome, Move | None, bool]] = field(default_factory=dict)
+    bounds: dict[Hashable, tuple[float, float, Move | None]] = field(default_factory=dict)
+    history: dict[Move, int] = field(default_factory=dict)
+    _deal: tuple[object, ...] | None = None
+    nodes: int = 0
+    _deadline: float = 0.0
+    _limit: int = 0
+    _exhausted: bool = False
+    _root_player: int = 0
+
+    def solve(self, state: GameState) -> SearchResult:
+        """Search ``state`` to the end of the deal within the budget.
+
+        Raises
+        ------
+        PositionError
+            If a hand is hidden (use a view-free position), or the stock
+            cards are unknown.
+        """
+        if any(h is None for h in state.hands):
+            raise PositionError("solving needs every hand: this position hides one (use hint for a view)")
+        mode = self._mode(state)
+        self._same_deal(state)
+        start = time.perf_counter()
+        self.nodes = 0
+        self._limit = self.max_nodes
+        self._deadline = start + self.time_limit
+        self._exhausted = False
+        self._root_player = max(state.current_player(), 0) if not state.is_terminal() else 0
+        if mode in ("minimax", "paranoid"):
+            # Null-window tests: a win for the root player?  If not, a draw?
+            value = self._alphabeta(state, 0.0, 1.0)
+            if value < 1.0 and not self._exhausted:
+                value = self._alphabeta(state, -1.0, 0.0)
+            outcome = self._from_value(state, value) if self._proven_value(value) else self.heuristic(state)
+        else:
+            outcome = self._maxn(state)
+        pv = self.principal_variation(state)
+        if mode in ("minimax", "paranoid") and self._proven_value(value):
+            # The outcome is where best play ends: replay the principal variation.
+            end = state
+            for move in pv:
+                end = end.apply(move, check=False)
+            if end.is_terminal():
+                outcome = outcome_vector(end)
+        n = state.rules.players
+        values = tuple(_utility(outcome, p) for p in range(n))
+        winner = next((p for p in range(n) if outcome[p] > 1 - 1e-9), None)
+        return SearchResult(
+            outcome,
+            winner,
+            values,
+            pv,
+            self.nodes,
+            not self._exhausted,
+            time.perf_counter() - start,
+            mode,
+        )
+
+    def _same_deal(self, state: GameState) -> None:
+        """Clear the tables unless ``state`` belongs to the deal they were built for."""
+        deal = (state.rules, state.stock, state.stock is None and mask_of(state.dead))
+        stock = state.stock
+        if self._deal is not None:
+            rules, old_stock, _ = self._deal
+            if (
+                rules == state.rules
+                and stock is not None
+                and old_stock is not None
+                and old_stock[len(old_stock) - len(stock) :] == stock
+            ):
+                return
+        self.table.clear()
+        self.bounds.clear()
+        self.history.clear()
+        self._deal = deal
+
+    def _mode(self, state: GameState) -> str:
+        n = state.rules.players
+        if self.mode not in ("auto", "maxn", "paranoid", "minimax"):
+            raise ConquianError(f"unknown search mode: {self.mode!r} (auto, maxn, paranoid)")
+        if state.stock is None and state.stock_count > 0:
+            return "expectimax"
+        if self.mode == "paranoid":
+            return "paranoid"
+        if self.mode == "maxn":
+            return "maxn"
+        return "minimax" if n == 2 else "maxn"
+
+    # ------------------------------------------------------------ budget
+    def _tick(self) -> bool:
+        """Count a node; True when the budget is spent (then the node gets a heuristic)."""
+        self.nodes += 1
+        if self._exhausted:
+            return True
+        if self.nodes > self._limit or (self.nodes & 1023 == 0 and time.perf_counter() > self._deadline):
+            self._exhausted = True
+            return True
+        return False
+
+    def heuristic(self, state: GameState) -> Outcome:
+        """Leaf estimate when the budget is spent: the melded-card lead, as a probability.
+
+        Each player's weight is ``1 + melded cards``; the win probability of a
+        player is his share of the total weight, scaled by how far the deal
+        has gone (the rest is a draw).  It is only a tie-breaker for
+        unproven answers.
+        """
+        n = state.rules.players
+        weights = [1.0 + state.melded(p) for p in range(n)]
+        total = sum(weights)
+        progress = 1.0 - state.stock_count / 40.0
+        vec = [progress * w / total for w in weights]
+        vec.append(1.0 - sum(vec))
+        return tuple(vec)
+
+    # --------------------------------------------------- two-sided search
+    def _value_for_root(self, outcome: Outcome) -> float:
+        return _utility(outcome, self._root_player)
+
+    def _proven_value(self, value: float) -> bool:
+        return not self._exhausted and value in (-1.0, 0.0, 1.0)
+
+    def _alphabeta(self, state: GameState, alpha: float, beta: float) -> float:
+        """Minimax value for the root player (2 players, or paranoid): alpha-beta with a
+        transposition table of bounds, ``bounds[key] = (lower, upper, best move)``."""
+        while True:
+            # Forced steps (a known turn, a single legal move) need no table entry.
+            if state.phase is Phase.OVER:
+                return self._value_for_root(outcome_vector(state))
+            if state.phase is Phase.TURN:
+                ((move, _),) = state.chance_outcomes()
+            else:
+                moves = state.legal_moves()
+                if len(moves) != 1:
+                    break
+                move = moves[0]
+            if self._tick():
+                return self._value_for_root(self.heuristic(state))
+            state = state.apply(move, check=False)
+        key = position_key(state)
+        lower, upper, hint = self.bounds.get(key, _OPEN)
+        if lower >= beta:
+            return lower
+        if upper <= alpha:
+            return upper
+        if lower == upper:
+            return lower
+        if self._tick():
+            return self._value_for_root(self.heuristic(state))
+        alpha0, beta0 = max(alpha, lower), min(beta, upper)
+        a, b = alpha0, beta0
+        maximizing = state.current_player() == self._root_player
+        value = -2.0 if maximizing else 2.0
+        best_move: Move | None = None
+        moves = _order(state, moves, self.history)
+        if hint is not None:
+            moves.insert(0, hint)  # tried again later in the list: a cheap table hit
+        for move in moves:
+            child = self._alphabeta(state.apply(move, check=False), a, b)
+            if (maximizing and child > value) or (not maximizing and child < value):
+                value, best_move = child, move
+            if maximizing:
+                a = max(a, value)
+            else:
+                b = min(b, value)
+            if a >= b:
+                # History heuristic: moves that cut off early in the deal count more.
+                self.history[move] = self.history.get(move, 0) + state.stock_count**2
+                break
+        if not self._exhausted:
+            if value <= alpha0:
+                upper = min(upper, value)
+            elif value >= beta0:
+                lower = max(lower, value)
+            else:
+                lower = upper = value
+            self.bounds[key] = (lower, upper, best_move or hint)
+        return value
+
+    def _from_value(self, state: GameState, value: float) -> Outcome:
+        """An outcome vector with the given value for the root player (2-player or paranoid)."""
+        n = state.rules.players
+        vec = [0.0] * (n + 1)
+        root = self._root_player
+        if value > 0.5:
+            vec[root] = 1.0
+        elif value < -0.5:
+            other = (root + 1) % n
+            vec[other] = 1.0
+        else:
+            vec[n] = 1.0
+        return tuple(vec)
+
+    # --------------------------------------------------- max-n / expectimax
+    def _maxn(self, state: GameState) -> Outcome:
+        """Max-n with chance averaging: each player maximises his own expected result."""
+        if state.is_terminal():
+            return outcome_vector(state)
+        key = position_key(state)
+        hit = self.table.get(key)
+        if hit is not None and hit[2]:
+            return hit[0]
+        if self._tick():
+            return self.heuristic(state)
+        if state.is_chance_node():
+            total = [0.0] * (state.rules.players + 1)
+            best_move: Move | None = None
+            best_p = -1.0
+            for move, p in state.chance_outcomes():
+                vec = self._maxn(state.apply(move, check=False))
+                for k, v in enumerate(vec):
+                    total[k] += p * v
+                if p > best_p:
+                    best_move, best_p = move, p
+            outcome = tuple(total)
+            self.table[key] = (outcome, best_move, not self._exhausted)
+            return outcome
+        player = state.current_player()
+        best: Outcome | None = None
+        best_move = None
+        for move in state.legal_moves():  # legal order: ties go to the first move listed
+            vec = self._maxn(state.apply(move, check=False))
+            if best is None or _utility(vec, player) > _utility(best, player) + 1e-12:
+                best, best_move = vec, move
+                if vec[player] >= 1.0 - 1e-12:
+                    break  # he wins for sure: nothing can be better (R20)
+        assert best is not None
+        self.table[key] = (best, best_move, not self._exhausted)
+        return best
+
+    # ------------------------------------------------------------- PV
+    def principal_variation(self, state: GameState, limit: int = 400) -> tuple[Move, ...]:
+        """The best line from ``state`` read from the transposition table."""
+        line: list[Move] = []
+        seen: set[Hashable] = set()
+        while not state.is_terminal() and len(line) < limit:
+            key = position_key(state)
+            if key in seen:
+                break
+            seen.add(key)
+            hit = self.table.get(key)
+            if hit is not None:
+                move = hit[1]
+            elif key in self.bounds:
+                move = self.bounds[key][2]
+            elif state.is_chance_node() or len(state.legal_moves()) == 1:
+                move = state.legal_moves()[0]
+            else:
+                move = None
+            if move is None:
+                break
+            line.append(move)
+            state = state.apply(move, check=False)
+        return tuple(line)
+
+
+def solve(
+    state: GameState,
+    *,
+    mode: str = "auto",
+    max_nodes: int = 2_000_000,
+    time_limit: float = 60.0,
+) -> SearchResult:
+    """Solve a position where every hand is known (double-dummy), R19 and R20.
+
+    Parameters
+    ----------
+    state : GameState
+        Every hand known; the stock order known (exact value) or not
+        (expectimax over the stock cards).
+    mode : str
+        ``"auto"``, ``"maxn"`` or ``"paranoid"`` (see the module docstring).
+    max_nodes : int
+        Budget of positions.
+    time_limit : float
+        Budget in seconds.
+
+    Returns
+    -------
+    SearchResult
+
+    Raises
+    ------
+    PositionError
+        If a hand is hidden.
+    ConquianError
+        If ``mode`` is unknown.
+
+    Examples
+    --------
+    >>> from analyzer.position import read_position
+    >>> result = solve(read_position("examples/positions/example6-going-out.json"))
+    >>> result.winner, result.proven
+    (0, True)
+    """
+    return Solver(mode=mode, max_nodes=max_nodes, time_limit=time_limit).solve(state)

@@ -1,0 +1,180 @@
+"""The game-tree explorer: the explored tree as a networkx ``DiGraph``.
+
+Nodes are positions (transpositions merge into one node), keyed by a short
+stable hash of the position; edges are moves, with their probability at
+chance nodes.  Node attributes: ``player`` (to act; -1 chance, -4 over),
+``depth`` (plies from the root, the shortest way), ``phase``, ``label``
+(a one-line description), ``value`` (the expected result of each player,
+R20, from :mod:`analyzer.search`, when it could be computed within the
+budget), ``proven``, and ``terminal``.  Export uses networkx's own writers:
+GraphML, GEXF and node-link JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from analyzer.errors import ConquianError
+from analyzer.position import dump_position
+from analyzer.search import Solver
+from analyzer.state import GameState
+
+__all__ = ["node_id", "build_tree", "export_tree", "EXPORT_FORMATS"]
+
+EXPORT_FORMATS = ("graphml", "gexf", "json")
+
+
+def node_id(state: GameState) -> str:
+    """A short stable id of a position: the first 16 hex digits of the SHA-1 of its JSON."""
+    text = json.dumps(dump_position(state), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def build_tree(
+    root: GameState,
+    *,
+    depth: int = 3,
+    max_nodes: int = 2_000,
+    solve_values: bool = True,
+    solver: Solver | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> nx.DiGraph:
+    """Explore ``root`` breadth first to ``depth`` plies (at most ``max_nodes`` nodes).
+
+    Parameters
+    ----------
+    root : GameState
+    depth : int
+        Plies to expand from the root (chance moves count as plies).
+    max_nodes : int
+        Stop adding nodes past this many.
+    solve_values : bool
+        Give every node the value of best play from it (needs every hand
+        known; each solve shares one transposition table and budget).
+    solver : Solver, optional
+        The searcher for the values; a default one if omitted.
+    progress : callable, optional
+        Called with the number of nodes so far, after each node is expanded.
+
+    Returns
+    -------
+    networkx.DiGraph
+        ``graph.graph`` holds ``root`` (the root id), ``variant``,
+        ``depth``, ``truncated`` (bool) and ``pv`` (move texts from the root).
+
+    Raises
+    ------
+    ConquianError
+        If ``depth`` or ``max_nodes`` is negative.
+    """
+    if depth < 0 or max_nodes < 1:
+        raise ConquianError("depth must be >= 0 and max_nodes >= 1")
+    labels = root.rules.labels
+    graph = nx.DiGraph()
+    graph.graph.update(variant=root.rules.name, depth=depth, truncated=False)
+    can_solve = solve_values and all(h is not None for h in root.hands)
+    solver = solver or Solver(max_nodes=200_000, time_limit=30.0)
+    root_id = node_id(root)
+    graph.graph["root"] = root_id
+    frontier: list[tuple[str, GameState]] = [(root_id, root)]
+    _add_node(graph, root_id, root, 0)
+    for level in range(depth):
+        nxt: list[tuple[str, GameState]] = []
+        for parent_id, state in frontier:
+            if state.is_terminal():
+                continue
+            if state.is_chance_node():
+                edges = state.chance_outcomes()
+            else:
+                edges = [(m, 1.0) for m in state.legal_moves()]
+            for move, prob in edges:
+                child = state.apply(move, check=False)
+                child_id = node_id(child)
+                if child_id not in graph:
+                    if graph.number_of_nodes() >= max_nodes:
+                        graph.graph["truncated"] = True
+                        break
+                    _add_node(graph, child_id, child, level + 1)
+                    nxt.append((child_id, child))
+                attrs: dict[str, Any] = {"move": move.text(labels)}
+                if state.is_chance_node():
+                    attrs["probability"] = prob
+                graph.add_edge(parent_id, child_id, **attrs)
+            if progress is not None:
+                progress(graph.number_of_nodes())
+        frontier = nxt
+    if can_solve:
+        result = solver.solve(root)
+        graph.graph["pv"] = [m.text(labels) for m in result.pv]
+        graph.graph["proven"] = result.proven
+        for nid, data in graph.nodes(data=True):
+            res = solver.solve(data.pop("_state"))
+            data["value"] = json.dumps([round(v, 6) for v in res.values])
+            data["proven"] = res.proven
+            if progress is not None:
+                progress(graph.number_of_nodes())
+    else:
+        graph.graph["pv"] = []
+        for _, data in graph.nodes(data=True):
+            data.pop("_state")
+    return graph
+
+
+def _add_node(graph: nx.DiGraph, nid: str, state: GameState, depth: int) -> None:
+    graph.add_node(
+        nid,
+        player=state.current_player(),
+        depth=depth,
+        phase=str(state.phase),
+        label=state.describe(),
+        terminal=state.is_terminal(),
+        _state=state,
+    )
+
+
+def export_tree(graph: nx.DiGraph, path: str | Path, fmt: str | None = None) -> str:
+    """Write ``graph`` with networkx: GraphML, GEXF or node-link JSON.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        From :func:`build_tree`.
+    path : str or Path
+    fmt : str, optional
+        ``"graphml"``, ``"gexf"`` or ``"json"``; guessed from the file
+        suffix when omitted.
+
+    Returns
+    -------
+    str
+        The format written.
+
+    Raises
+    ------
+    ConquianError
+        If the format is unknown or the file cannot be written.
+    """
+    path = Path(path)
+    fmt = (fmt or path.suffix.lstrip(".")).lower()
+    fmt = {"xml": "graphml", "node-link": "json"}.get(fmt, fmt)
+    if fmt not in EXPORT_FORMATS:
+        raise ConquianError(f"unknown export format {fmt!r} (use {', '.join(EXPORT_FORMATS)})")
+    plain = graph.copy()
+    plain.graph = {k: (json.dumps(v) if isinstance(v, list) else v) for k, v in graph.graph.items()}
+    try:
+        if fmt == "graphml":
+            nx.write_graphml(plain, path)
+        elif fmt == "gexf":
+            nx.write_gexf(plain, path)
+        else:
+            data = nx.node_link_data(graph, edges="edges")
+            path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    except OSError as exc:
+        raise ConquianError(f"cannot write {str(path)!r}: {exc}") from None
+    return fmt
