@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from analyzer.cards import mask_of
 from analyzer.errors import ConquianError, PositionError
 from analyzer.moves import LayIn, Move, Pass, Take
+from analyzer.rules import Rules
 from analyzer.state import GameState, Phase
 
-__all__ = ["SearchResult", "Solver", "solve", "position_key", "outcome_vector"]
+__all__ = ["SearchResult", "Solver", "outcome_vector", "position_key", "solve"]
 
 Outcome = tuple[float, ...]
 """Probabilities of: player 0 wins, ..., player n-1 wins, draw (they sum to 1)."""
@@ -53,7 +54,9 @@ def position_key(state: GameState) -> Hashable:
         state.layouts,
         state.stock_count,
         mask_of(state.dead) if state.stock is None else 0,
-        None if centre is None else (centre.card, centre.kind, centre.source, centre.declined, centre.forced),
+        None
+        if centre is None
+        else (centre.card, centre.kind, centre.source, centre.declined, centre.forced),
         state.to_act,
         state.phase,
         state.winner,
@@ -114,7 +117,9 @@ class SearchResult:
 _OPEN: tuple[float, float, Move | None] = (-1.0, 1.0, None)
 
 
-def _order(state: GameState, moves: list[Move], history: dict[Move, int] | None = None) -> list[Move]:
+def _order(
+    state: GameState, moves: list[Move], history: dict[Move, int] | None = None
+) -> list[Move]:
     """Likely-best moves first: going out, takes, forces, passes last; within a kind,
     the moves with the best history (cut-offs elsewhere in the tree), then the biggest takes."""
     hist = history or {}
@@ -153,7 +158,7 @@ class Solver:
     table: dict[Hashable, tuple[Outcome, Move | None, bool]] = field(default_factory=dict)
     bounds: dict[Hashable, tuple[float, float, Move | None]] = field(default_factory=dict)
     history: dict[Move, int] = field(default_factory=dict)
-    _deal: tuple[object, ...] | None = None
+    _deal: tuple[Rules, tuple[int, ...] | None, int | bool] | None = None
     nodes: int = 0
     _deadline: float = 0.0
     _limit: int = 0
@@ -170,7 +175,9 @@ class Solver:
             cards are unknown.
         """
         if any(h is None for h in state.hands):
-            raise PositionError("solving needs every hand: this position hides one (use hint for a view)")
+            raise PositionError(
+                "solving needs every hand: this position hides one (use hint for a view)"
+            )
         mode = self._mode(state)
         self._same_deal(state)
         start = time.perf_counter()
@@ -184,10 +191,14 @@ class Solver:
             value = self._alphabeta(state, 0.0, 1.0)
             if value < 1.0 and not self._exhausted:
                 value = self._alphabeta(state, -1.0, 0.0)
-            outcome = self._from_value(state, value) if self._proven_value(value) else self.heuristic(state)
+            outcome = (
+                self._from_value(state, value)
+                if self._proven_value(value)
+                else self.heuristic(state)
+            )
         else:
             outcome = self._maxn(state)
-        pv = self.principal_variation(state)
+        pv = self.principal_variation(state, stop_at_chance=mode == "expectimax")
         if mode in ("minimax", "paranoid") and self._proven_value(value):
             # The outcome is where best play ends: replay the principal variation.
             end = state
@@ -242,10 +253,12 @@ class Solver:
     # ------------------------------------------------------------ budget
     def _tick(self) -> bool:
         """Count a node; True when the budget is spent (then the node gets a heuristic)."""
-        self.nodes += 1
         if self._exhausted:
             return True
-        if self.nodes > self._limit or (self.nodes & 1023 == 0 and time.perf_counter() > self._deadline):
+        self.nodes += 1
+        if self.nodes >= self._limit or (
+            self.nodes & 1023 == 0 and time.perf_counter() > self._deadline
+        ):
             self._exhausted = True
             return True
         return False
@@ -316,6 +329,8 @@ class Solver:
                 a = max(a, value)
             else:
                 b = min(b, value)
+            if self._exhausted:
+                break
             if a >= b:
                 # History heuristic: moves that cut off early in the deal count more.
                 self.history[move] = self.history.get(move, 0) + state.stock_count**2
@@ -373,6 +388,8 @@ class Solver:
         best_move = None
         for move in state.legal_moves():  # legal order: ties go to the first move listed
             vec = self._maxn(state.apply(move, check=False))
+            if self._exhausted and best is not None:
+                break
             if best is None or _utility(vec, player) > _utility(best, player) + 1e-12:
                 best, best_move = vec, move
                 if vec[player] >= 1.0 - 1e-12:
@@ -382,11 +399,20 @@ class Solver:
         return best
 
     # ------------------------------------------------------------- PV
-    def principal_variation(self, state: GameState, limit: int = 400) -> tuple[Move, ...]:
-        """The best line from ``state`` read from the transposition table."""
+    def principal_variation(
+        self, state: GameState, limit: int = 400, *, stop_at_chance: bool = False
+    ) -> tuple[Move, ...]:
+        """The best line from ``state`` read from the transposition table.
+
+        With ``stop_at_chance`` the line ends before the first chance move
+        whose outcome is not certain (expectimax: what comes next depends on
+        the card turned).
+        """
         line: list[Move] = []
         seen: set[Hashable] = set()
         while not state.is_terminal() and len(line) < limit:
+            if stop_at_chance and state.is_chance_node() and len(state.chance_outcomes()) > 1:
+                break
             key = position_key(state)
             if key in seen:
                 break

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from typing import Any
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Any
 
 from analyzer.cards import format_card, iter_mask
 from analyzer.errors import IllegalMoveError, PositionError
@@ -82,7 +82,7 @@ def offer_order(rules: Rules, offer: Offer) -> tuple[int, ...]:
     return _offer_order(rules.players, offer.kind, offer.source)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _offer_order(n: int, kind: str, source: int) -> tuple[int, ...]:
     start = 0 if kind == "turned" else 1
     return tuple((source + k) % n for k in range(start, n))
@@ -514,10 +514,10 @@ class GameState:
             declined = (*offer.declined, self.to_act)
             order = offer_order(rules, offer)
             if len(declined) < len(order):
-                centre = Offer(offer.card, offer.kind, offer.source, declined, offer.forced)
+                still = Offer(offer.card, offer.kind, offer.source, declined, offer.forced)
                 return GameState(
                     self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
-                    self.stock_count, self.dead, centre, order[len(declined)], self.phase,
+                    self.stock_count, self.dead, still, order[len(declined)], self.phase,
                     self.winner, self.gifts, self.gave,
                 )  # fmt: skip
             return self._card_dies()
@@ -533,13 +533,15 @@ class GameState:
         old = cards_of(self.layouts[player])
         used = cards_of(move.layout) & ~old & ~(1 << offer.card)
         spent = used | (0 if move.pay is None else 1 << move.pay)
-        hands, counts, layouts = self._spend(player, move.layout, spent)
+        new_hands, new_counts, new_layouts = self._spend(player, move.layout, spent)
         if move.pay is None:
-            centre, phase, to_act, winner = None, Phase.OVER, player, player
+            centre: Offer | None = None
+            phase, to_act, winner = Phase.OVER, player, player
         else:
-            centre, phase, to_act, winner = Offer(move.pay, "paid", player), Phase.OFFER, (player + 1) % n, None
+            centre = Offer(move.pay, "paid", player)
+            phase, to_act, winner = Phase.OFFER, (player + 1) % n, None
         return GameState(
-            self.rules, self.dealer, hands, counts, layouts, self.stock, self.stock_count,
+            self.rules, self.dealer, new_hands, new_counts, new_layouts, self.stock, self.stock_count,
             self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
         )  # fmt: skip
 

@@ -25,7 +25,7 @@ from analyzer.position import dump_position
 from analyzer.search import Solver
 from analyzer.state import GameState
 
-__all__ = ["node_id", "build_tree", "export_tree", "EXPORT_FORMATS"]
+__all__ = ["EXPORT_FORMATS", "build_tree", "export_tree", "node_id"]
 
 EXPORT_FORMATS = ("graphml", "gexf", "json")
 
@@ -44,7 +44,7 @@ def build_tree(
     solve_values: bool = True,
     solver: Solver | None = None,
     progress: Callable[[int], None] | None = None,
-) -> nx.DiGraph:
+) -> nx.DiGraph[str]:
     """Explore ``root`` breadth first to ``depth`` plies (at most ``max_nodes`` nodes).
 
     Parameters
@@ -76,7 +76,7 @@ def build_tree(
     if depth < 0 or max_nodes < 1:
         raise ConquianError("depth must be >= 0 and max_nodes >= 1")
     labels = root.rules.labels
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     graph.graph.update(variant=root.rules.name, depth=depth, truncated=False)
     can_solve = solve_values and all(h is not None for h in root.hands)
     solver = solver or Solver(max_nodes=200_000, time_limit=30.0)
@@ -113,7 +113,7 @@ def build_tree(
         result = solver.solve(root)
         graph.graph["pv"] = [m.text(labels) for m in result.pv]
         graph.graph["proven"] = result.proven
-        for nid, data in graph.nodes(data=True):
+        for _, data in graph.nodes(data=True):
             res = solver.solve(data.pop("_state"))
             data["value"] = json.dumps([round(v, 6) for v in res.values])
             data["proven"] = res.proven
@@ -126,7 +126,7 @@ def build_tree(
     return graph
 
 
-def _add_node(graph: nx.DiGraph, nid: str, state: GameState, depth: int) -> None:
+def _add_node(graph: nx.DiGraph[str], nid: str, state: GameState, depth: int) -> None:
     graph.add_node(
         nid,
         player=state.current_player(),
@@ -138,7 +138,7 @@ def _add_node(graph: nx.DiGraph, nid: str, state: GameState, depth: int) -> None
     )
 
 
-def export_tree(graph: nx.DiGraph, path: str | Path, fmt: str | None = None) -> str:
+def export_tree(graph: nx.DiGraph[str], path: str | Path, fmt: str | None = None) -> str:
     """Write ``graph`` with networkx: GraphML, GEXF or node-link JSON.
 
     Parameters

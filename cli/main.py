@@ -9,11 +9,12 @@ never a traceback.
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -37,11 +38,15 @@ from analyzer.hints import WEIGHTS, analyze, static_hints
 from analyzer.moves import Move, parse_move
 from analyzer.partition import solve_arrangement
 from analyzer.position import deal, load_position, view
+from analyzer.puzzles import check_puzzle, read_puzzle, solve_puzzle
 from analyzer.records import record_lines, replay_file, replay_lines
 from analyzer.rules import PRESETS, Rules, get_rules
+from analyzer.search import Solver
+from analyzer.search import solve as search_solve
 from analyzer.simulate import GameResult, Summary
 from analyzer.simulate import simulate as simulate_games
 from analyzer.state import GameState
+from analyzer.tree import build_tree, export_tree
 
 app = typer.Typer(
     name="conquian",
@@ -55,6 +60,15 @@ err = Console(stderr=True, highlight=False)
 
 USAGE = 2
 DOMAIN = 1
+
+
+class SearchMode(enum.StrEnum):
+    """Search mode of ``conquian solve``."""
+
+    AUTO = "auto"
+    MAXN = "maxn"
+    PARANOID = "paranoid"
+
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 VariantOpt = Annotated[
@@ -580,3 +594,188 @@ def _ask(state: GameState, seat: int) -> Move:
 def _list_moves(moves: list[Move], labels: Labels) -> None:
     for k, move in enumerate(moves, 1):
         out.print(f"  {k:>3}. {move.text(labels)}", markup=False)
+
+
+# -------------------------------------------------------------------- solve
+BudgetOpt = Annotated[
+    int,
+    typer.Option("--budget", min=1, help="Most positions to search before giving up the proof."),
+]
+TimeOpt = Annotated[float, typer.Option("--time-limit", min=0.01, help="Most seconds to search.")]
+
+
+@app.command()
+def solve(
+    position: Annotated[str, typer.Argument(help="Position JSON with every hand known, or -.")],
+    budget: BudgetOpt = 2_000_000,
+    time_limit: TimeOpt = 60.0,
+    mode: Annotated[
+        SearchMode,
+        typer.Option("--mode", help="3 players: maxn or paranoid.", case_sensitive=False),
+    ] = SearchMode.AUTO,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a position with every hand known under best play (double-dummy)."""
+    state, name = _read_position(position)
+    lab = state.rules.labels
+    spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
+    with boundary(), spinner:
+        result = search_solve(state, mode=mode.value, max_nodes=budget, time_limit=time_limit)
+    n = state.rules.players
+    probabilities = {str(p): result.outcome[p] for p in range(n)}
+    probabilities["draw"] = result.outcome[n]
+    data: dict[str, Any] = {
+        "winner": result.winner,
+        "proven": result.proven,
+        "pv": [m.text(lab) for m in result.pv],
+        "nodes": result.nodes,
+        "values": list(result.values),
+        "mode": result.mode,
+        "seconds": round(result.seconds, 4),
+    }
+    if result.mode == "expectimax":
+        data["probabilities"] = probabilities
+    if as_json:
+        _emit(data)
+        return
+    out.print(f"Position: {name}: {state.describe()}.")
+    if result.mode == "expectimax":
+        parts = ", ".join(f"player {p} wins {result.outcome[p]:.3f}" for p in range(n))
+        out.print(
+            f"Stock order unknown: expectimax over the stock cards: {parts}, draw {result.outcome[n]:.3f}."
+        )
+    elif result.winner is None and result.proven:
+        out.print("Under best play the deal is a draw.")
+    elif result.winner is not None:
+        out.print(f"Under best play player {result.winner} wins.")
+    else:
+        out.print("Not proven within the budget; best estimate only.")
+    out.print(
+        f"{'Proven' if result.proven else 'NOT proven (budget spent)'}: {result.nodes} positions "
+        f"in {result.seconds:.2f} s ({result.mode})."
+    )
+    if result.pv:
+        out.print("Principal variation:")
+        for k, move in enumerate(result.pv, 1):
+            out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+# --------------------------------------------------------------------- tree
+@app.command()
+def tree(
+    position: Annotated[str, typer.Argument(help="Position JSON, or -.")],
+    depth: Annotated[
+        int, typer.Option("--depth", "-d", min=0, max=12, help="Plies to expand.")
+    ] = 3,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="Write the tree: .graphml, .gexf or .json (node-link)."),
+    ] = None,
+    max_nodes: Annotated[int, typer.Option("--max-nodes", min=1, help="Most tree nodes.")] = 2_000,
+    values: Annotated[
+        bool,
+        typer.Option("--values/--no-values", help="Solve every node (needs every hand known)."),
+    ] = True,
+    budget: BudgetOpt = 200_000,
+    as_json: JsonOpt = False,
+) -> None:
+    """Explore the game tree from POSITION and export it (networkx)."""
+    state, name = _read_position(position)
+    if export is not None and export.suffix.lower().lstrip(".") not in (
+        "graphml",
+        "gexf",
+        "json",
+        "xml",
+    ):
+        fail(f"--export must end in .graphml, .gexf or .json: {str(export)!r}", USAGE)
+    with boundary():
+        progress = Progress(
+            TextColumn("exploring"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=err, disable=as_json or not err.is_terminal, transient=True,
+        )  # fmt: skip
+        with progress:
+            task = progress.add_task("nodes", total=max_nodes)
+            graph = build_tree(
+                state,
+                depth=depth,
+                max_nodes=max_nodes,
+                solve_values=values,
+                solver=Solver(max_nodes=budget, time_limit=60.0),
+                progress=lambda k: progress.update(task, completed=min(k, max_nodes)),
+            )
+        fmt = export_tree(graph, export) if export is not None else None
+    data = {
+        "nodes": graph.number_of_nodes(),
+        "edges": graph.number_of_edges(),
+        "depth": depth,
+        "truncated": graph.graph["truncated"],
+        "root": graph.graph["root"],
+        "pv": graph.graph.get("pv", []),
+        "export": None if export is None else {"path": str(export), "format": fmt},
+    }
+    if as_json:
+        _emit(data)
+        return
+    out.print(f"Position: {name}: {state.describe()}.")
+    out.print(
+        f"Explored {data['nodes']} positions and {data['edges']} moves to depth {depth}"
+        + (" (node limit reached)" if data["truncated"] else "")
+        + "."
+    )
+    if data["pv"]:
+        out.print("Principal variation: " + ", ".join(data["pv"]), markup=False)
+    if export is not None:
+        out.print(f"Written {fmt} to {export}.")
+
+
+# ------------------------------------------------------------------- puzzle
+@app.command()
+def puzzle(
+    file: Annotated[Path, typer.Argument(help="Puzzle JSON file.")],
+    budget: BudgetOpt = 2_000_000,
+    time_limit: TimeOpt = 60.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a puzzle, and check its stored answer if it has one (exit 1 on a mismatch)."""
+    if not file.is_file():
+        fail(f"no such puzzle file: {str(file)!r}", USAGE)
+    with boundary():
+        puz = read_puzzle(file)
+        found = solve_puzzle(puz, max_nodes=budget, time_limit=time_limit)
+    problems = check_puzzle(puz, found)
+    data = {
+        "title": puz.title,
+        "question": puz.question,
+        "answer": found,
+        "checked": puz.answer is not None,
+        "correct": None if puz.answer is None else not problems,
+        "problems": problems,
+    }
+    if as_json:
+        _emit(data)
+    else:
+        out.print(f"Puzzle: {puz.title or file.name}: {puz.state.describe()}.")
+        out.print(f"Question: {_question_text(puz.question)}", markup=False)
+        out.print(
+            f"Answer ({'proven' if found['proven'] else 'NOT proven'}, {found['nodes']} positions):"
+        )
+        for key, value in found.items():
+            if key not in ("proven", "nodes"):
+                out.print(f"  {key}: {value}", markup=False)
+        if puz.answer is not None:
+            out.print(
+                "The stored answer is correct." if not problems else "The stored answer is WRONG:"
+            )
+            for line in problems:
+                out.print(f"  {line}", markup=False)
+    if problems:
+        raise typer.Exit(DOMAIN)
+
+
+def _question_text(question: dict[str, Any]) -> str:
+    kind = question["kind"]
+    if kind == "win":
+        return f"can player {question['player']} win under best play, and with which moves?"
+    if kind == "best_pay":
+        return "which pay cards keep the best result?"
+    return f"can player {question['player']} go out within {question['turns']} of his moves?"

@@ -1,0 +1,237 @@
+"""Puzzles: a position with everything known plus a question, solved exactly.
+
+A puzzle file is JSON (``docs/puzzle-format.md``)::
+
+    {"type": "puzzle", "title": "...", "position": {...}, "question": {...}, "answer": {...}}
+
+Questions (``question.kind``):
+
+``win``
+    "Win as player X": can X win under best play from here (double-dummy,
+    R20)?  Answer: ``{"wins": bool, "moves": [...]}``, the moves of the
+    player to act that keep the best result for him.
+``best_pay``
+    Which cards can the player to act pay (R13, R14) and keep the best
+    result?  Answer: ``{"pays": [cards]}``.
+``go_out_within``
+    Can player X make sure he goes out (R15) within N of his own moves,
+    whatever the others do?  Answer: ``{"possible": bool, "moves": [...]}``,
+    the first moves that do it (when X is to act).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analyzer.cards import format_card
+from analyzer.errors import ConquianError, PositionError
+from analyzer.moves import LayIn, Move, Take
+from analyzer.position import load_position
+from analyzer.search import Solver
+from analyzer.state import GameState
+
+__all__ = ["KINDS", "Puzzle", "check_puzzle", "load_puzzle", "read_puzzle", "solve_puzzle"]
+
+KINDS = ("win", "best_pay", "go_out_within")
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A puzzle: a position and a question, with its stored answer if any.
+
+    Attributes
+    ----------
+    title : str
+    state : GameState
+        Every hand and the stock order known.
+    question : dict
+        ``{"kind": ..., "player": int, "turns": int}`` as needed.
+    answer : dict or None
+        The stored answer, to be checked.
+    """
+
+    title: str
+    state: GameState
+    question: dict[str, Any]
+    answer: dict[str, Any] | None
+
+
+def load_puzzle(data: Any) -> Puzzle:
+    """Build a :class:`Puzzle` from parsed JSON.
+
+    Raises
+    ------
+    PositionError
+        If the file is not a puzzle, the question is malformed, or the
+        position hides a hand or the stock order (a puzzle must be exact).
+    """
+    if not isinstance(data, dict) or data.get("type") != "puzzle":
+        raise PositionError('not a puzzle: expected a JSON object with "type": "puzzle"')
+    state = load_position(data.get("position"))
+    if any(h is None for h in state.hands) or (state.stock is None and state.stock_count > 0):
+        raise PositionError("a puzzle position must show every hand and the stock order")
+    question = data.get("question")
+    if not isinstance(question, dict) or question.get("kind") not in KINDS:
+        raise PositionError(f"puzzle question kind must be one of {', '.join(KINDS)}")
+    n = state.rules.players
+    if question["kind"] in ("win", "go_out_within"):
+        player = question.get("player")
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+            raise PositionError(f"puzzle question needs 'player' from 0 to {n - 1}")
+    if question["kind"] == "go_out_within":
+        turns = question.get("turns")
+        if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 10:
+            raise PositionError("'go_out_within' needs 'turns' from 1 to 10")
+    answer = data.get("answer")
+    if answer is not None and not isinstance(answer, dict):
+        raise PositionError("puzzle 'answer' must be an object")
+    return Puzzle(str(data.get("title", "")), state, question, answer)
+
+
+def read_puzzle(path: str | Path) -> Puzzle:
+    """Load a puzzle file.
+
+    Raises
+    ------
+    PositionError
+        If it cannot be read, is not JSON, or as :func:`load_puzzle`.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PositionError(f"cannot read {str(path)!r}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise PositionError(
+            f"{str(path)!r} is not valid JSON: {exc.msg} at line {exc.lineno}"
+        ) from None
+    return load_puzzle(data)
+
+
+def _best_moves(state: GameState, solver: Solver) -> tuple[list[Move], float, bool]:
+    """The moves of the player to act that reach his best expected result (R20)."""
+    player = state.current_player()
+    scored: list[tuple[Move, float]] = []
+    proven = True
+    for move in state.legal_moves():
+        result = solver.solve(state.apply(move, check=False))
+        proven &= result.proven
+        scored.append((move, result.values[player]))
+    best = max(v for _, v in scored)
+    return [m for m, v in scored if v >= best - 1e-9], best, proven
+
+
+def _go_out_within(
+    state: GameState, player: int, turns: int, solver: Solver, memo: dict[Any, bool]
+) -> bool:
+    """AND-OR search: can ``player`` be sure to go out within ``turns`` more own moves (R15)?"""
+    if state.is_terminal():
+        return state.winner == player and state.melded(player) == state.rules.target
+    solver._tick()
+    if solver._exhausted:
+        return False
+    key = (state, turns)
+    if key in memo:
+        return memo[key]
+    if state.is_chance_node():
+        result = all(
+            _go_out_within(state.apply(m, check=False), player, turns, solver, memo)
+            for m, _ in state.chance_outcomes()
+        )
+    elif state.current_player() == player:
+        result = turns > 0 and any(
+            _go_out_within(state.apply(m, check=False), player, turns - 1, solver, memo)
+            for m in state.legal_moves()
+        )
+    else:
+        result = all(
+            _go_out_within(state.apply(m, check=False), player, turns, solver, memo)
+            for m in state.legal_moves()
+        )
+    memo[key] = result
+    return result
+
+
+def solve_puzzle(
+    puzzle: Puzzle, *, max_nodes: int = 2_000_000, time_limit: float = 60.0
+) -> dict[str, Any]:
+    """Answer the puzzle's question exactly.
+
+    Returns
+    -------
+    dict
+        The answer in the puzzle format, plus ``proven`` (bool) and ``nodes``.
+
+    Raises
+    ------
+    ConquianError
+        If the question does not fit the position (no move to choose, no
+        pay choice).
+    """
+    state = puzzle.state
+    labels = state.rules.labels
+    solver = Solver(max_nodes=max_nodes, time_limit=time_limit)
+    kind = puzzle.question["kind"]
+    if kind == "go_out_within":
+        player, turns = puzzle.question["player"], puzzle.question["turns"]
+        solver.nodes, solver._limit, solver._exhausted = 0, max_nodes, False
+        import time as _time
+
+        solver._deadline = _time.perf_counter() + time_limit
+        memo: dict[Any, bool] = {}
+        possible = _go_out_within(state, player, turns, solver, memo)
+        moves: list[str] = []
+        if possible and state.current_player() == player:
+            moves = [
+                m.text(labels)
+                for m in state.legal_moves()
+                if _go_out_within(state.apply(m, check=False), player, turns - 1, solver, memo)
+            ]
+        return {
+            "possible": possible,
+            "moves": moves,
+            "proven": not solver._exhausted,
+            "nodes": solver.nodes,
+        }
+    if state.is_terminal() or state.is_chance_node():
+        raise ConquianError("the puzzle position has no move to choose")
+    best, value, proven = _best_moves(state, solver)
+    if kind == "win":
+        player = puzzle.question["player"]
+        root = solver.solve(state)
+        wins = root.outcome[player] > 1 - 1e-9
+        return {
+            "wins": wins,
+            "moves": [m.text(labels) for m in best]
+            if state.current_player() == player or wins
+            else [],
+            "value": value,
+            "proven": proven and root.proven,
+            "nodes": solver.nodes,
+        }
+    pays = sorted({m.pay for m in best if isinstance(m, (Take, LayIn)) and m.pay is not None})
+    if not any(isinstance(m, (Take, LayIn)) and m.pay is not None for m in state.legal_moves()):
+        raise ConquianError("the player to act has no card to pay here")
+    return {
+        "pays": [format_card(c, labels) for c in pays],
+        "value": value,
+        "proven": proven,
+        "nodes": solver.nodes,
+    }
+
+
+def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
+    """Differences between the stored answer and ``found`` (empty when they agree or no answer is stored)."""
+    if puzzle.answer is None:
+        return []
+    problems = []
+    for key, expected in puzzle.answer.items():
+        got = found.get(key)
+        if isinstance(expected, list) and isinstance(got, list):
+            if sorted(map(str, expected)) != sorted(map(str, got)):
+                problems.append(f"{key}: expected {expected}, found {got}")
+        elif expected != got:
+            problems.append(f"{key}: expected {expected!r}, found {got!r}")
+    return problems

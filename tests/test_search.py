@@ -1,0 +1,223 @@
+"""The game-tree search: hand-solved endgames, plain minimax agreement, chance, budgets, trees."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from analyzer.cards import FULL_DECK, format_mask, mask_of, parse_cards
+from analyzer.moves import Force, Pass, Take
+from analyzer.position import deal, dump_position, load_position
+from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.search import Solver, outcome_vector, solve
+from analyzer.state import GameState, Phase
+from analyzer.tree import build_tree, export_tree
+
+P0_LAYOUT = [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"], ["KS", "KH", "KD"]]
+JUNK = ["AH", "2H", "3H", "6S", "7D", "JD", "QD", "QC", "2C", "3C"]
+
+
+def endgame(stock: list[str] | int, centre: dict[str, Any] | None, to_act: int, p1_hand: list[str] = JUNK) -> GameState:
+    """Classic: player 0 has 10 cards melded and no hand; every other card not named is dead."""
+    named = set(p1_hand) | {c for meld in P0_LAYOUT for c in meld}
+    if centre is not None:
+        named.add(centre["card"])
+    if isinstance(stock, list):
+        named |= set(stock)
+    rest = FULL_DECK & ~mask_of(parse_cards(" ".join(named)))
+    dead = format_mask(rest).split()
+    if isinstance(stock, int):
+        # Hidden order: leave ``stock`` cards of the rest in the stock (the last ones).
+        dead = dead[: len(dead) - stock]
+    return load_position(
+        {
+            "variant": "classic",
+            "dealer": 1,
+            "to_act": to_act,
+            "players": [{"hand": [], "layout": P0_LAYOUT}, {"hand": p1_hand, "layout": []}],
+            "stock": stock,
+            "dead": dead,
+            "centre": centre,
+        }
+    )
+
+
+def test_going_out_at_once_is_found() -> None:
+    state = endgame(["6C"], {"card": "5S", "kind": "turned", "source": 0, "declined": []}, 0)
+    result = solve(state)
+    assert result.winner == 0 and result.proven and result.values == (1.0, -1.0)
+    assert isinstance(result.pv[0], Take) and result.pv[0].pay is None
+
+
+def test_forcing_an_empty_hand_loses_passing_draws() -> None:
+    # Worked out by hand: player 1 forcing 5S makes player 0 go out (R14, R15); after a pass the
+    # last stock card 6C fits nobody, so the deal ends in a draw (R18).
+    state = endgame(["6C"], {"card": "5S", "kind": "turned", "source": 0, "declined": [0]}, 1)
+    result = solve(state)
+    assert result.proven and result.winner is None and result.outcome == (0.0, 0.0, 1.0)
+    assert result.pv[0] == Pass()
+    assert solve(state.apply(Force(0))).winner == 0
+
+
+def test_last_card_that_fits_wins_for_player_0() -> None:
+    # By hand: whatever player 1 does, KC is turned and offered to player 0, whose kings take it.
+    state = endgame(["KC"], {"card": "5S", "kind": "turned", "source": 0, "declined": [0]}, 1)
+    result = solve(state)
+    assert result.proven and result.winner == 0 and result.values == (1.0, -1.0)
+
+
+def test_best_pay_avoids_the_cards_that_fit() -> None:
+    # Player 1 takes JH with 6H 7H; paying KC or 5S hands player 0 the game, any other pay draws.
+    hand = ["6H", "7H", "KC", "5S", "AH", "2H", "3D", "QD", "QC", "2C"]
+    state = endgame([], {"card": "JH", "kind": "turned", "source": 1, "declined": []}, 1, hand)
+    values = {}
+    for move in state.legal_moves():
+        values[move.text()] = solve(state.apply(move)).values[1]
+    assert values["take [6H 7H JH] pay KC"] == -1.0 and values["take [6H 7H JH] pay 5S"] == -1.0
+    assert values["take [6H 7H JH] pay QC"] == 0.0 and values["pass"] == 0.0
+    assert solve(state).values == (0.0, 0.0)
+
+
+def plain_minimax(state: GameState) -> tuple[float, ...]:
+    """Reference: a plain max-n/minimax search without table or pruning (expected results, R20)."""
+    if state.is_terminal():
+        return state.returns()
+    if state.is_chance_node():
+        total = [0.0] * state.rules.players
+        for move, p in state.chance_outcomes():
+            for k, v in enumerate(plain_minimax(state.apply(move))):
+                total[k] += p * v
+        return tuple(total)
+    player = state.current_player()
+    best: tuple[float, ...] | None = None
+    for move in state.legal_moves():
+        value = plain_minimax(state.apply(move))
+        if best is None or value[player] > best[player] + 1e-12:
+            best = value
+    assert best is not None
+    return best
+
+
+def small_positions(rules: Rules, count: int, max_stock: int) -> list[GameState]:
+    """Late positions of seeded random deals, with the stock order known."""
+    out: list[GameState] = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        rng = random.Random(seed)
+        state = deal(rules, seed)
+        while not state.is_terminal():
+            if state.stock_count <= max_stock and not state.is_chance_node() and state.phase is not Phase.EXCHANGE:
+                out.append(state)
+                break
+            state = state.apply(rng.choice(state.legal_moves()))
+    return out
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+def test_agrees_with_plain_minimax(rules: Rules) -> None:
+    for state in small_positions(rules, 12, 2):
+        expected = plain_minimax(state)
+        result = solve(state)
+        assert result.proven
+        assert result.values == pytest.approx(expected), state.describe()
+        # The principal variation is legal and ends where the value says.
+        end = state
+        for move in result.pv:
+            end = end.apply(move)
+        assert end.is_terminal() and end.returns() == pytest.approx(expected)
+
+
+def test_paranoid_is_at_most_maxn_for_the_root_player() -> None:
+    for state in small_positions(MEGAJOGOS, 6, 2):
+        root = state.current_player()
+        maxn = solve(state, mode="maxn")
+        paranoid = solve(state, mode="paranoid")
+        assert paranoid.proven and maxn.proven
+        assert paranoid.values[root] <= maxn.values[root] + 1e-9
+
+
+def test_expectimax_over_two_stock_cards() -> None:
+    # At a turn with two unknown stock cards the first card decides everything after it, so the
+    # expectimax value is the average of the two double-dummy values.
+    base = endgame(2, None, 1)
+    assert base.is_chance_node() and base.stock is None
+    outcomes = base.chance_outcomes()
+    assert len(outcomes) == 2 and all(p == 0.5 for _, p in outcomes)
+    result = solve(base)
+    expected = [0.0, 0.0, 0.0]
+    for move, _ in outcomes:
+        data = dump_position(base)
+        rest = [c for c in (format_mask(FULL_DECK & ~base.known_mask()).split())]
+        first = move.text().split()[1]
+        data["stock"] = [first] + [c for c in rest if c != first]
+        known = solve(load_position(data))
+        for k in range(3):
+            expected[k] += 0.5 * known.outcome[k]
+    assert result.proven and result.outcome == pytest.approx(tuple(expected))
+
+
+def test_budget_is_respected_and_reported() -> None:
+    state = deal(CLASSIC, 0)
+    result = solve(state, max_nodes=500)
+    assert not result.proven and result.nodes <= 501
+
+
+def test_solver_table_is_not_shared_across_deals() -> None:
+    solver = Solver()
+    a = solver.solve(endgame(["6C"], {"card": "5S", "kind": "turned", "source": 0, "declined": [0]}, 1))
+    b = solver.solve(endgame(["KC"], {"card": "5S", "kind": "turned", "source": 0, "declined": [0]}, 1))
+    assert a.winner is None and b.winner == 0
+
+
+def test_outcome_vector() -> None:
+    over = endgame(["6C"], {"card": "5S", "kind": "turned", "source": 0, "declined": []}, 0)
+    won = over.apply(over.legal_moves()[0])
+    assert outcome_vector(won) == (1.0, 0.0, 0.0)
+
+
+def test_tree_merges_transpositions_and_exports(tmp_path: Path) -> None:
+    # megajogos: two hand-only melds laid in either order reach the same position (R16).
+    data = {
+        "variant": "megajogos",
+        "dealer": 2,
+        "to_act": 0,
+        "players": [
+            {"hand": ["1o", "2o", "3o", "5c", "6c", "7c", "12e", "12b"], "layout": []},
+            {"hand": ["1b", "2b", "3b", "4b", "5b", "6b", "7b", "10b"], "layout": []},
+            {"hand": ["5e", "6e", "7e", "10e", "11e", "4c", "12o", "11b"], "layout": []},
+        ],
+        "stock": 15,
+        "dead": [],
+        "centre": {"card": "4o", "kind": "turned", "source": 0, "declined": []},
+    }
+    state = load_position(data)
+    graph = build_tree(state, depth=2, solve_values=False)
+    assert any(graph.in_degree(n) >= 2 for n in graph.nodes), "a transposition is one node"
+    assert graph.number_of_edges() > graph.number_of_nodes() - 1
+    root = graph.graph["root"]
+    assert graph.nodes[root]["depth"] == 0 and graph.nodes[root]["player"] == 0
+    for fmt in ("graphml", "gexf", "json"):
+        path = tmp_path / f"tree.{fmt}"
+        assert export_tree(graph, path) == fmt
+        if fmt == "graphml":
+            again = nx.read_graphml(path)
+            assert again.number_of_nodes() == graph.number_of_nodes()
+        if fmt == "json":
+            loaded = json.loads(path.read_text())
+            assert len(loaded["nodes"]) == graph.number_of_nodes()
+
+
+def test_tree_values_and_limits() -> None:
+    state = endgame(["6C"], {"card": "5S", "kind": "turned", "source": 0, "declined": [0]}, 1)
+    graph = build_tree(state, depth=6)
+    root = graph.graph["root"]
+    assert json.loads(graph.nodes[root]["value"]) == [0.0, 0.0]
+    assert graph.graph["pv"][0] == "pass"
+    small = build_tree(deal(CLASSIC, 1), depth=4, max_nodes=10, solve_values=False)
+    assert small.number_of_nodes() <= 10 and small.graph["truncated"]
