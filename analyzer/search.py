@@ -176,7 +176,7 @@ class Solver:
         """
         if any(h is None for h in state.hands):
             raise PositionError(
-                "solving needs every hand: this position hides one (use hint for a view)"
+                "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
             )
         mode = self._mode(state)
         self._same_deal(state)

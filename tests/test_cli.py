@@ -188,3 +188,55 @@ def test_play_to_the_end_with_record(tmp_path: Path) -> None:
     assert code == 0 and ("draw" in out or "won" in out)
     code, out, _ = run("replay", str(path), "--json")
     assert code == 0 and json.loads(out)["finished"] is True
+
+
+def test_solve_json_keys() -> None:
+    from conftest import ROOT
+
+    data = json.loads((ROOT / "examples" / "puzzles" / "classic-win-1.json").read_text())["position"]
+    code, out, _ = run("solve", "-", "--json", input=json.dumps(data))
+    result = json.loads(out)
+    assert code == 0 and set(result) >= {"winner", "proven", "pv", "nodes"}
+    assert result["proven"] is True and isinstance(result["pv"], list) and result["nodes"] > 0
+
+
+def test_solve_unknown_stock_order_gives_probabilities() -> None:
+    code, out, _ = run("solve", str(EXAMPLES / "example6-forced-out.json"), "--json", "--budget", "2000")
+    result = json.loads(out)
+    assert code == 0 and result["proven"] is False
+    probs = result["probabilities"]
+    assert set(probs) == {"0", "1", "draw"} and abs(sum(probs.values()) - 1) < 1e-9
+
+
+def test_solve_needs_every_hand(tmp_path: Path) -> None:
+    data = json.loads((EXAMPLES / "forcing.json").read_text())
+    data["players"][0]["hand"] = 2
+    path = tmp_path / "hidden.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run("solve", str(path))
+    assert code == 1 and "hidden" in err
+
+
+def test_tree_export_and_bad_format(tmp_path: Path) -> None:
+    out_file = tmp_path / "t.graphml"
+    code, out, _ = run("tree", str(EXAMPLES / "example4-rearrangement.json"), "--depth", "2",
+                       "--no-values", "--export", str(out_file), "--json")
+    data = json.loads(out)
+    assert code == 0 and out_file.exists() and data["nodes"] > 1 and data["export"]["format"] == "graphml"
+    code, _, err = run("tree", str(EXAMPLES / "forcing.json"), "--export", str(tmp_path / "t.png"))
+    assert code == 2 and ".graphml" in err
+
+
+def test_puzzle_command(tmp_path: Path) -> None:
+    from conftest import ROOT
+
+    path = ROOT / "examples" / "puzzles" / "classic-best-pay-1.json"
+    code, out, _ = run("puzzle", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["correct"] is True and data["answer"]["proven"] is True
+    wrong = json.loads(path.read_text())
+    wrong["answer"]["pays"] = ["KS"]
+    bad = tmp_path / "wrong.json"
+    bad.write_text(json.dumps(wrong))
+    code, out, _ = run("puzzle", str(bad))
+    assert code == 1 and "WRONG" in out
