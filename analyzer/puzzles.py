@@ -129,8 +129,7 @@ def _go_out_within(
     """AND-OR search: can ``player`` be sure to go out within ``turns`` more own moves (R15)?"""
     if state.is_terminal():
         return state.winner == player and state.melded(player) == state.rules.target
-    solver._tick()
-    if solver._exhausted:
+    if solver.tick():
         return False
     key = (state, turns)
     if key in memo:
@@ -176,10 +175,7 @@ def solve_puzzle(
     kind = puzzle.question["kind"]
     if kind == "go_out_within":
         player, turns = puzzle.question["player"], puzzle.question["turns"]
-        solver.nodes, solver._limit, solver._exhausted = 0, max_nodes, False
-        import time as _time
-
-        solver._deadline = _time.perf_counter() + time_limit
+        solver.start_budget()
         memo: dict[Any, bool] = {}
         possible = _go_out_within(state, player, turns, solver, memo)
         moves: list[str] = []
@@ -192,7 +188,7 @@ def solve_puzzle(
         return {
             "possible": possible,
             "moves": moves,
-            "proven": not solver._exhausted,
+            "proven": not solver.exhausted,
             "nodes": solver.nodes,
         }
     if state.is_terminal() or state.is_chance_node():

@@ -181,10 +181,7 @@ class Solver:
         mode = self._mode(state)
         self._same_deal(state)
         start = time.perf_counter()
-        self.nodes = 0
-        self._limit = self.max_nodes
-        self._deadline = start + self.time_limit
-        self._exhausted = False
+        self.start_budget()
         self._root_player = max(state.current_player(), 0) if not state.is_terminal() else 0
         if mode in ("minimax", "paranoid"):
             # Null-window tests: a win for the root player?  If not, a draw?
@@ -251,6 +248,22 @@ class Solver:
         return "minimax" if n == 2 else "maxn"
 
     # ------------------------------------------------------------ budget
+    def start_budget(self) -> None:
+        """Reset the node count and start the clock of the budget (``max_nodes``, ``time_limit``)."""
+        self.nodes = 0
+        self._limit = self.max_nodes
+        self._deadline = time.perf_counter() + self.time_limit
+        self._exhausted = False
+
+    @property
+    def exhausted(self) -> bool:
+        """True once the budget of the current search is spent."""
+        return self._exhausted
+
+    def tick(self) -> bool:
+        """Count one position searched; True when the budget is spent."""
+        return self._tick()
+
     def _tick(self) -> bool:
         """Count a node; True when the budget is spent (then the node gets a heuristic)."""
         if self._exhausted:
