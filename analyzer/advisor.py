@@ -1,0 +1,334 @@
+"""Move hints from a player's own view: sampled deals solved by the explorer (PIMC).
+
+For the player to act, :func:`advise`
+
+1. lists candidate moves with the one engine (:meth:`GameState.legal_moves`):
+   every force, pass and hand-only meld, and for each set of hand cards that
+   can be melded with the centre card one take (or lay-in), whose
+   arrangement and pay card come from the CP-SAT choice models of
+   :mod:`analyzer.choice` (most melded, fewest cards exposed to forcing;
+   most outs kept, fewest cards given to the next players);
+2. draws deals of the hidden cards consistent with his view, uniformly
+   (:mod:`analyzer.sampling`; no inference from the others' past choices);
+3. solves each candidate on each sampled deal with the double-dummy search
+   (:mod:`analyzer.search`), sharing one transposition table per deal; a
+   search that runs out of its node budget scores its unfinished positions
+   with the search's documented heuristic (melded-card lead);
+4. reports, per move, the win / draw / loss frequencies over the deals
+   with a 95% interval for the win probability (Wilson score interval),
+   ranked by expected result (R20: win +1, draw 0, loss -1).
+
+This is perfect-information Monte Carlo: each sampled deal is solved as if
+every card were visible, which overrates moves that need to know the hidden
+cards; it is the standard baseline for hidden-information card games.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from analyzer.cards import format_card, iter_mask
+from analyzer.choice import best_pay, least_exposed_arrangement
+from analyzer.errors import PositionError
+from analyzer.hints import Hint, outs, static_hints
+from analyzer.melds import cards_of
+from analyzer.moves import LayIn, Move, Take
+from analyzer.position import view as view_of
+from analyzer.sampling import sample_deal, unseen_cards
+from analyzer.search import Solver
+from analyzer.simulate import wilson
+from analyzer.state import GameState, Phase, fits_layout
+
+__all__ = [
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_TIME_LIMIT",
+    "Advice",
+    "MoveEstimate",
+    "advise",
+    "candidate_moves",
+]
+
+DEFAULT_SAMPLES = 48
+"""Most deals sampled by default."""
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds of sampling by default (a mid-game position is answered in about this)."""
+DEFAULT_NODE_BUDGET = 4_000
+"""Positions per double-dummy solve by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEstimate:
+    """One candidate move with its sampled results.
+
+    Attributes
+    ----------
+    move : Move
+    win, draw, loss : float
+        Frequencies over the sampled deals (probabilities, summing to 1).
+    ci95 : tuple of float
+        95% Wilson interval of the win probability.
+    expected : float
+        Mean result, ``win - loss`` (R20).
+    samples : int
+        Deals evaluated.
+    static_score : float
+        The static evaluation of :mod:`analyzer.hints`.
+    reasons : tuple of str
+        Facts computed from the position and the samples.
+    """
+
+    move: Move
+    win: float
+    draw: float
+    loss: float
+    ci95: tuple[float, float]
+    expected: float
+    samples: int
+    static_score: float
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The answer of :func:`advise`.
+
+    Attributes
+    ----------
+    player : int
+        The player to act.
+    estimates : list of MoveEstimate
+        Best first.
+    samples : int
+        Deals evaluated.
+    seconds : float
+    unproven : float
+        Fraction of solves that ran out of their node budget.
+    seed : int
+    """
+
+    player: int
+    estimates: list[MoveEstimate]
+    samples: int
+    seconds: float
+    unproven: float
+    seed: int
+    notes: list[str] = field(default_factory=list)
+
+
+def _usable(state: GameState, player: int, card: int) -> int:
+    """Players offered ``card`` after ``player`` pays it whose layout it fits (R11, R14)."""
+    n = state.rules.players
+    return sum(
+        1 for k in range(1, n) if fits_layout(state.layouts[(player + k) % n], card, state.rules)
+    )
+
+
+def _choose_placement(state: GameState, player: int, used: int, lay_in: bool) -> Move | None:
+    """The take (or lay-in) melding ``used`` hand cards, arranged and paid by the CP-SAT models."""
+    assert state.centre is not None
+    rules = state.rules
+    hand = state.hand(player)
+    must = cards_of(state.layouts[player]) | 1 << state.centre.card
+    unseen = unseen_cards(state, player) & ~(1 << state.centre.card)
+    arrangement = least_exposed_arrangement(must | used, 0, unseen, rules)
+    if arrangement is None:
+        return None
+    rest = hand & ~used
+    if not rest:
+        return LayIn(arrangement.melds, None) if lay_in else Take(arrangement.melds, None)
+    probe = (LayIn if lay_in else Take)(arrangement.melds, next(iter_mask(rest)))
+    after = state.apply(probe, check=False)
+    kept: dict[int, int] = {}
+    usable: dict[int, int] = {}
+    for card in iter_mask(rest):
+        trial = after._with_player(player, after.layouts[player], 0)
+        hands = list(trial.hands)
+        hands[player] = rest & ~(1 << card)
+        trial = trial._but(hands=tuple(hands), centre=None, phase=Phase.TURN)
+        kept[card] = len(outs(trial, player) or ())
+        usable[card] = _usable(state, player, card)
+    pay = best_pay(rest, kept, usable)
+    return (LayIn if lay_in else Take)(arrangement.melds, pay)
+
+
+def candidate_moves(state: GameState) -> list[Move]:
+    """The moves worth evaluating: one take or lay-in per set of hand cards melded, chosen by the
+    CP-SAT models, and every other legal move (forces, hand-only melds, pass, gives)."""
+    if state.phase not in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
+        raise PositionError(f"no move to choose: {state.describe()}")
+    player = state.to_act
+    legal = state.legal_moves()
+    out: list[Move] = []
+    seen_used: set[int] = set()
+    hand = state.hand(player)
+    for move in legal:
+        if isinstance(move, (Take, LayIn)):
+            used = cards_of(move.layout) & hand
+            if used in seen_used:
+                continue
+            seen_used.add(used)
+            chosen = _choose_placement(state, player, used, isinstance(move, LayIn))
+            if chosen is not None and state.is_legal(chosen):
+                out.append(chosen)
+            else:
+                out.append(move)
+        else:
+            out.append(move)
+    return out
+
+
+def advise(
+    state: GameState,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    open_hands: bool = False,
+    extra: list[Move] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Advice:
+    """Rank the candidate moves of the player to act by sampled double-dummy results.
+
+    Parameters
+    ----------
+    state : GameState
+        The position; only the hand of the player to act needs to be known.
+        Other hands, even if given, are hidden unless ``open_hands``.
+    samples : int
+        Most deals to sample (at least one is always evaluated).
+    seed : int
+        Same seed, same deals, same answer (given the same time budget).
+    time_limit : float
+        Seconds; sampling stops when they are spent.
+    node_budget : int
+        Positions per solve; past it the search's heuristic scores the rest.
+    open_hands : bool
+        Use the given hands and stock as they are (double-dummy, one "sample").
+    extra : list of Move, optional
+        Legal moves to evaluate as well (e.g. the move a user asks about).
+    progress : callable, optional
+        Called with (deals done, deals planned).
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    PositionError
+        If nobody has a choice here, or the player to act's hand is hidden.
+    """
+    start = time.perf_counter()
+    player = state.to_act
+    if state.phase in (Phase.OVER, Phase.TURN):
+        raise PositionError(f"no move to choose: {state.describe()}")
+    if state.hands[player] is None:
+        raise PositionError(
+            f"player {player}'s hand is hidden: a hint needs the hand of the player to act"
+        )
+    static = {h.move: h for h in static_hints(state)}
+    candidates = candidate_moves(state)
+    for move in extra or []:
+        if move not in candidates and state.is_legal(move):
+            candidates.append(move)
+    for move in candidates:
+        if move not in static:
+            static.update({h.move: h for h in static_hints(state) if h.move == move})
+    rng = random.Random(seed)
+    if open_hands and any(h is None for h in state.hands):
+        raise PositionError("--open needs every hand known")
+    mine = state if open_hands else view_of(state, player)
+    planned = 1 if open_hands and state.stock is not None else max(1, samples)
+    tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
+    solves = unproven = done = 0
+    for _ in range(planned):
+        deal = mine if open_hands and state.stock is not None else sample_deal(mine, player, rng)
+        solver = Solver(max_nodes=node_budget, time_limit=max(0.05, time_limit))
+        for move in candidates:
+            result = solver.solve(deal.apply(move, check=False))
+            solves += 1
+            unproven += not result.proven
+            n = deal.rules.players
+            win = result.outcome[player]
+            draw = result.outcome[n]
+            tally = tallies[move]
+            tally[0] += win
+            tally[1] += draw
+            tally[2] += 1.0 - win - draw
+        done += 1
+        if progress is not None:
+            progress(done, planned)
+        if time.perf_counter() - start > time_limit:
+            break
+    estimates: list[MoveEstimate] = []
+    for move in candidates:
+        w, d, lo = (x / done for x in tallies[move])
+        ci = wilson(round(w * done), done)
+        hint = static.get(move)
+        estimates.append(
+            MoveEstimate(move, w, d, lo, ci, w - lo, done, hint.score if hint else 0.0, ())
+        )
+    estimates.sort(key=lambda e: (-e.expected, -e.win, -e.static_score))
+    estimates = _with_reasons(state, player, estimates, static)
+    return Advice(
+        player,
+        estimates,
+        done,
+        time.perf_counter() - start,
+        unproven / solves if solves else 0.0,
+        seed,
+    )
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _with_reasons(
+    state: GameState, player: int, estimates: list[MoveEstimate], static: Mapping[Move, Hint]
+) -> list[MoveEstimate]:
+    labels = state.rules.labels
+    out: list[MoveEstimate] = []
+    best = estimates[0]
+    for rank, est in enumerate(estimates):
+        reasons = [
+            f"wins {_pct(est.win)} of {est.samples} sampled deals "
+            f"(95% interval {_pct(est.ci95[0])}-{_pct(est.ci95[1])}), draws {_pct(est.draw)}"
+        ]
+        if rank == 0 and len(estimates) > 1:
+            second = estimates[1]
+            gap = est.expected - second.expected
+            reasons.append(
+                f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "
+                f"{gap:+.2f} in expected result"
+            )
+        elif rank > 0:
+            reasons.append(
+                f"{best.expected - est.expected:.2f} worse in expected result than the best"
+            )
+        hint = static.get(est.move)
+        if hint is not None:
+            reasons.extend(hint.reasons)
+        if isinstance(est.move, (Take, LayIn)) and est.move.pay is not None:
+            card = format_card(est.move.pay, labels)
+            if _usable(state, player, est.move.pay) == 0:
+                reasons.append(f"pays {card}, which no opponent can use on his layout")
+        out.append(
+            MoveEstimate(
+                est.move,
+                est.win,
+                est.draw,
+                est.loss,
+                est.ci95,
+                est.expected,
+                est.samples,
+                est.static_score,
+                tuple(dict.fromkeys(reasons)),
+            )
+        )
+    return out

@@ -1,0 +1,204 @@
+"""CP-SAT choice models for the take / lay-in / pay decision (R13, R14).
+
+Two models, each a plain CP-SAT model over card masks (no game state):
+
+:func:`least_exposed_arrangement`
+    The arrangement that melds the most cards and, among those, exposes the
+    fewest cards to forcing.  Variables: one boolean per catalog meld inside
+    the cards, and one per *exposed* unseen card.  Constraints: the ``must``
+    cards (old layout and centre card, R13) lie in exactly one chosen meld;
+    optional cards (hand cards) in at most one; an unseen card counts as
+    exposed when it extends a chosen meld by lay-off (a run shorter than
+    ``max_run``, a set of three; R14 ``layoff``).  Objective: maximise
+    ``EXPOSURE_WEIGHT * melded - exposed`` (``EXPOSURE_WEIGHT`` = 64, more
+    than the 40 cards, so melding more always wins).
+
+:func:`best_pay`
+    The card to pay: one boolean per hand card, exactly one chosen.
+    Objective: maximise ``OUTS_WEIGHT * outs_kept - GIVES_WEIGHT * usable``
+    where ``outs_kept[c]`` is the number of outs (R15) the player keeps if he
+    pays ``c`` and ``usable[c]`` the number of players next offered ``c``
+    whose layout it fits (they can take or be forced with it, R11, R14);
+    both are exact counts from the rules engine.  Ties go to the lowest card
+    index, so answers are reproducible.
+
+Both solve with one worker, a fixed seed and a time limit (see
+:mod:`analyzer.partition`), and their answers are checked without a solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from analyzer.cards import iter_mask
+from analyzer.errors import ConquianError
+from analyzer.melds import catalog, extensions
+from analyzer.partition import DEFAULT_TIME_LIMIT, _solver, check_arrangement
+from analyzer.rules import Rules
+
+__all__ = [
+    "EXPOSURE_WEIGHT",
+    "GIVES_WEIGHT",
+    "OUTS_WEIGHT",
+    "ExposedArrangement",
+    "best_pay",
+    "least_exposed_arrangement",
+]
+
+EXPOSURE_WEIGHT = 64
+OUTS_WEIGHT = 2
+GIVES_WEIGHT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ExposedArrangement:
+    """Result of :func:`least_exposed_arrangement`.
+
+    Attributes
+    ----------
+    melds : tuple of int
+        The chosen melds, sorted card masks.
+    melded : int
+        Cards melded.
+    exposed : int
+        Mask of the unseen cards that extend a chosen meld (R14).
+    optimal : bool
+        Proven optimal within the time limit.
+    """
+
+    melds: tuple[int, ...]
+    melded: int
+    exposed: int
+    optimal: bool
+
+
+def least_exposed_arrangement(
+    must: int,
+    optional: int,
+    unseen: int,
+    rules: Rules,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> ExposedArrangement | None:
+    """The arrangement melding the most cards, then exposing the fewest unseen cards (R13, R14).
+
+    Parameters
+    ----------
+    must : int
+        Cards that must be melded (old layout and the centre card).
+    optional : int
+        Cards that may be melded (hand cards).
+    unseen : int
+        Cards that could later be forced on the player (not his, not on the table).
+    rules : Rules
+    time_limit : float
+        Seconds for the solve.
+
+    Returns
+    -------
+    ExposedArrangement or None
+        ``None`` when the ``must`` cards cannot all be melded.
+
+    Raises
+    ------
+    ConquianError
+        If the masks overlap or the solver gives no answer in time.
+    """
+    if must & optional:
+        raise ConquianError("must and optional cards overlap")
+    cards = must | optional
+    melds = [m for m in catalog(rules) if m & cards == m]
+    model = cp_model.CpModel()
+    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
+    for card in iter_mask(cards):
+        covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
+        if must >> card & 1:
+            # Old melded cards and the centre card are melded exactly once (R13).
+            model.add_exactly_one(covering)
+        else:
+            # A hand card lies in at most one meld (R6).
+            model.add_at_most_one(covering)
+    exposed_vars = {}
+    for card in iter_mask(unseen & ~cards):
+        extended = [use[k] for k, m in enumerate(melds) if extensions(m, rules) >> card & 1]
+        if extended:
+            var = model.new_bool_var(f"x{card}")
+            # An unseen card is exposed when it extends a chosen meld (R14 layoff).
+            model.add_max_equality(var, extended)
+            exposed_vars[card] = var
+    melded = sum(m.bit_count() * use[k] for k, m in enumerate(melds))
+    model.maximize(EXPOSURE_WEIGHT * melded - sum(exposed_vars.values()))
+    solver = _solver(time_limit)
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ConquianError(f"arrangement model gave no answer within {time_limit} s")
+    chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
+    check_arrangement(cards, chosen, rules, must)
+    exposed = 0
+    for meld in chosen:
+        exposed |= extensions(meld, rules)
+    exposed &= unseen & ~cards
+    return ExposedArrangement(
+        chosen, sum(m.bit_count() for m in chosen), exposed, status == cp_model.OPTIMAL
+    )
+
+
+def best_pay(
+    hand: int,
+    outs_kept: Mapping[int, int],
+    usable: Mapping[int, int],
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> int:
+    """The hand card to pay: most outs kept, fewest players who can use it (R13, R14, R15).
+
+    Parameters
+    ----------
+    hand : int
+        Mask of the cards he may pay (non-empty).
+    outs_kept : mapping of int to int
+        For each card, the outs he keeps if he pays it.
+    usable : mapping of int to int
+        For each card, the number of players next offered it whose layout it fits.
+    time_limit : float
+
+    Returns
+    -------
+    int
+        The card index to pay.
+
+    Raises
+    ------
+    ConquianError
+        If ``hand`` is empty or a feature is missing.
+    """
+    cards = list(iter_mask(hand))
+    if not cards:
+        raise ConquianError("no card to pay")
+    missing = [c for c in cards if c not in outs_kept or c not in usable]
+    if missing:
+        raise ConquianError("every payable card needs its outs_kept and usable counts")
+    model = cp_model.CpModel()
+    pay = {c: model.new_bool_var(f"p{c}") for c in cards}
+    # Exactly one card is paid (R13).
+    model.add_exactly_one(pay.values())
+    scale = 64  # the tie-break (lower index) never outweighs a real difference
+    model.maximize(
+        sum(
+            (scale * (OUTS_WEIGHT * outs_kept[c] - GIVES_WEIGHT * usable[c]) - c) * pay[c]
+            for c in cards
+        )
+    )
+    solver = _solver(time_limit)
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ConquianError(f"pay model gave no answer within {time_limit} s")
+    chosen = [c for c in cards if solver.boolean_value(pay[c])]
+    if len(chosen) != 1:
+        raise ConquianError("pay model chose no single card")
+    return chosen[0]

@@ -1,0 +1,129 @@
+"""Sampling the hidden cards of a player's view (PIMC: perfect-information Monte Carlo).
+
+From a player's view (his hand, every layout, the dead cards and centre
+card, the hand counts, the stock count and the card he passed in the
+exchange, R9) a *consistent deal* gives every hidden hand its count of
+cards and orders the rest as the stock, using only the cards he has not
+seen.  :func:`sample_deals` draws such deals uniformly: every consistent
+deal is equally likely.  It makes no inference from the other players'
+choices (a player who passed a card may still hold cards that fit it);
+that is the documented default, and the only mode so far.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from analyzer.cards import FULL_DECK, iter_mask
+from analyzer.errors import PositionError
+from analyzer.state import GameState
+
+__all__ = ["is_consistent", "sample_deal", "sample_deals", "unseen_cards"]
+
+
+def unseen_cards(view: GameState, player: int) -> int:
+    """Mask of the cards ``player`` has not seen: not in his hand, no layout, not dead, not the centre."""
+    return FULL_DECK & ~view.hand(player) & ~view.table_mask()
+
+
+def _required(view: GameState, player: int, unseen: int) -> dict[int, int]:
+    """Cards known to be in another hand: the card ``player`` passed in the exchange (R9)."""
+    need: dict[int, int] = {}
+    if view.gave and view.gave[player] is not None:
+        card = view.gave[player]
+        assert card is not None
+        if unseen >> card & 1:
+            need[(player + 1) % view.rules.players] = 1 << card
+    return need
+
+
+def sample_deal(view: GameState, player: int, rng: random.Random) -> GameState:
+    """One consistent deal of the hidden cards, uniform over all of them.
+
+    Parameters
+    ----------
+    view : GameState
+        ``player``'s view: his hand known; other hands may be hidden.
+    player : int
+        Whose knowledge the sample respects.
+    rng : random.Random
+
+    Returns
+    -------
+    GameState
+        Every hand known and the stock order known.
+
+    Raises
+    ------
+    PositionError
+        If ``player``'s hand is hidden or the counts do not fit the unseen
+        cards (an impossible view).
+    """
+    unseen = unseen_cards(view, player)
+    need = _required(view, player, unseen)
+    free = unseen
+    for mask in need.values():
+        free &= ~mask
+    cards = list(iter_mask(free))
+    rng.shuffle(cards)
+    hands = list(view.hands)
+    pos = 0
+    for p in range(view.rules.players):
+        if hands[p] is not None:
+            continue
+        fixed = need.get(p, 0)
+        take = view.counts[p] - fixed.bit_count()
+        if take < 0 or pos + take > len(cards):
+            raise PositionError("the hidden hand counts do not fit the unseen cards")
+        mask = fixed
+        for card in cards[pos : pos + take]:
+            mask |= 1 << card
+        hands[p] = mask
+        pos += take
+    if any(mask for q, mask in need.items() if view.hands[q] is not None):
+        raise PositionError("the card passed in the exchange is not where the view says")
+    stock = tuple(cards[pos:])
+    if len(stock) != view.stock_count:
+        raise PositionError(
+            f"the view has {view.stock_count} stock cards but {len(stock)} unseen cards are left for it"
+        )
+    return GameState(
+        view.rules, view.dealer, tuple(hands), view.counts, view.layouts, stock, len(stock),
+        view.dead, view.centre, view.to_act, view.phase, view.winner, view.gifts, view.gave,
+    )  # fmt: skip
+
+
+def sample_deals(
+    view: GameState, player: int, count: int, seed: int | random.Random = 0
+) -> Iterator[GameState]:
+    """``count`` independent consistent deals (see :func:`sample_deal`), reproducible with ``seed``."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    for _ in range(count):
+        yield sample_deal(view, player, rng)
+
+
+def is_consistent(sample: GameState, view: GameState, player: int) -> bool:
+    """True if ``sample`` agrees with everything ``player`` knows in ``view``."""
+    if sample.hands[player] != view.hands[player] or sample.counts != view.counts:
+        return False
+    if (sample.layouts, sample.dead, sample.centre, sample.stock_count) != (
+        view.layouts, view.dead, view.centre, view.stock_count,
+    ):  # fmt: skip
+        return False
+    seen = view.hand(player) | view.table_mask()
+    total = 0
+    for p, hand in enumerate(sample.hands):
+        if hand is None or hand.bit_count() != view.counts[p]:
+            return False
+        if p != player and hand & seen:
+            return False
+        if total & hand:
+            return False
+        total |= hand
+    for card in sample.stock or ():
+        if seen >> card & 1 or total >> card & 1:
+            return False
+        total |= 1 << card
+    need = _required(view, player, unseen_cards(view, player))
+    return all(sample.hands[q] is not None and sample.hands[q] & m for q, m in need.items())  # type: ignore[operator]
