@@ -231,18 +231,16 @@ def advise(
         raise PositionError(
             f"player {player}'s hand is hidden: a hint needs the hand of the player to act"
         )
-    static = {h.move: h for h in static_hints(state)}
-    candidates = candidate_moves(state)
-    for move in extra or []:
-        if move not in candidates and state.is_legal(move):
-            candidates.append(move)
-    for move in candidates:
-        if move not in static:
-            static.update({h.move: h for h in static_hints(state) if h.move == move})
-    rng = random.Random(seed)
     if open_hands and any(h is None for h in state.hands):
         raise PositionError("--open needs every hand known")
     mine = state if open_hands else view_of(state, player)
+    # Reasons use only what the player can see (his view), unless the hands are open.
+    static = {h.move: h for h in static_hints(mine)}
+    candidates = candidate_moves(mine)
+    for move in extra or []:
+        if move not in candidates and mine.is_legal(move):
+            candidates.append(move)
+    rng = random.Random(seed)
     planned = 1 if open_hands and state.stock is not None else max(1, samples)
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
     solves = unproven = done = 0
@@ -274,7 +272,7 @@ def advise(
             MoveEstimate(move, w, d, lo, ci, w - lo, done, hint.score if hint else 0.0, ())
         )
     estimates.sort(key=lambda e: (-e.expected, -e.win, -e.static_score))
-    estimates = _with_reasons(state, player, estimates, static)
+    estimates = _with_reasons(mine, player, estimates, static)
     return Advice(
         player,
         estimates,

@@ -1,4 +1,4 @@
-"""Bots that choose moves from a player's view: ``random`` and ``greedy``.
+"""Bots that choose moves from a player's view: ``random``, ``greedy`` and ``hint``.
 
 Every bot implements :class:`Bot`: ``choose(view, rng)`` gets the view of
 the player to act (:func:`analyzer.position.view`: his own hand, the table,
@@ -18,7 +18,7 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.partition import best_take
 from analyzer.state import GameState, Phase
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "usefulness"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "HintBot", "RandomBot", "make_bot", "usefulness"]
 
 
 class Bot(Protocol):
@@ -138,7 +138,57 @@ class GreedyBot:
         return min(moves, key=cost)
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+class HintBot:
+    """Plays the best move of :func:`analyzer.advisor.advise` from its own view.
+
+    Parameters
+    ----------
+    samples : int
+        Deals sampled per decision.
+    time_limit : float
+        Seconds per decision.
+    node_budget : int
+        Positions per double-dummy solve.
+
+    A decision with a single legal move is played at once.  The sampling
+    seed comes from the game's random generator, so a seeded game is
+    reproducible.
+    """
+
+    name = "hint"
+
+    def __init__(
+        self, samples: int = 16, time_limit: float = 0.5, node_budget: int = 2_000
+    ) -> None:
+        self.samples = samples
+        self.time_limit = time_limit
+        self.node_budget = node_budget
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The advisor's best move on ``view``."""
+        from analyzer.advisor import advise
+
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        for move in moves:
+            if isinstance(move, (Take, LayIn)) and move.pay is None:
+                return move  # going out wins at once (R15)
+        advice = advise(
+            view,
+            samples=self.samples,
+            seed=rng.randrange(2**31),
+            time_limit=self.time_limit,
+            node_budget=self.node_budget,
+        )
+        return advice.estimates[0].move
+
+
+BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[HintBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "hint": HintBot,
+}
 
 
 def make_bot(name: str) -> Bot:

@@ -31,9 +31,10 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from analyzer.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
 from analyzer.bots import BOTS, Bot, make_bot
 from analyzer.cards import Labels, format_card, format_mask, mask_of, parse_cards
-from analyzer.errors import CardError, ConquianError, UnknownVariantError
+from analyzer.errors import CardError, ConquianError, IllegalMoveError, UnknownVariantError
 from analyzer.hints import WEIGHTS, analyze, static_hints
 from analyzer.moves import Move, parse_move
 from analyzer.partition import solve_arrangement
@@ -45,8 +46,9 @@ from analyzer.search import Solver
 from analyzer.search import solve as search_solve
 from analyzer.simulate import GameResult, Summary
 from analyzer.simulate import simulate as simulate_games
-from analyzer.state import GameState
+from analyzer.state import GameState, Phase
 from analyzer.tree import build_tree, export_tree
+from analyzer.why import explain
 
 app = typer.Typer(
     name="conquian",
@@ -261,11 +263,104 @@ def hint(
         str | None,
         typer.Argument(help="Position JSON file, or - for stdin; default: the bundled position."),
     ] = None,
+    samples: Annotated[
+        int,
+        typer.Option("--samples", "-n", min=1, help="Most deals of the hidden cards to sample."),
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="Sampling seed: same seed, same answer.")] = 0,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.05, help="Seconds of sampling.")
+    ] = DEFAULT_TIME_LIMIT,
+    budget: Annotated[
+        int, typer.Option("--budget", min=100, help="Positions per double-dummy solve.")
+    ] = DEFAULT_NODE_BUDGET,
+    static: Annotated[
+        bool,
+        typer.Option("--static", help="One-move static evaluation only (instant, no sampling)."),
+    ] = False,
+    open_hands: Annotated[
+        bool,
+        typer.Option("--open", help="Use every given hand and the stock as known (double-dummy)."),
+    ] = False,
     top: Annotated[int, typer.Option("--top", min=1, help="Show at most this many moves.")] = 20,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rank every legal choice of the player to act, best first (static evaluation)."""
+    """Rank the choices of the player to act, best first, from his own view.
+
+    By default the hidden cards are sampled and every candidate move is solved on each sampled
+    deal (win/draw/loss with 95% intervals); --static ranks every legal move by a one-move
+    static evaluation instead.
+    """
     state, name = _read_position(position)
+    lab = state.rules.labels
+    if static:
+        _static_hint(state, name, top, as_json)
+        return
+    progress = Progress(
+        TextColumn("sampling deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, disable=as_json or not err.is_terminal, transient=True,
+    )  # fmt: skip
+    with boundary(), progress:
+        task = progress.add_task("deals", total=samples)
+        advice = advise(
+            state,
+            samples=samples,
+            seed=seed,
+            time_limit=time_limit,
+            node_budget=budget,
+            open_hands=open_hands,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    moves: list[dict[str, Any]] = [
+        {
+            "move": e.move.text(lab),
+            "score": round(e.expected, 6),
+            "reasons": list(e.reasons),
+            "win": round(e.win, 6),
+            "draw": round(e.draw, 6),
+            "loss": round(e.loss, 6),
+            "ci95": [round(e.ci95[0], 6), round(e.ci95[1], 6)],
+            "static_score": e.static_score,
+        }
+        for e in advice.estimates
+    ]
+    if as_json:
+        _emit(
+            {
+                "to_act": state.to_act,
+                "evaluation": "open" if open_hands else "sampled",
+                "samples": advice.samples,
+                "seed": seed,
+                "seconds": round(advice.seconds, 3),
+                "unproven": round(advice.unproven, 4),
+                "moves": moves,
+            }
+        )
+        return
+    out.print(f"Position: {name}")
+    out.print(f"{state.describe()}.")
+    out.print(
+        f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} cannot see "
+        f"(seed {seed}), each solved double-dummy; {100 * advice.unproven:.0f}% of the solves hit "
+        f"their budget of {budget} positions and used the heuristic. {advice.seconds:.1f} s."
+    )
+    table = Table(show_lines=False)
+    for col, just in (("#", "right"), ("move", "left"), ("win", "right"), ("draw", "right"),
+                      ("95% (win)", "right"), ("reasons", "left")):  # fmt: skip
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for k, m in enumerate(moves[:top], 1):
+        low, high = m["ci95"]
+        table.add_row(
+            str(k), m["move"], f"{100 * m['win']:.0f}%", f"{100 * m['draw']:.0f}%",
+            f"{100 * low:.0f}-{100 * high:.0f}%", "; ".join(m["reasons"][1:]),
+        )  # fmt: skip
+    out.print(table)
+    if len(moves) > top:
+        out.print(f"... and {len(moves) - top} more (use --top).")
+    out.print(f"Best move: [bold]{moves[0]['move']}[/bold]")
+
+
+def _static_hint(state: GameState, name: str, top: int, as_json: bool) -> None:
     lab = state.rules.labels
     with boundary():
         hints = static_hints(state)
@@ -273,14 +368,7 @@ def hint(
         {"move": h.move.text(lab), "score": h.score, "reasons": list(h.reasons)} for h in hints
     ]
     if as_json:
-        _emit(
-            {
-                "to_act": state.to_act,
-                "evaluation": "static",
-                "weights": WEIGHTS,
-                "moves": moves,
-            }
-        )
+        _emit({"to_act": state.to_act, "evaluation": "static", "weights": WEIGHTS, "moves": moves})
         return
     out.print(f"Position: {name}")
     out.print(f"{state.describe()}.")
@@ -299,6 +387,74 @@ def hint(
     if len(moves) > top:
         out.print(f"... and {len(moves) - top} more (use --top).")
     out.print(f"Best move: [bold]{moves[0]['move']}[/bold]")
+
+
+# ---------------------------------------------------------------------- why
+@app.command()
+def why(
+    position: Annotated[str, typer.Argument(help="Position JSON file, or -.")],
+    move: Annotated[
+        str, typer.Argument(help="A move, e.g. 'take [5C 6C 7C] pay KS', or just 'take'.")
+    ],
+    samples: Annotated[
+        int, typer.Option("--samples", "-n", min=1, help="Deals to sample when comparing.")
+    ] = 24,
+    seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Explain MOVE: the rule facts that forbid it, or how it compares with the best move."""
+    state, name = _read_position(position)
+    lab = state.rules.labels
+    try:
+        explanation = explain(state, move)
+    except IllegalMoveError as exc:
+        fail(str(exc), USAGE)
+    except ConquianError as exc:
+        fail(str(exc), DOMAIN)
+    data: dict[str, Any] = {
+        "move": explanation.move,
+        "legal": explanation.legal,
+        "facts": list(explanation.facts),
+    }
+    if explanation.legal and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
+        asked = parse_move(move, lab)
+        with boundary():
+            advice = advise(state, samples=samples, seed=seed, extra=[asked])
+        rank = next(k for k, e in enumerate(advice.estimates) if e.move == asked)
+        mine, best = advice.estimates[rank], advice.estimates[0]
+        data["comparison"] = {
+            "rank": rank + 1,
+            "of": len(advice.estimates),
+            "best": best.move.text(lab),
+            "win": mine.win,
+            "best_win": best.win,
+            "expected": mine.expected,
+            "best_expected": best.expected,
+            "samples": advice.samples,
+        }
+    if as_json:
+        _emit(data)
+        return
+    out.print(f"Position: {name}: {state.describe()}.")
+    if not explanation.legal:
+        out.print(f"{explanation.move} is not legal here, because:", markup=False)
+        for line in explanation.facts:
+            out.print(f"  - {line}", markup=False)
+        return
+    out.print(f"{explanation.move} is legal.", markup=False)
+    comp = data.get("comparison")
+    if comp:
+        if comp["rank"] == 1:
+            out.print(
+                f"It is the best move found: it wins {100 * comp['win']:.0f}% of {comp['samples']} sampled deals."
+            )
+        else:
+            out.print(
+                f"It ranks {comp['rank']} of {comp['of']}: it wins {100 * comp['win']:.0f}% of {comp['samples']} "
+                f"sampled deals; the best, {comp['best']}, wins {100 * comp['best_win']:.0f}% "
+                f"({comp['best_expected'] - comp['expected']:.2f} more in expected result).",
+                markup=False,
+            )
 
 
 def main() -> None:
@@ -566,9 +722,11 @@ def _ask(state: GameState, seat: int) -> Move:
             _list_moves(moves, lab)
             continue
         if word == "hint":
-            for k, h in enumerate(static_hints(state)[:5], 1):
+            advice = advise(view(state, seat), samples=24, time_limit=1.0, seed=len(state.dead))
+            for k, e in enumerate(advice.estimates[:5], 1):
                 out.print(
-                    f"  {k}. {h.move.text(lab)}  ({h.score:g}: {'; '.join(h.reasons)})",
+                    f"  {k}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws {100 * e.draw:.0f}% "
+                    f"of {e.samples} sampled deals; {'; '.join(e.reasons[2:4])})",
                     markup=False,
                 )
             continue

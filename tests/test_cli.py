@@ -21,13 +21,29 @@ def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
 
 
 def test_hint_default_position_human() -> None:
-    code, out, _ = run("hint")
+    code, out, _ = run("hint", "--samples", "6")
     assert code == 0
-    assert "Static evaluation" in out and "Best move: force 0" in out
+    assert "sampled deals" in out and "Best move: " in out
 
 
-def test_hint_json_keys() -> None:
-    code, out, _ = run("hint", "--json")
+def test_hint_sampled_json_keys_and_seed() -> None:
+    code, out, _ = run("hint", "--json", "--samples", "8", "--seed", "3", "--time-limit", "30")
+    data = json.loads(out)
+    assert code == 0 and data["to_act"] == 1 and data["evaluation"] == "sampled" and data["samples"] == 8
+    assert {m["move"] for m in data["moves"]} == {"force 0", "pass"}
+    for move in data["moves"]:
+        assert set(move) >= {"move", "score", "reasons", "win", "draw", "loss", "ci95"}
+        assert abs(move["win"] + move["draw"] + move["loss"] - 1) < 1e-6
+        low, high = move["ci95"]
+        assert 0 <= low <= high <= 1
+    scores = [m["score"] for m in data["moves"]]
+    assert scores == sorted(scores, reverse=True)
+    again = json.loads(run("hint", "--json", "--samples", "8", "--seed", "3", "--time-limit", "30")[1])
+    assert [(m["move"], m["win"]) for m in again["moves"]] == [(m["move"], m["win"]) for m in data["moves"]]
+
+
+def test_hint_static_json_keys() -> None:
+    code, out, _ = run("hint", "--static", "--json")
     data = json.loads(out)
     assert code == 0 and data["to_act"] == 1
     assert [m["move"] for m in data["moves"]] == ["force 0", "pass"]
@@ -39,8 +55,9 @@ def test_hint_json_keys() -> None:
 
 def test_hint_reads_stdin() -> None:
     text = (EXAMPLES / "example6-going-out.json").read_text()
-    code, out, _ = run("hint", "-", "--json", input=text)
+    code, out, _ = run("hint", "-", "--json", "--samples", "4", input=text)
     assert code == 0 and json.loads(out)["moves"][0]["move"].endswith("out")
+    assert json.loads(out)["moves"][0]["win"] == 1.0
 
 
 def test_melds_json() -> None:
