@@ -1,0 +1,99 @@
+"""Sampling hidden cards from a player's view: consistency (property test) and uniformity (chi-square)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.cards import FULL_DECK, format_mask
+from analyzer.position import deal, load_position, view
+from analyzer.rules import CLASSIC, MEGAJOGOS
+from analyzer.sampling import is_consistent, sample_deal, sample_deals, unseen_cards
+from analyzer.state import GameState
+
+
+def random_position(variant: str, seed: int, steps: int) -> GameState:
+    rng = random.Random(seed)
+    state = deal(variant, seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
+    return state
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    variant=st.sampled_from(["classic", "megajogos"]),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 60),
+    who=st.integers(0, 2),
+)
+def test_every_sample_is_consistent_with_the_view(variant: str, seed: int, steps: int, who: int) -> None:
+    state = random_position(variant, seed, steps)
+    player = who % state.rules.players
+    mine = view(state, player)
+    for sample in sample_deals(mine, player, 5, seed):
+        assert is_consistent(sample, mine, player)
+        # Cards seen face up never appear in a sampled hand or the stock.
+        seen = mine.table_mask()
+        for p, hand in enumerate(sample.hands):
+            assert hand is not None
+            if p != player:
+                assert not hand & seen
+        # The true deal is one of the consistent ones too.
+    assert is_consistent(state, mine, player)
+
+
+def test_exchange_pass_stays_with_the_receiver() -> None:
+    state = deal(MEGAJOGOS, 8, dealer=0)
+    while state.phase.value == "exchange":
+        state = state.apply(state.legal_moves()[-1])
+    mine = view(state, 0)
+    given = mine.gave[0]
+    assert given is not None
+    for sample in sample_deals(mine, 0, 50, 1):
+        assert sample.hands[1] is not None and sample.hands[1] >> given & 1
+
+
+def test_samples_are_reproducible() -> None:
+    mine = view(deal(CLASSIC, 4), 0)
+    first = [s.hands for s in sample_deals(mine, 0, 5, 9)]
+    again = [s.hands for s in sample_deals(mine, 0, 5, 9)]
+    assert first == again and len({h for h in first}) > 1
+
+
+def test_uniform_over_consistent_deals_chi_square() -> None:
+    """4 unseen cards, a hidden hand of 2 and a stock of 2: 6 x 2 = 12 consistent deals."""
+    p0 = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "JS", "QS", "KS"]
+    p1_layout = [["AH", "2H", "3H", "4H", "5H", "6H", "7H", "JH"]]
+    data = {
+        "variant": "classic",
+        "dealer": 1,
+        "to_act": 0,
+        "players": [{"hand": p0, "layout": []}, {"hand": 2, "layout": p1_layout}],
+        "stock": 2,
+        "centre": None,
+    }
+    known = set(p0) | {c for meld in p1_layout for c in meld}
+    from analyzer.cards import parse_cards
+
+    mask = 0
+    for c in parse_cards(" ".join(known)):
+        mask |= 1 << c
+    rest = format_mask(FULL_DECK & ~mask).split()
+    hidden = ["QH", "KH", "AD", "2D"]
+    data["dead"] = [c for c in rest if c not in hidden]
+    mine = load_position(data)
+    assert unseen_cards(mine, 0).bit_count() == 4
+    rng = random.Random(2026)
+    trials = 12_000
+    counts = Counter((s.hands[1], s.stock) for s in (sample_deal(mine, 0, rng) for _ in range(trials)))
+    assert len(counts) == 12
+    expected = trials / 12
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    # 11 degrees of freedom: the 0.999 quantile is 31.26.
+    assert chi2 < 31.26, chi2
