@@ -31,6 +31,8 @@ __all__ = [
     "CardSet",
     "Labels",
     "card_index",
+    "check_mixed_labels",
+    "clip",
     "format_card",
     "format_mask",
     "iter_mask",
@@ -138,7 +140,7 @@ def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
                 if labels == Labels.FRENCH
                 else " (Spanish: ranks 1-7 10 11 12, suits o c e b)"
             )
-        raise CardError(f"not a card: {token!r}{hint}")
+        raise CardError(f"not a card: {clip(token)!r}{hint}")
     return index
 
 
@@ -174,19 +176,43 @@ def parse_cards(
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     for token in tokens:
         if not isinstance(token, str):
-            raise CardError(f"not a card: {token!r}")
-    french_only = labels == Labels.SPANISH and any(_french_only(t) for t in tokens)
+            raise CardError(f"not a card: {clip(repr(token))}")
+    check_mixed_labels(tokens, labels)
     out: list[int] = []
     seen = 0
     for token in tokens:
-        if french_only:
-            _check_unambiguous(token)
         index = parse_card(token, labels)
         if distinct and seen >> index & 1:
             raise DuplicateCardError(f"duplicate card: {token!r}")
         seen |= 1 << index
         out.append(index)
     return out
+
+
+def check_mixed_labels(tokens: Iterable[str], labels: Labels) -> None:
+    """Refuse a text that mixes the two decks where a token reads differently in each (R2).
+
+    With Spanish labels, French cards are accepted too; but ``7C`` is the 7
+    of copas in Spanish and the 7 of clubs in French.  When the same text
+    holds a French-only card (``AC``, ``JS``, ``7♥``), such tokens are
+    ambiguous.
+
+    Raises
+    ------
+    AmbiguousCardError
+        Naming the first ambiguous token.
+    """
+    if labels != Labels.SPANISH:
+        return
+    tokens = [t for t in tokens if isinstance(t, str)]
+    if any(_french_only(t) for t in tokens):
+        for token in tokens:
+            _check_unambiguous(token)
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for error messages."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _french_only(token: str) -> bool:

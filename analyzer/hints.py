@@ -87,17 +87,20 @@ class Hint:
     reasons: tuple[str, ...]
 
 
-def _candidates(state: GameState, player: int, hand: int) -> int:
-    """Cards not in ``player``'s hand, not on the table and not dead."""
-    return FULL_DECK & ~hand & ~state.table_mask()
+def _candidates(state: GameState, hand: int) -> int:
+    """Cards that could still be offered: not in ``hand``, no layout, not dead (the centre card counts)."""
+    table = state.table_mask()
+    if state.centre is not None:
+        table &= ~(1 << state.centre.card)
+    return FULL_DECK & ~hand & ~table
 
 
 def outs(state: GameState, player: int) -> tuple[int, ...] | None:
     """Cards that would let ``player`` go out if they were the centre card (R15).
 
-    A card counts if it is not in his hand, not in a layout, not dead and not
-    the centre card, and his melded cards, his whole hand and it can all be
-    melded (R13: his own layout may be rearranged).
+    A card counts if it is not in his hand, not in a layout and not dead
+    (the current centre card counts), and his melded cards, his whole hand
+    and it can all be melded (R13: his own layout may be rearranged).
 
     Returns
     -------
@@ -110,20 +113,26 @@ def outs(state: GameState, player: int) -> tuple[int, ...] | None:
     base = cards_of(state.layouts[player]) | hand
     rules = state.rules
     return tuple(
-        c for c in iter_mask(_candidates(state, player, hand)) if can_meld_all(base | 1 << c, rules)
+        c for c in iter_mask(_candidates(state, hand)) if can_meld_all(base | 1 << c, rules)
     )
 
 
 def forceable(state: GameState, player: int) -> tuple[int, ...]:
-    """Cards that fit ``player``'s layout for forcing (R14), among the cards that
-    are not in his hand (when known), not in a layout, not dead and not the centre card."""
+    """Cards that fit ``player``'s layout for forcing (R14) and could still be forced on him.
+
+    Candidates are the cards not in his hand, no layout, not dead (the centre
+    card counts).  With two players a card in the other player's known hand
+    cannot be forced on him: it can only reach the centre as that player's
+    pay, and a paid card is offered to him alone (R11, R14).
+    """
     hand = state.hands[player] or 0
+    pool = _candidates(state, hand)
+    if state.rules.players == 2:
+        other = state.hands[1 - player]
+        if other is not None:
+            pool &= ~other
     layout = state.layouts[player]
-    return tuple(
-        c
-        for c in iter_mask(_candidates(state, player, hand))
-        if fits_layout(layout, c, state.rules)
-    )
+    return tuple(c for c in iter_mask(pool) if fits_layout(layout, c, state.rules))
 
 
 def analyze(state: GameState) -> list[PlayerReport]:
@@ -174,7 +183,7 @@ def static_hints(state: GameState) -> list[Hint]:
         the chooser's hand is hidden.
     """
     if state.phase is Phase.OVER:
-        raise PositionError(f"no move to choose: the {state.describe()}")
+        raise PositionError(f"no move to choose: {state.describe()}")
     if state.phase is Phase.TURN:
         raise PositionError(
             f"no move to choose: player {state.to_act} turns the next stock card (R10)"
@@ -196,14 +205,19 @@ def _score(state: GameState, player: int, move: Move) -> Hint:
     reasons: list[str] = []
     score = 0.0
     after = state.apply(move)
+    if isinstance(move, Give):
+        # The exchange happens at once when all have chosen (R9); judge the hand without the card.
+        hands = list(after.hands)
+        hands[player] = state.hand(player) & ~(1 << move.card)
+        after = after._but(hands=tuple(hands))
     if isinstance(move, (Take, LayIn)) and move.pay is None:
         reasons.append(f"goes out with {rules.target} cards melded and wins (R15)")
-        return Hint(move, w["out"] + w["melded"] * rules.target, tuple(reasons))
+        return Hint(move, float(w["out"] + w["melded"] * rules.target), tuple(reasons))
     if isinstance(move, Force) and after.hands[move.player] == 0:
         reasons.append(
             f"player {move.player} has an empty hand: forcing him hands him the game (R14)"
         )
-        return Hint(move, -w["out"], tuple(reasons))
+        return Hint(move, float(-w["out"]), tuple(reasons))
 
     melded_before = state.melded(player)
     melded = after.melded(player)

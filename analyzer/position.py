@@ -13,7 +13,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import Labels, format_card, format_mask, parse_card
+from analyzer.cards import (
+    Labels,
+    check_mixed_labels,
+    clip,
+    format_card,
+    format_mask,
+    parse_card,
+)
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, Rules, get_rules
@@ -23,14 +30,58 @@ __all__ = [
     "deal",
     "dump_position",
     "load_position",
+    "parse_json",
     "read_position",
     "view",
 ]
 
 
+def parse_json(text: str, name: str) -> Any:
+    """Parse JSON text; any failure is one :class:`PositionError` naming ``name``.
+
+    Raises
+    ------
+    PositionError
+        If the text is not valid JSON (including nesting too deep to read).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PositionError(
+            f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
+
+
+def _card_tokens(data: dict[str, Any]) -> list[str]:
+    """Every card text in position data, to check them together for mixed labels (R2)."""
+    tokens: list[Any] = []
+    for entry in data.get("players") or []:
+        if isinstance(entry, dict):
+            hand = entry.get("hand")
+            if isinstance(hand, list):
+                tokens += hand
+            for meld in entry.get("layout") or []:
+                if isinstance(meld, list):
+                    tokens += meld
+            tokens.append(entry.get("gave"))
+    for key in ("stock", "dead"):
+        if isinstance(data.get(key), list):
+            tokens += data[key]
+    if isinstance(data.get("centre"), dict):
+        tokens.append(data["centre"].get("card"))
+    exchange = data.get("exchange")
+    if isinstance(exchange, dict) and isinstance(exchange.get("chosen"), list):
+        tokens += exchange["chosen"]
+    return [t for t in tokens if isinstance(t, str)]
+
+
 def _as_int(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise PositionError(f"{what} must be a whole number from {low} to {high}, got {value!r}")
+        raise PositionError(
+            f"{what} must be a whole number from {low} to {high}, got {clip(repr(value))}"
+        )
     return value
 
 
@@ -43,7 +94,7 @@ class _Cards:
 
     def card(self, token: Any, where: str) -> int:
         if not isinstance(token, str):
-            raise PositionError(f"{where}: not a card: {token!r}")
+            raise PositionError(f"{where}: not a card: {clip(repr(token))}")
         try:
             index = parse_card(token, self.labels)
         except CardError as exc:
@@ -55,9 +106,18 @@ class _Cards:
         self.seen[index] = where
         return index
 
+    def loose(self, token: Any, where: str) -> int:
+        """A card that may also appear elsewhere (a card passed in the exchange, R9)."""
+        if not isinstance(token, str):
+            raise PositionError(f"{where}: not a card: {clip(repr(token))}")
+        try:
+            return parse_card(token, self.labels)
+        except CardError as exc:
+            raise PositionError(f"{where}: {exc}") from None
+
     def cards(self, tokens: Any, where: str) -> list[int]:
         if not isinstance(tokens, list):
-            raise PositionError(f"{where} must be a list of cards, got {tokens!r}")
+            raise PositionError(f"{where} must be a list of cards, got {clip(repr(tokens))}")
         return [self.card(t, where) for t in tokens]
 
 
@@ -89,7 +149,19 @@ def load_position(data: Any) -> GameState:
         raise PositionError("this is a meld query file, not a position (see 'conquian melds')")
     rules = get_rules(str(data.get("variant", "classic")))
     n = rules.players
-    labels = Labels(data["labels"]) if data.get("labels") in ("french", "spanish") else rules.labels
+    raw_labels = data.get("labels")
+    if raw_labels is None:
+        labels = rules.labels
+    elif raw_labels in ("french", "spanish"):
+        labels = Labels(raw_labels)
+    else:
+        raise PositionError(
+            f'\'labels\' must be "french" or "spanish", got {clip(repr(raw_labels))}'
+        )
+    try:
+        check_mixed_labels(_card_tokens(data), labels)
+    except CardError as exc:
+        raise PositionError(str(exc)) from None
     reader = _Cards(labels)
     dealer = _as_int(data.get("dealer", n - 1), "dealer", 0, n - 1)
     players = data.get("players")
@@ -129,7 +201,7 @@ def load_position(data: Any) -> GameState:
             melds.append(meld)
         layouts.append(tuple(sorted(melds)))
         given = entry.get("gave")
-        gave.append(None if given is None else parse_card(str(given), labels))
+        gave.append(None if given is None else reader.loose(given, f"player {p}'s 'gave'"))
 
     raw_stock = data.get("stock", 0)
     stock: tuple[int, ...] | None
@@ -171,7 +243,17 @@ def load_position(data: Any) -> GameState:
         raw_gifts = exchange.get("chosen", [None] * n) if isinstance(exchange, dict) else None
         if not isinstance(raw_gifts, list) or len(raw_gifts) != n:
             raise PositionError(f"exchange 'chosen' must list {n} entries (card or null)")
-        gifts = tuple(None if g is None else parse_card(str(g), labels) for g in raw_gifts)
+        gifts = tuple(
+            None if g is None else reader.loose(g, f"exchange 'chosen' of player {k}")
+            for k, g in enumerate(raw_gifts)
+        )
+        for k, g in enumerate(gifts):
+            hand = hands[k]
+            if g is not None and hand is not None and not hand >> g & 1:
+                raise PositionError(
+                    f"player {k} chose {format_card(g, labels)} in the exchange, "
+                    f"but it is not in his hand (R9)"
+                )
 
     state = GameState(
         rules=rules,
@@ -223,6 +305,13 @@ def _validated(state: GameState) -> GameState:
             raise PositionError(
                 f"player {p} has {state.counts[p]} cards in hand and {melded[p]} melded: "
                 f"they must add up to {rules.hand_size} (R7)"
+            )
+    for p, given in enumerate(state.gave):
+        hand = state.hands[p]
+        if given is not None and hand is not None and hand >> given & 1:
+            raise PositionError(
+                f"player {p} passed {format_card(given, labels)} in the exchange, "
+                f"but it is still in his hand (R9)"
             )
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")
@@ -306,12 +395,7 @@ def read_position(path: str | Path) -> GameState:
         raise PositionError(
             f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
         ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(
-            f"{str(path)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+    data = parse_json(text, repr(str(path)))
     if isinstance(data, dict) and "position" in data and "players" not in data:
         data = data["position"]
     return load_position(data)

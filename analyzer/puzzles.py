@@ -21,7 +21,6 @@ Questions (``question.kind``):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from typing import Any
 from analyzer.cards import format_card
 from analyzer.errors import ConquianError, PositionError
 from analyzer.moves import LayIn, Move, Take
-from analyzer.position import load_position
+from analyzer.position import load_position, parse_json
 from analyzer.search import Solver
 from analyzer.state import GameState
 
@@ -100,14 +99,10 @@ def read_puzzle(path: str | Path) -> Puzzle:
         If it cannot be read, is not JSON, or as :func:`load_puzzle`.
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PositionError(f"cannot read {str(path)!r}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PositionError(
-            f"{str(path)!r} is not valid JSON: {exc.msg} at line {exc.lineno}"
-        ) from None
-    return load_puzzle(data)
+    return load_puzzle(parse_json(text, repr(str(path))))
 
 
 def _best_moves(state: GameState, solver: Solver) -> tuple[list[Move], float, bool]:

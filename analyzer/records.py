@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analyzer.cards import clip
 from analyzer.errors import ConquianError
 from analyzer.moves import Move, parse_move
 from analyzer.position import dump_position, load_position
@@ -113,6 +114,41 @@ def record_lines(
     return lines
 
 
+def _header(entry: dict[str, Any], number: int) -> Replay:
+    if entry.get("format") != FORMAT or "start" not in entry:
+        raise RecordError(f"line {number}: not a conquian record header (need format and start)")
+    if entry.get("version", 1) != 1:
+        raise RecordError(
+            f"line {number}: record version {clip(repr(entry.get('version')))} is not supported (1 is)"
+        )
+    try:
+        start = load_position(entry["start"])
+    except ConquianError as exc:
+        raise RecordError(f"line {number}: bad start position: {exc}") from None
+    if "variant" in entry and entry["variant"] != start.rules.name:
+        raise RecordError(
+            f"line {number}: the header says variant {clip(repr(entry['variant']))} "
+            f"but the start position is {start.rules.name}"
+        )
+    return Replay(start, start, [], entry)
+
+
+def _check_result(entry: dict[str, Any], number: int, state: GameState, moves: int) -> None:
+    if not state.is_terminal():
+        raise RecordError(f"line {number}: the record claims a result but the deal is not over")
+    result = entry["result"]
+    expected = result.get("winner") if isinstance(result, dict) else None
+    if expected != state.winner:
+        raise RecordError(
+            f"line {number}: the record says winner {clip(repr(expected))}, "
+            f"the replay gives {state.winner!r}"
+        )
+    if "moves" in entry and entry["moves"] != moves:
+        raise RecordError(
+            f"line {number}: the record says {clip(repr(entry['moves']))} moves, the replay has {moves}"
+        )
+
+
 def replay_lines(lines: Iterable[str]) -> Replay:
     """Replay a record and check every move (R8-R19).
 
@@ -134,37 +170,25 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             entry = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"line {number}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise RecordError(f"line {number}: not valid JSON (nested too deeply)") from None
         if not isinstance(entry, dict):
             raise RecordError(f"line {number}: expected a JSON object")
         if replay is None:
-            if entry.get("format") != FORMAT or "start" not in entry:
-                raise RecordError(
-                    f"line {number}: not a conquian record header (need format and start)"
-                )
-            try:
-                start = load_position(entry["start"])
-            except ConquianError as exc:
-                raise RecordError(f"line {number}: bad start position: {exc}") from None
-            replay = Replay(start, start, [], entry)
-            state = start
+            replay = _header(entry, number)
+            state = replay.start
             continue
         assert state is not None
         if seen_result:
             raise RecordError(f"line {number}: nothing may follow the result line")
         if "result" in entry:
             seen_result = True
-            if not state.is_terminal():
-                raise RecordError(
-                    f"line {number}: the record claims a result but the deal is not over"
-                )
-            expected = entry["result"].get("winner") if isinstance(entry["result"], dict) else None
-            if expected != state.winner:
-                raise RecordError(
-                    f"line {number}: the record says winner {expected!r}, the replay gives {state.winner!r}"
-                )
+            _check_result(entry, number, state, len(replay.moves))
             continue
         move_text = entry.get("move")
-        n = entry.get("n", len(replay.moves) + 1)
+        n = len(replay.moves) + 1
+        if "n" in entry and entry["n"] != n:
+            raise RecordError(f"line {number}: move number {clip(repr(entry['n']))} should be {n}")
         if not isinstance(move_text, str):
             raise RecordError(f"line {number} (move {n}): no move text")
         try:
@@ -174,8 +198,9 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         acting = None if state.is_chance_node() else state.current_player()
         if "player" in entry and entry["player"] != acting and not state.is_terminal():
             raise RecordError(
-                f"line {number} (move {n}) {move_text!r}: the record says player {entry['player']}, "
-                f"but {'chance' if acting is None else f'player {acting}'} acts here"
+                f"line {number} (move {n}) {clip(move_text)!r}: the record says player "
+                f"{clip(repr(entry['player']))}, but "
+                f"{'chance' if acting is None else f'player {acting}'} acts here"
             )
         try:
             state = state.apply(move)

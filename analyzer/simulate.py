@@ -131,15 +131,20 @@ def simulate(
         k = i % len(names)
         return tuple(names[-k:] + names[:-k]) if k else tuple(names)
 
-    tasks = [(rules.name, seats_of(i), game_seed(seed, i), i) for i in range(games)]
+    def tasks(start: int, stop: int) -> list[tuple[str, tuple[str, ...], int, int]]:
+        return [(rules.name, seats_of(i), game_seed(seed, i), i) for i in range(start, stop)]
+
     if jobs <= 1:
-        for task in tasks:
-            yield _job(task)
+        for i in range(games):
+            yield _job(tasks(i, i + 1)[0])
         return
     # Workers ignore Ctrl-C: the parent stops them and keeps what has finished.
     pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
+    batch = 64 * jobs  # tasks are made a batch at a time: memory stays small for any --games
+    chunk = max(1, min(16, games // (jobs * 8) or 1))
     try:
-        yield from pool.imap(_job, tasks, chunksize=max(1, min(16, games // (jobs * 8) or 1)))
+        for start in range(0, games, batch):
+            yield from pool.imap(_job, tasks(start, min(games, start + batch)), chunksize=chunk)
     except BaseException:
         pool.terminate()
         raise

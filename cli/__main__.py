@@ -1,5 +1,7 @@
 """Run the CLI with ``python -m cli``."""
 
+import sys
+
 from cli.main import main
 
-main()
+sys.exit(main())

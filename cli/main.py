@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import json
 import random
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -30,17 +31,26 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from typer.exceptions import TyperException
 
 from analyzer.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
 from analyzer.bots import BOTS, Bot, make_bot
-from analyzer.cards import Labels, format_card, format_mask, mask_of, parse_cards
+from analyzer.cards import (
+    Labels,
+    check_mixed_labels,
+    clip,
+    format_card,
+    format_mask,
+    mask_of,
+    parse_cards,
+)
 from analyzer.errors import CardError, ConquianError, IllegalMoveError, UnknownVariantError
 from analyzer.hints import WEIGHTS, analyze, static_hints
-from analyzer.moves import Move, parse_move
+from analyzer.moves import Give, Move, parse_move
 from analyzer.partition import solve_arrangement
-from analyzer.position import deal, load_position, view
+from analyzer.position import deal, load_position, parse_json, view
 from analyzer.puzzles import check_puzzle, read_puzzle, solve_puzzle
-from analyzer.records import record_lines, replay_file, replay_lines
+from analyzer.records import record_lines, replay_lines
 from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.search import Solver
 from analyzer.search import solve as search_solve
@@ -84,8 +94,17 @@ LabelsOpt = Annotated[
 ]
 
 
+_JSON_ERRORS = {"on": False}
+
+
 def fail(message: str, code: int) -> NoReturn:
-    """Print one error line on stderr and exit with ``code``."""
+    """Print one error line on stderr and exit with ``code``.
+
+    For a domain error of a command run with ``--json`` that validates input
+    (analyze, replay), ``{"valid": false, "error": ...}`` also goes to stdout.
+    """
+    if _JSON_ERRORS["on"] and code == DOMAIN:
+        _emit({"valid": False, "error": message})
     err.print(f"conquian: error: {message}", markup=False, soft_wrap=True)
     raise typer.Exit(code)
 
@@ -97,6 +116,8 @@ def boundary() -> Iterator[None]:
         yield
     except ConquianError as exc:
         fail(str(exc), DOMAIN)
+    except RecursionError:
+        fail("the input is nested too deeply to read", DOMAIN)
 
 
 def _rules(variant: str) -> Rules:
@@ -117,30 +138,56 @@ def _emit(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+def _input_text(path_text: str, what: str) -> tuple[str, str]:
+    """Read a file named on the command line (``-`` is standard input): (text, printable name).
+
+    A missing path or a directory is a usage error (exit 2); content that is
+    not UTF-8 text is a domain error (exit 1).
+    """
+    if path_text == "-":
+        try:
+            return sys.stdin.read(), "standard input"
+        except UnicodeDecodeError:
+            fail("standard input is not UTF-8 text", DOMAIN)
+    path = Path(path_text)
+    if path.is_dir():
+        fail(f"{what} {clip(path_text)!r} is a directory, not a file", USAGE)
+    if not path.is_file():
+        fail(f"no such {what}: {clip(path_text)!r}", USAGE)
+    try:
+        return path.read_text(encoding="utf-8"), path_text
+    except UnicodeDecodeError:
+        fail(f"{what} {clip(path_text)!r} is not UTF-8 text", DOMAIN)
+    except OSError as exc:
+        fail(f"cannot read {clip(path_text)!r}: {exc.strerror or exc}", USAGE)
+
+
 def _read_position(position: str | None) -> tuple[GameState, str]:
     if position is None:
         text = resources.files("cli").joinpath("data/default-position.json").read_text("utf-8")
         name = "the bundled position (RULES.md worked example 5)"
-    elif position == "-":
-        text, name = sys.stdin.read(), "standard input"
     else:
-        path = Path(position)
-        if not path.is_file():
-            fail(f"no such position file: {position!r}", USAGE)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(f"cannot read {position!r}: {exc}", USAGE)
-        name = position
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        fail(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", DOMAIN)
-    if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
-        data = data["position"]
+        text, name = _input_text(position, "position file")
     with boundary():
+        data = parse_json(text, name if name == "standard input" else repr(name))
+        if (
+            isinstance(data, dict)
+            and "players" not in data
+            and isinstance(data.get("position"), dict)
+        ):
+            data = data["position"]
         return load_position(data), name
     raise AssertionError("unreachable")
+
+
+@app.callback()
+def _root() -> None:
+    """Play, check and analyse Conquian, the oldest rummy game of the West.
+
+    Exit codes: 0 success, 1 domain error (impossible position, illegal move,
+    bad file content), 2 usage error (bad argument or option).
+    """
+    _JSON_ERRORS["on"] = False
 
 
 # ----------------------------------------------------------------- variants
@@ -174,7 +221,14 @@ def melds(
     """Find the arrangement of CARDS into melds that melds the most cards (CP-SAT)."""
     rules = _rules(variant)
     lab = labels or rules.labels
-    mask = _cards_arg(" ".join(cards), lab, "CARDS")
+    text = " ".join(cards)
+    if not text.replace(",", " ").split():
+        fail("CARDS: no cards given", USAGE)
+    try:
+        check_mixed_labels((text + " " + must).replace(",", " ").split(), lab)
+    except CardError as exc:
+        fail(str(exc), USAGE)
+    mask = _cards_arg(text, lab, "CARDS")
     need = _cards_arg(must, lab, "--must")
     if need & ~mask:
         missing = format_mask(need & ~mask, lab)
@@ -209,10 +263,8 @@ def analyze_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Validate POSITION and show each player's melded count, outs (R15) and forceable cards (R14)."""
-    try:
-        state, name = _read_position(position)
-    except typer.Exit:
-        raise
+    _JSON_ERRORS["on"] = as_json
+    state, name = _read_position(position)
     lab = state.rules.labels
     with boundary():
         reports = analyze(state)
@@ -239,7 +291,7 @@ def analyze_cmd(
     if as_json:
         _emit(data)
         return
-    out.print(f"Valid {state.rules.name} position ({name}): {state.describe()}.")
+    out.print(f"Valid {state.rules.name} position ({name}): {state.describe()}.", markup=False)
     table = Table()
     for col in ("player", "melded", "hand", "outs (R15)", "forceable (R14)"):
         table.add_column(col)
@@ -282,7 +334,14 @@ def hint(
         bool,
         typer.Option("--open", help="Use every given hand and the stock as known (double-dummy)."),
     ] = False,
-    top: Annotated[int, typer.Option("--top", min=1, help="Show at most this many moves.")] = 20,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top",
+            min=1,
+            help="Show at most this many moves (default: 20 in the table, all in JSON).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rank the choices of the player to act, best first, from his own view.
@@ -333,11 +392,11 @@ def hint(
                 "seed": seed,
                 "seconds": round(advice.seconds, 3),
                 "unproven": round(advice.unproven, 4),
-                "moves": moves,
+                "moves": moves[:top] if top else moves,
             }
         )
         return
-    out.print(f"Position: {name}")
+    out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.")
     out.print(
         f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} cannot see "
@@ -348,19 +407,20 @@ def hint(
     for col, just in (("#", "right"), ("move", "left"), ("win", "right"), ("draw", "right"),
                       ("95% (win)", "right"), ("reasons", "left")):  # fmt: skip
         table.add_column(col, justify=just)  # type: ignore[arg-type]
-    for k, m in enumerate(moves[:top], 1):
+    limit = top or 20
+    for k, m in enumerate(moves[:limit], 1):
         low, high = m["ci95"]
         table.add_row(
             str(k), m["move"], f"{100 * m['win']:.0f}%", f"{100 * m['draw']:.0f}%",
             f"{100 * low:.0f}-{100 * high:.0f}%", "; ".join(m["reasons"][1:]),
         )  # fmt: skip
     out.print(table)
-    if len(moves) > top:
-        out.print(f"... and {len(moves) - top} more (use --top).")
+    if len(moves) > limit:
+        out.print(f"... and {len(moves) - limit} more (use --top).")
     out.print(f"Best move: [bold]{moves[0]['move']}[/bold]")
 
 
-def _static_hint(state: GameState, name: str, top: int, as_json: bool) -> None:
+def _static_hint(state: GameState, name: str, top: int | None, as_json: bool) -> None:
     lab = state.rules.labels
     with boundary():
         hints = static_hints(state)
@@ -368,9 +428,10 @@ def _static_hint(state: GameState, name: str, top: int, as_json: bool) -> None:
         {"move": h.move.text(lab), "score": h.score, "reasons": list(h.reasons)} for h in hints
     ]
     if as_json:
-        _emit({"to_act": state.to_act, "evaluation": "static", "weights": WEIGHTS, "moves": moves})
+        shown = moves[:top] if top else moves
+        _emit({"to_act": state.to_act, "evaluation": "static", "weights": WEIGHTS, "moves": shown})
         return
-    out.print(f"Position: {name}")
+    out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.")
     out.print(
         "Static evaluation, one move ahead (no search): "
@@ -381,11 +442,12 @@ def _static_hint(state: GameState, name: str, top: int, as_json: bool) -> None:
     table.add_column("move")
     table.add_column("score", justify="right")
     table.add_column("reasons")
-    for k, m in enumerate(moves[:top], 1):
+    limit = top or 20
+    for k, m in enumerate(moves[:limit], 1):
         table.add_row(str(k), m["move"], f"{m['score']:g}", "; ".join(m["reasons"]))
     out.print(table)
-    if len(moves) > top:
-        out.print(f"... and {len(moves) - top} more (use --top).")
+    if len(moves) > limit:
+        out.print(f"... and {len(moves) - limit} more (use --top).")
     out.print(f"Best move: [bold]{moves[0]['move']}[/bold]")
 
 
@@ -435,7 +497,7 @@ def why(
     if as_json:
         _emit(data)
         return
-    out.print(f"Position: {name}: {state.describe()}.")
+    out.print(f"Position: {name}: {state.describe()}.", markup=False)
     if not explanation.legal:
         out.print(f"{explanation.move} is not legal here, because:", markup=False)
         for line in explanation.facts:
@@ -457,9 +519,38 @@ def why(
             )
 
 
-def main() -> None:
-    """Entry point for ``python -m cli``."""
-    app()
+def main(args: list[str] | None = None) -> int:
+    """Entry point of the ``conquian`` command: usage errors become one line, exit code 2.
+
+    Parameters
+    ----------
+    args : list of str, optional
+        Command-line arguments; ``sys.argv[1:]`` when omitted.
+
+    Returns
+    -------
+    int
+        The exit code (also passed to ``sys.exit`` by the console script).
+    """
+    try:
+        result = app(args=args, prog_name="conquian", standalone_mode=False)
+    except typer.Abort:
+        err.print("conquian: aborted", markup=False)
+        return 130
+    except TyperException as exc:
+        # Argument and option errors (typer's vendored click): one line, exit 2.
+        ctx = getattr(exc, "ctx", None)
+        command = ctx.command_path if ctx is not None else "conquian"
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        if not message.strip() and ctx is not None:
+            # No command given: show the help, as 'conquian --help' does.
+            out.print(ctx.get_help(), markup=False)
+            return USAGE
+        err.print(
+            f"conquian: error: {message} (see '{command} --help')", markup=False, soft_wrap=True
+        )
+        return int(getattr(exc, "exit_code", USAGE))
+    return result if isinstance(result, int) else 0
 
 
 # ------------------------------------------------------------------- replay
@@ -469,10 +560,10 @@ def replay(
     as_json: JsonOpt = False,
 ) -> None:
     """Re-play a game record and check every move; report the first illegal one."""
-    if record != "-" and not Path(record).is_file():
-        fail(f"no such record file: {record!r}", USAGE)
+    _JSON_ERRORS["on"] = as_json
+    text, _ = _input_text(record, "record file")
     with boundary():
-        result = replay_lines(sys.stdin) if record == "-" else replay_file(record)
+        result = replay_lines(text.splitlines())
     final = result.final
     data: dict[str, Any] = {
         "valid": True,
@@ -499,8 +590,13 @@ def replay(
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of deals.")] = 100,
     bots: Annotated[
-        str, typer.Option("--bots", help=f"Bot per seat, comma-separated ({', '.join(BOTS)}).")
-    ] = "greedy,random",
+        str | None,
+        typer.Option(
+            "--bots",
+            help=f"Bot per seat, comma-separated ({', '.join(BOTS)}); "
+            "default: greedy, then random at the other seats.",
+        ),
+    ] = None,
     variant: VariantOpt = "classic",
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
@@ -508,23 +604,24 @@ def simulate(
         bool, typer.Option("--rotate", help="Rotate the bots one seat per game.")
     ] = False,
     records: Annotated[
-        Path | None,
-        typer.Option("--records", help="Write one record per game into this directory."),
+        str | None,
+        typer.Option(
+            "--records", help="Write one record per game into this new or empty directory."
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many deals between bots; print win and draw rates with 95% intervals."""
     rules = _rules(variant)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if bots is None:
+        bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     for name in names:
-        if name.lower() not in BOTS:
-            fail(f"unknown bot: {name!r} (known: {', '.join(BOTS)})", USAGE)
+        if name not in BOTS:
+            fail(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})", USAGE)
     if len(names) not in (1, rules.players):
         fail(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots", USAGE)
-    if records is not None:
-        if records.exists() and not records.is_dir():
-            fail(f"--records must be a directory: {str(records)!r}", USAGE)
-        records.mkdir(parents=True, exist_ok=True)
+    directory = _records_dir(records)
     summary = Summary(rules.players)
     interrupted = False
     with boundary():
@@ -537,16 +634,19 @@ def simulate(
             console=err,
             disable=as_json or not err.is_terminal,
         )
+        previous = signal.signal(signal.SIGTERM, _terminate)
         try:
             with progress:
                 task = progress.add_task("games", total=games)
                 for result in simulate_games(rules, names, games, seed, jobs=jobs, rotate=rotate):
-                    if records is not None:
-                        _write_record(records, result)
+                    if directory is not None:
+                        _write_record(directory, result)
                     summary.add(result)
                     progress.advance(task)
         except KeyboardInterrupt:
             interrupted = True
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     data = {
         "variant": rules.name,
         "bots": names,
@@ -562,6 +662,32 @@ def simulate(
     if interrupted:
         err.print(f"interrupted after {summary.games} of {games} games", markup=False)
         raise typer.Exit(130)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM stops a simulation like Ctrl-C: finished games are kept and summarised."""
+    raise KeyboardInterrupt
+
+
+def _records_dir(records: str | None) -> Path | None:
+    """Check ``--records`` before any game is played: a new or empty-of-records directory."""
+    if records is None:
+        return None
+    if not records.strip():
+        fail("--records needs a directory name", USAGE)
+    directory = Path(records)
+    if directory.exists() and not directory.is_dir():
+        fail(f"--records must be a directory: {clip(records)!r} is a file", USAGE)
+    if directory.is_dir() and any(directory.glob("game-*.jsonl")):
+        fail(
+            f"--records directory {clip(records)!r} already holds game records: use a new one",
+            USAGE,
+        )
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot create --records directory {clip(records)!r}: {exc.strerror or exc}", USAGE)
+    return directory
 
 
 def _write_record(directory: Path, result: GameResult) -> None:
@@ -646,15 +772,27 @@ def play(
     rules = _rules(variant)
     if seat >= rules.players:
         fail(f"--seat must be below {rules.players} in {rules.name}", USAGE)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     if len(names) == 1:
         names *= rules.players - 1
     if len(names) != rules.players - 1:
-        fail(f"give 1 or {rules.players - 1} bots for the other seats", USAGE)
-    with boundary():
-        others = [make_bot(n) for n in names]
+        others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
+        fail(f"give {others_text} for the other seats", USAGE)
+    for name in names:
+        if name not in BOTS:
+            fail(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})", USAGE)
+    if record is not None:
+        if record.is_dir():
+            fail(f"--record {clip(str(record))!r} is a directory: give a file name", USAGE)
+        if not record.parent.is_dir():
+            fail(f"--record: no directory {clip(str(record.parent))!r} to write into", USAGE)
+    others = [make_bot(n) for n in names]
     seats: list[Bot | None] = list(others)
     seats.insert(seat, None)
+    if seed is None:
+        seed = random.randrange(2**31)
+    players = [*names]
+    players.insert(seat, "human")
     rng = random.Random(seed)
     state = start = deal(rules, rng)
     history: list[tuple[int | None, Move]] = []
@@ -671,33 +809,47 @@ def play(
             bot = seats[player]
             if bot is not None:
                 move = bot.choose(view(state, player), rng)
-                out.print(f"player {player} ({bot.name}): {move.text(lab)}")
+                if isinstance(move, Give):
+                    # The exchange is face down (R9): nobody sees another player's pass.
+                    out.print(f"player {player} ({bot.name}) has chosen a card to pass")
+                else:
+                    out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
             else:
                 move = _ask(state, seat)
             history.append((player, move))
+            exchanging = state.phase is Phase.EXCHANGE
             state = state.apply(move)
+            if exchanging and state.phase is not Phase.EXCHANGE:
+                got = state.hand(seat) & ~start.hand(seat)
+                out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
     except (EOFError, KeyboardInterrupt):
         out.print("\nGame abandoned.")
-        _save(record, start, history, state)
+        _save(record, start, history, state, seed, players)
         raise typer.Exit(1) from None
     _render(state, seat)
     if state.winner is None:
         out.print("The deal is a draw (R18).")
     else:
         out.print("You won!" if state.winner == seat else f"Player {state.winner} won.")
-    _save(record, start, history, state)
+    _save(record, start, history, state, seed, players)
 
 
 def _save(
-    path: Path | None, start: GameState, history: list[tuple[int | None, Move]], final: GameState
+    path: Path | None,
+    start: GameState,
+    history: list[tuple[int | None, Move]],
+    final: GameState,
+    seed: int,
+    players: list[str],
 ) -> None:
     if path is None:
         return
+    lines = record_lines(start, history, final, seed=seed, players=players)
     try:
-        path.write_text("\n".join(record_lines(start, history, final)) + "\n", encoding="utf-8")
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError as exc:
         fail(f"cannot write the record {str(path)!r}: {exc}", DOMAIN)
-    out.print(f"Record saved to {path}.")
+    out.print(f"Record saved to {path}.", markup=False)
 
 
 def _ask(state: GameState, seat: int) -> Move:
@@ -796,7 +948,7 @@ def solve(
     if as_json:
         _emit(data)
         return
-    out.print(f"Position: {name}: {state.describe()}.")
+    out.print(f"Position: {name}: {state.describe()}.", markup=False)
     if result.mode == "expectimax":
         parts = ", ".join(f"player {p} wins {result.outcome[p]:.3f}" for p in range(n))
         out.print(
@@ -874,7 +1026,7 @@ def tree(
     if as_json:
         _emit(data)
         return
-    out.print(f"Position: {name}: {state.describe()}.")
+    out.print(f"Position: {name}: {state.describe()}.", markup=False)
     out.print(
         f"Explored {data['nodes']} positions and {data['edges']} moves to depth {depth}"
         + (" (node limit reached)" if data["truncated"] else "")
@@ -883,7 +1035,7 @@ def tree(
     if data["pv"]:
         out.print("Principal variation: " + ", ".join(data["pv"]), markup=False)
     if export is not None:
-        out.print(f"Written {fmt} to {export}.")
+        out.print(f"Written {fmt} to {export}.", markup=False)
 
 
 # ------------------------------------------------------------------- puzzle
@@ -912,7 +1064,7 @@ def puzzle(
     if as_json:
         _emit(data)
     else:
-        out.print(f"Puzzle: {puz.title or file.name}: {puz.state.describe()}.")
+        out.print(f"Puzzle: {puz.title or file.name}: {puz.state.describe()}.", markup=False)
         out.print(f"Question: {_question_text(puz.question)}", markup=False)
         out.print(
             f"Answer ({'proven' if found['proven'] else 'NOT proven'}, {found['nodes']} positions):"

@@ -125,7 +125,8 @@ def test_analyze_json() -> None:
     assert code == 0 and data["valid"] is True
     p0, p1 = data["players"]
     assert p0["melded"] == 8 and sorted(p0["outs"]) == ["KC", "KD"]
-    assert sorted(p0["forceable"]) == ["3S", "JS"]
+    # The centre card 5C counts; 3S, in player 1's hand, can never be forced on player 0 (R11, R14).
+    assert sorted(p0["forceable"]) == ["5C", "JS"]
     assert p1["melded"] == 0 and p1["outs"] == [] and p1["forceable"] == []
 
 
