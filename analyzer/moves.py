@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from analyzer.cards import Labels, format_card, format_mask, mask_of, parse_card, parse_cards
+from analyzer.cards import Labels, clip, format_card, format_mask, mask_of, parse_card, parse_cards
 from analyzer.errors import CardError, IllegalMoveError
 
 __all__ = [
@@ -175,10 +175,10 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
         pos += len(body[pos:]) - len(body[pos:].lstrip())
         match = _BRACKETS.match(body, pos)
         if match is None:
-            raise IllegalMoveError(f"unclosed '[' in move {text!r}")
+            raise IllegalMoveError(f"unclosed '[' in move {clip(text)!r}")
         mask = mask_of(parse_cards(match.group(1), labels))
         if mask & seen:
-            raise IllegalMoveError(f"a card appears in two melds in move {text!r}")
+            raise IllegalMoveError(f"a card appears in two melds in move {clip(text)!r}")
         seen |= mask
         melds.append(mask)
         pos = match.end()
@@ -215,7 +215,7 @@ def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
         position is checked by :meth:`analyzer.state.GameState.apply`.
     """
     if not isinstance(text, str):
-        raise IllegalMoveError(f"not a move: {text!r}")
+        raise IllegalMoveError(f"not a move: {clip(text)!r}")
     clean = " ".join(text.strip().split())
     head, _, rest = clean.partition(" ")
     verb = head.lower()
@@ -225,7 +225,7 @@ def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
         if verb in ("take", "lay"):
             layout, end = _parse_layout(rest, labels, text)
             if not layout:
-                raise IllegalMoveError(f"move {text!r} lists no melds")
+                raise IllegalMoveError(f"move {clip(text)!r} lists no melds")
             pay = _parse_end(end.lower(), labels, text)
             return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
         if verb == "force" and rest.isdigit():
@@ -233,13 +233,13 @@ def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
         if verb == "meld":
             layout, end = _parse_layout(rest, labels, text)
             if len(layout) != 1 or end:
-                raise IllegalMoveError(f"'meld' takes exactly one [meld] in move {text!r}")
+                raise IllegalMoveError(f"'meld' takes exactly one [meld] in move {clip(text)!r}")
             return Meld(layout[0])
         if verb in ("give", "turn") and rest and " " not in rest:
             card = parse_card(rest, labels)
             return Give(card) if verb == "give" else Turn(card)
     except CardError as exc:
-        raise IllegalMoveError(f"{exc} in move {text!r}") from None
+        raise IllegalMoveError(f"{exc} in move {clip(text)!r}") from None
     raise IllegalMoveError(
-        f"not a move: {text!r} (expected pass, take, force, lay, meld, give or turn)"
+        f"not a move: {clip(text)!r} (expected pass, take, force, lay, meld, give or turn)"
     )

@@ -1,0 +1,65 @@
+"""Hint time at default settings on 50 seeded mid-game positions.
+
+    python3 bench/hint.py [--positions 50] [--seed 0]
+
+Each position comes from a seeded greedy-vs-greedy classic deal, at the first
+decision with three or more legal moves once eight cards have left the stock,
+seen by the player to act.
+Prints the median and max time per hint and the deals sampled.  Target:
+median under 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.advisor import advise  # noqa: E402
+from analyzer.position import view  # noqa: E402
+from analyzer.simulate import game_seed, play_game  # noqa: E402
+from analyzer.state import GameState, Phase  # noqa: E402
+
+
+def mid_game(seed: int) -> GameState | None:
+    result = play_game("classic", ["greedy", "greedy"], seed)
+    state = result.start
+    for _, move in result.moves:
+        if state.stock_count <= 12 and state.phase in (Phase.OFFER, Phase.FORCED):
+            if len(state.legal_moves()) >= 3:
+                return view(state, state.to_act)
+        state = state.apply(move)
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    times, samples, moves = [], [], []
+    k = 0
+    while len(times) < args.positions:
+        state = mid_game(game_seed(args.seed, k))
+        k += 1
+        if state is None:
+            continue
+        start = time.perf_counter()
+        advice = advise(state, seed=k)
+        times.append(time.perf_counter() - start)
+        samples.append(advice.samples)
+        moves.append(len(advice.estimates))
+    print(f"{len(times)} mid-game classic positions, default settings")
+    print(
+        f"median {statistics.median(times):.2f} s, p90 {sorted(times)[int(0.9 * len(times))]:.2f} s, "
+        f"max {max(times):.2f} s; median {statistics.median(samples):.0f} deals sampled, "
+        f"median {statistics.median(moves):.0f} candidate moves"
+    )
+
+
+if __name__ == "__main__":
+    main()
