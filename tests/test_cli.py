@@ -258,3 +258,14 @@ def test_puzzle_command(tmp_path: Path) -> None:
     bad.write_text(json.dumps(wrong))
     code, out, _ = run("puzzle", str(bad))
     assert code == 1 and "WRONG" in out
+
+
+def test_why_command() -> None:
+    code, out, _ = run("why", str(EXAMPLES / "forcing.json"), "take", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["legal"] is False and "5C must be melded (R13)" in data["facts"]
+    code, out, _ = run("why", str(EXAMPLES / "forcing.json"), "force 0", "--json", "--samples", "4")
+    data = json.loads(out)
+    assert code == 0 and data["legal"] is True and data["comparison"]["of"] == 2
+    code, _, err = run("why", str(EXAMPLES / "forcing.json"), "dance")
+    assert code == 2 and "not a move" in err

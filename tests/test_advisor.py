@@ -1,0 +1,127 @@
+"""Hints from a player's own view (advisor), the hint bot, and `why` explanations (R13, R14)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import EXAMPLES
+
+from analyzer.advisor import advise, candidate_moves
+from analyzer.bots import HintBot
+from analyzer.errors import IllegalMoveError, PositionError
+from analyzer.melds import cards_of
+from analyzer.moves import Take
+from analyzer.position import load_position, read_position, view
+from analyzer.why import explain
+
+
+def test_going_out_is_a_sure_win() -> None:
+    state = read_position(EXAMPLES / "example6-going-out.json")
+    advice = advise(state, samples=4, seed=1)
+    best = advice.estimates[0]
+    assert best.move.text().endswith(" out") and best.win == 1.0 and best.ci95[1] == pytest.approx(1.0)
+    assert advice.samples == 4
+
+
+def test_estimates_are_probabilities_and_reproducible() -> None:
+    state = read_position(EXAMPLES / "example4-rearrangement.json")
+    first = advise(state, samples=6, seed=7, time_limit=60)
+    again = advise(state, samples=6, seed=7, time_limit=60)
+    assert [(e.move, e.win, e.draw) for e in first.estimates] == [(e.move, e.win, e.draw) for e in again.estimates]
+    for est in first.estimates:
+        assert est.win + est.draw + est.loss == pytest.approx(1.0)
+        assert 0 <= est.ci95[0] <= est.ci95[1] <= 1 and est.samples == 6
+    expected = [e.expected for e in first.estimates]
+    assert expected == sorted(expected, reverse=True)
+
+
+def test_candidates_one_take_per_set_of_hand_cards() -> None:
+    state = read_position(EXAMPLES / "example4-rearrangement.json")
+    moves = candidate_moves(state)
+    hand = state.hand(0)
+    used = [cards_of(m.layout) & hand for m in moves if isinstance(m, Take)]
+    assert len(used) == len(set(used)) and len(used) >= 2
+    assert all(state.is_legal(m) for m in moves)
+    legal_used = {cards_of(m.layout) & hand for m in state.legal_moves() if isinstance(m, Take)}
+    assert set(used) == legal_used
+
+
+def test_reasons_use_only_the_players_view() -> None:
+    # Player 1 cannot see player 0's kings: no reason may mention them.
+    state = read_position(EXAMPLES / "forcing.json")
+    advice = advise(state, samples=4, seed=0)
+    text = " ".join(r for e in advice.estimates for r in e.reasons)
+    assert "KD KC" not in text and "wins" in text
+    best = advice.estimates[0]
+    assert any("next best" in r for r in best.reasons)
+
+
+def test_hidden_hand_of_the_player_to_act_is_refused() -> None:
+    data = json.loads((EXAMPLES / "forcing.json").read_text())
+    data["players"][1]["hand"] = 10
+    with pytest.raises(PositionError, match="hidden"):
+        advise(load_position(data), samples=2)
+
+
+def test_hint_bot_plays_legal_moves() -> None:
+    from analyzer.position import deal
+
+    bot = HintBot(samples=4, time_limit=0.2, node_budget=300)
+    rng = random.Random(3)
+    state = deal("classic", 3)
+    steps = 0
+    while not state.is_terminal() and steps < 12:
+        if state.is_chance_node():
+            state = state.apply(state.chance_outcomes()[0][0])
+            continue
+        move = bot.choose(view(state, state.to_act), rng)
+        assert state.is_legal(move)
+        state = state.apply(move)
+        steps += 1
+
+
+def test_why_illegal_take_has_a_minimal_core() -> None:
+    # Player 0 has the set 4S 4H 4C and holds 3C: taking 5C would need 4C for a club run (3C 4C 5C),
+    # but 4C must stay melded with 4S 4H (R13), and no third 5 or 6C is available.
+    data = {
+        "variant": "classic", "dealer": 1, "to_act": 0,
+        "players": [
+            {"hand": ["3C", "KH", "KS", "QD", "QH", "JD", "2D"], "layout": [["4S", "4H", "4C"]]},
+            {"hand": ["AH", "2H", "3D", "5D", "6H", "3S", "7D", "JH", "QC", "KD"], "layout": []},
+        ],
+        "stock": 18, "dead": ["6C"],
+        "centre": {"card": "5C", "kind": "turned", "source": 0, "declined": []},
+    }
+    state = load_position(data)
+    result = explain(state, "take")
+    assert not result.legal
+    facts = " | ".join(result.facts)
+    assert "5C must be melded (R13)" in facts
+    assert "4S 4H 4C must all stay melded" in facts
+    assert "6C is a dead card" in facts
+    named = explain(state, "take [3C 4C 5C] pay KH")
+    assert not named.legal and any("stay melded" in f for f in named.facts)
+
+
+def test_why_other_moves() -> None:
+    state = read_position(EXAMPLES / "forcing.json")
+    assert explain(state, "force 0").legal
+    assert explain(state, "pass").legal
+    forced_self = explain(state, "force 1")
+    assert not forced_self.legal and "yourself" in forced_self.facts[0]
+    foreign = explain(state, "take [5C 6C 7C] pay QH")
+    assert any("6C" in f for f in foreign.facts)
+    with pytest.raises(IllegalMoveError):
+        explain(state, "dance")
+
+
+def test_why_force_needs_decline_and_fit() -> None:
+    data = json.loads((EXAMPLES / "forcing.json").read_text())
+    data["to_act"] = 0
+    data["centre"]["declined"] = []
+    state = load_position(data)
+    facts = explain(state, "force 1").facts
+    assert any("has not" in f and "R14" in f for f in facts)
+    assert any("extends none of player 1's melds" in f for f in facts)
