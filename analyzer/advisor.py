@@ -31,10 +31,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from analyzer.cards import format_card, iter_mask
+from analyzer.bots import usefulness
 from analyzer.choice import best_pay, least_exposed_arrangement
 from analyzer.errors import PositionError
 from analyzer.hints import Hint, outs, static_hints
-from analyzer.melds import cards_of
+from analyzer.melds import cards_of, catalog
 from analyzer.moves import LayIn, Move, Take
 from analyzer.position import view as view_of
 from analyzer.sampling import sample_deal, unseen_cards
@@ -144,6 +145,8 @@ def _choose_placement(state: GameState, player: int, used: int, lay_in: bool) ->
     after = state.apply(probe, check=False)
     kept: dict[int, int] = {}
     usable: dict[int, int] = {}
+    potential: dict[int, int] = {}
+    melds = catalog(rules)
     for card in iter_mask(rest):
         trial = after._with_player(player, after.layouts[player], 0)
         hands = list(trial.hands)
@@ -151,7 +154,8 @@ def _choose_placement(state: GameState, player: int, used: int, lay_in: bool) ->
         trial = trial._but(hands=tuple(hands), centre=None, phase=Phase.TURN)
         kept[card] = len(outs(trial, player) or ())
         usable[card] = _usable(state, player, card)
-    pay = best_pay(rest, kept, usable)
+        potential[card] = usefulness(card, rest & ~(1 << card), unseen, melds)
+    pay = best_pay(rest, kept, usable, potential)
     return (LayIn if lay_in else Take)(arrangement.melds, pay)
 
 

@@ -15,12 +15,14 @@ Two models, each a plain CP-SAT model over card masks (no game state):
 
 :func:`best_pay`
     The card to pay: one boolean per hand card, exactly one chosen.
-    Objective: maximise ``OUTS_WEIGHT * outs_kept - GIVES_WEIGHT * usable``
-    where ``outs_kept[c]`` is the number of outs (R15) the player keeps if he
-    pays ``c`` and ``usable[c]`` the number of players next offered ``c``
-    whose layout it fits (they can take or be forced with it, R11, R14);
-    both are exact counts from the rules engine.  Ties go to the lowest card
-    index, so answers are reproducible.
+    Objective: maximise ``OUTS_WEIGHT * outs_kept - GIVES_WEIGHT * usable -
+    POTENTIAL_WEIGHT * potential`` (8, 6 and 1) where ``outs_kept[c]`` is the
+    number of outs (R15) the player keeps if he pays ``c``, ``usable[c]`` the
+    number of players next offered ``c`` whose layout it fits (they can take
+    or be forced with it, R11, R14), and ``potential[c]`` what the card is
+    worth to the hand that keeps it (the partial melds it belongs to); the
+    first two are exact counts from the rules engine.  Ties go to the lowest
+    card index, so answers are reproducible.
 
 Both solve with one worker, a fixed seed and a time limit (see
 :mod:`analyzer.partition`), and their answers are checked without a solver.
@@ -49,8 +51,9 @@ __all__ = [
 ]
 
 EXPOSURE_WEIGHT = 64
-OUTS_WEIGHT = 2
-GIVES_WEIGHT = 3
+OUTS_WEIGHT = 8
+GIVES_WEIGHT = 6
+POTENTIAL_WEIGHT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,7 @@ def best_pay(
     hand: int,
     outs_kept: Mapping[int, int],
     usable: Mapping[int, int],
+    potential: Mapping[int, int] | None = None,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> int:
@@ -165,6 +169,9 @@ def best_pay(
         For each card, the outs he keeps if he pays it.
     usable : mapping of int to int
         For each card, the number of players next offered it whose layout it fits.
+    potential : mapping of int to int, optional
+        For each card, its value to the hand that keeps it
+        (:func:`analyzer.bots.usefulness`: partial melds it belongs to); 0 if omitted.
     time_limit : float
 
     Returns
@@ -188,9 +195,19 @@ def best_pay(
     # Exactly one card is paid (R13).
     model.add_exactly_one(pay.values())
     scale = 64  # the tie-break (lower index) never outweighs a real difference
+    pot = potential or {}
     model.maximize(
         sum(
-            (scale * (OUTS_WEIGHT * outs_kept[c] - GIVES_WEIGHT * usable[c]) - c) * pay[c]
+            (
+                scale
+                * (
+                    OUTS_WEIGHT * outs_kept[c]
+                    - GIVES_WEIGHT * usable[c]
+                    - POTENTIAL_WEIGHT * pot.get(c, 0)
+                )
+                - c
+            )
+            * pay[c]
             for c in cards
         )
     )

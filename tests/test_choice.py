@@ -53,8 +53,11 @@ def test_best_pay_prefers_outs_then_not_giving() -> None:
     assert best_pay(hand, {ks: 1, c2: 1, c3: 1}, {ks: 1, c2: 0, c3: 1}) == c2
     # A full tie goes to the lowest card index.
     assert best_pay(hand, {ks: 0, c2: 0, c3: 0}, {ks: 0, c2: 0, c3: 0}) == c2
-    # One out is worth less than denying a card to one player (weights 2 and 3).
-    assert best_pay(hand, {ks: 1, c2: 0, c3: 0}, {ks: 1, c2: 0, c3: 1}) == c2
+    # One out kept (weight 8) outweighs one player who can use the paid card (weight 6).
+    assert best_pay(hand, {ks: 1, c2: 0, c3: 0}, {ks: 1, c2: 0, c3: 1}) == ks
+    # With nothing else to choose by, keep the cards with partners: pay the lone king.
+    zero = {ks: 0, c2: 0, c3: 0}
+    assert best_pay(hand, zero, zero, {ks: 0, c2: 5, c3: 5}) == ks
 
 
 def test_best_pay_errors() -> None:
