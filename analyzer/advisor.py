@@ -30,8 +30,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from analyzer.cards import format_card, iter_mask
 from analyzer.bots import usefulness
+from analyzer.cards import format_card, iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
 from analyzer.errors import PositionError
 from analyzer.hints import Hint, outs, static_hints
