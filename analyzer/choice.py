@@ -37,8 +37,13 @@ from ortools.sat.python import cp_model
 
 from analyzer.cards import iter_mask
 from analyzer.errors import ConquianError
-from analyzer.melds import catalog, extensions
-from analyzer.partition import DEFAULT_TIME_LIMIT, _solver, check_arrangement
+from analyzer.melds import extensions
+from analyzer.partition import (
+    DEFAULT_TIME_LIMIT,
+    check_arrangement,
+    cover_model,
+    solve_model,
+)
 from analyzer.rules import Rules
 
 __all__ = [
@@ -113,42 +118,33 @@ def least_exposed_arrangement(
     if must & optional:
         raise ConquianError("must and optional cards overlap")
     cards = must | optional
-    melds = [m for m in catalog(rules) if m & cards == m]
-    model = cp_model.CpModel()
-    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
-    for card in iter_mask(cards):
-        covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
-        if must >> card & 1:
-            # Old melded cards and the centre card are melded exactly once (R13).
-            model.add_exactly_one(covering)
-        else:
-            # A hand card lies in at most one meld (R6).
-            model.add_at_most_one(covering)
-    exposed_vars = {}
+    # Old melded cards and the centre card exactly once (R13), hand cards at most once (R6).
+    cover = cover_model(cards, must, rules)
+    model = cover.model
+    exposed_vars = []
     for card in iter_mask(unseen & ~cards):
-        extended = [use[k] for k, m in enumerate(melds) if extensions(m, rules) >> card & 1]
+        extended = [
+            var for meld, var in zip(cover.melds, cover.use, strict=True)
+            if extensions(meld, rules) >> card & 1
+        ]  # fmt: skip
         if extended:
             var = model.new_bool_var(f"x{card}")
             # An unseen card is exposed when it extends a chosen meld (R14 layoff).
             model.add_max_equality(var, extended)
-            exposed_vars[card] = var
-    melded = sum(m.bit_count() * use[k] for k, m in enumerate(melds))
-    model.maximize(EXPOSURE_WEIGHT * melded - sum(exposed_vars.values()))
-    solver = _solver(time_limit)
-    status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
+            exposed_vars.append(var)
+    # Meld the most cards; then expose the fewest.
+    model.maximize(EXPOSURE_WEIGHT * cover.melded() - sum(exposed_vars))
+    found = solve_model(model, time_limit, "arrangement model")
+    if found is None:
         return None
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise ConquianError(f"arrangement model gave no answer within {time_limit} s")
-    chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
+    solver, optimal = found
+    chosen = cover.chosen(solver)
     check_arrangement(cards, chosen, rules, must)
     exposed = 0
     for meld in chosen:
         exposed |= extensions(meld, rules)
     exposed &= unseen & ~cards
-    return ExposedArrangement(
-        chosen, sum(m.bit_count() for m in chosen), exposed, status == cp_model.OPTIMAL
-    )
+    return ExposedArrangement(chosen, sum(m.bit_count() for m in chosen), exposed, optimal)
 
 
 def best_pay(
@@ -211,10 +207,10 @@ def best_pay(
             for c in cards
         )
     )
-    solver = _solver(time_limit)
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise ConquianError(f"pay model gave no answer within {time_limit} s")
+    found = solve_model(model, time_limit, "pay model")
+    if found is None:
+        raise ConquianError("pay model is infeasible")
+    solver, _ = found
     chosen = [c for c in cards if solver.boolean_value(pay[c])]
     if len(chosen) != 1:
         raise ConquianError("pay model chose no single card")

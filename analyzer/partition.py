@@ -27,12 +27,15 @@ from analyzer.rules import ForceFit, Rules
 __all__ = [
     "DEFAULT_TIME_LIMIT",
     "Arrangement",
+    "CoverModel",
     "TakeChoice",
     "best_take",
     "can_meld_all_cpsat",
     "check_arrangement",
+    "cover_model",
     "fits",
     "solve_arrangement",
+    "solve_model",
 ]
 
 DEFAULT_TIME_LIMIT = 5.0
@@ -133,8 +136,83 @@ def _solver(time_limit: float) -> cp_model.CpSolver:
     return solver
 
 
-def _fitting(cards: int, rules: Rules) -> list[int]:
-    return [m for m in catalog(rules) if m & cards == m]
+@dataclass
+class CoverModel:
+    """The variables every meld model shares: one boolean per catalog meld inside the cards.
+
+    Attributes
+    ----------
+    model : cp_model.CpModel
+    melds : list of int
+        The catalog melds inside the cards (R4, R5).
+    use : list of BoolVar
+        ``use[k]`` is true when ``melds[k]`` is chosen.
+    covered : dict of int to LinearExpr
+        For each card, how many chosen melds hold it (0 or 1).
+    """
+
+    model: cp_model.CpModel
+    melds: list[int]
+    use: list[cp_model.IntVar]
+    covered: dict[int, cp_model.LinearExpr]
+
+    def melded(self) -> cp_model.LinearExpr:
+        """The number of cards melded."""
+        return cp_model.LinearExpr.weighted_sum(self.use, [m.bit_count() for m in self.melds])
+
+    def chosen(self, solver: cp_model.CpSolver) -> tuple[int, ...]:
+        """The chosen melds of a solution, sorted."""
+        return tuple(
+            sorted(
+                m for m, var in zip(self.melds, self.use, strict=True) if solver.boolean_value(var)
+            )
+        )
+
+
+def cover_model(cards: int, must: int, rules: Rules) -> CoverModel:
+    """Variables and the constraints of R6 and R13 shared by the meld models.
+
+    A card lies in at most one chosen meld (R6); a ``must`` card (old layout,
+    centre card) in exactly one (R13).
+    """
+    model = cp_model.CpModel()
+    melds = [m for m in catalog(rules) if m & cards == m]
+    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
+    covered: dict[int, cp_model.LinearExpr] = {}
+    for card in iter_mask(cards):
+        holding = [use[k] for k, m in enumerate(melds) if m >> card & 1]
+        if must >> card & 1:
+            # A card that must be melded lies in exactly one chosen meld (R13).
+            model.add_exactly_one(holding)
+        elif len(holding) > 1:
+            # A card lies in at most one chosen meld (R6).
+            model.add_at_most_one(holding)
+        covered[card] = cp_model.LinearExpr.sum(holding)
+    return CoverModel(model, melds, use, covered)
+
+
+def solve_model(
+    model: cp_model.CpModel, time_limit: float, what: str
+) -> tuple[cp_model.CpSolver, bool] | None:
+    """Solve with one worker, a fixed seed and ``time_limit``; ``None`` if infeasible.
+
+    Returns
+    -------
+    (CpSolver, bool) or None
+        The solver holding the solution and whether it is proven optimal.
+
+    Raises
+    ------
+    ConquianError
+        If the solver neither finds a solution nor proves there is none in time.
+    """
+    solver = _solver(time_limit)
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise ConquianError(f"{what} gave no answer within {time_limit} s")
+    return solver, status == cp_model.OPTIMAL
 
 
 def solve_arrangement(
@@ -166,24 +244,14 @@ def solve_arrangement(
     """
     if must & ~cards:
         return Arrangement(False, (), 0, cards, True)
-    melds = _fitting(cards, rules)
-    model = cp_model.CpModel()
-    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
-    for card in iter_mask(cards):
-        covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
-        if must >> card & 1:
-            # A card that must be melded lies in exactly one chosen meld.
-            model.add_exactly_one(covering)
-        elif len(covering) > 1:
-            # A card lies in at most one chosen meld (R6).
-            model.add_at_most_one(covering)
+    cover = cover_model(cards, must, rules)
     # Meld as many cards as possible.
-    model.maximize(sum(m.bit_count() * use[k] for k, m in enumerate(melds)))
+    cover.model.maximize(cover.melded())
     solver = _solver(time_limit)
-    status = solver.solve(model)
+    status = solver.solve(cover.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Arrangement(False, (), 0, cards, status == cp_model.INFEASIBLE)
-    chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
+    chosen = cover.chosen(solver)
     check_arrangement(cards, chosen, rules, must)
     melded = sum(m.bit_count() for m in chosen)
     unmelded = cards
@@ -250,21 +318,11 @@ def best_take(
     if (layout_cards | hand) & c or layout_cards & hand:
         raise ConquianError("centre card, layout and hand must be disjoint")
     cards = layout_cards | hand | c
-    must = layout_cards | c
-    melds = _fitting(cards, rules)
-    model = cp_model.CpModel()
-    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
+    # Old melded cards stay melded and the centre card is melded (R13); hand cards at most once.
+    cover = cover_model(cards, layout_cards | c, rules)
+    model = cover.model
     hand_cards = list(iter_mask(hand))
-    melded: dict[int, cp_model.LinearExpr] = {}
-    for card in iter_mask(cards):
-        covering = [use[k] for k, m in enumerate(melds) if m >> card & 1]
-        if must >> card & 1:
-            # Old melded cards stay melded and the centre card is melded (R13).
-            model.add_exactly_one(covering)
-        else:
-            # A hand card lies in at most one meld (R6).
-            model.add_at_most_one(covering)
-            melded[card] = cp_model.LinearExpr.sum(covering)
+    melded = cover.covered
     pay = {card: model.new_bool_var(f"pay{card}") for card in hand_cards}
     out = model.new_bool_var("out")
     for card in hand_cards:
@@ -274,25 +332,20 @@ def best_take(
         model.add(melded[card] >= 1).only_enforce_if(out)
     # Exactly one card is paid, unless the player goes out (R13, R15).
     model.add(sum(pay.values()) + out == 1)
-    total = sum(m.bit_count() * use[k] for k, m in enumerate(melds))
     tie = sum(card * pay[card] for card in hand_cards)
-    model.maximize(total * 64 + tie)
-    solver = _solver(time_limit)
-    status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
+    model.maximize(cover.melded() * 64 + tie)
+    found = solve_model(model, time_limit, "take solver")
+    if found is None:
         return None
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise ConquianError(f"take solver gave no answer within {time_limit} s")
-    chosen = tuple(sorted(m for k, m in enumerate(melds) if solver.boolean_value(use[k])))
-    check_arrangement(cards, chosen, rules, must)
+    solver, optimal = found
+    chosen = cover.chosen(solver)
+    check_arrangement(cards, chosen, rules, layout_cards | c)
     used = 0
     for m in chosen:
         used |= m & hand
     paid = [card for card in hand_cards if solver.boolean_value(pay[card])]
     goes_out = solver.boolean_value(out)
-    return TakeChoice(
-        chosen, used, None if goes_out else paid[0], goes_out, status == cp_model.OPTIMAL
-    )
+    return TakeChoice(chosen, used, None if goes_out else paid[0], goes_out, optimal)
 
 
 def fits(

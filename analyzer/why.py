@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 from analyzer.cards import format_card, format_mask, iter_mask
 from analyzer.melds import cards_of, catalog, is_meld, is_run, is_set
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, parse_move
-from analyzer.partition import _solver
+from analyzer.partition import _solver, cover_model
 from analyzer.rules import ForceWhen
 from analyzer.state import GameState, Phase, fits_layout, offer_order
 
@@ -106,15 +106,9 @@ def melding_core(
         if meld & (old | 1 << centre):
             near |= meld
     absent = near & ~mine
-    cards = mine | absent
-    melds = [m for m in catalog(rules) if m & cards == m]
-    model = cp_model.CpModel()
-    use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
-    covered = {}
-    for card in iter_mask(cards):
-        terms = [use[k] for k, m in enumerate(melds) if m >> card & 1]
-        model.add_at_most_one(terms)
-        covered[card] = sum(terms)
+    # Every card at most once (R6); what must be melded is an assumption below.
+    cover = cover_model(mine | absent, 0, rules)
+    model, covered = cover.model, cover.covered
     facts: dict[int, str] = {}
     literals: dict[int, cp_model.IntVar] = {}
 
