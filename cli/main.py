@@ -162,6 +162,20 @@ def _input_text(path_text: str, what: str) -> tuple[str, str]:
         fail(f"cannot read {clip(path_text)!r}: {exc.strerror or exc}", USAGE)
 
 
+def _progress(label: str, as_json: bool, *, transient: bool) -> Progress:
+    """A progress bar on stderr, shown only on a terminal and never with --json."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=as_json or not err.is_terminal,
+        transient=transient,
+    )
+
+
 def _read_position(position: str | None) -> tuple[GameState, str]:
     if position is None:
         text = resources.files("cli").joinpath("data/default-position.json").read_text("utf-8")
@@ -355,10 +369,7 @@ def hint(
     if static:
         _static_hint(state, name, top, as_json)
         return
-    progress = Progress(
-        TextColumn("sampling deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, disable=as_json or not err.is_terminal, transient=True,
-    )  # fmt: skip
+    progress = _progress("sampling deals", as_json, transient=True)
     with boundary(), progress:
         task = progress.add_task("deals", total=samples)
         advice = advise(
@@ -625,15 +636,7 @@ def simulate(
     summary = Summary(rules.players)
     interrupted = False
     with boundary():
-        progress = Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            disable=as_json or not err.is_terminal,
-        )
+        progress = _progress("games", as_json, transient=False)
         previous = signal.signal(signal.SIGTERM, _terminate)
         try:
             with progress:
@@ -999,10 +1002,7 @@ def tree(
     ):
         fail(f"--export must end in .graphml, .gexf or .json: {str(export)!r}", USAGE)
     with boundary():
-        progress = Progress(
-            TextColumn("exploring"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=err, disable=as_json or not err.is_terminal, transient=True,
-        )  # fmt: skip
+        progress = _progress("exploring", as_json, transient=True)
         with progress:
             task = progress.add_task("nodes", total=max_nodes)
             graph = build_tree(
