@@ -148,10 +148,8 @@ def _choose_placement(state: GameState, player: int, used: int, lay_in: bool) ->
     potential: dict[int, int] = {}
     melds = catalog(rules)
     for card in iter_mask(rest):
-        trial = after._with_player(player, after.layouts[player], 0)
-        hands = list(trial.hands)
-        hands[player] = rest & ~(1 << card)
-        trial = trial._but(hands=tuple(hands), centre=None, phase=Phase.TURN)
+        # The position once he has paid ``card``: the centre is not his to take back.
+        trial = after.with_hand(player, rest & ~(1 << card)).evolve(centre=None, phase=Phase.TURN)
         kept[card] = len(outs(trial, player) or ())
         usable[card] = _usable(state, player, card)
         potential[card] = usefulness(card, rest & ~(1 << card), unseen, melds)

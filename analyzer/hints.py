@@ -207,9 +207,7 @@ def _score(state: GameState, player: int, move: Move) -> Hint:
     after = state.apply(move)
     if isinstance(move, Give):
         # The exchange happens at once when all have chosen (R9); judge the hand without the card.
-        hands = list(after.hands)
-        hands[player] = state.hand(player) & ~(1 << move.card)
-        after = after._but(hands=tuple(hands))
+        after = after.with_hand(player, state.hand(player) & ~(1 << move.card))
     if isinstance(move, (Take, LayIn)) and move.pay is None:
         reasons.append(f"goes out with {rules.target} cards melded and wins (R15)")
         return Hint(move, float(w["out"] + w["melded"] * rules.target), tuple(reasons))

@@ -457,8 +457,12 @@ class GameState:
             return rest == 0
         return bool(rest >> pay & 1)
 
-    def _but(self, **changes: Any) -> GameState:
-        """A copy with some fields changed (a faster ``dataclasses.replace``; the search is hot)."""
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with some fields changed, without any check (a faster ``dataclasses.replace``).
+
+        For analysis code that builds what-if positions; moves go through
+        :meth:`apply`.  Unknown field names are ignored.
+        """
         get = changes.get
         return GameState(
             self.rules,
@@ -492,7 +496,7 @@ class GameState:
             gifts[self.to_act] = move.card
             nxt = (self.to_act + 1) % n
             if gifts[nxt] is None:
-                return self._but(gifts=tuple(gifts), to_act=nxt)
+                return self.evolve(gifts=tuple(gifts), to_act=nxt)
             # Every player has chosen: the passes happen at once (R9).
             hands = list(self.hands)
             for p in range(n):
@@ -501,7 +505,7 @@ class GameState:
                 hand = hands[p]
                 if hand is not None:
                     hands[p] = hand & ~(1 << given) | 1 << got
-            return self._but(
+            return self.evolve(
                 hands=tuple(hands),
                 gifts=(),
                 gave=tuple(gifts),
@@ -523,7 +527,7 @@ class GameState:
             return self._card_dies()
         if isinstance(move, Force):
             forced = Offer(offer.card, offer.kind, offer.source, offer.declined, move.player)
-            return self._but(centre=forced, to_act=move.player, phase=Phase.FORCED)
+            return self.evolve(centre=forced, to_act=move.player, phase=Phase.FORCED)
         if isinstance(move, Meld):
             return self._with_player(
                 self.to_act, (*self.layouts[self.to_act], move.meld), move.meld
@@ -545,9 +549,17 @@ class GameState:
             self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
         )  # fmt: skip
 
+    def with_hand(self, player: int, hand: int) -> GameState:
+        """A copy where ``player`` holds ``hand`` (count updated), without any check; for what-ifs."""
+        hands = list(self.hands)
+        counts = list(self.counts)
+        hands[player] = hand
+        counts[player] = hand.bit_count()
+        return self.evolve(hands=tuple(hands), counts=tuple(counts))
+
     def _with_player(self, player: int, layout: tuple[int, ...], spent: int) -> GameState:
         hands, counts, layouts = self._spend(player, layout, spent)
-        return self._but(hands=hands, counts=counts, layouts=layouts)
+        return self.evolve(hands=hands, counts=counts, layouts=layouts)
 
     def _spend(
         self, player: int, layout: tuple[int, ...], spent: int
@@ -573,7 +585,7 @@ class GameState:
                 self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
                 self.stock_count, dead, None, nxt, Phase.TURN, self.winner, self.gifts, self.gave,
             )  # fmt: skip
-        return self._but(
+        return self.evolve(
             dead=dead, centre=None, to_act=nxt, phase=Phase.OVER, winner=self.stock_out_winner()
         )
 
