@@ -31,10 +31,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from analyzer.bots import usefulness
-from analyzer.cards import format_card, iter_mask
+from analyzer.cards import iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
 from analyzer.errors import PositionError
-from analyzer.hints import Hint, outs, static_hints
+from analyzer.hints import Hint, outs, score_move
 from analyzer.melds import cards_of, catalog
 from analyzer.moves import LayIn, Move, Take
 from analyzer.position import view as view_of
@@ -167,6 +167,8 @@ def candidate_moves(state: GameState) -> list[Move]:
     out: list[Move] = []
     seen_used: set[int] = set()
     hand = state.hand(player)
+    if state.phase is Phase.FORCED:
+        return legal  # the pay card is the forced player's only choice: keep every lay-in
     for move in legal:
         if isinstance(move, (Take, LayIn)):
             used = cards_of(move.layout) & hand
@@ -236,12 +238,12 @@ def advise(
     if open_hands and any(h is None for h in state.hands):
         raise PositionError("--open needs every hand known")
     mine = state if open_hands else view_of(state, player)
-    # Reasons use only what the player can see (his view), unless the hands are open.
-    static = {h.move: h for h in static_hints(mine)}
     candidates = candidate_moves(mine)
     for move in extra or []:
         if move not in candidates and mine.is_legal(move):
             candidates.append(move)
+    # Reasons use only what the player can see (his view), unless the hands are open.
+    static = {move: score_move(mine, move) for move in candidates}
     rng = random.Random(seed)
     planned = 1 if open_hands and state.stock is not None else max(1, samples)
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
@@ -273,7 +275,8 @@ def advise(
         estimates.append(
             MoveEstimate(move, w, d, lo, ci, w - lo, done, hint.score if hint else 0.0, ())
         )
-    estimates.sort(key=lambda e: (-e.expected, -e.win, -e.static_score))
+    # Best expected result first; a move that goes out at once beats one that wins later.
+    estimates.sort(key=lambda e: (-e.expected, not _goes_out(e.move), -e.win, -e.static_score))
     estimates = _with_reasons(mine, player, estimates, static)
     return Advice(
         player,
@@ -283,6 +286,10 @@ def advise(
         unproven / solves if solves else 0.0,
         seed,
     )
+
+
+def _goes_out(move: Move) -> bool:
+    return isinstance(move, (Take, LayIn)) and move.pay is None
 
 
 def _pct(x: float) -> str:
@@ -314,10 +321,6 @@ def _with_reasons(
         hint = static.get(est.move)
         if hint is not None:
             reasons.extend(hint.reasons)
-        if isinstance(est.move, (Take, LayIn)) and est.move.pay is not None:
-            card = format_card(est.move.pay, labels)
-            if _usable(state, player, est.move.pay) == 0:
-                reasons.append(f"pays {card}, which no opponent can use on his layout")
         out.append(
             MoveEstimate(
                 est.move,

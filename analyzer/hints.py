@@ -39,6 +39,7 @@ __all__ = [
     "analyze",
     "forceable",
     "outs",
+    "score_move",
     "static_hints",
 ]
 
@@ -193,12 +194,22 @@ def static_hints(state: GameState) -> list[Hint]:
         raise PositionError(
             f"player {player}'s hand is hidden: a hint needs the hand of the player to act"
         )
-    hints = [_score(state, player, move) for move in state.legal_moves()]
+    hints = [score_move(state, move) for move in state.legal_moves()]
     order = sorted(range(len(hints)), key=lambda k: -hints[k].score)
     return [hints[k] for k in order]
 
 
-def _score(state: GameState, player: int, move: Move) -> Hint:
+def score_move(state: GameState, move: Move) -> Hint:
+    """The static evaluation of one legal ``move`` of the player to act, with its reasons.
+
+    Uses only what ``state`` shows: on a player's view, hidden hands stay hidden.
+
+    Raises
+    ------
+    IllegalMoveError
+        If ``move`` is not legal in ``state``.
+    """
+    player = state.to_act
     rules = state.rules
     n = rules.players
     w = WEIGHTS
@@ -211,7 +222,7 @@ def _score(state: GameState, player: int, move: Move) -> Hint:
     if isinstance(move, (Take, LayIn)) and move.pay is None:
         reasons.append(f"goes out with {rules.target} cards melded and wins (R15)")
         return Hint(move, float(w["out"] + w["melded"] * rules.target), tuple(reasons))
-    if isinstance(move, Force) and after.hands[move.player] == 0:
+    if isinstance(move, Force) and state.counts[move.player] == 0:
         reasons.append(
             f"player {move.player} has an empty hand: forcing him hands him the game (R14)"
         )

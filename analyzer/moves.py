@@ -187,11 +187,11 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
 
 def _parse_end(rest: str, labels: Labels, text: str) -> int | None:
     words = rest.split()
-    if words == ["out"]:
+    if [w.lower() for w in words] == ["out"]:
         return None
-    if len(words) == 2 and words[0] == "pay":
+    if len(words) == 2 and words[0].lower() == "pay":
         return parse_card(words[1], labels)
-    raise IllegalMoveError(f"expected 'pay CARD' or 'out' at the end of move {text!r}")
+    raise IllegalMoveError(f"expected 'pay CARD' or 'out' at the end of move {clip(text)!r}")
 
 
 def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
@@ -226,7 +226,7 @@ def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
             layout, end = _parse_layout(rest, labels, text)
             if not layout:
                 raise IllegalMoveError(f"move {clip(text)!r} lists no melds")
-            pay = _parse_end(end.lower(), labels, text)
+            pay = _parse_end(end, labels, text)
             return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
         if verb == "force" and rest.isdigit():
             return Force(int(rest))

@@ -281,6 +281,10 @@ def _fields(state: GameState) -> dict[str, Any]:
 
 def _default_to_act(state: GameState) -> int:
     n = state.rules.players
+    if state.phase is Phase.EXCHANGE:
+        seats = [(state.dealer + 1 + k) % n for k in range(n)]
+        waiting = [p for p in seats if not state.gifts or state.gifts[p] is None]
+        return waiting[0] if waiting else seats[0]
     if state.centre is None:
         return (state.dealer + 1) % n
     if state.centre.forced is not None:
@@ -335,6 +339,23 @@ def _validated(state: GameState) -> GameState:
     if state.phase is Phase.EXCHANGE:
         if any(melded) or state.dead or state.stock_count != rules.stock_size:
             raise PositionError("the exchange happens before any card is turned (R9)")
+        # Players choose in turn order from the player after the dealer; nobody sees the others'
+        # choices (R9), but the engine asks them one at a time.
+        seats = [(state.dealer + 1 + k) % n for k in range(n)]
+        chosen = [p for p in seats if state.gifts and state.gifts[p] is not None]
+        if len(chosen) == n:
+            raise PositionError("every player has chosen a card: the exchange is already done (R9)")
+        if chosen != seats[: len(chosen)]:
+            missing = next(p for p in seats if p not in chosen)
+            raise PositionError(
+                f"the exchange choices are made in turn order {seats} from the player after the "
+                f"dealer, and player {missing} has not chosen yet (R9)"
+            )
+        if state.to_act != seats[len(chosen)]:
+            raise PositionError(
+                f"player {seats[len(chosen)]} chooses the next card to pass, not player "
+                f"{state.to_act} (R9)"
+            )
         return state
     centre = state.centre
     if centre is None:

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import format_card
+from analyzer.cards import clip, format_card, parse_card
 from analyzer.errors import ConquianError, PositionError
-from analyzer.moves import LayIn, Move, Take
+from analyzer.moves import LayIn, Move, Take, parse_move
 from analyzer.position import load_position, parse_json
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -85,9 +85,55 @@ def load_puzzle(data: Any) -> Puzzle:
         if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 10:
             raise PositionError("'go_out_within' needs 'turns' from 1 to 10")
     answer = data.get("answer")
-    if answer is not None and not isinstance(answer, dict):
-        raise PositionError("puzzle 'answer' must be an object")
+    if answer is not None:
+        answer = _normalised_answer(answer, question["kind"], state)
     return Puzzle(str(data.get("title", "")), state, question, answer)
+
+
+ANSWER_KEYS = {
+    "win": ("wins", "moves"),
+    "best_pay": ("pays",),
+    "go_out_within": ("possible", "moves"),
+}
+"""The keys a stored answer may hold, per question kind."""
+
+
+def _normalised_answer(answer: Any, kind: str, state: GameState) -> dict[str, Any]:
+    """The stored answer with moves and cards in canonical text, so that equal answers compare equal.
+
+    Raises
+    ------
+    PositionError
+        If the answer is not an object, has no key or an unknown key for the
+        question, or holds a move or card that cannot be read.
+    """
+    allowed = ANSWER_KEYS[kind]
+    if not isinstance(answer, dict) or not answer:
+        raise PositionError(f"puzzle 'answer' must be an object with some of: {', '.join(allowed)}")
+    unknown = [k for k in answer if k not in allowed]
+    if unknown:
+        raise PositionError(
+            f"puzzle 'answer' has {clip(repr(unknown[0]))}, not a key of a {kind!r} answer "
+            f"({', '.join(allowed)})"
+        )
+    labels = state.rules.labels
+    out: dict[str, Any] = {}
+    for key, value in answer.items():
+        if key in ("wins", "possible"):
+            if not isinstance(value, bool):
+                raise PositionError(f"puzzle answer {key!r} must be true or false")
+            out[key] = value
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise PositionError(f"puzzle answer {key!r} must be a list of texts")
+        try:
+            if key == "moves":
+                out[key] = sorted({parse_move(v, labels).text(labels) for v in value})
+            else:
+                out[key] = sorted({format_card(parse_card(v, labels), labels) for v in value})
+        except ConquianError as exc:
+            raise PositionError(f"puzzle answer {key!r}: {exc}") from None
+    return out
 
 
 def read_puzzle(path: str | Path) -> Puzzle:
@@ -105,17 +151,20 @@ def read_puzzle(path: str | Path) -> Puzzle:
     return load_puzzle(parse_json(text, repr(str(path))))
 
 
-def _best_moves(state: GameState, solver: Solver) -> tuple[list[Move], float, bool]:
-    """The moves of the player to act that reach his best expected result (R20)."""
+def _best_moves(state: GameState, solver: Solver) -> tuple[list[Move], float, bool, int]:
+    """The moves of the player to act that reach his best expected result (R20),
+    that result, whether every solve was proven, and the positions searched."""
     player = state.current_player()
     scored: list[tuple[Move, float]] = []
     proven = True
+    nodes = 0
     for move in state.legal_moves():
         result = solver.solve(state.apply(move, check=False))
         proven &= result.proven
+        nodes += result.nodes
         scored.append((move, result.values[player]))
     best = max(v for _, v in scored)
-    return [m for m, v in scored if v >= best - 1e-9], best, proven
+    return [m for m, v in scored if v >= best - 1e-9], best, proven, nodes
 
 
 def _go_out_within(
@@ -175,11 +224,11 @@ def solve_puzzle(
         possible = _go_out_within(state, player, turns, solver, memo)
         moves: list[str] = []
         if possible and state.current_player() == player:
-            moves = [
+            moves = sorted(
                 m.text(labels)
                 for m in state.legal_moves()
                 if _go_out_within(state.apply(m, check=False), player, turns - 1, solver, memo)
-            ]
+            )
         return {
             "possible": possible,
             "moves": moves,
@@ -188,19 +237,19 @@ def solve_puzzle(
         }
     if state.is_terminal() or state.is_chance_node():
         raise ConquianError("the puzzle position has no move to choose")
-    best, value, proven = _best_moves(state, solver)
+    best, value, proven, nodes = _best_moves(state, solver)
     if kind == "win":
         player = puzzle.question["player"]
         root = solver.solve(state)
         wins = root.outcome[player] > 1 - 1e-9
         return {
             "wins": wins,
-            "moves": [m.text(labels) for m in best]
+            "moves": sorted(m.text(labels) for m in best)
             if state.current_player() == player or wins
             else [],
             "value": value,
             "proven": proven and root.proven,
-            "nodes": solver.nodes,
+            "nodes": nodes + root.nodes,
         }
     pays = sorted({m.pay for m in best if isinstance(m, (Take, LayIn)) and m.pay is not None})
     if not any(isinstance(m, (Take, LayIn)) and m.pay is not None for m in state.legal_moves()):
@@ -209,20 +258,24 @@ def solve_puzzle(
         "pays": [format_card(c, labels) for c in pays],
         "value": value,
         "proven": proven,
-        "nodes": solver.nodes,
+        "nodes": nodes,
     }
 
 
 def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
-    """Differences between the stored answer and ``found`` (empty when they agree or no answer is stored)."""
+    """Differences between the stored answer and ``found`` (empty when they agree or no answer is stored).
+
+    Lists are compared as sets of moves or cards, whatever their order,
+    case or spacing in the file.  Call it only with a proven answer.
+    """
     if puzzle.answer is None:
         return []
     problems = []
     for key, expected in puzzle.answer.items():
         got = found.get(key)
         if isinstance(expected, list) and isinstance(got, list):
-            if sorted(map(str, expected)) != sorted(map(str, got)):
-                problems.append(f"{key}: expected {expected}, found {got}")
+            if sorted(set(expected)) != sorted(set(got)):
+                problems.append(f"{key}: expected {expected}, found {sorted(set(got))}")
         elif expected != got:
             problems.append(f"{key}: expected {expected!r}, found {got!r}")
     return problems

@@ -203,6 +203,14 @@ def explain(state: GameState, text: str) -> Explanation:
     move: Move | None = None if general else parse_move(text, labels)
     if move is not None and state.is_legal(move):
         return Explanation(move.text(labels), True, ())
+    if general and state.phase is Phase.OFFER:
+        takes = [m for m in state.legal_moves() if isinstance(m, Take)]
+        if takes:
+            assert state.centre is not None
+            card = format_card(state.centre.card, labels)
+            return Explanation(
+                "take", True, (f"{card} can be taken in {len(takes)} ways (arrangement and pay)",)
+            )
     facts = _facts(state, move)
     return Explanation(text if move is None else move.text(labels), False, tuple(facts))
 
@@ -214,7 +222,19 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
     if phase is Phase.OVER:
         return [f"the deal is over ({state.describe()})"]
     if isinstance(move, Turn):
-        return ["a turn is a chance move: the stock decides it (R10)"]
+        turn_facts = ["a turn is a chance move: the stock decides it, not a player (R10)"]
+        if phase is not Phase.TURN:
+            turn_facts.append(f"no card is turned now: {state.describe()}")
+        else:
+            stock = state.stock_mask()
+            if stock is not None and not stock >> move.card & 1:
+                where = _where(state, move.card, me)
+                turn_facts.append(
+                    f"{format_card(move.card, labels)} is not in the stock: it is {where}"
+                )
+            elif state.stock is not None and state.stock[0] != move.card:
+                turn_facts.append(f"the top stock card is {format_card(state.stock[0], labels)}")
+        return turn_facts
     if phase is Phase.TURN:
         return [f"no card is offered: player {me} turns the next stock card first (R10)"]
     if phase is Phase.EXCHANGE:
@@ -250,6 +270,11 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
         core = melding_core(state, me, None, None, lay_in)
         return core or [f"{card} can be taken: try 'conquian hint'"]
     assert isinstance(move, (Take, LayIn))
+    if isinstance(move, LayIn) and move.pay is None and hand:
+        return [
+            f"player {me} still holds {hand.bit_count()} cards: a forced player goes out only "
+            f"when he has no hand card left, since he adds none (R14, R15); he must pay one"
+        ]
     new = cards_of(move.layout)
     facts: list[str] = []
     foreign = new & ~(old | hand | 1 << centre.card)
