@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from analyzer.bots import usefulness
 from analyzer.cards import iter_mask
@@ -109,6 +109,8 @@ class Advice:
     unproven : float
         Fraction of solves that ran out of their node budget.
     seed : int
+    planned : int
+        Deals planned; more than ``samples`` when the time limit stopped sampling.
     """
 
     player: int
@@ -117,7 +119,7 @@ class Advice:
     seconds: float
     unproven: float
     seed: int
-    notes: list[str] = field(default_factory=list)
+    planned: int = 0
 
 
 def _usable(state: GameState, player: int, card: int) -> int:
@@ -233,7 +235,7 @@ def advise(
         raise PositionError(f"no move to choose: {state.describe()}")
     if state.hands[player] is None:
         raise PositionError(
-            f"player {player}'s hand is hidden: a hint needs the hand of the player to act"
+            f"player {player}'s hand is hidden, and this needs the hand of the player to act"
         )
     if open_hands and any(h is None for h in state.hands):
         raise PositionError("--open needs every hand known")
@@ -270,7 +272,8 @@ def advise(
     estimates: list[MoveEstimate] = []
     for move in candidates:
         w, d, lo = (x / done for x in tallies[move])
-        ci = wilson(round(w * done), done)
+        exact = open_hands and state.stock is not None and unproven == 0
+        ci = (w, w) if exact else wilson(round(w * done), done)
         hint = static.get(move)
         estimates.append(
             MoveEstimate(move, w, d, lo, ci, w - lo, done, hint.score if hint else 0.0, ())
@@ -285,6 +288,7 @@ def advise(
         time.perf_counter() - start,
         unproven / solves if solves else 0.0,
         seed,
+        planned,
     )
 
 

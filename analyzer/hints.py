@@ -192,7 +192,7 @@ def static_hints(state: GameState) -> list[Hint]:
     player = state.to_act
     if state.hands[player] is None:
         raise PositionError(
-            f"player {player}'s hand is hidden: a hint needs the hand of the player to act"
+            f"player {player}'s hand is hidden, and this needs the hand of the player to act"
         )
     hints = [score_move(state, move) for move in state.legal_moves()]
     order = sorted(range(len(hints)), key=lambda k: -hints[k].score)

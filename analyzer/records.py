@@ -117,9 +117,14 @@ def record_lines(
 def _header(entry: dict[str, Any], number: int) -> Replay:
     if entry.get("format") != FORMAT or "start" not in entry:
         raise RecordError(f"line {number}: not a conquian record header (need format and start)")
-    if entry.get("version", 1) != 1:
+    version = entry.get("version", 1)
+    if version != 1 or isinstance(version, bool):
         raise RecordError(
-            f"line {number}: record version {clip(repr(entry.get('version')))} is not supported (1 is)"
+            f"line {number}: record version must be the number 1, got {clip(repr(version))}"
+        )
+    if not isinstance(entry["start"], dict) or not isinstance(entry["start"].get("stock"), list):
+        raise RecordError(
+            f"line {number}: the start position must list the stock cards in order (docs/record-format.md)"
         )
     try:
         start = load_position(entry["start"])
@@ -142,6 +147,12 @@ def _check_result(entry: dict[str, Any], number: int, state: GameState, moves: i
         raise RecordError(
             f"line {number}: the record says winner {clip(repr(expected))}, "
             f"the replay gives {state.winner!r}"
+        )
+    returns = result.get("returns") if isinstance(result, dict) else None
+    if returns is not None and returns != list(state.returns()):
+        raise RecordError(
+            f"line {number}: the record says returns {clip(repr(returns))}, "
+            f"the replay gives {list(state.returns())}"
         )
     if "moves" in entry and entry["moves"] != moves:
         raise RecordError(

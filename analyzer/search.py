@@ -102,6 +102,9 @@ class SearchResult:
         Wall-clock time of the search.
     mode : str
         ``"minimax"``, ``"maxn"``, ``"paranoid"`` or ``"expectimax"``.
+    stopped_by : str or None
+        What ended an unproven search: ``"positions"`` (the node budget) or
+        ``"time"`` (the time limit); ``None`` when proven.
     """
 
     outcome: Outcome
@@ -112,6 +115,7 @@ class SearchResult:
     proven: bool
     seconds: float
     mode: str
+    stopped_by: str | None = None
 
 
 _OPEN: tuple[float, float, Move | None] = (-1.0, 1.0, None)
@@ -164,6 +168,7 @@ class Solver:
     _limit: int = 0
     _exhausted: bool = False
     _root_player: int = 0
+    stopped_by: str | None = None
 
     def solve(self, state: GameState) -> SearchResult:
         """Search ``state`` to the end of the deal within the budget.
@@ -215,6 +220,7 @@ class Solver:
             not self._exhausted,
             time.perf_counter() - start,
             mode,
+            self.stopped_by,
         )
 
     def _same_deal(self, state: GameState) -> None:
@@ -254,6 +260,7 @@ class Solver:
         self._limit = self.max_nodes
         self._deadline = time.perf_counter() + self.time_limit
         self._exhausted = False
+        self.stopped_by = None
 
     @property
     def exhausted(self) -> bool:
@@ -269,10 +276,11 @@ class Solver:
         if self._exhausted:
             return True
         self.nodes += 1
-        if self.nodes >= self._limit or (
-            self.nodes & 1023 == 0 and time.perf_counter() > self._deadline
-        ):
-            self._exhausted = True
+        if self.nodes >= self._limit:
+            self._exhausted, self.stopped_by = True, "positions"
+            return True
+        if self.nodes & 1023 == 0 and time.perf_counter() > self._deadline:
+            self._exhausted, self.stopped_by = True, "time"
             return True
         return False
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import networkx as nx
 
-from analyzer.errors import ConquianError
+from analyzer.errors import ConquianError, PositionError
 from analyzer.position import dump_position
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -78,7 +78,11 @@ def build_tree(
     labels = root.rules.labels
     graph: nx.DiGraph[str] = nx.DiGraph()
     graph.graph.update(variant=root.rules.name, depth=depth, truncated=False)
-    can_solve = solve_values and all(h is not None for h in root.hands)
+    can_solve = (
+        solve_values
+        and all(h is not None for h in root.hands)
+        and (root.stock is not None or root.stock_count == 0)
+    )
     solver = solver or Solver(max_nodes=200_000, time_limit=30.0)
     root_id = node_id(root)
     graph.graph["root"] = root_id
@@ -89,10 +93,15 @@ def build_tree(
         for parent_id, state in frontier:
             if state.is_terminal():
                 continue
-            if state.is_chance_node():
-                edges = state.chance_outcomes()
-            else:
-                edges = [(m, 1.0) for m in state.legal_moves()]
+            try:
+                if state.is_chance_node():
+                    edges = state.chance_outcomes()
+                else:
+                    edges = [(m, 1.0) for m in state.legal_moves()]
+            except PositionError as exc:
+                # A hidden hand or an unknown stock: this node stays a leaf.
+                graph.nodes[parent_id]["unexpanded"] = str(exc)
+                continue
             for move, prob in edges:
                 child = state.apply(move, check=False)
                 child_id = node_id(child)

@@ -49,7 +49,7 @@ from analyzer.hints import WEIGHTS, analyze, static_hints
 from analyzer.moves import Give, Move, parse_move
 from analyzer.partition import solve_arrangement
 from analyzer.position import deal, load_position, parse_json, view
-from analyzer.puzzles import check_puzzle, read_puzzle, solve_puzzle
+from analyzer.puzzles import check_puzzle, load_puzzle, solve_puzzle
 from analyzer.records import record_lines, replay_lines
 from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.search import Solver
@@ -118,6 +118,9 @@ def boundary() -> Iterator[None]:
         fail(str(exc), DOMAIN)
     except RecursionError:
         fail("the input is nested too deeply to read", DOMAIN)
+    except KeyboardInterrupt:
+        err.print("conquian: interrupted", markup=False)
+        raise typer.Exit(130) from None
 
 
 def _rules(variant: str) -> Rules:
@@ -146,20 +149,34 @@ def _input_text(path_text: str, what: str) -> tuple[str, str]:
     """
     if path_text == "-":
         try:
-            return sys.stdin.read(), "standard input"
+            return sys.stdin.read().removeprefix("\ufeff"), "standard input"
         except UnicodeDecodeError:
             fail("standard input is not UTF-8 text", DOMAIN)
+    if not path_text.strip():
+        fail(f"no {what} named: the name is empty", USAGE)
     path = Path(path_text)
     if path.is_dir():
         fail(f"{what} {clip(path_text)!r} is a directory, not a file", USAGE)
-    if not path.is_file():
+    if not path.exists():
         fail(f"no such {what}: {clip(path_text)!r}", USAGE)
     try:
-        return path.read_text(encoding="utf-8"), path_text
+        # utf-8-sig: a byte-order mark from an editor is accepted.
+        return path.read_text(encoding="utf-8-sig"), path_text
     except UnicodeDecodeError:
         fail(f"{what} {clip(path_text)!r} is not UTF-8 text", DOMAIN)
     except OSError as exc:
         fail(f"cannot read {clip(path_text)!r}: {exc.strerror or exc}", USAGE)
+
+
+def _output_file(path: Path, option: str, force: bool) -> None:
+    """Check an output file before any work: its folder exists, it is not a folder, and an
+    existing file is replaced only with ``--force`` (usage errors, exit 2)."""
+    if path.is_dir():
+        fail(f"{option} {clip(str(path))!r} is a directory: give a file name", USAGE)
+    if not path.parent.is_dir():
+        fail(f"{option}: no directory {clip(str(path.parent))!r} to write into", USAGE)
+    if path.exists() and not force:
+        fail(f"{option} {clip(str(path))!r} exists: use --force to replace it", USAGE)
 
 
 def _progress(label: str, as_json: bool, *, transient: bool) -> Progress:
@@ -194,8 +211,23 @@ def _read_position(position: str | None) -> tuple[GameState, str]:
     raise AssertionError("unreachable")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        out.print(f"conquian {version('conquian')}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Play, check and analyse Conquian, the oldest rummy game of the West.
 
     Exit codes: 0 success, 1 domain error (impossible position, illegal move,
@@ -403,17 +435,30 @@ def hint(
                 "seed": seed,
                 "seconds": round(advice.seconds, 3),
                 "unproven": round(advice.unproven, 4),
+                "time_limited": advice.samples < advice.planned,
                 "moves": moves[:top] if top else moves,
             }
         )
         return
     out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.")
+    if open_hands:
+        how = "Solved double-dummy with every hand and the stock as given"
+    else:
+        how = (
+            f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} "
+            f"cannot see (seed {seed}), each solved double-dummy"
+        )
     out.print(
-        f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} cannot see "
-        f"(seed {seed}), each solved double-dummy; {100 * advice.unproven:.0f}% of the solves hit "
-        f"their budget of {budget} positions and used the heuristic. {advice.seconds:.1f} s."
+        f"{how}; {100 * advice.unproven:.0f}% of the solves hit their budget of {budget} "
+        f"positions and used the heuristic. {advice.seconds:.1f} s.",
+        markup=False,
     )
+    if advice.samples < advice.planned:
+        out.print(
+            f"The time limit stopped sampling after {advice.samples} of {advice.planned} deals: "
+            "the answer depends on machine speed (raise --time-limit for a reproducible one)."
+        )
     table = Table(show_lines=False)
     for col, just in (("#", "right"), ("move", "left"), ("win", "right"), ("draw", "right"),
                       ("95% (win)", "right"), ("reasons", "left")):  # fmt: skip
@@ -471,7 +516,7 @@ def why(
     ],
     samples: Annotated[
         int, typer.Option("--samples", "-n", min=1, help="Deals to sample when comparing.")
-    ] = 24,
+    ] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -610,7 +655,12 @@ def simulate(
     ] = None,
     variant: VariantOpt = "classic",
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same games.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, max=64, help="Worker processes (at most one per game)."
+        ),
+    ] = 1,
     rotate: Annotated[
         bool, typer.Option("--rotate", help="Rotate the bots one seat per game.")
     ] = False,
@@ -641,7 +691,10 @@ def simulate(
         try:
             with progress:
                 task = progress.add_task("games", total=games)
-                for result in simulate_games(rules, names, games, seed, jobs=jobs, rotate=rotate):
+                workers = min(jobs, games)
+                for result in simulate_games(
+                    rules, names, games, seed, jobs=workers, rotate=rotate
+                ):
                     if directory is not None:
                         _write_record(directory, result)
                     summary.add(result)
@@ -770,6 +823,9 @@ def play(
     record: Annotated[
         Path | None, typer.Option("--record", help="Save the game record (JSON lines) here.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing record file.")
+    ] = False,
 ) -> None:
     """Play a deal against bots in the terminal. Type a move, its number, 'hint', 'moves' or 'quit'."""
     rules = _rules(variant)
@@ -785,10 +841,7 @@ def play(
         if name not in BOTS:
             fail(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})", USAGE)
     if record is not None:
-        if record.is_dir():
-            fail(f"--record {clip(str(record))!r} is a directory: give a file name", USAGE)
-        if not record.parent.is_dir():
-            fail(f"--record: no directory {clip(str(record.parent))!r} to write into", USAGE)
+        _output_file(record, "--record", force)
     others = [make_bot(n) for n in names]
     seats: list[Bot | None] = list(others)
     seats.insert(seat, None)
@@ -807,6 +860,10 @@ def play(
                 move: Move = state.chance_outcomes()[0][0]
                 history.append((None, move))
                 state = state.apply(move)
+                assert state.centre is not None
+                out.print(
+                    f"player {state.to_act} turns {format_card(state.centre.card, lab)} (R10)"
+                )
                 continue
             player = state.current_player()
             bot = seats[player]
@@ -828,7 +885,7 @@ def play(
     except (EOFError, KeyboardInterrupt):
         out.print("\nGame abandoned.")
         _save(record, start, history, state, seed, players)
-        raise typer.Exit(1) from None
+        return
     _render(state, seat)
     if state.winner is None:
         out.print("The deal is a draw (R18).")
@@ -944,6 +1001,7 @@ def solve(
         "nodes": result.nodes,
         "values": list(result.values),
         "mode": result.mode,
+        "stopped_by": result.stopped_by,
         "seconds": round(result.seconds, 4),
     }
     if result.mode == "expectimax":
@@ -962,9 +1020,13 @@ def solve(
     elif result.winner is not None:
         out.print(f"Under best play player {result.winner} wins.")
     else:
-        out.print("Not proven within the budget; best estimate only.")
+        estimate = ", ".join(f"player {p} {result.values[p]:+.2f}" for p in range(n))
+        out.print(f"Not proven within the budget; heuristic estimate of the results: {estimate}.")
+    stop = {"positions": "position budget spent", "time": "time limit reached"}.get(
+        result.stopped_by or "", "budget spent"
+    )
     out.print(
-        f"{'Proven' if result.proven else 'NOT proven (budget spent)'}: {result.nodes} positions "
+        f"{'Proven' if result.proven else f'NOT proven ({stop})'}: {result.nodes} positions "
         f"in {result.seconds:.2f} s ({result.mode})."
     )
     if result.pv:
@@ -990,17 +1052,31 @@ def tree(
         typer.Option("--values/--no-values", help="Solve every node (needs every hand known)."),
     ] = True,
     budget: BudgetOpt = 200_000,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing export file.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Explore the game tree from POSITION and export it (networkx)."""
+    """Explore the game tree from POSITION and export it (networkx).
+
+    Node values need every hand and the stock order known; otherwise the tree is built
+    without them (solve gives chances for an unknown stock order).
+    """
     state, name = _read_position(position)
-    if export is not None and export.suffix.lower().lstrip(".") not in (
-        "graphml",
-        "gexf",
-        "json",
-        "xml",
-    ):
-        fail(f"--export must end in .graphml, .gexf or .json: {str(export)!r}", USAGE)
+    if export is not None:
+        if export.suffix.lower().lstrip(".") not in ("graphml", "gexf", "json", "xml"):
+            fail(f"--export must end in .graphml, .gexf or .json: {clip(str(export))!r}", USAGE)
+        if position != "-" and export.exists() and export.resolve() == Path(position).resolve():
+            fail("--export would overwrite the input position", USAGE)
+        _output_file(export, "--export", force)
+    exact = all(h is not None for h in state.hands) and (
+        state.stock is not None or state.stock_count == 0
+    )
+    if values and not exact and not as_json:
+        err.print(
+            "note: node values skipped: they need every hand and the stock order", markup=False
+        )
+    values = values and exact
     with boundary():
         progress = _progress("exploring", as_json, transient=True)
         with progress:
@@ -1041,44 +1117,48 @@ def tree(
 # ------------------------------------------------------------------- puzzle
 @app.command()
 def puzzle(
-    file: Annotated[Path, typer.Argument(help="Puzzle JSON file.")],
+    file: Annotated[str, typer.Argument(help="Puzzle JSON file, or -.")],
     budget: BudgetOpt = 2_000_000,
     time_limit: TimeOpt = 60.0,
     as_json: JsonOpt = False,
 ) -> None:
-    """Solve a puzzle, and check its stored answer if it has one (exit 1 on a mismatch)."""
-    if not file.is_file():
-        fail(f"no such puzzle file: {str(file)!r}", USAGE)
+    """Solve a puzzle, and check its stored answer if it has one.
+
+    Exit 1 when the stored answer is wrong, or when the search could not prove the answer
+    within the budget (the stored answer is then not judged).
+    """
+    text, name = _input_text(file, "puzzle file")
     with boundary():
-        puz = read_puzzle(file)
+        puz = load_puzzle(parse_json(text, name if name == "standard input" else repr(name)))
         found = solve_puzzle(puz, max_nodes=budget, time_limit=time_limit)
-    problems = check_puzzle(puz, found)
+    verified = bool(found["proven"])
+    problems = check_puzzle(puz, found) if verified else []
     data = {
         "title": puz.title,
         "question": puz.question,
         "answer": found,
-        "checked": puz.answer is not None,
-        "correct": None if puz.answer is None else not problems,
+        "checked": puz.answer is not None and verified,
+        "correct": None if puz.answer is None or not verified else not problems,
         "problems": problems,
     }
     if as_json:
         _emit(data)
     else:
-        out.print(f"Puzzle: {puz.title or file.name}: {puz.state.describe()}.", markup=False)
+        out.print(f"Puzzle: {puz.title or name}: {puz.state.describe()}.", markup=False)
         out.print(f"Question: {_question_text(puz.question)}", markup=False)
-        out.print(
-            f"Answer ({'proven' if found['proven'] else 'NOT proven'}, {found['nodes']} positions):"
-        )
+        out.print(f"Answer ({'proven' if verified else 'NOT proven'}, {found['nodes']} positions):")
         for key, value in found.items():
             if key not in ("proven", "nodes"):
                 out.print(f"  {key}: {value}", markup=False)
-        if puz.answer is not None:
+        if puz.answer is not None and not verified:
+            out.print("The stored answer was not checked: the search ran out of budget.")
+        elif puz.answer is not None:
             out.print(
                 "The stored answer is correct." if not problems else "The stored answer is WRONG:"
             )
             for line in problems:
                 out.print(f"  {line}", markup=False)
-    if problems:
+    if problems or (puz.answer is not None and not verified):
         raise typer.Exit(DOMAIN)
 
 
