@@ -61,6 +61,9 @@ def sample_deal(view: GameState, player: int, rng: random.Random) -> GameState:
         cards (an impossible view).
     """
     unseen = unseen_cards(view, player)
+    for hand in view.hands:
+        if hand is not None:
+            unseen &= ~hand  # a hand the view shows is known, not to be dealt again
     need = _required(view, player, unseen)
     free = unseen
     for mask in need.values():

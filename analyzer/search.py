@@ -88,8 +88,8 @@ class SearchResult:
         Probabilities (player 0 wins, ..., player n-1 wins, draw); with
         everything known exactly one entry is 1.
     winner : int or None
-        The winner under best play, or ``None`` for a draw or when the
-        outcome is uncertain (chance).
+        The winner under best play, or ``None`` for a draw, when the outcome
+        is uncertain (chance), or when the answer is not proven.
     values : tuple of float
         Expected result of each player (R20: +1 win, 0 draw, -1 loss).
     pv : tuple of Move
@@ -210,7 +210,8 @@ class Solver:
                 outcome = outcome_vector(end)
         n = state.rules.players
         values = tuple(_utility(outcome, p) for p in range(n))
-        winner = next((p for p in range(n) if outcome[p] > 1 - 1e-9), None)
+        proven = not self._exhausted
+        winner = next((p for p in range(n) if outcome[p] > 1 - 1e-9), None) if proven else None
         return SearchResult(
             outcome,
             winner,

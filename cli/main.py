@@ -442,8 +442,13 @@ def hint(
         return
     out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.")
-    if open_hands:
+    if open_hands and state.stock is not None:
         how = "Solved double-dummy with every hand and the stock as given"
+    elif open_hands:
+        how = (
+            f"Evaluated on {advice.samples} sampled stock orders, every hand as given "
+            f"(seed {seed}), each solved double-dummy"
+        )
     else:
         how = (
             f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} "
@@ -518,9 +523,13 @@ def why(
         int, typer.Option("--samples", "-n", min=1, help="Deals to sample when comparing.")
     ] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.05, help="Seconds of sampling when comparing.")
+    ] = DEFAULT_TIME_LIMIT,
     as_json: JsonOpt = False,
 ) -> None:
-    """Explain MOVE: the rule facts that forbid it, or how it compares with the best move."""
+    """Explain MOVE: the rule facts that forbid it, or how it compares with the best move
+    (on the same sampled deals as hint)."""
     state, name = _read_position(position)
     lab = state.rules.labels
     try:
@@ -537,7 +546,7 @@ def why(
     if explanation.legal and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
         asked = parse_move(move, lab)
         with boundary():
-            advice = advise(state, samples=samples, seed=seed, extra=[asked])
+            advice = advise(state, samples=samples, seed=seed, time_limit=time_limit, extra=[asked])
         rank = next(k for k, e in enumerate(advice.estimates) if e.move == asked)
         mine, best = advice.estimates[rank], advice.estimates[0]
         data["comparison"] = {
@@ -549,6 +558,7 @@ def why(
             "expected": mine.expected,
             "best_expected": best.expected,
             "samples": advice.samples,
+            "time_limited": advice.samples < advice.planned,
         }
     if as_json:
         _emit(data)
@@ -562,6 +572,10 @@ def why(
     out.print(f"{explanation.move} is legal.", markup=False)
     comp = data.get("comparison")
     if comp:
+        if comp["time_limited"]:
+            out.print(
+                "The time limit stopped sampling early: raise --time-limit for a reproducible answer."
+            )
         if comp["rank"] == 1:
             out.print(
                 f"It is the best move found: it wins {100 * comp['win']:.0f}% of {comp['samples']} sampled deals."
@@ -590,6 +604,13 @@ def main(args: list[str] | None = None) -> int:
     """
     try:
         result = app(args=args, prog_name="conquian", standalone_mode=False)
+    except BrokenPipeError:
+        # The reader went away (e.g. '| head'): stop quietly.
+        sys.stderr.close()
+        return 0
+    except OSError as exc:
+        err.print(f"conquian: error: cannot write the output: {exc.strerror or exc}", markup=False)
+        return DOMAIN
     except typer.Abort:
         err.print("conquian: aborted", markup=False)
         return 130
@@ -752,8 +773,12 @@ def _write_record(directory: Path, result: GameResult) -> None:
     )
     path = directory / f"game-{result.index:06d}.jsonl"
     tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(path)  # a finished record appears whole, or not at all
+    try:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        tmp.replace(path)  # a finished record appears whole, or not at all
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        fail(f"cannot write the record {clip(str(path))!r}: {exc.strerror or exc}", DOMAIN)
 
 
 def _print_summary(data: dict[str, Any], rules: Rules) -> None:
@@ -882,9 +907,11 @@ def play(
             if exchanging and state.phase is not Phase.EXCHANGE:
                 got = state.hand(seat) & ~start.hand(seat)
                 out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
-    except (EOFError, KeyboardInterrupt):
+    except (EOFError, KeyboardInterrupt) as exc:
         out.print("\nGame abandoned.")
         _save(record, start, history, state, seed, players)
+        if isinstance(exc, KeyboardInterrupt):
+            raise typer.Exit(130) from None
         return
     _render(state, seat)
     if state.winner is None:
@@ -951,7 +978,8 @@ def _ask(state: GameState, seat: int) -> Move:
         try:
             move = parse_move(text, lab)
         except ConquianError as exc:
-            out.print(str(exc).capitalize(), markup=False)
+            message = str(exc)
+            out.print(message[:1].upper() + message[1:], markup=False)
             continue
         if state.is_legal(move):
             return move
@@ -1012,8 +1040,10 @@ def solve(
     out.print(f"Position: {name}: {state.describe()}.", markup=False)
     if result.mode == "expectimax":
         parts = ", ".join(f"player {p} wins {result.outcome[p]:.3f}" for p in range(n))
+        kind = "exact chances" if result.proven else "NOT proven, heuristic estimate only"
         out.print(
-            f"Stock order unknown: expectimax over the stock cards: {parts}, draw {result.outcome[n]:.3f}."
+            f"Stock order unknown: expectimax over the stock cards ({kind}): {parts}, "
+            f"draw {result.outcome[n]:.3f}."
         )
     elif result.winner is None and result.proven:
         out.print("Under best play the deal is a draw.")
@@ -1066,7 +1096,7 @@ def tree(
     if export is not None:
         if export.suffix.lower().lstrip(".") not in ("graphml", "gexf", "json", "xml"):
             fail(f"--export must end in .graphml, .gexf or .json: {clip(str(export))!r}", USAGE)
-        if position != "-" and export.exists() and export.resolve() == Path(position).resolve():
+        if position != "-" and export.exists() and export.samefile(position):
             fail("--export would overwrite the input position", USAGE)
         _output_file(export, "--export", force)
     exact = all(h is not None for h in state.hands) and (
@@ -1158,7 +1188,7 @@ def puzzle(
             )
             for line in problems:
                 out.print(f"  {line}", markup=False)
-    if problems or (puz.answer is not None and not verified):
+    if problems or not verified:
         raise typer.Exit(DOMAIN)
 
 

@@ -159,3 +159,31 @@ def test_files_with_bom_empty_names_and_version(tmp_path: Path) -> None:
 def test_play_shows_turned_cards() -> None:
     code, out, _ = run("play", "--seed", "3", input="quit\n")
     assert code == 0 and " turns " in out
+
+
+def test_third_round_regressions(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", "variants"],
+        stdout=open("/dev/full", "w"), stderr=subprocess.PIPE, text=True, timeout=120,
+    )
+    assert proc.returncode == 1 and "cannot write the output" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    # An unproven search names no winner.
+    code, out, _ = run("solve", str(EXAMPLES / "example6-forced-out.json"), "--budget", "300", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proven"] is False and data["winner"] is None
+    # --open with a stock count samples the stock order only.
+    code, out, _ = run("hint", str(EXAMPLES / "forcing.json"), "--open", "--samples", "3", "--json")
+    assert code == 0 and json.loads(out)["samples"] == 3
+    # A puzzle that cannot be proven exits 1 even without a stored answer.
+    data = json.loads((PUZZLES / "classic-win-4.json").read_text())
+    del data["answer"]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    assert run("puzzle", str(path), "--budget", "1")[0] == 1
+    # play keeps the case of its error messages.
+    code, out, _ = run("play", "--seed", "3", input="take [9z] out\nquit\n")
+    assert "'9z'" in out and "French" in out
