@@ -240,23 +240,10 @@ def arrangements(cards: int, rules: Rules) -> Iterator[tuple[int, ...]]:
     """Every partition of ``cards`` into legal melds, each a sorted tuple of masks.
 
     Yields nothing if ``cards`` cannot all be melded; yields ``()`` for no cards.
-    Deterministic order.
+    Deterministic order.  These are the :func:`covers` of ``cards`` that
+    must meld all of them.
     """
-    by_low = _by_lowest(rules.max_run)
-
-    def walk(mask: int) -> Iterator[tuple[int, ...]]:
-        if not mask:
-            yield ()
-            return
-        x = (mask & -mask).bit_length() - 1
-        for meld in by_low[x]:
-            rest = mask & ~meld
-            if meld & mask == meld and _max_melded(rest, rest, rules.max_run) == rest.bit_count():
-                for tail in walk(rest):
-                    yield (meld, *tail)
-
-    for part in walk(cards):
-        yield tuple(sorted(part))
+    yield from covers(cards, cards, rules)
 
 
 def covers(pool: int, must: int, rules: Rules) -> Iterator[tuple[int, ...]]:

@@ -49,20 +49,29 @@ def _ending(pay: int | None, labels: Labels) -> str:
     return "out" if pay is None else f"pay {format_card(pay, labels)}"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """Decline the centre card (R12, R17)."""
+class _Text:
+    """``str(move)`` is its text with French labels (R2)."""
+
+    __slots__ = ()
 
     def text(self, labels: Labels = Labels.FRENCH) -> str:
-        """The move's text."""
-        return "pass"
+        raise NotImplementedError
 
     def __str__(self) -> str:
         return self.text()
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
+class Pass(_Text):
+    """Decline the centre card (R12, R17)."""
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text."""
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Take(_Text):
     """Take the centre card (R13) and pay, or go out (R15).
 
     Attributes
@@ -80,12 +89,9 @@ class Take:
         """The move's text."""
         return f"take {_layout_text(self.layout, labels)} {_ending(self.pay, labels)}"
 
-    def __str__(self) -> str:
-        return self.text()
-
 
 @dataclass(frozen=True, slots=True)
-class LayIn:
+class LayIn(_Text):
     """The forced player's lay-in of the centre card and his pay (R14)."""
 
     layout: tuple[int, ...]
@@ -95,12 +101,9 @@ class LayIn:
         """The move's text."""
         return f"lay {_layout_text(self.layout, labels)} {_ending(self.pay, labels)}"
 
-    def __str__(self) -> str:
-        return self.text()
-
 
 @dataclass(frozen=True, slots=True)
-class Force:
+class Force(_Text):
     """Force player ``player`` to take the centre card (R14)."""
 
     player: int
@@ -109,12 +112,9 @@ class Force:
         """The move's text."""
         return f"force {self.player}"
 
-    def __str__(self) -> str:
-        return self.text()
-
 
 @dataclass(frozen=True, slots=True)
-class Meld:
+class Meld(_Text):
     """Lay one new meld made only of hand cards (R16)."""
 
     meld: int
@@ -123,12 +123,9 @@ class Meld:
         """The move's text."""
         return f"meld [{format_mask(self.meld, labels)}]"
 
-    def __str__(self) -> str:
-        return self.text()
-
 
 @dataclass(frozen=True, slots=True)
-class Give:
+class Give(_Text):
     """Pass one hand card to the next player in the exchange (R9)."""
 
     card: int
@@ -137,12 +134,9 @@ class Give:
         """The move's text."""
         return f"give {format_card(self.card, labels)}"
 
-    def __str__(self) -> str:
-        return self.text()
-
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(_Text):
     """The chance move: ``card`` is turned from the stock (R10)."""
 
     card: int
@@ -150,9 +144,6 @@ class Turn:
     def text(self, labels: Labels = Labels.FRENCH) -> str:
         """The move's text."""
         return f"turn {format_card(self.card, labels)}"
-
-    def __str__(self) -> str:
-        return self.text()
 
 
 Move = Pass | Take | Force | LayIn | Meld | Give | Turn

@@ -24,7 +24,6 @@ from typing import Any
 from analyzer.cards import format_card, iter_mask
 from analyzer.errors import IllegalMoveError, PositionError
 from analyzer.melds import (
-    arrangements,
     can_meld_all,
     cards_of,
     covers,
@@ -110,22 +109,32 @@ def _fitting_cards(layout: tuple[int, ...], rules: Rules) -> int:
     return out
 
 
-def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
-    """Arrangements of ``cards``, one per distinct lay-off exposure (R6, R14).
+def _grouped_layouts(
+    pool: int, must: int, hand: int, rules: Rules
+) -> dict[int, list[tuple[int, ...]]]:
+    """Layouts melding all of ``must`` and some of ``pool``, grouped by the ``hand`` cards they use,
+    one per distinct lay-off exposure within a group (R6, R13, R14).
 
     Own melds are freely rearranged at every take and lay-in (R13), so two
     arrangements of the same cards differ in play only by which cards can be
     laid off on them; one representative of each is kept (the first found).
     Under ``force_fit = rearrange`` the arrangement does not matter at all.
     """
-    out: list[tuple[int, ...]] = []
-    seen: set[int] = set()
-    for layout in arrangements(cards, rules):
+    groups: dict[int, list[tuple[int, ...]]] = {}
+    keys: dict[int, set[int]] = {}
+    for layout in covers(pool, must, rules):
+        used = cards_of(layout) & hand
         key = layoff_mask(layout, rules) if rules.force_fit is ForceFit.LAYOFF else 0
+        seen = keys.setdefault(used, set())
         if key not in seen:
             seen.add(key)
-            out.append(layout)
-    return out
+            groups.setdefault(used, []).append(layout)
+    return groups
+
+
+def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
+    """Arrangements of exactly ``cards``, one per distinct lay-off exposure (R6, R14)."""
+    return _grouped_layouts(cards, cards, 0, rules).get(0, [])
 
 
 def _index_key(mask: int) -> tuple[int, ...]:
@@ -142,15 +151,7 @@ def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> 
     is left.  Cached: the same player situation recurs across a search.
     """
     base = cards_of(layout) | 1 << card
-    groups: dict[int, list[tuple[int, ...]]] = {}
-    keys: dict[int, set[int]] = {}
-    for new in covers(base | hand, base, rules):
-        used = cards_of(new) & hand
-        key = layoff_mask(new, rules) if rules.force_fit is ForceFit.LAYOFF else 0
-        seen = keys.setdefault(used, set())
-        if key not in seen:
-            seen.add(key)
-            groups.setdefault(used, []).append(new)
+    groups = _grouped_layouts(base | hand, base, hand, rules)
     moves: list[Take] = []
     for used in sorted(groups, key=lambda u: (u.bit_count(), _index_key(u))):
         rest = hand & ~used
