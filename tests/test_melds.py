@@ -21,6 +21,7 @@ from reference import (
     ref_max_melded,
     ref_random_layout,
 )
+from strategies import CARD_SETS, card_sets
 
 from analyzer.cards import iter_mask, mask_of, parse_cards
 from analyzer.melds import (
@@ -42,7 +43,6 @@ from analyzer.melds import (
 from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
 
 PRESETS = [pytest.param(CLASSIC, id="classic"), pytest.param(MEGAJOGOS, id="megajogos")]
-CARD_SETS = st.sets(st.integers(0, 39), max_size=20)
 
 
 def m(text: str) -> int:
@@ -254,23 +254,6 @@ def test_arrangements_example() -> None:
 
 
 # --- property tests against the reference --------------------------------------------------
-
-
-@st.composite
-def card_sets(draw: st.DrawFn, max_run: int) -> set[int]:
-    """Random card sets of 0-20 cards, half of them unions of melds plus a few cards."""
-    if draw(st.booleans()):
-        return draw(CARD_SETS)
-    rng = draw(st.randoms(use_true_random=False))
-    out: set[int] = set()
-    for meld in ref_random_layout(rng, max_run, draw(st.integers(1, 6))):
-        if len(out) + len(meld) <= 20:
-            out |= set(meld)
-    extra = draw(st.sets(st.integers(0, 39), max_size=3))
-    for c in sorted(extra):
-        if len(out) < 20:
-            out.add(c)
-    return out
 
 
 def _check_partition(melds: tuple[int, ...], cards_mask: int, must: int, rules: Rules) -> int:

@@ -21,6 +21,7 @@ from reference import (
     ref_max_melded,
     ref_random_layout,
 )
+from strategies import CARD_SETS, card_sets
 
 from analyzer.cards import iter_mask, mask_of, parse_cards
 from analyzer.errors import ConquianError
@@ -37,7 +38,6 @@ from analyzer.rules import CLASSIC, MEGAJOGOS, ForceFit, Rules
 CLASSIC_REARRANGE = dataclasses.replace(CLASSIC, force_fit=ForceFit.REARRANGE)
 MEGAJOGOS_REARRANGE = dataclasses.replace(MEGAJOGOS, force_fit=ForceFit.REARRANGE)
 PRESETS = [pytest.param(CLASSIC, id="classic"), pytest.param(MEGAJOGOS, id="megajogos")]
-CARD_SETS = st.sets(st.integers(0, 39), max_size=20)
 ALL_MELDS = {n: sorted(ref_all_melds(n), key=sorted) for n in (8, 10)}
 CPSAT = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -67,22 +67,6 @@ def check_melds(melds: tuple[int, ...], available: int, must: int, rules: Rules)
         seen |= meld
     assert must & ~seen == 0, "a must card is left out"
     return seen
-
-
-@st.composite
-def card_sets(draw: st.DrawFn, max_run: int) -> set[int]:
-    """Random card sets of 0-20 cards; half are unions of melds plus a few cards."""
-    if draw(st.booleans()):
-        return draw(CARD_SETS)
-    rng = draw(st.randoms(use_true_random=False))
-    out: set[int] = set()
-    for meld in ref_random_layout(rng, max_run, draw(st.integers(1, 6))):
-        if len(out) + len(meld) <= 20:
-            out |= set(meld)
-    for x in sorted(draw(st.sets(st.integers(0, 39), max_size=3))):
-        if len(out) < 20:
-            out.add(x)
-    return out
 
 
 # --- solve_arrangement and can_meld_all_cpsat ---------------------------------------------------
