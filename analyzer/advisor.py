@@ -1,26 +1,33 @@
-"""Move hints from a player's own view: sampled deals solved by the explorer (PIMC).
+"""Move hints from a player's own view: sampled deals searched by the explorer (PIMC).
 
 For the player to act, :func:`advise`
 
-1. lists candidate moves with the one engine (:meth:`GameState.legal_moves`):
-   every force, pass and hand-only meld, and for each set of hand cards that
-   can be melded with the centre card one take (or lay-in), whose
-   arrangement and pay card come from the CP-SAT choice models of
-   :mod:`analyzer.choice` (most melded, fewest cards exposed to forcing;
-   most outs kept, fewest cards given to the next players);
+1. lists the candidate moves with the one engine (:meth:`GameState.legal_moves`):
+   every legal choice, where takes and lay-ins that leave the same cards in
+   hand, the same cards melded and pay the same card are one choice, shown
+   with the arrangement that exposes the fewest unseen cards to forcing
+   (R14), the first in engine order on a tie (:func:`candidate_moves`);
 2. draws deals of the hidden cards consistent with his view, uniformly
    (:mod:`analyzer.sampling`; no inference from the others' past choices);
-3. solves each candidate on each sampled deal with the double-dummy search
-   (:mod:`analyzer.search`), sharing one transposition table per deal; a
-   search that runs out of its node budget scores its unfinished positions
-   with the search's documented heuristic (melded-card lead);
+3. searches every candidate on each sampled deal as if every card were
+   known, with the engine's search:
+
+   * ``v2`` (default): :class:`analyzer.lookahead.Lookahead`, iterative
+     deepening in offers with the fitted leaf evaluation of
+     :mod:`analyzer.evaluation`, alpha-beta for two players and max-n for
+     three, the move ordering shared across the deals of one hint;
+   * ``v1`` (the first hint engine, kept to measure against): one take per
+     set of hand cards melded, arranged and paid by the CP-SAT models of
+     :mod:`analyzer.choice`, each solved to the end of the deal by
+     :class:`analyzer.search.Solver` within a node budget, past which the
+     melded-card lead scores what is left;
 4. reports, per move, the win / draw / loss frequencies over the deals
    with a 95% interval for the win probability (Wilson score interval),
    ranked by expected result (R20: win +1, draw 0, loss -1).
 
-This is perfect-information Monte Carlo: each sampled deal is solved as if
-every card were visible, which overrates moves that need to know the hidden
-cards; it is the standard baseline for hidden-information card games.
+This is perfect-information Monte Carlo: each sampled deal is searched as
+if every card were visible, which overrates moves that need to know the
+hidden cards; it is the standard baseline for hidden-information card games.
 """
 
 from __future__ import annotations
@@ -30,27 +37,32 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from analyzer.bots import usefulness
 from analyzer.cards import iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
-from analyzer.errors import PositionError
-from analyzer.hints import Hint, outs, score_move
-from analyzer.melds import cards_of, catalog
+from analyzer.errors import ConquianError, PositionError
+from analyzer.evaluation import fitted_evaluator, melded_lead
+from analyzer.hints import Hint, outs, score_move, usefulness
+from analyzer.lookahead import Lookahead
+from analyzer.melds import cards_of, catalog, layoff_mask
 from analyzer.moves import LayIn, Move, Take
 from analyzer.position import view as view_of
 from analyzer.sampling import sample_deal, unseen_cards
-from analyzer.search import Solver
-from analyzer.simulate import wilson
+from analyzer.search import Outcome, Solver
 from analyzer.state import GameState, Phase, fits_layout
+from analyzer.stats import wilson
 
 __all__ = [
+    "DEFAULT_ENGINE",
     "DEFAULT_NODE_BUDGET",
     "DEFAULT_SAMPLES",
     "DEFAULT_TIME_LIMIT",
+    "ENGINES",
     "Advice",
+    "Engine",
     "MoveEstimate",
     "advise",
     "candidate_moves",
+    "same_choice",
 ]
 
 DEFAULT_SAMPLES = 48
@@ -58,7 +70,49 @@ DEFAULT_SAMPLES = 48
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds of sampling by default (a mid-game position is answered in about this)."""
 DEFAULT_NODE_BUDGET = 4_000
-"""Positions per double-dummy solve by default."""
+"""Positions per double-dummy solve of the ``v1`` engine by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """A named hint engine: which candidates are weighed and how each sampled deal is searched.
+
+    Attributes
+    ----------
+    name : str
+    candidates : str
+        ``"all"`` (every distinct choice, :func:`candidate_moves`) or ``"v1"``
+        (one take per set of hand cards, arranged and paid by CP-SAT).
+    search : str
+        ``"lookahead"`` (:class:`analyzer.lookahead.Lookahead`) or ``"exact"``
+        (:class:`analyzer.search.Solver` to the end of the deal).
+    leaf : str
+        ``"fitted"`` (:func:`analyzer.evaluation.fitted_evaluator`, the
+        melded-card lead where no model was fitted) or ``"melded"``.
+    mode : str
+        Three players: ``"auto"`` (max-n), ``"maxn"`` or ``"paranoid"``.
+    node_budget : int
+        Positions per sampled deal (``lookahead``, all candidates together)
+        or per solve of one candidate (``exact``).
+    max_depth : int
+        Deepest lookahead iteration, in offers.
+    """
+
+    name: str
+    candidates: str
+    search: str
+    leaf: str
+    mode: str = "auto"
+    node_budget: int = 6_000
+    max_depth: int = 40
+
+
+ENGINES: dict[str, Engine] = {
+    "v2": Engine("v2", "all", "lookahead", "fitted"),
+    "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET),
+}
+"""The hint engines by name; ``v1`` is the first one, kept to measure the others against."""
+DEFAULT_ENGINE = "v2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +161,23 @@ class Advice:
         Deals evaluated.
     seconds : float
     unproven : float
-        Fraction of solves that ran out of their node budget.
+        Fraction of the searches (one per deal, or per deal and move for
+        ``v1``) whose values are estimates, not exact results: ``v1``, the
+        solves that ran out of their node budget; ``v2``, the deals where the
+        lookahead stopped before the end of the deal and used its leaf evaluation.
     seed : int
     planned : int
         Deals planned; more than ``samples`` when the time limit stopped sampling.
+    engine : str
+        Name of the engine (:data:`ENGINES`).
+    depth : float
+        ``v2``: median depth in offers of the lookahead over the deals
+        (-1: the budget allowed only the evaluation of each move's position);
+        ``v1``: 0.
+    shallow : float
+        ``v2``: fraction of deals where the budget cut the lookahead before
+        it had looked one full offer beyond the move (depth below 1) and the
+        search did not reach the end of the deal; ``v1``: equal to ``unproven``.
     """
 
     player: int
@@ -120,6 +187,9 @@ class Advice:
     unproven: float
     seed: int
     planned: int = 0
+    engine: str = DEFAULT_ENGINE
+    depth: float = 0.0
+    shallow: float = 0.0
 
 
 def _usable(state: GameState, player: int, card: int) -> int:
@@ -131,7 +201,7 @@ def _usable(state: GameState, player: int, card: int) -> int:
 
 
 def _choose_placement(state: GameState, player: int, used: int, lay_in: bool) -> Move | None:
-    """The take (or lay-in) melding ``used`` hand cards, arranged and paid by the CP-SAT models."""
+    """``v1``: the take (or lay-in) melding ``used`` hand cards, arranged and paid by CP-SAT."""
     assert state.centre is not None
     rules = state.rules
     hand = state.hand(player)
@@ -159,11 +229,9 @@ def _choose_placement(state: GameState, player: int, used: int, lay_in: bool) ->
     return (LayIn if lay_in else Take)(arrangement.melds, pay)
 
 
-def candidate_moves(state: GameState) -> list[Move]:
-    """The moves worth evaluating: one take or lay-in per set of hand cards melded, chosen by the
-    CP-SAT models, and every other legal move (forces, hand-only melds, pass, gives)."""
-    if state.phase not in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
-        raise PositionError(f"no move to choose: {state.describe()}")
+def _v1_candidates(state: GameState) -> list[Move]:
+    """``v1``: one take or lay-in per set of hand cards melded, chosen by the CP-SAT models,
+    and every other legal move (forces, hand-only melds, pass, gives)."""
     player = state.to_act
     legal = state.legal_moves()
     out: list[Move] = []
@@ -187,16 +255,75 @@ def candidate_moves(state: GameState) -> list[Move]:
     return out
 
 
+def _choice_key(state: GameState, move: Move) -> tuple[object, ...]:
+    """What a move changes for its player: the cards melded, the cards left in hand and the
+    card paid (None: going out).  Moves with the same key are one choice."""
+    if isinstance(move, (Take, LayIn)):
+        return (type(move).__name__, cards_of(move.layout), move.pay)
+    return (move,)
+
+
+def _exposure(state: GameState, move: Move) -> int:
+    """Unseen cards (from the mover's view) that fit the move's new layout for forcing (R14)."""
+    if not isinstance(move, (Take, LayIn)):
+        return 0
+    unseen = unseen_cards(state, state.to_act)
+    if state.centre is not None:
+        unseen &= ~(1 << state.centre.card)
+    return (layoff_mask(move.layout, state.rules) & unseen & ~cards_of(move.layout)).bit_count()
+
+
+def same_choice(state: GameState, a: Move, b: Move) -> bool:
+    """True if ``a`` and ``b`` are one choice: takes or lay-ins that meld the same cards and
+    pay the same card (they differ only in the arrangement of the melds), or equal moves."""
+    return _choice_key(state, a) == _choice_key(state, b)
+
+
+def candidate_moves(state: GameState) -> list[Move]:
+    """Every distinct choice of the player to act, in engine order.
+
+    Takes and lay-ins that meld the same cards, keep the same hand and pay
+    the same card are one choice (they differ only in how the melds are
+    arranged, R13); the arrangement kept is the one that exposes the fewest
+    unseen cards to forcing (R14), the first in engine order on a tie.  Every
+    force, hand-only meld, pass and give is a choice of its own.
+
+    Raises
+    ------
+    PositionError
+        If nobody chooses here (a turn or the end of the deal), or the
+        chooser's hand is hidden.
+    """
+    if state.phase not in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
+        raise PositionError(f"no move to choose: {state.describe()}")
+    chosen: dict[tuple[object, ...], tuple[int, Move]] = {}
+    for move in state.legal_moves():
+        key = _choice_key(state, move)
+        exposure = _exposure(state, move)
+        if key not in chosen or exposure < chosen[key][0]:
+            chosen[key] = (exposure, move)
+    return [move for _, move in chosen.values()]
+
+
+def _evaluator(engine: Engine, state: GameState) -> Callable[[GameState], Outcome]:
+    if engine.leaf == "fitted":
+        fitted = fitted_evaluator(state.rules.name)
+        if fitted is not None and fitted.players == state.rules.players:
+            return fitted
+    return melded_lead
+
+
 def advise(
     state: GameState,
     *,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
-    node_budget: int = DEFAULT_NODE_BUDGET,
+    node_budget: int | None = None,
     open_hands: bool = False,
     extra: list[Move] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str | Engine = DEFAULT_ENGINE,
 ) -> Advice:
     """Rank the candidate moves of the player to act by sampled double-dummy results.
 
@@ -210,15 +337,20 @@ def advise(
     seed : int
         Same seed, same deals, same answer (given the same time budget).
     time_limit : float
-        Seconds; sampling stops when they are spent.
-    node_budget : int
-        Positions per solve; past it the search's heuristic scores the rest.
+        Seconds; sampling stops when they are spent (at least one deal is evaluated).
+    node_budget : int, optional
+        Positions per sampled deal (``v2``) or per solve (``v1``); the engine's
+        default when omitted.
     open_hands : bool
         Use the given hands and stock as they are (double-dummy, one "sample").
     extra : list of Move, optional
-        Legal moves to evaluate as well (e.g. the move a user asks about).
+        Legal moves to evaluate as well (e.g. the move a user asks about); a
+        move that is one choice with a candidate (:func:`same_choice`) is
+        evaluated as itself in place of that candidate.
     progress : callable, optional
         Called with (deals done, deals planned).
+    engine : str or Engine
+        The hint engine (:data:`ENGINES`), ``"v2"`` by default.
 
     Returns
     -------
@@ -228,8 +360,15 @@ def advise(
     ------
     PositionError
         If nobody has a choice here, or the player to act's hand is hidden.
+    ConquianError
+        If the engine is unknown.
     """
     start = time.perf_counter()
+    if isinstance(engine, str):
+        if engine not in ENGINES:
+            raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
+        engine = ENGINES[engine]
+    budget = engine.node_budget if node_budget is None else node_budget
     player = state.to_act
     if state.phase in (Phase.OVER, Phase.TURN):
         raise PositionError(f"no move to choose: {state.describe()}")
@@ -240,39 +379,70 @@ def advise(
     if open_hands and any(h is None for h in state.hands):
         raise PositionError("--open needs every hand known")
     mine = state if open_hands else view_of(state, player)
-    candidates = candidate_moves(mine)
+    candidates = _v1_candidates(mine) if engine.candidates == "v1" else candidate_moves(mine)
     for move in extra or []:
-        if move not in candidates and mine.is_legal(move):
+        if move in candidates or not mine.is_legal(move):
+            continue
+        same = [k for k, c in enumerate(candidates) if same_choice(mine, c, move)]
+        if same:
+            candidates[same[0]] = move  # the arrangement asked about stands for its choice
+        else:
             candidates.append(move)
     # Reasons use only what the player can see (his view), unless the hands are open.
     static = {move: score_move(mine, move) for move in candidates}
     rng = random.Random(seed)
-    planned = 1 if open_hands and state.stock is not None else max(1, samples)
+    exact_deal = open_hands and state.stock is not None
+    planned = 1 if exact_deal else max(1, samples)
+    n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
-    solves = unproven = done = 0
+    searches = unproven = shallow = done = 0
+    depths: list[int] = []
+    lookahead = (
+        Lookahead(
+            _evaluator(engine, state),
+            mode=engine.mode,
+            max_nodes=budget,
+            time_limit=max(0.05, time_limit),
+            max_depth=engine.max_depth,
+        )
+        if engine.search == "lookahead"
+        else None
+    )
+
+    def tally(move: Move, outcome: Outcome) -> None:
+        win, draw = outcome[player], outcome[n]
+        t = tallies[move]
+        t[0] += win
+        t[1] += draw
+        t[2] += 1.0 - win - draw
+
     for _ in range(planned):
-        deal = mine if open_hands and state.stock is not None else sample_deal(mine, player, rng)
-        solver = Solver(max_nodes=node_budget, time_limit=max(0.05, time_limit))
-        for move in candidates:
-            result = solver.solve(deal.apply(move, check=False))
-            solves += 1
-            unproven += not result.proven
-            n = deal.rules.players
-            win = result.outcome[player]
-            draw = result.outcome[n]
-            tally = tallies[move]
-            tally[0] += win
-            tally[1] += draw
-            tally[2] += 1.0 - win - draw
+        deal = mine if exact_deal else sample_deal(mine, player, rng)
+        if lookahead is not None:
+            found = lookahead.values(deal, candidates)
+            searches += 1
+            unproven += not found.exact
+            shallow += not found.exact and found.depth < 1
+            depths.append(found.depth)
+            for move, outcome in zip(candidates, found.outcomes, strict=True):
+                tally(move, outcome)
+        else:
+            solver = Solver(max_nodes=budget, time_limit=max(0.05, time_limit))
+            for move in candidates:
+                result = solver.solve(deal.apply(move, check=False))
+                searches += 1
+                unproven += not result.proven
+                shallow += not result.proven
+                tally(move, result.outcome)
         done += 1
         if progress is not None:
             progress(done, planned)
         if time.perf_counter() - start > time_limit:
             break
     estimates: list[MoveEstimate] = []
+    exact = exact_deal and unproven == 0
     for move in candidates:
         w, d, lo = (x / done for x in tallies[move])
-        exact = open_hands and state.stock is not None and unproven == 0
         ci = (w, w) if exact else wilson(round(w * done), done)
         hint = static.get(move)
         estimates.append(
@@ -281,14 +451,18 @@ def advise(
     # Best expected result first; a move that goes out at once beats one that wins later.
     estimates.sort(key=lambda e: (-e.expected, not _goes_out(e.move), -e.win, -e.static_score))
     estimates = _with_reasons(mine, player, estimates, static)
+    depths.sort()
     return Advice(
         player,
         estimates,
         done,
         time.perf_counter() - start,
-        unproven / solves if solves else 0.0,
+        unproven / searches if searches else 0.0,
         seed,
         planned,
+        engine.name,
+        float(depths[len(depths) // 2]) if depths else 0.0,
+        shallow / searches if searches else 0.0,
     )
 
 

@@ -8,7 +8,9 @@ cards, so any bot can sit at any seat.
 
 from __future__ import annotations
 
+import importlib
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from analyzer.cards import FULL_DECK
@@ -16,15 +18,18 @@ from analyzer.errors import ConquianError
 from analyzer.melds import cards_of, catalog
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.partition import best_take
+from analyzer.hints import usefulness
 from analyzer.state import GameState, Phase
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "HintBot", "RandomBot", "make_bot", "usefulness"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "register_bot", "usefulness"]
 
 
 class Bot(Protocol):
     """A player: picks one legal move of the view it is given."""
 
     name: str
+    sees_all: bool
+    """True for a bot that is given the whole deal instead of its view (a ceiling, not a player)."""
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """Return one of ``view.legal_moves()``."""
@@ -35,41 +40,11 @@ class RandomBot:
     """Picks uniformly among the legal moves."""
 
     name = "random"
+    sees_all = False
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """A uniformly random legal move."""
         return rng.choice(view.legal_moves())
-
-
-def usefulness(card: int, hand: int, unseen: int, melds: tuple[int, ...]) -> int:
-    """How much ``card`` helps its holder: a heuristic count, higher = keep.
-
-    For every three-card meld of the catalog that holds ``card`` and whose
-    other two cards are in the hand or still unseen, 1 point plus 2 per
-    other card already in the hand.
-
-    Parameters
-    ----------
-    card : int
-        Card index.
-    hand, unseen : int
-        Card masks (the holder's other hand cards; the cards he has not seen).
-    melds : tuple of int
-        The catalog of the variant.
-
-    Returns
-    -------
-    int
-        Points, 0 for a card that fits nothing.
-    """
-    bit = 1 << card
-    score = 0
-    for meld in melds:
-        if meld & bit and meld.bit_count() == 3:
-            others = meld & ~bit
-            if others & ~(hand | unseen) == 0:
-                score += 1 + 2 * (others & hand).bit_count()
-    return score
 
 
 class GreedyBot:
@@ -83,6 +58,7 @@ class GreedyBot:
     """
 
     name = "greedy"
+    sees_all = False
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The greedy move (deterministic; ``rng`` is unused)."""
@@ -138,57 +114,34 @@ class GreedyBot:
         return min(moves, key=cost)
 
 
-class HintBot:
-    """Plays the best move of :func:`analyzer.advisor.advise` from its own view.
+BotFactory = Callable[[], Bot]
+
+BOTS: dict[str, str | BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "hint": "analyzer.hintbot:HintBot",
+    "hint-v1": "analyzer.hintbot:HintV1Bot",
+    "oracle": "analyzer.hintbot:OracleBot",
+}
+"""Every bot by name: a factory, or ``"module:attribute"`` imported when the bot is made.
+
+Search bots are named by their module path so that importing this module
+never imports the advisor (which itself uses :func:`usefulness` and the
+greedy bot's helpers); :func:`register_bot` adds more.
+"""
+
+
+def register_bot(name: str, factory: str | BotFactory) -> None:
+    """Make ``factory`` available as bot ``name`` (e.g. from an interop module).
 
     Parameters
     ----------
-    samples : int
-        Deals sampled per decision.
-    time_limit : float
-        Seconds per decision.
-    node_budget : int
-        Positions per double-dummy solve.
-
-    A decision with a single legal move is played at once.  The sampling
-    seed comes from the game's random generator, so a seeded game is
-    reproducible.
+    name : str
+        Lower-case bot name, as typed after ``--bots``.
+    factory : callable or str
+        A no-argument callable returning a :class:`Bot`, or ``"module:attribute"``.
     """
-
-    name = "hint"
-
-    def __init__(
-        self, samples: int = 16, time_limit: float = 0.5, node_budget: int = 2_000
-    ) -> None:
-        self.samples = samples
-        self.time_limit = time_limit
-        self.node_budget = node_budget
-
-    def choose(self, view: GameState, rng: random.Random) -> Move:
-        """The advisor's best move on ``view``."""
-        from analyzer.advisor import advise
-
-        moves = view.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        for move in moves:
-            if isinstance(move, (Take, LayIn)) and move.pay is None:
-                return move  # going out wins at once (R15)
-        advice = advise(
-            view,
-            samples=self.samples,
-            seed=rng.randrange(2**31),
-            time_limit=self.time_limit,
-            node_budget=self.node_budget,
-        )
-        return advice.estimates[0].move
-
-
-BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[HintBot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "hint": HintBot,
-}
+    BOTS[name.strip().lower()] = factory
 
 
 def make_bot(name: str) -> Bot:
@@ -199,7 +152,19 @@ def make_bot(name: str) -> Bot:
     ConquianError
         If there is no such bot; the message lists the bots.
     """
-    cls = BOTS.get(name.strip().lower())
-    if cls is None:
+    spec = BOTS.get(name.strip().lower())
+    if spec is None:
         raise ConquianError(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
-    return cls()
+    if isinstance(spec, str):
+        module, _, attr = spec.partition(":")
+        spec = getattr(importlib.import_module(module), attr)
+    return spec()
+
+
+def __getattr__(name: str) -> object:
+    # ``from analyzer.bots import HintBot`` keeps working without an import cycle.
+    if name == "HintBot":
+        from analyzer.hintbot import HintBot
+
+        return HintBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

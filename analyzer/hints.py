@@ -41,6 +41,7 @@ __all__ = [
     "outs",
     "score_move",
     "static_hints",
+    "usefulness",
 ]
 
 WEIGHTS = {"out": 1000, "melded": 10, "outs": 2, "gives": 3, "exposed": 1, "force": 3}
@@ -233,6 +234,10 @@ def score_move(state: GameState, move: Move) -> Hint:
     hand_after = after.hands[player] or 0
     layout = after.layouts[player]
     my_outs = outs(after, player) or ()
+    if after.centre is not None and not isinstance(move, Meld):
+        # Reasons describe the position after the move: a card he has passed, forced on
+        # another player or paid himself is no longer his to take (R11, R12).
+        my_outs = tuple(c for c in my_outs if c != after.centre.card)
     exposed = _exposed(after, player, layout, hand_after)
     score += w["melded"] * melded + w["outs"] * len(my_outs) - w["exposed"] * exposed
 
@@ -303,3 +308,34 @@ def score_move(state: GameState, move: Move) -> Hint:
     if exposed:
         reasons.append(f"exposes {_plural(exposed, 'card')} to forcing (R14)")
     return Hint(move, score, tuple(reasons))
+
+
+def usefulness(card: int, hand: int, unseen: int, melds: tuple[int, ...]) -> int:
+    """How much ``card`` helps its holder: a heuristic count, higher = keep.
+
+    For every three-card meld of the catalog that holds ``card`` and whose
+    other two cards are in the hand or still unseen, 1 point plus 2 per
+    other card already in the hand.
+
+    Parameters
+    ----------
+    card : int
+        Card index.
+    hand, unseen : int
+        Card masks (the holder's other hand cards; the cards he has not seen).
+    melds : tuple of int
+        The catalog of the variant.
+
+    Returns
+    -------
+    int
+        Points, 0 for a card that fits nothing.
+    """
+    bit = 1 << card
+    score = 0
+    for meld in melds:
+        if meld & bit and meld.bit_count() == 3:
+            others = meld & ~bit
+            if others & ~(hand | unseen) == 0:
+                score += 1 + 2 * (others & hand).bit_count()
+    return score

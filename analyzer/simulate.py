@@ -6,7 +6,6 @@ so a run gives the same games whatever the number of worker processes.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import random
 import signal
@@ -19,6 +18,7 @@ from analyzer.moves import Move
 from analyzer.position import deal, view
 from analyzer.rules import Rules, get_rules
 from analyzer.state import GameState
+from analyzer.stats import wilson
 
 __all__ = ["GameResult", "Summary", "game_seed", "play_game", "simulate", "wilson"]
 
@@ -76,7 +76,9 @@ def play_game(rules: Rules | str, seats: Sequence[str], seed: int, index: int = 
             player = None
         else:
             player = state.current_player()
-            move = bots[player].choose(view(state, player), rng)
+            bot = bots[player]
+            # A ceiling bot (sees_all) is given the whole deal; every other bot its view.
+            move = bot.choose(state if getattr(bot, "sees_all", False) else view(state, player), rng)
         state = state.apply(move)
         moves.append((player, move))
     return GameResult(index, seed, tuple(seats), start, tuple(moves), state)
@@ -156,23 +158,6 @@ def simulate(
 
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default).
-
-    Returns
-    -------
-    (float, float)
-        Lower and upper bound, probabilities; ``(0.0, 1.0)`` with no trials.
-    """
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(slots=True)

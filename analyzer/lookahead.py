@@ -1,0 +1,348 @@
+"""Depth-limited search with a leaf evaluation, for deals where every card is known.
+
+The exact search (:mod:`analyzer.search`) runs every line to the end of the
+deal.  A move hint needs values for many candidate moves on many sampled
+deals within a second or two, which is far too little for that early in a
+deal.  :class:`Lookahead` searches a fixed number of *offers* ahead instead
+(each new centre card, turned or paid, is one step of depth, R10, R13) and
+scores the positions where it stops with a leaf evaluation
+(:mod:`analyzer.evaluation`); finished deals are scored exactly (R15, R18,
+R20).  It deepens iteratively (depth 0, 1, 2, ...) until the budget is
+spent or every line reaches the end of the deal, and answers with the
+deepest iteration it finished, so it is *anytime*.
+
+Leaves are the positions before a turn (the next stock card is not looked
+at) and the positions where a new centre card is offered; within one offer
+(passes, forces, lay-ins, hand-only melds) the search never stops.
+
+Two players: alpha-beta on the expected result of the root player (win +1,
+draw 0, loss -1, R20) with a transposition table of bounds per depth and the
+history heuristic.  Three players: ``paranoid`` (the others minimise the
+root player's result: alpha-beta again) or ``maxn`` (each player maximises
+his own expected result).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+
+from analyzer.errors import ConquianError, PositionError
+from analyzer.moves import LayIn, Move, Pass, Take
+from analyzer.search import Outcome, outcome_vector, position_key
+from analyzer.state import GameState, Phase
+
+__all__ = ["Lookahead", "LookaheadResult"]
+
+Evaluator = Callable[[GameState], Outcome]
+
+
+_OPEN: tuple[float, Outcome, float, Outcome] = (-2.0, (), 2.0, ())
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the search when the position or time budget is spent."""
+
+
+@dataclass(frozen=True, slots=True)
+class LookaheadResult:
+    """Values of the candidate moves at one position.
+
+    Attributes
+    ----------
+    outcomes : list of tuple of float
+        Per move (in the order given): the outcome vector (player 0 wins,
+        ..., player n-1 wins, draw) at the end of its best line; estimated
+        by the leaf evaluation unless ``exact``.
+    depth : int
+        Offers searched ahead in the iteration the values come from (-1 when
+        not even depth 0 finished: then every value is the evaluation of the
+        position right after the move).
+    exact : bool
+        True when every line of that iteration reached the end of the deal.
+    nodes : int
+        Positions searched, all iterations together.
+    stopped_by : str or None
+        ``"positions"`` or ``"time"`` when the budget cut the deepening;
+        ``None`` when it stopped because the values were exact or ``max_depth``
+        was reached.
+    """
+
+    outcomes: list[Outcome]
+    depth: int
+    exact: bool
+    nodes: int
+    stopped_by: str | None
+
+
+def _utility(outcome: Outcome, player: int) -> float:
+    n = len(outcome) - 1
+    return outcome[player] - sum(outcome[p] for p in range(n) if p != player)
+
+
+def _order(moves: list[Move], history: dict[Move, int]) -> list[Move]:
+    """Going out first, then takes and lay-ins, forces, hand-only melds, passes last;
+    within a kind, moves with the most cut-offs so far."""
+
+    def rank(move: Move) -> tuple[int, int]:
+        if isinstance(move, (Take, LayIn)):
+            if move.pay is None:
+                return (0, 0)
+            return (1, -history.get(move, 0))
+        if isinstance(move, Pass):
+            return (3, 0)
+        return (2, -history.get(move, 0))
+
+    return sorted(moves, key=rank)
+
+
+def _boundary(state: GameState) -> bool:
+    """A position where the search may stop: before a turn, or a centre card nobody has
+    declined or been forced with yet (R10, R11)."""
+    if state.phase is Phase.TURN:
+        return True
+    centre = state.centre
+    return (
+        state.phase is Phase.OFFER
+        and centre is not None
+        and not centre.declined
+        and centre.forced is None
+    )
+
+
+@dataclass
+class Lookahead:
+    """Iterative-deepening, depth-limited search of positions with every card known.
+
+    Parameters
+    ----------
+    evaluate : callable
+        Leaf evaluation: position -> outcome vector (:mod:`analyzer.evaluation`).
+    mode : str
+        ``"auto"`` (alpha-beta for two players, max-n for three),
+        ``"paranoid"`` or ``"maxn"``.
+    max_nodes : int
+        Budget of positions per :meth:`values` call.
+    time_limit : float
+        Budget in seconds per :meth:`values` call.
+    max_depth : int
+        Deepest iteration, in offers.
+
+    The history table persists across calls, so the samples of one hint
+    share their move ordering; the transposition table is per deal.
+    """
+
+    evaluate: Evaluator
+    mode: str = "auto"
+    max_nodes: int = 20_000
+    time_limit: float = 10.0
+    max_depth: int = 40
+    history: dict[Move, int] = field(default_factory=dict)
+    nodes: int = 0
+    leaves: int = 0
+    _table: dict[tuple[Hashable, int], tuple[float, Outcome, float, Outcome]] = field(
+        default_factory=dict
+    )
+    _best: dict[Hashable, Move] = field(default_factory=dict)
+    _limit: int = 0
+    _deadline: float = 0.0
+    _root: int = 0
+    _estimated: bool = False
+    _stopped_by: str | None = None
+
+    def values(self, state: GameState, moves: Sequence[Move]) -> LookaheadResult:
+        """The outcome vector of each of ``moves`` played in ``state``.
+
+        Parameters
+        ----------
+        state : GameState
+            Every hand and the stock order known; a player to act.
+        moves : sequence of Move
+            Legal moves of the player to act.
+
+        Returns
+        -------
+        LookaheadResult
+
+        Raises
+        ------
+        PositionError
+            If a hand or the stock order is hidden, or nobody is to act.
+        ConquianError
+            If the mode is unknown.
+        """
+        if any(h is None for h in state.hands) or (state.stock is None and state.stock_count):
+            raise PositionError("the lookahead needs every hand and the stock order")
+        if state.phase in (Phase.OVER, Phase.TURN):
+            raise PositionError(f"no move to choose: {state.describe()}")
+        mode = self.mode
+        if mode == "auto":
+            mode = "alphabeta" if state.rules.players == 2 else "maxn"
+        elif mode == "paranoid":
+            mode = "alphabeta"
+        elif mode != "maxn":
+            raise ConquianError(f"unknown lookahead mode: {self.mode!r} (auto, paranoid, maxn)")
+        self._table.clear()
+        self._best.clear()
+        self.nodes = 0
+        self._limit = self.max_nodes
+        self._deadline = time.perf_counter() + self.time_limit
+        self._root = state.to_act
+        self._stopped_by = None
+        children = [state.apply(m, check=False) for m in moves]
+        # Depth -1: the evaluation of the position each move leaves (never cut by the budget).
+        best: list[Outcome] = [self._static(c) for c in children]
+        depth_done, exact = -1, all(c.is_terminal() for c in children)
+        depth = 0
+        while not exact and depth <= self.max_depth:
+            self._estimated = False
+            try:
+                found = [self._value(c, depth, mode) for c in children]
+            except _OutOfBudget:
+                break
+            best, depth_done = found, depth
+            exact = not self._estimated
+            depth += 1
+        return LookaheadResult(best, depth_done, exact, self.nodes, self._stopped_by)
+
+    # -------------------------------------------------------------- helpers
+    def _static(self, state: GameState) -> Outcome:
+        if state.is_terminal():
+            return outcome_vector(state)
+        while not _boundary(state):
+            # Finish the offer cheaply: the evaluation is fitted on offer boundaries only.
+            moves = state.legal_moves()
+            state = state.apply(
+                next((m for m in moves if isinstance(m, Pass)), moves[-1]), check=False
+            )
+            if state.is_terminal():
+                return outcome_vector(state)
+        return self.evaluate(state)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self._limit:
+            self._stopped_by = "positions"
+            raise _OutOfBudget
+        if self.nodes & 255 == 0 and time.perf_counter() > self._deadline:
+            self._stopped_by = "time"
+            raise _OutOfBudget
+
+    def _value(self, state: GameState, depth: int, mode: str) -> Outcome:
+        if mode == "maxn":
+            return self._maxn(state, depth)
+        vec = self._alphabeta(state, depth, -2.0, 2.0)[1]
+        # A full window gives an exact value, whose line ends in a real outcome vector.
+        assert len(vec) == state.rules.players + 1, "lookahead lost the outcome of its line"
+        return vec
+
+    def _leaf(self, state: GameState, depth: int) -> tuple[GameState, int, Outcome | None]:
+        """Walk through forced steps; return the position, the depth left and, at a leaf,
+        its outcome vector."""
+        while True:
+            if state.phase is Phase.OVER:
+                return state, depth, outcome_vector(state)
+            if state.phase is Phase.TURN:
+                if depth <= 0:
+                    self.leaves += 1
+                    self._estimated = True
+                    return state, depth, self.evaluate(state)
+                ((move, _),) = state.chance_outcomes()
+                state = state.apply(move, check=False)
+                depth -= 1
+                continue
+            return state, depth, None
+
+    def _alphabeta(
+        self, state: GameState, depth: int, alpha: float, beta: float
+    ) -> tuple[float, Outcome]:
+        state, depth, done = self._leaf(state, depth)
+        root = self._root
+        if done is not None:
+            return _utility(done, root), done
+        fresh = _boundary(state)
+        if fresh and depth <= 0:
+            self.leaves += 1
+            self._estimated = True
+            vec = self.evaluate(state)
+            return _utility(vec, root), vec
+        self._tick()
+        pos = position_key(state)
+        key = (pos, depth)
+        # Bounds with the outcome vector of the line that set each: lower, its vector, upper, its.
+        lower, lvec, upper, uvec = self._table.get(key, _OPEN)
+        if lower == upper or lower >= beta:
+            return lower, lvec
+        if upper <= alpha:
+            return upper, uvec
+        a0, b0 = max(alpha, lower), min(beta, upper)
+        a, b = a0, b0
+        maximizing = state.to_act == root
+        value = -3.0 if maximizing else 3.0
+        best_vec: Outcome = ()
+        best_move: Move | None = None
+        moves = _order(state.legal_moves(), self.history)
+        hint = self._best.get(pos)  # the best move of a shallower iteration first
+        if hint is not None:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        # A new centre card (turned or paid) is one step of depth.
+        for move in moves:
+            child = state.apply(move, check=False)
+            step = 1 if _boundary(child) and child.phase is not Phase.TURN else 0
+            v, vec = self._alphabeta(child, depth - step, a, b)
+            if (maximizing and v > value) or (not maximizing and v < value):
+                value, best_vec, best_move = v, vec, move
+            if maximizing:
+                a = max(a, value)
+            else:
+                b = min(b, value)
+            if a >= b:
+                self.history[move] = self.history.get(move, 0) + (depth + 1) ** 2
+                break
+        if best_move is not None:
+            self._best[pos] = best_move
+        if value <= a0:
+            self._table[key] = (lower, lvec, value, best_vec)
+        elif value >= b0:
+            self._table[key] = (value, best_vec, upper, uvec)
+        else:
+            self._table[key] = (value, best_vec, value, best_vec)
+        return value, best_vec
+
+    def _maxn(self, state: GameState, depth: int) -> Outcome:
+        state, depth, done = self._leaf(state, depth)
+        if done is not None:
+            return done
+        if _boundary(state) and depth <= 0:
+            self.leaves += 1
+            self._estimated = True
+            return self.evaluate(state)
+        self._tick()
+        pos = position_key(state)
+        key = (pos, depth)
+        hit = self._table.get(key)
+        if hit is not None:
+            return hit[1]
+        player = state.to_act
+        best: Outcome | None = None
+        best_move: Move | None = None
+        moves = _order(state.legal_moves(), self.history)
+        hint = self._best.get(pos)
+        if hint is not None:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        for move in moves:
+            child = state.apply(move, check=False)
+            step = 1 if _boundary(child) and child.phase is not Phase.TURN else 0
+            vec = self._maxn(child, depth - step)
+            if best is None or _utility(vec, player) > _utility(best, player) + 1e-12:
+                best, best_move = vec, move
+                if vec[player] >= 1.0 - 1e-12:
+                    break  # he wins for sure: nothing can be better (R20)
+        assert best is not None and best_move is not None
+        self.history[best_move] = self.history.get(best_move, 0) + (depth + 1) ** 2
+        self._table[key] = (0.0, best, 0.0, best)
+        self._best[pos] = best_move
+        return best
