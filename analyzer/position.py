@@ -221,12 +221,14 @@ def load_position(data: Any) -> GameState:
 
     centre: Offer | None = None
     if shape.centre is not None:
-        raw = shape.centre
-        card = reader.card(raw.card, "the centre")
-        source = _as_int(raw.source, "centre source", 0, n - 1)
-        declined = tuple(_as_int(d, "a declining player", 0, n - 1) for d in raw.declined)
-        forced = None if raw.forced is None else _as_int(raw.forced, "forced player", 0, n - 1)
-        centre = Offer(card, raw.kind, source, declined, forced)
+        given = shape.centre
+        card = reader.card(given.card, "the centre")
+        source = _as_int(given.source, "centre source", 0, n - 1)
+        declined = tuple(_as_int(d, "a declining player", 0, n - 1) for d in given.declined)
+        forced = (
+            None if given.forced is None else _as_int(given.forced, "forced player", 0, n - 1)
+        )
+        centre = Offer(card, given.kind, source, declined, forced)
 
     phase = (
         Phase.TURN if centre is None else (Phase.OFFER if centre.forced is None else Phase.FORCED)

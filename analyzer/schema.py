@@ -57,6 +57,7 @@ __all__ = [
     "RecordResult",
     "check_shape",
     "json_schema",
+    "json_text",
     "schema_text",
 ]
 
@@ -220,7 +221,7 @@ class RecordMove(_Shape):
 class RecordResultData(_Shape):
     """The result of a finished deal."""
 
-    winner: Seat | None = Field(description="The winner's seat, or null for a draw.")
+    winner: int | None = Field(description="The winner's seat, or null for a draw.")
     returns: list[float] | None = Field(default=None, description="+1 / -1 / 0 per seat (R20).")
 
 
@@ -338,7 +339,7 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
 
 def _model_at(model: Any, loc: list[str | int]) -> list[type[BaseModel]]:
     """The models whose object sits at ``loc`` below ``model`` (several for a union)."""
-    current = _models_in(model) if not isinstance(model, type) else [model]
+    current = _models_in(model)
     for part in loc:
         if isinstance(part, int):
             continue
@@ -372,12 +373,16 @@ def _nearest(key: str, known: list[str]) -> str | None:
     return close[0] if close else None
 
 
-def _got(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """``value`` as JSON text, clipped, for messages: ``true``, ``null``, ``"7H"``, never Python."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        text = repr(value)
+        text = str(value)
     return clip(text)
+
+
+_got = json_text
 
 
 _CARD_FIELDS = {"hand", "layout", "dead", "stock", "card", "gave", "chosen", "pays"}

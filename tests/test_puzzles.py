@@ -43,7 +43,7 @@ def test_a_wrong_stored_answer_is_caught() -> None:
     ("change", "needle"),
     [
         ({"type": "position"}, "not a puzzle"),
-        ({"question": {"kind": "mate"}}, "question kind"),
+        ({"question": {"kind": "mate"}}, "question.kind"),
         ({"question": {"kind": "win", "player": 7}}, "player"),
         ({"question": {"kind": "go_out_within", "player": 0, "turns": 0}}, "turns"),
     ],
