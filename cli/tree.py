@@ -65,7 +65,7 @@ def tree(
     fmt = None
     if export is not None:
         fmt = FORMATS.get(export.suffix.lower().lstrip("."))
-        if fmt is None:
+        if fmt is None and not export.is_dir():
             usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export))!r}")
     target = (
         None
