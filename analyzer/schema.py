@@ -15,14 +15,14 @@ Reading a file goes in three steps, each with its own errors:
 
 The JSON Schemas published in ``docs/`` are generated from these models
 (:func:`json_schema`); a test checks that the published files are current.
-Regenerate them with ``python -m analyzer.schema docs``.
+Regenerate them with
+``python -c "from analyzer.schema import write_schemas; write_schemas('docs')"``.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
-import sys
 import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar, Union
@@ -59,6 +59,7 @@ __all__ = [
     "json_schema",
     "json_text",
     "schema_text",
+    "write_schemas",
 ]
 
 NOTE_PREFIX = "x-"
@@ -472,7 +473,8 @@ def check_shape(
     try:
         return model.model_validate(data, strict=True)
     except ValidationError as exc:
-        errors = exc.errors()
+        # An unknown key explains a missing one ('toAct' for 'to_act'): name it first.
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
         raise error(_describe(errors[0], model, what)) from None
 
 
@@ -493,11 +495,7 @@ def json_schema(kind: str) -> dict[str, Any]:
     else:
         schema = TypeAdapter(model).json_schema()
         schema["title"] = "Conquian game record: one line (header, move or result)"
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://conquian.invalid/schema/{kind}.schema.json",
-        **schema,
-    }
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
 
 
 def schema_text(kind: str) -> str:
@@ -505,13 +503,22 @@ def schema_text(kind: str) -> str:
     return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
 
 
-def _main(argv: list[str]) -> int:
-    """``python -m analyzer.schema DIR``: write every schema into DIR."""
-    target = Path(argv[0] if argv else "docs")
+def write_schemas(directory: str | Path) -> list[Path]:
+    """Write ``<kind>.schema.json`` for every kind of :data:`KINDS` into ``directory``.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    OSError
+        If a file cannot be written.
+    """
+    paths = []
     for kind in KINDS:
-        (target / f"{kind}.schema.json").write_text(schema_text(kind), encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))
+        path = Path(directory) / f"{kind}.schema.json"
+        path.write_text(schema_text(kind), encoding="utf-8")
+        paths.append(path)
+    return paths
