@@ -55,3 +55,18 @@ def test_a_usage_error_points_at_the_command_help() -> None:
     assert code == 2 and "(see 'conquian hint --help')" in err
     code, _, err = run("bogus")
     assert code == 2 and "(see 'conquian --help')" in err
+
+
+def test_readme_quick_start_is_two_commands_that_ci_runs() -> None:
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = block.strip().splitlines()
+    assert len(commands) == 2
+    install, tests = commands
+    assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install")
+    assert install.endswith("&& conquian hint") and "pytest" in tests
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert install in ci and tests in ci and ci[-1] == tests
+    assert "`pip install .` (without `[test]`) is enough" in readme
