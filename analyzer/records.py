@@ -209,9 +209,9 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             continue
         move_text = entry.get("move")
         n = len(replay.moves) + 1
+        _shape(RecordMove, entry, number, "a move line")
         if not isinstance(move_text, str):
             raise RecordError(f"line {number} (move {n}): no move text")
-        _shape(RecordMove, entry, number, "a move line")
         if "n" in entry and entry["n"] != n:
             raise RecordError(f"line {number}: move number {json_text(entry['n'])} should be {n}")
         try:

@@ -48,6 +48,7 @@ from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.state import GameState
 
 __all__ = [
+    "BUNDLED",
     "DOMAIN",
     "USAGE",
     "BudgetOpt",
@@ -66,6 +67,8 @@ __all__ = [
     "err",
     "input_text",
     "json_errors",
+    "json_input",
+    "maybe",
     "out",
     "progress",
     "read_position",
@@ -356,6 +359,12 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
 
 
 # ------------------------------------------------------------------- output
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 class OutputFile:
     """An output file, checked before any work and written whole at the end.
 
@@ -392,6 +401,8 @@ class OutputFile:
             usage(f"{option} {clip(text)!r} exists: use --force to replace it")
         try:
             handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+            # mkstemp makes a private file; the output gets the usual mode (0666 less the umask).
+            os.fchmod(handle, 0o666 & ~_umask())
             os.close(handle)
         except OSError as exc:
             usage(f"{option}: cannot write into {clip(str(parent))!r}: {exc.strerror or exc}")

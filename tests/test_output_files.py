@@ -109,3 +109,11 @@ def test_records_directory_must_be_new_or_empty(tmp_path: Path) -> None:
     assert [p.name for p in empty.iterdir()] == ["game-000000.jsonl"]
     code, _, err = run("simulate", "--games", "1", "--records", "/proc/records")
     assert code == 2 and "--records" in err
+
+
+def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
+    target = tmp_path / "t.json"
+    assert run("tree", POSITION, "--depth", "1", "--no-values", "--export", str(target))[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask

@@ -174,3 +174,42 @@ def test_the_schema_refuses_what_loading_refuses() -> None:
     data = forcing()
     data["x-note"] = "fine"
     assert position.is_valid(data) and position.is_valid(example("forcing.json"))
+
+
+READERS: list[tuple[str, list[str], str]] = [
+    ("analyze", ["analyze", "-"], "position"),
+    ("hint", ["hint", "-", "--static"], "position"),
+    ("why", ["why", "-", "pass"], "position"),
+    ("solve", ["solve", "-"], "position"),
+    ("tree", ["tree", "-", "--depth", "1"], "position"),
+    ("puzzle", ["puzzle", "-"], "puzzle"),
+    ("replay", ["replay", "-"], "record"),
+    ("melds --file", ["melds", "--file", "-"], "melds"),
+]  # fmt: skip
+
+
+def _misspelt(kind: str) -> tuple[str, str]:
+    """A file of ``kind`` with one key misspelt, and the message naming it."""
+    if kind == "position":
+        data = forcing()
+        data["toAct"] = data.pop("to_act")
+        return json.dumps(data), "unknown key 'toAct'; did you mean 'to_act'?"
+    if kind == "puzzle":
+        data = json.loads(PUZZLES[0].read_text())
+        data["position"]["centre"]["passed"] = data["position"]["centre"].pop("declined")
+        return json.dumps(data), "unknown key 'passed' in position.centre; did you mean 'declined'?"
+    if kind == "record":
+        lines = GOLDEN[0].read_text().splitlines()
+        entry = json.loads(lines[1])
+        entry["mvoe"] = entry.pop("move")
+        return "\n".join([lines[0], json.dumps(entry), *lines[2:]]), "did you mean 'move'?"
+    data = json.loads(MELD_FILES[0].read_text())
+    data["querys"] = data.pop("queries")
+    return json.dumps(data), "unknown key 'querys'; did you mean 'queries'?"
+
+
+@pytest.mark.parametrize(("name", "args", "kind"), READERS, ids=[r[0] for r in READERS])
+def test_every_command_refuses_unknown_keys(name: str, args: list[str], kind: str) -> None:
+    text, message = _misspelt(kind)
+    code, _, err = run(*args, input=text)
+    assert code == 1 and one_error_line(err) and message in err, err
