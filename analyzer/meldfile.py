@@ -69,12 +69,14 @@ def load_meld_queries(data: Any) -> tuple[MeldQueryFile, Labels]:
     Raises
     ------
     PositionError
-        If a key is unknown, a value has the wrong type, or the labels cannot
-        be decided.
+        If a key is unknown, a value has the wrong type, there is no query, or
+        the labels cannot be decided (R2).
     UnknownVariantError
         If a variant is not a preset.
     """
     shape = check_shape(MeldQueryFile, data, "a meld query file")
+    if not shape.queries:
+        raise PositionError("the meld query file has no queries: nothing to answer")
     rules = get_rules(shape.variant)
     for query in shape.queries:
         if query.variant is not None:

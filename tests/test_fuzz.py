@@ -131,3 +131,36 @@ def test_every_command_answers_a_mutated_position_in_one_line(name: str) -> None
 @given(mutated(PUZZLES))
 def test_puzzle_answers_a_mutated_puzzle_in_one_line(data: Any) -> None:
     _check(["puzzle", "-", "--budget", "50", "--time-limit", "0.2"], data)
+
+
+RECORDS = [
+    {"lines": [json.loads(line) for line in p.read_text().splitlines()[:14]]}
+    for p in sorted((ROOT / "tests" / "golden").glob("*.jsonl"))[:3]
+]
+MELD_FILES = [
+    json.loads(p.read_text())
+    for p in sorted(EXAMPLES.glob("*.json"))
+    if json.loads(p.read_text()).get("type") == "melds"
+]
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(mutated(RECORDS))
+def test_replay_answers_a_mutated_record_in_one_line(data: Any) -> None:
+    lines = data["lines"] if isinstance(data.get("lines"), list) else []
+    text = "\n".join(json.dumps(line) for line in lines)
+    result = runner.invoke(app, ["replay", "-"], input=text)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1) and "Traceback" not in result.stdout + result.stderr
+    if result.exit_code:
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(mutated(MELD_FILES))
+def test_melds_answers_a_mutated_query_file_in_one_line(data: Any) -> None:
+    result = runner.invoke(app, ["melds", "--file", "-"], input=json.dumps(data))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1, 2) and "Traceback" not in result.stdout + result.stderr
+    if result.exit_code and "WRONG" not in result.stdout:
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

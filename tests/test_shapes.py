@@ -213,3 +213,10 @@ def test_every_command_refuses_unknown_keys(name: str, args: list[str], kind: st
     text, message = _misspelt(kind)
     code, _, err = run(*args, input=text)
     assert code == 1 and one_error_line(err) and message in err, err
+
+
+def test_a_meld_query_file_without_queries_is_refused() -> None:
+    code, out, err = run("melds", "--file", "-", input='{"type": "melds", "queries": []}')
+    assert code == 1 and one_error_line(err) and "no queries" in err and out == ""
+    code, _, err = run("melds", "AS", "--file", "-", input="{}")
+    assert code == 2 and "not both" in err
