@@ -16,7 +16,7 @@ from analyzer.errors import (
     UnknownVariantError,
 )
 from analyzer.moves import parse_move
-from analyzer.position import deal, dump_position, load_position, read_position, view
+from analyzer.position import deal, dump_position, load_position, read_position, relabel, view
 from analyzer.rules import CLASSIC, MEGAJOGOS, PRESETS, Rules, get_rules
 from analyzer.state import GameState, Phase
 
@@ -42,6 +42,7 @@ __all__ = [
     "load_position",
     "parse_move",
     "read_position",
+    "relabel",
     "view",
 ]
 

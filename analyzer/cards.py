@@ -6,14 +6,28 @@ rank is the ordinal ``1..10`` (R1) and the suit ``0..3`` is ``S H D C``
 cards is a 40-bit integer mask (bit ``index`` set), wrapped by
 :class:`CardSet` for users; hot code uses the bare ``int``.
 
+One text is read in one label set (R2), decided by its unambiguous cards:
+``7C`` is the 7 of clubs next to ``7H 7D`` and the 7 of copas next to
+``7o 7e`` (see :func:`text_labels`).
+
+Every value type's ``repr`` is a Python expression that rebuilds it from its
+text, in the style of python-chess (``Move.from_uci('e2e4')``):
+``Card.parse('7H')``, ``CardSet.parse('6H 7H JS')``, and likewise
+``Take.parse('take [5H 6H 7H] pay KS')`` for moves and
+``load_position({...})`` for a :class:`~analyzer.state.GameState`.
+
 Examples
 --------
 >>> Card.parse("7h")
 Card.parse('7H')
->>> str(Card.parse("10o", labels=Labels.SPANISH))
+>>> Card.parse("10o").text(Labels.SPANISH)
 '10o'
->>> str(CardSet.parse("JS 7H 6H"))
-'6H 7H JS'
+>>> str(Card.parse("10o"))
+'JD'
+>>> CardSet.parse("7C 7H 7D")
+CardSet.parse('7H 7D 7C')
+>>> CardSet.parse("7c 7o 7e")
+CardSet.parse('7S 7H 7D')
 """
 
 from __future__ import annotations
@@ -39,6 +53,7 @@ __all__ = [
     "mask_of",
     "parse_card",
     "parse_cards",
+    "text_labels",
 ]
 
 NUM_CARDS = 40
@@ -99,20 +114,141 @@ _FR = {k.lower(): v for k, v in _FRENCH_RANK_OF.items()}
 _ES = {k.lower(): v for k, v in _SPANISH_RANK_OF.items()}
 
 
-def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
+def _french(token: str) -> int | None:
+    return _read(token, _FR, _FRENCH_SUIT_OF)
+
+
+def _spanish(token: str) -> int | None:
+    return _read(token, _ES, _SPANISH_SUIT_OF)
+
+
+def _kind(token: str) -> str:
+    """``"french"`` or ``"spanish"`` for a card of one label set only, ``"both"`` for a token
+    that names a different card in each (``7C``: 7 of clubs, or 7 of copas), ``""`` for no card."""
+    french, spanish = _french(token), _spanish(token)
+    if french is None:
+        return "" if spanish is None else "spanish"
+    if spanish is None:
+        return "french"
+    return "both" if french != spanish else "french"
+
+
+def _readings(token: str) -> str:
+    french, spanish = _french(token), _spanish(token)
+    assert french is not None and spanish is not None
+    return (
+        f"{format_card(french, Labels.FRENCH)} (clubs) in French labels but "
+        f"{format_card(spanish, Labels.SPANISH)} (copas, = {format_card(spanish, Labels.FRENCH)}) "
+        "in Spanish labels"
+    )
+
+
+def text_labels(
+    tokens: Iterable[str],
+    default: Labels | None = Labels.FRENCH,
+    *,
+    declared: Labels | None = None,
+) -> Labels:
+    """The one label set a text is read in, decided by its unambiguous cards (R2).
+
+    A card is written in one label set only (``AS``, ``KH``, ``7♥`` are French;
+    ``1e``, ``10o``, ``12b`` are Spanish), except a shared rank ``2..7`` with the
+    letter ``c``, which names a club in French and a copa (heart) in Spanish.
+    The cards of one label set decide how such a token is read: in
+    ``7C 7H 7D`` it is the 7 of clubs, in ``7c 7o 7e`` the 7 of copas.
+
+    Parameters
+    ----------
+    tokens : iterable of str
+        The card tokens of one text (a command line, a file, a move).
+    default : Labels or None
+        The labels that decide when no card of the text does (every card reads
+        both ways); ``None`` means nothing decides and such a text is refused.
+    declared : Labels, optional
+        Labels the text says it is written in (a position file's ``labels``).
+        They decide like ``default``; unambiguous cards of the other set are
+        still read, unless the text also holds a card that reads both ways.
+
+    Returns
+    -------
+    Labels
+        The label set of the text: ``declared`` when given, else the one its
+        unambiguous cards belong to, else ``default`` (French when that is
+        ``None`` and no card needs deciding).
+
+    Raises
+    ------
+    AmbiguousCardError
+        If a token reads both ways and the text has French-only and
+        Spanish-only cards (a real mix), or its cards contradict ``declared``,
+        or nothing decides; the message names the token and the cards of
+        each kind.
+    """
+    seen: dict[str, list[str]] = {"french": [], "spanish": [], "both": [], "": []}
+    for token in tokens:
+        if isinstance(token, str):
+            seen[_kind(token)].append(token.strip())
+    french, spanish, both = seen["french"], seen["spanish"], seen["both"]
+    if both:
+        token = both[0]
+        if french and spanish:
+            raise AmbiguousCardError(
+                f"ambiguous card: {clip(token)!r} is {_readings(token)}, and this text mixes "
+                f"French cards ({clip(' '.join(french[:3]))}) with Spanish cards "
+                f"({clip(' '.join(spanish[:3]))}): write every card in one label set"
+            )
+        voted = Labels.FRENCH if french else Labels.SPANISH if spanish else None
+        if voted is not None and declared is not None and voted != declared:
+            cards = french if french else spanish
+            raise AmbiguousCardError(
+                f"ambiguous card: {clip(token)!r} is {_readings(token)}; the labels are said to "
+                f"be {declared}, but {clip(' '.join(cards[:3]))} "
+                f"{'is a' if len(cards) == 1 else 'are'} {voted} card{'s' if len(cards) > 1 else ''}"
+                ": write every card in one label set"
+            )
+        chosen = voted or declared or default
+        if chosen is None:
+            raise AmbiguousCardError(
+                f"ambiguous card: {clip(token)!r} is {_readings(token)}, and no card of this text "
+                "decides which: choose the labels (--labels french or --labels spanish on the "
+                'command line, "labels" in a file)'
+            )
+        return chosen
+    if declared is not None:
+        return declared
+    if french and not spanish:
+        return Labels.FRENCH
+    if spanish and not french:
+        return Labels.SPANISH
+    return default or Labels.FRENCH
+
+
+def _parse_in(token: str, labels: Labels) -> int:
+    """Read one token with ``labels`` first, then the other label set (R2)."""
+    first, second = (_french, _spanish) if labels == Labels.FRENCH else (_spanish, _french)
+    index = first(token)
+    if index is None:
+        index = second(token)
+    if index is None:
+        raise CardError(
+            f"not a card: {clip(token)!r} (French: ranks A 2 3 4 5 6 7 J Q K, suits S H D C; "
+            "Spanish: ranks 1-7 10 11 12, suits o c e b)"
+        )
+    return index
+
+
+def parse_card(token: str, labels: Labels | None = Labels.FRENCH) -> int:
     """Parse one card token into its index (R2).
 
     Parameters
     ----------
     token : str
         Rank then suit, any case: ``7H``, ``js``, ``K♣``, ``10o``, ``12b``.
-    labels : Labels
-        ``FRENCH`` accepts only French labels (``10`` is not a card).
-        ``SPANISH`` reads Spanish labels first and also accepts French
-        tokens that are not Spanish cards (the ``megajogos`` preset).  A
-        token valid in both, such as ``7C`` (7 of copas, or 7 of clubs), is
-        read as Spanish here; :func:`parse_cards` refuses it as ambiguous
-        when the same text also holds French-only cards.
+    labels : Labels or None
+        The labels that decide a token naming a card in each set: ``7C`` is
+        the 7 of clubs with ``FRENCH`` (default) and the 7 of copas with
+        ``SPANISH``; with ``None`` it is refused.  A token of one set only
+        (``JS``, ``10o``) is read in that set.
 
     Returns
     -------
@@ -122,39 +258,25 @@ def parse_card(token: str, labels: Labels = Labels.FRENCH) -> int:
     Raises
     ------
     CardError
-        If the token is not a card under these labels; the message names it.
+        If the token is not a card in either label set; the message names it.
+    AmbiguousCardError
+        If ``labels`` is ``None`` and the token reads both ways.
     """
-    if labels == Labels.FRENCH:
-        index = _read(token, _FR, _FRENCH_SUIT_OF)
-    else:
-        index = _read(token, _ES, _SPANISH_SUIT_OF)
-        if index is None:
-            index = _read(token, _FR, _FRENCH_SUIT_OF)
-    if index is None:
-        hint = ""
-        if labels == Labels.FRENCH and _read(token, _ES, _SPANISH_SUIT_OF) is not None:
-            hint = " with French labels (it is a Spanish card: use the Spanish labels)"
-        if not hint:
-            hint = (
-                " (French: ranks A 2 3 4 5 6 7 J Q K, suits S H D C)"
-                if labels == Labels.FRENCH
-                else " (Spanish: ranks 1-7 10 11 12, suits o c e b)"
-            )
-        raise CardError(f"not a card: {clip(token)!r}{hint}")
-    return index
+    return _parse_in(token, text_labels([token], labels))
 
 
 def parse_cards(
-    text: str | Iterable[str], labels: Labels = Labels.FRENCH, *, distinct: bool = True
+    text: str | Iterable[str], labels: Labels | None = Labels.FRENCH, *, distinct: bool = True
 ) -> list[int]:
-    """Parse several card tokens, separated by spaces or commas.
+    """Parse several card tokens, separated by spaces or commas, in one label set (R2).
 
     Parameters
     ----------
     text : str or iterable of str
         ``"AS 2S 3S"``, ``"as,2s,3s"`` or ``["AS", "2S", "3S"]``.
-    labels : Labels
-        See :func:`parse_card`.
+    labels : Labels or None
+        The labels that decide when no card of the text does; see
+        :func:`text_labels`.
     distinct : bool
         If true (default) a card given twice is an error (R1).
 
@@ -170,18 +292,18 @@ def parse_cards(
     DuplicateCardError
         If ``distinct`` and a card appears twice; the message names it.
     AmbiguousCardError
-        With Spanish labels, if the text mixes French-only cards (``AC``) with
-        tokens that read differently in the two decks (``2C``), R2.
+        If the text mixes French-only and Spanish-only cards with a token that
+        reads differently in the two, or nothing decides such a token (R2).
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     for token in tokens:
         if not isinstance(token, str):
             raise CardError(f"not a card: {clip(repr(token))}")
-    check_mixed_labels(tokens, labels)
+    chosen = text_labels(tokens, labels)
     out: list[int] = []
     seen = 0
     for token in tokens:
-        index = parse_card(token, labels)
+        index = _parse_in(token, chosen)
         if distinct and seen >> index & 1:
             raise DuplicateCardError(f"duplicate card: {token!r}")
         seen |= 1 << index
@@ -189,50 +311,20 @@ def parse_cards(
     return out
 
 
-def check_mixed_labels(tokens: Iterable[str], labels: Labels) -> None:
-    """Refuse a text that mixes the two decks where a token reads differently in each (R2).
-
-    With Spanish labels, French cards are accepted too; but ``7C`` is the 7
-    of copas in Spanish and the 7 of clubs in French.  When the same text
-    holds a French-only card (``AC``, ``JS``, ``7♥``), such tokens are
-    ambiguous.
+def check_mixed_labels(tokens: Iterable[str], labels: Labels | None) -> None:
+    """Refuse a text whose label set cannot be decided (R2); see :func:`text_labels`.
 
     Raises
     ------
     AmbiguousCardError
-        Naming the first ambiguous token.
+        Naming the first ambiguous token and the cards of each kind.
     """
-    if labels != Labels.SPANISH:
-        return
-    tokens = [t for t in tokens if isinstance(t, str)]
-    if any(_french_only(t) for t in tokens):
-        for token in tokens:
-            _check_unambiguous(token)
+    text_labels(tokens, labels)
 
 
 def clip(text: str, limit: int = 40) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis, for error messages."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _french_only(token: str) -> bool:
-    """True if ``token`` is a French card and not a Spanish one (``AC``, ``JS``, ``7♥``)."""
-    return (
-        _read(token, _ES, _SPANISH_SUIT_OF) is None
-        and _read(token, _FR, _FRENCH_SUIT_OF) is not None
-    )
-
-
-def _check_unambiguous(token: str) -> None:
-    spanish = _read(token, _ES, _SPANISH_SUIT_OF)
-    french = _read(token, _FR, _FRENCH_SUIT_OF)
-    if spanish is not None and french is not None and spanish != french:
-        raise AmbiguousCardError(
-            f"ambiguous card: {token!r} is {format_card(spanish, Labels.SPANISH)} "
-            f"(= {format_card(spanish, Labels.FRENCH)}, c = copas) with Spanish labels but "
-            f"{format_card(french, Labels.FRENCH)} (C = clubs) with French labels, and this text "
-            "mixes both decks: write every card with one label set"
-        )
 
 
 def format_card(index: int, labels: Labels = Labels.FRENCH) -> str:
@@ -281,8 +373,14 @@ class Card:
             raise CardError(f"no card with index {self.index}")
 
     @classmethod
-    def parse(cls, token: str, labels: Labels = Labels.FRENCH) -> Card:
-        """Parse a token such as ``7H`` or ``10o``; see :func:`parse_card`."""
+    def parse(cls, token: str, labels: Labels | None = Labels.FRENCH) -> Card:
+        """Parse a token such as ``7H`` or ``10o``; see :func:`parse_card`.
+
+        Raises
+        ------
+        CardError
+            If the token is not a card (R2).
+        """
         return cls(parse_card(token, labels))
 
     @property
@@ -303,6 +401,7 @@ class Card:
         return format_card(self.index)
 
     def __repr__(self) -> str:
+        """``Card.parse('7H')``: rebuilds the card from its French text."""
         return f"Card.parse({str(self)!r})"
 
 
@@ -323,8 +422,15 @@ class CardSet:
             raise CardError(f"not a set of cards: mask {self.mask:#x}")
 
     @classmethod
-    def parse(cls, text: str | Iterable[str], labels: Labels = Labels.FRENCH) -> CardSet:
-        """Parse distinct cards; raises :class:`DuplicateCardError` on a repeat."""
+    def parse(cls, text: str | Iterable[str], labels: Labels | None = Labels.FRENCH) -> CardSet:
+        """Parse distinct cards in one label set; see :func:`parse_cards`.
+
+        Raises
+        ------
+        CardError
+            If a token is not a card; :class:`DuplicateCardError` on a repeat (R1),
+            :class:`AmbiguousCardError` on a real mix of label sets (R2).
+        """
         return cls(mask_of(parse_cards(text, labels)))
 
     @classmethod
@@ -360,4 +466,5 @@ class CardSet:
         return format_mask(self.mask)
 
     def __repr__(self) -> str:
+        """``CardSet.parse('6H 7H JS')``: rebuilds the set from its French text."""
         return f"CardSet.parse({str(self)!r})"

@@ -1,8 +1,11 @@
 """Move types and their text form (R9-R16).
 
 Every move is a small frozen value with a text form that round-trips:
-``parse_move(str(move)) == move`` (labels permitting).  Layouts are whole
-new layouts, each meld in square brackets.
+``parse_move(str(move)) == move``.  Layouts are whole new layouts, each meld
+in square brackets.  The cards of one move are read in one label set,
+decided by its unambiguous cards (R2, :func:`analyzer.cards.text_labels`):
+``take [5C 6C 7C] pay KS`` is a club run.  A move's ``repr`` rebuilds it
+from its text, like python-chess: ``Take.parse('take [5H 6H 7H] pay KS')``.
 
 ==========================  =====================================================
 text                        meaning
@@ -23,8 +26,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
-from analyzer.cards import Labels, clip, format_card, format_mask, mask_of, parse_card, parse_cards
+from analyzer.cards import (
+    Labels,
+    clip,
+    format_card,
+    format_mask,
+    mask_of,
+    parse_card,
+    parse_cards,
+    text_labels,
+)
 from analyzer.errors import CardError, IllegalMoveError
 
 __all__ = [
@@ -49,19 +62,41 @@ def _ending(pay: int | None, labels: Labels) -> str:
     return "out" if pay is None else f"pay {format_card(pay, labels)}"
 
 
+_M = TypeVar("_M", bound="_Text")
+
+
 class _Text:
-    """``str(move)`` is its text with French labels (R2)."""
+    """``str(move)`` is its text with French labels (R2); ``repr(move)`` rebuilds it from that text."""
 
     __slots__ = ()
 
     def text(self, labels: Labels = Labels.FRENCH) -> str:
         raise NotImplementedError
 
+    @classmethod
+    def parse(cls: type[_M], text: str, labels: Labels | None = Labels.FRENCH) -> _M:
+        """Read a move of this type from its text; see :func:`parse_move`.
+
+        Raises
+        ------
+        IllegalMoveError
+            If the text is not a move, or is a move of another type.
+        """
+        move = parse_move(text, labels)
+        if not isinstance(move, cls):
+            raise IllegalMoveError(
+                f"{clip(text)!r} is a {type(move).__name__} move, not a {cls.__name__} move"
+            )
+        return move
+
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({self.text()!r})"
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(_Text):
     """Decline the centre card (R12, R17)."""
 
@@ -70,7 +105,7 @@ class Pass(_Text):
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Take(_Text):
     """Take the centre card (R13) and pay, or go out (R15).
 
@@ -90,7 +125,7 @@ class Take(_Text):
         return f"take {_layout_text(self.layout, labels)} {_ending(self.pay, labels)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LayIn(_Text):
     """The forced player's lay-in of the centre card and his pay (R14)."""
 
@@ -102,7 +137,7 @@ class LayIn(_Text):
         return f"lay {_layout_text(self.layout, labels)} {_ending(self.pay, labels)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Force(_Text):
     """Force player ``player`` to take the centre card (R14)."""
 
@@ -113,7 +148,7 @@ class Force(_Text):
         return f"force {self.player}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Meld(_Text):
     """Lay one new meld made only of hand cards (R16)."""
 
@@ -124,7 +159,7 @@ class Meld(_Text):
         return f"meld [{format_mask(self.meld, labels)}]"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Give(_Text):
     """Pass one hand card to the next player in the exchange (R9)."""
 
@@ -135,7 +170,7 @@ class Give(_Text):
         return f"give {format_card(self.card, labels)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Turn(_Text):
     """The chance move: ``card`` is turned from the stock (R10)."""
 
@@ -185,15 +220,30 @@ def _parse_end(rest: str, labels: Labels, text: str) -> int | None:
     raise IllegalMoveError(f"expected 'pay CARD' or 'out' at the end of move {clip(text)!r}")
 
 
-def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
+def _card_tokens(verb: str, rest: str) -> list[str]:
+    """The card tokens of a move text, to decide its one label set (R2)."""
+    tokens: list[str] = []
+    for match in _BRACKETS.finditer(rest):
+        tokens += match.group(1).replace(",", " ").split()
+    words = _BRACKETS.sub(" ", rest).split()
+    if verb in ("take", "lay") and len(words) == 2 and words[0].lower() == "pay":
+        tokens.append(words[1])
+    if verb in ("give", "turn") and len(words) == 1:
+        tokens.append(words[0])
+    return tokens
+
+
+def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
     """Read a move from its text (see the module table).
 
     Parameters
     ----------
     text : str
         Move text, any case, e.g. ``"take [5H 6H 7H] [JS JH JD] pay KS"``.
-    labels : Labels
-        Card labels to read (R2).
+    labels : Labels or None
+        The labels that decide cards that read both ways when no card of the
+        move does (R2); give the position's labels.  ``None``: refuse such a
+        move.
 
     Returns
     -------
@@ -211,6 +261,7 @@ def parse_move(text: str, labels: Labels = Labels.FRENCH) -> Move:
     head, _, rest = clean.partition(" ")
     verb = head.lower()
     try:
+        labels = text_labels(_card_tokens(verb, rest), labels)
         if verb == "pass" and not rest:
             return Pass()
         if verb in ("take", "lay"):

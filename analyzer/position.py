@@ -1,37 +1,36 @@
 """Positions as JSON: loading with validation, dumping, views and new deals.
 
 The format is documented in ``docs/position-format.md``.  Loading checks
-the variant, that no card appears twice, that every layout meld is legal
-(R4-R6), the counting invariant (R7), that the cards add up to the deck
-(R1), and that the player to act is the one the offer order names (R11).
+the shape (known keys and JSON types, :mod:`analyzer.schema`), then the one
+label set of the cards (R2), then the rules: the variant, that no card
+appears twice, that every layout meld is legal (R4-R6), the counting
+invariant (R7), that the cards add up to the deck (R1), that the player to
+act is the one the offer order names (R11), and who may force whom (R14).
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import (
-    Labels,
-    check_mixed_labels,
-    clip,
-    format_card,
-    format_mask,
-    parse_card,
-)
+from analyzer.cards import Labels, format_card, format_mask, parse_card, text_labels
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
-from analyzer.rules import Exchange, Rules, get_rules
-from analyzer.state import GameState, Offer, Phase, fits_layout, offer_order
+from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
+from analyzer.schema import Position, check_shape
+from analyzer.state import GameState, Offer, Phase, offer_order
 
 __all__ = [
     "deal",
     "dump_position",
     "load_position",
     "parse_json",
+    "position_labels",
     "read_position",
+    "relabel",
     "view",
 ]
 
@@ -54,34 +53,29 @@ def parse_json(text: str, name: str) -> Any:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
 
 
-def _card_tokens(data: dict[str, Any]) -> list[str]:
-    """Every card text in position data, to check them together for mixed labels (R2)."""
-    tokens: list[Any] = []
-    for entry in data.get("players") or []:
-        if isinstance(entry, dict):
-            hand = entry.get("hand")
-            if isinstance(hand, list):
-                tokens += hand
-            for meld in entry.get("layout") or []:
-                if isinstance(meld, list):
-                    tokens += meld
-            tokens.append(entry.get("gave"))
-    for key in ("stock", "dead"):
-        if isinstance(data.get(key), list):
-            tokens += data[key]
-    if isinstance(data.get("centre"), dict):
-        tokens.append(data["centre"].get("card"))
-    exchange = data.get("exchange")
-    if isinstance(exchange, dict) and isinstance(exchange.get("chosen"), list):
-        tokens += exchange["chosen"]
-    return [t for t in tokens if isinstance(t, str)]
+def _card_tokens(shape: Position) -> list[str]:
+    """Every card text of a position, to decide its one label set (R2)."""
+    tokens: list[str] = []
+    for player in shape.players:
+        if isinstance(player.hand, list):
+            tokens += player.hand
+        for meld in player.layout:
+            tokens += meld
+        if player.gave is not None:
+            tokens.append(player.gave)
+    if isinstance(shape.stock, list):
+        tokens += shape.stock
+    tokens += shape.dead
+    if shape.centre is not None:
+        tokens.append(shape.centre.card)
+    if shape.exchange is not None and shape.exchange.chosen is not None:
+        tokens += [c for c in shape.exchange.chosen if c is not None]
+    return tokens
 
 
-def _as_int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise PositionError(
-            f"{what} must be a whole number from {low} to {high}, got {clip(repr(value))}"
-        )
+def _as_int(value: int, what: str, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise PositionError(f"{what} must be a whole number from {low} to {high}, got {value}")
     return value
 
 
@@ -92,13 +86,8 @@ class _Cards:
         self.labels = labels
         self.seen: dict[int, str] = {}
 
-    def card(self, token: Any, where: str) -> int:
-        if not isinstance(token, str):
-            raise PositionError(f"{where}: not a card: {clip(repr(token))}")
-        try:
-            index = parse_card(token, self.labels)
-        except CardError as exc:
-            raise PositionError(f"{where}: {exc}") from None
+    def card(self, token: str, where: str) -> int:
+        index = self.loose(token, where)
         if index in self.seen:
             raise DuplicateCardError(
                 f"duplicate card: {token!r} in {where} is also in {self.seen[index]}"
@@ -106,23 +95,50 @@ class _Cards:
         self.seen[index] = where
         return index
 
-    def loose(self, token: Any, where: str) -> int:
+    def loose(self, token: str, where: str) -> int:
         """A card that may also appear elsewhere (a card passed in the exchange, R9)."""
-        if not isinstance(token, str):
-            raise PositionError(f"{where}: not a card: {clip(repr(token))}")
         try:
             return parse_card(token, self.labels)
         except CardError as exc:
             raise PositionError(f"{where}: {exc}") from None
 
-    def cards(self, tokens: Any, where: str) -> list[int]:
-        if not isinstance(tokens, list):
-            raise PositionError(f"{where} must be a list of cards, got {clip(repr(tokens))}")
+    def cards(self, tokens: list[str], where: str) -> list[int]:
         return [self.card(t, where) for t in tokens]
+
+
+def position_labels(data: Any) -> Labels:
+    """The label set a position is written in (R2): its ``labels`` key, else its unambiguous cards.
+
+    A position is one text: all its cards are read in one label set.  With
+    no ``labels`` key and no card that decides (every card reads both ways,
+    like ``5C``), the variant decides when its labels are French (R2's
+    default) and the position is refused otherwise.
+
+    Raises
+    ------
+    PositionError
+        If the shape is wrong (as :func:`load_position`), the variant is
+        unknown, or the labels cannot be decided (naming the cards).
+    """
+    shape = check_shape(Position, data, "a position")
+    return _labels_of(shape, get_rules(shape.variant))
+
+
+def _labels_of(shape: Position, rules: Rules) -> Labels:
+    declared = None if shape.labels is None else Labels(shape.labels)
+    try:
+        return text_labels(_card_tokens(shape), rules.reading_default, declared=declared)
+    except CardError as exc:
+        raise PositionError(str(exc)) from None
 
 
 def load_position(data: Any) -> GameState:
     """Build a validated :class:`GameState` from position data (parsed JSON).
+
+    Reading goes in three steps: the shape (known keys, JSON types; see
+    :mod:`analyzer.schema`), then the one label set of the cards (R2), then
+    the rules.  The state's ``rules.labels`` are the position's labels, so
+    that every answer about it uses them.
 
     Parameters
     ----------
@@ -140,108 +156,90 @@ def load_position(data: Any) -> GameState:
     DuplicateCardError
         If a card appears twice (the message names both places).
     PositionError
-        If anything else is malformed or impossible under the rules; the
-        message names the field and the rule.
+        If a key is unknown (naming the nearest known key) or a value has the
+        wrong type, the labels cannot be decided (R2), or anything is
+        impossible under the rules; the message names the field and the rule.
     """
-    if not isinstance(data, dict):
-        raise PositionError("a position must be a JSON object")
-    if data.get("type") == "melds":
-        raise PositionError("this is a meld query file, not a position (see 'conquian melds')")
-    rules = get_rules(str(data.get("variant", "classic")))
-    n = rules.players
-    raw_labels = data.get("labels")
-    if raw_labels is None:
-        labels = rules.labels
-    elif raw_labels in ("french", "spanish"):
-        labels = Labels(raw_labels)
-    else:
+    if isinstance(data, dict) and data.get("type") == "melds":
         raise PositionError(
-            f'\'labels\' must be "french" or "spanish", got {clip(repr(raw_labels))}'
+            "this is a meld query file, not a position: read it with 'conquian melds --file FILE'"
         )
-    try:
-        check_mixed_labels(_card_tokens(data), labels)
-    except CardError as exc:
-        raise PositionError(str(exc)) from None
+    shape = check_shape(Position, data, "a position")
+    rules = get_rules(shape.variant)
+    labels = _labels_of(shape, rules)
+    rules = rules.with_labels(labels)
+    n = rules.players
     reader = _Cards(labels)
-    dealer = _as_int(data.get("dealer", n - 1), "dealer", 0, n - 1)
-    players = data.get("players")
-    if not isinstance(players, list) or len(players) != n:
-        raise PositionError(f"'players' must list {n} players for {rules.name}")
+    dealer = _as_int(n - 1 if shape.dealer is None else shape.dealer, "dealer", 0, n - 1)
+    if len(shape.players) != n:
+        raise PositionError(
+            f"'players' must list {n} players for {rules.name}, got {len(shape.players)}"
+        )
 
     hands: list[int | None] = []
     counts: list[int] = []
     layouts: list[tuple[int, ...]] = []
     gave: list[int | None] = []
-    for p, entry in enumerate(players):
-        if not isinstance(entry, dict):
-            raise PositionError(f"players[{p}] must be an object with 'hand' and 'layout'")
-        hand = entry.get("hand", [])
-        if isinstance(hand, list):
+    for p, entry in enumerate(shape.players):
+        if isinstance(entry.hand, list):
             mask = 0
-            for c in reader.cards(hand, f"player {p}'s hand"):
+            for c in reader.cards(entry.hand, f"player {p}'s hand"):
                 mask |= 1 << c
             hands.append(mask)
-            counts.append(len(hand))
+            counts.append(len(entry.hand))
         else:
             hands.append(None)
-            counts.append(_as_int(hand, f"player {p}'s hidden hand count", 0, rules.hand_size))
+            counts.append(
+                _as_int(entry.hand, f"player {p}'s hidden hand count", 0, rules.hand_size)
+            )
         melds: list[int] = []
-        raw_layout = entry.get("layout", [])
-        if not isinstance(raw_layout, list):
-            raise PositionError(f"player {p}'s layout must be a list of melds")
-        for k, raw in enumerate(raw_layout):
+        for k, raw in enumerate(entry.layout):
             meld = 0
             for c in reader.cards(raw, f"player {p}'s meld {k + 1}"):
                 meld |= 1 << c
             if not is_meld(meld, rules):
                 raise PositionError(
-                    f"player {p}'s meld [{' '.join(map(str, raw))}] is not a legal meld "
+                    f"player {p}'s meld [{' '.join(raw)}] is not a legal meld "
                     f"in {rules.name} (R4, R5)"
                 )
             melds.append(meld)
         layouts.append(tuple(sorted(melds)))
-        given = entry.get("gave")
-        gave.append(None if given is None else reader.loose(given, f"player {p}'s 'gave'"))
+        if entry.gave is not None and rules.exchange is Exchange.NONE:
+            raise PositionError(
+                f"players[{p}].gave: {rules.name} has no exchange, so nobody passed a card (R9)"
+            )
+        gave.append(None if entry.gave is None else reader.loose(entry.gave, f"player {p}'s 'gave'"))
 
-    raw_stock = data.get("stock", 0)
     stock: tuple[int, ...] | None
-    if isinstance(raw_stock, list):
-        stock = tuple(reader.cards(raw_stock, "the stock"))
+    if isinstance(shape.stock, list):
+        stock = tuple(reader.cards(shape.stock, "the stock"))
         stock_count = len(stock)
     else:
         stock = None
-        stock_count = _as_int(raw_stock, "stock", 0, 40)
-    dead = tuple(reader.cards(data.get("dead", []), "the dead cards"))
+        stock_count = shape.stock
+    dead = tuple(reader.cards(shape.dead, "the dead cards"))
 
     centre: Offer | None = None
-    raw_centre = data.get("centre")
-    if raw_centre is not None:
-        if not isinstance(raw_centre, dict):
-            raise PositionError("'centre' must be an object or null")
-        card = reader.card(raw_centre.get("card"), "the centre")
-        kind = raw_centre.get("kind", "turned")
-        if kind not in ("turned", "paid"):
-            raise PositionError(f"centre kind must be 'turned' or 'paid', got {kind!r}")
-        source = _as_int(raw_centre.get("source"), "centre source", 0, n - 1)
-        declined_raw = raw_centre.get("declined", [])
-        if not isinstance(declined_raw, list):
-            raise PositionError("centre 'declined' must be a list of players")
-        declined = tuple(_as_int(d, "a declining player", 0, n - 1) for d in declined_raw)
-        forced_raw = raw_centre.get("forced")
-        forced = None if forced_raw is None else _as_int(forced_raw, "forced player", 0, n - 1)
-        centre = Offer(card, kind, source, declined, forced)
+    if shape.centre is not None:
+        given = shape.centre
+        card = reader.card(given.card, "the centre")
+        source = _as_int(given.source, "centre source", 0, n - 1)
+        declined = tuple(_as_int(d, "a declining player", 0, n - 1) for d in given.declined)
+        forced = (
+            None if given.forced is None else _as_int(given.forced, "forced player", 0, n - 1)
+        )
+        centre = Offer(card, given.kind, source, declined, forced)
 
-    exchange = data.get("exchange")
     phase = (
         Phase.TURN if centre is None else (Phase.OFFER if centre.forced is None else Phase.FORCED)
     )
     gifts: tuple[int | None, ...] = ()
-    if exchange is not None:
+    if shape.exchange is not None:
         if rules.exchange is Exchange.NONE:
             raise PositionError(f"{rules.name} has no exchange (R9)")
         phase = Phase.EXCHANGE
-        raw_gifts = exchange.get("chosen", [None] * n) if isinstance(exchange, dict) else None
-        if not isinstance(raw_gifts, list) or len(raw_gifts) != n:
+        raw_gifts = shape.exchange.chosen if shape.exchange.chosen is not None else [None] * n
+        if len(raw_gifts) != n:
             raise PositionError(f"exchange 'chosen' must list {n} entries (card or null)")
         gifts = tuple(
             None if g is None else reader.loose(g, f"exchange 'chosen' of player {k}")
@@ -270,7 +268,9 @@ def load_position(data: Any) -> GameState:
         gifts=gifts,
         gave=tuple(gave) if any(g is not None for g in gave) else (),
     )
-    to_act = _as_int(data.get("to_act", _default_to_act(state)), "to_act", 0, n - 1)
+    to_act = _as_int(
+        _default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", 0, n - 1
+    )
     state = _validated(GameState(**{**_fields(state), "to_act": to_act}))
     return state
 
@@ -380,13 +380,8 @@ def _validated(state: GameState) -> GameState:
             f"{list(order)} of this {centre.kind} card (R11)"
         )
     if centre.forced is not None:
-        forcers = [p for p in range(n) if p != centre.forced]
-        if not fits_layout(state.layouts[centre.forced], centre.card, rules):
-            raise PositionError(
-                f"player {centre.forced} is forced with {format_card(centre.card, labels)}, "
-                f"which does not fit his layout (R14)"
-            )
-        if state.to_act != centre.forced or not forcers:
+        _check_force(state, centre, order)
+        if state.to_act != centre.forced:
             raise PositionError(f"the forced player {centre.forced} must be the one to act (R14)")
         return state
     if len(centre.declined) >= len(order):
@@ -398,6 +393,53 @@ def _validated(state: GameState) -> GameState:
             f"not player {state.to_act} (R11)"
         )
     return state
+
+
+def _check_force(state: GameState, centre: Offer, order: tuple[int, ...]) -> None:
+    """Check who may have forced whom (R14), not only the fit.
+
+    The forcer is the player the card was offered to after the decliners
+    (R11); the position before the force must list the forced player among
+    that player's forces, by the engine's own rule.
+    """
+    rules, labels = state.rules, state.rules.labels
+    forced = centre.forced
+    assert forced is not None
+    card = format_card(centre.card, labels)
+    if len(centre.declined) >= len(order):
+        raise PositionError(
+            f"every player has declined {card}: it is dead, so nobody can force player "
+            f"{forced} with it (R14, R17)"
+        )
+    forcer = order[len(centre.declined)]
+    before = state.evolve(
+        centre=Offer(centre.card, centre.kind, centre.source, centre.declined, None),
+        to_act=forcer,
+        phase=Phase.OFFER,
+    )
+    if forced in before.forceable_players():
+        return
+    offer = f"offer order {list(order)}, declined {list(centre.declined)}"
+    if forced == forcer:
+        raise PositionError(
+            f"player {forced} is forced with {card}, but he is the one offered it now "
+            f"({offer}): a player cannot force himself (R11, R14)"
+        )
+    if rules.force_when is ForceWhen.AFTER_DECLINE and forced not in centre.declined:
+        raise PositionError(
+            f"player {forced} is forced with {card}, but in {rules.name} player {forcer} may force "
+            f"only a player who has declined it in this offer, and player {forced} has not "
+            f"({offer}) (R14)"
+        )
+    if centre.kind == "paid" and forced == centre.source:
+        raise PositionError(
+            f"player {forced} is forced with {card}, the card he paid: a payer cannot be forced "
+            "with his own card (R11, R14)"
+        )
+    raise PositionError(
+        f"player {forced} is forced with {card}, which does not fit his layout "
+        f"(R14, force_fit {rules.force_fit})"
+    )
 
 
 def read_position(path: str | Path) -> GameState:
@@ -482,6 +524,24 @@ def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, A
             else [None] * state.rules.players
         }
     return data
+
+
+def relabel(state: GameState, labels: Labels | str | None) -> GameState:
+    """``state`` with its cards printed and read in ``labels`` (R2); the same position.
+
+    Every answer about a state (moves, descriptions, reasons, dumps) uses
+    ``state.rules.labels``; :func:`load_position` sets them to the
+    position's labels, and this function changes them (``--labels``).
+
+    Raises
+    ------
+    ValueError
+        If ``labels`` is not ``"french"`` or ``"spanish"``.
+    """
+    if labels is None:
+        return state
+    rules = state.rules.with_labels(labels)
+    return state if rules is state.rules else replace(state, rules=rules)
 
 
 def view(state: GameState, player: int) -> GameState:

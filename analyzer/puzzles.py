@@ -29,6 +29,7 @@ from analyzer.cards import clip, format_card, parse_card
 from analyzer.errors import ConquianError, PositionError
 from analyzer.moves import LayIn, Move, Take, parse_move
 from analyzer.position import load_position, parse_json
+from analyzer.schema import PuzzleFile, check_shape, json_text
 from analyzer.search import Solver
 from analyzer.state import GameState
 
@@ -64,11 +65,14 @@ def load_puzzle(data: Any) -> Puzzle:
     Raises
     ------
     PositionError
-        If the file is not a puzzle, the question is malformed, or the
-        position hides a hand or the stock order (a puzzle must be exact).
+        If the file is not a puzzle, has an unknown key or a value of the
+        wrong type (naming the nearest known key), the question is malformed,
+        or the position hides a hand or the stock order (a puzzle must be
+        exact).
     """
     if not isinstance(data, dict) or data.get("type") != "puzzle":
         raise PositionError('not a puzzle: expected a JSON object with "type": "puzzle"')
+    check_shape(PuzzleFile, data, "a puzzle")
     state = load_position(data.get("position"))
     if any(h is None for h in state.hands) or (state.stock is None and state.stock_count > 0):
         raise PositionError("a puzzle position must show every hand and the stock order")
@@ -108,6 +112,8 @@ def _normalised_answer(answer: Any, kind: str, state: GameState) -> dict[str, An
         question, or holds a move or card that cannot be read.
     """
     allowed = ANSWER_KEYS[kind]
+    if isinstance(answer, dict):
+        answer = {k: v for k, v in answer.items() if not k.startswith("x-")}
     if not isinstance(answer, dict) or not answer:
         raise PositionError(f"puzzle 'answer' must be an object with some of: {', '.join(allowed)}")
     unknown = [k for k in answer if k not in allowed]
@@ -275,7 +281,9 @@ def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
         got = found.get(key)
         if isinstance(expected, list) and isinstance(got, list):
             if sorted(set(expected)) != sorted(set(got)):
-                problems.append(f"{key}: expected {expected}, found {sorted(set(got))}")
+                problems.append(
+                    f"{key}: expected {json_text(expected)}, found {json_text(sorted(set(got)))}"
+                )
         elif expected != got:
-            problems.append(f"{key}: expected {expected!r}, found {got!r}")
+            problems.append(f"{key}: expected {json_text(expected)}, found {json_text(got)}")
     return problems

@@ -26,6 +26,7 @@ from analyzer.cards import clip
 from analyzer.errors import ConquianError
 from analyzer.moves import Move, parse_move
 from analyzer.position import dump_position, load_position
+from analyzer.schema import RecordHeader, RecordMove, RecordResult, check_shape, json_text
 from analyzer.state import GameState
 
 __all__ = ["FORMAT", "RecordError", "Replay", "record_lines", "replay_file", "replay_lines"]
@@ -114,25 +115,34 @@ def record_lines(
     return lines
 
 
+def _shape(model: Any, entry: dict[str, Any], number: int, what: str) -> None:
+    """The line's keys and JSON types (analyzer.schema), before any rule check."""
+    try:
+        check_shape(model, entry, what)
+    except ConquianError as exc:
+        raise RecordError(f"line {number}: {exc}") from None
+
+
 def _header(entry: dict[str, Any], number: int) -> Replay:
     if entry.get("format") != FORMAT or "start" not in entry:
         raise RecordError(f"line {number}: not a conquian record header (need format and start)")
     version = entry.get("version", 1)
     if version != 1 or isinstance(version, bool):
         raise RecordError(
-            f"line {number}: record version must be the number 1, got {clip(repr(version))}"
+            f"line {number}: record version must be the number 1, got {json_text(version)}"
         )
     if not isinstance(entry["start"], dict) or not isinstance(entry["start"].get("stock"), list):
         raise RecordError(
             f"line {number}: the start position must list the stock cards in order (docs/record-format.md)"
         )
+    _shape(RecordHeader, entry, number, "the header")
     try:
         start = load_position(entry["start"])
     except ConquianError as exc:
         raise RecordError(f"line {number}: bad start position: {exc}") from None
     if "variant" in entry and entry["variant"] != start.rules.name:
         raise RecordError(
-            f"line {number}: the header says variant {clip(repr(entry['variant']))} "
+            f"line {number}: the header says variant {json_text(entry['variant'])} "
             f"but the start position is {start.rules.name}"
         )
     return Replay(start, start, [], entry)
@@ -141,22 +151,23 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
 def _check_result(entry: dict[str, Any], number: int, state: GameState, moves: int) -> None:
     if not state.is_terminal():
         raise RecordError(f"line {number}: the record claims a result but the deal is not over")
+    _shape(RecordResult, entry, number, "the result line")
     result = entry["result"]
-    expected = result.get("winner") if isinstance(result, dict) else None
+    expected = result.get("winner")
     if expected != state.winner:
         raise RecordError(
-            f"line {number}: the record says winner {clip(repr(expected))}, "
-            f"the replay gives {state.winner!r}"
+            f"line {number}: the record says winner {json_text(expected)}, "
+            f"the replay gives {json_text(state.winner)}"
         )
-    returns = result.get("returns") if isinstance(result, dict) else None
+    returns = result.get("returns")
     if returns is not None and returns != list(state.returns()):
         raise RecordError(
-            f"line {number}: the record says returns {clip(repr(returns))}, "
-            f"the replay gives {list(state.returns())}"
+            f"line {number}: the record says returns {json_text(returns)}, "
+            f"the replay gives {json_text(list(state.returns()))}"
         )
     if "moves" in entry and entry["moves"] != moves:
         raise RecordError(
-            f"line {number}: the record says {clip(repr(entry['moves']))} moves, the replay has {moves}"
+            f"line {number}: the record says {json_text(entry['moves'])} moves, the replay has {moves}"
         )
 
 
@@ -198,10 +209,11 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             continue
         move_text = entry.get("move")
         n = len(replay.moves) + 1
-        if "n" in entry and entry["n"] != n:
-            raise RecordError(f"line {number}: move number {clip(repr(entry['n']))} should be {n}")
+        _shape(RecordMove, entry, number, "a move line")
         if not isinstance(move_text, str):
             raise RecordError(f"line {number} (move {n}): no move text")
+        if "n" in entry and entry["n"] != n:
+            raise RecordError(f"line {number}: move number {json_text(entry['n'])} should be {n}")
         try:
             move = parse_move(move_text, state.rules.labels)
         except ConquianError as exc:
@@ -210,7 +222,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         if "player" in entry and entry["player"] != acting and not state.is_terminal():
             raise RecordError(
                 f"line {number} (move {n}) {clip(move_text)!r}: the record says player "
-                f"{clip(repr(entry['player']))}, but "
+                f"{json_text(entry['player'])}, but "
                 f"{'chance' if acting is None else f'player {acting}'} acts here"
             )
         try:

@@ -8,7 +8,7 @@ historical variant is a new preset, not a new code path.
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from analyzer.cards import Labels
@@ -126,6 +126,42 @@ class Rules:
     def stock_size(self) -> int:
         """Cards left in the stock after the deal (R8)."""
         return 40 - self.players * self.hand_size
+
+    @property
+    def reading_default(self) -> Labels | None:
+        """The labels that decide a card text whose every card reads both ways, when nobody chose (R2).
+
+        French, R2's default, for a variant whose labels are French; ``None``
+        (nothing decides: the text is refused) for a variant whose labels are
+        Spanish, since it accepts French cards too, so that ``5C 6C 7C`` is
+        never silently read as copas.  See :func:`analyzer.cards.text_labels`.
+        """
+        return Labels.FRENCH if self.labels == Labels.FRENCH else None
+
+    def with_labels(self, labels: Labels | str) -> Rules:
+        """The same rules, reading and printing cards with ``labels`` (R2).
+
+        A position's labels travel with its state this way, so that every
+        answer about it (moves, descriptions, reasons) uses them.
+
+        Raises
+        ------
+        ValueError
+            If ``labels`` is not ``"french"`` or ``"spanish"``.
+        """
+        labels = Labels(labels)
+        return self if labels == self.labels else replace(self, labels=labels)
+
+    def __repr__(self) -> str:
+        """``get_rules('classic')``, or ``get_rules('megajogos').with_labels('french')``."""
+        preset = PRESETS.get(self.name)
+        if preset is not None and preset.with_labels(self.labels) == self:
+            text = f"get_rules({self.name!r})"
+            if self.labels != preset.labels:
+                text += f".with_labels({str(self.labels)!r})"
+            return text
+        values = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"Rules({values})"
 
     def as_dict(self) -> dict[str, Any]:
         """The options as plain JSON-ready data, with ``target`` and ``stock_size``."""

@@ -47,7 +47,7 @@ class Phase(enum.StrEnum):
     OVER = "over"  # R15, R18: the deal has ended
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Offer:
     """The centre card and the state of its offer (R10-R14).
 
@@ -70,6 +70,11 @@ class Offer:
     source: int
     declined: tuple[int, ...] = ()
     forced: int | None = None
+
+    def __repr__(self) -> str:
+        """``Offer(parse_card('5C'), 'turned', 0, (0,), None)``: the card by its text."""
+        card = f"parse_card({format_card(self.card)!r})"
+        return f"Offer({card}, {self.kind!r}, {self.source}, {self.declined!r}, {self.forced!r})"
 
 
 def offer_order(rules: Rules, offer: Offer) -> tuple[int, ...]:
@@ -164,7 +169,7 @@ def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> 
     return tuple(moves)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GameState:
     """An immutable, hashable position of one deal.
 
@@ -611,3 +616,12 @@ class GameState:
 
     def __str__(self) -> str:
         return self.describe()
+
+    def __repr__(self) -> str:
+        """``load_position({...})``: rebuilds the state from its position data (R2 labels kept)."""
+        from analyzer.position import dump_position  # the text layer sits above this one
+
+        try:
+            return f"load_position({dump_position(self)!r})"
+        except Exception:  # a repr never raises; a hand-built state may not dump
+            return f"<GameState {self.describe()}>"

@@ -6,8 +6,10 @@ chance nodes.  Node attributes: ``player`` (to act; -1 chance, -4 over),
 ``depth`` (plies from the root, the shortest way), ``phase``, ``label``
 (a one-line description), ``value`` (the expected result of each player,
 R20, from :mod:`analyzer.search`, when it could be computed within the
-budget), ``proven``, and ``terminal``.  Export uses networkx's own writers:
-GraphML, GEXF and node-link JSON.
+budget: a list of numbers, stored as its JSON text in GraphML and GEXF,
+which hold no lists), ``proven``, ``terminal``, and ``unexpanded`` (why a
+node within the depth was not expanded: a hidden hand or stock).  Export
+uses networkx's own writers: GraphML, GEXF and node-link JSON.
 """
 
 from __future__ import annotations
@@ -66,18 +68,29 @@ def build_tree(
     -------
     networkx.DiGraph
         ``graph.graph`` holds ``root`` (the root id), ``variant``,
-        ``depth``, ``truncated`` (bool) and ``pv`` (move texts from the root).
+        ``depth``, ``truncated`` (bool), ``unexpanded`` (nodes within the
+        depth left unexpanded: a hidden hand or stock) and ``pv`` (move texts
+        from the root).
 
     Raises
     ------
     ConquianError
         If ``depth`` or ``max_nodes`` is negative.
+    PositionError
+        If ``depth`` is positive and the root cannot be expanded: the hand of
+        the player to act is hidden, or the stock cards are unknown (a tree of
+        the root alone would answer nothing).
     """
     if depth < 0 or max_nodes < 1:
         raise ConquianError("depth must be >= 0 and max_nodes >= 1")
+    if depth > 0 and not root.is_terminal():
+        try:
+            root.chance_outcomes() if root.is_chance_node() else root.legal_moves()
+        except PositionError as exc:
+            raise PositionError(f"cannot expand the position: {exc}") from None
     labels = root.rules.labels
     graph: nx.DiGraph[str] = nx.DiGraph()
-    graph.graph.update(variant=root.rules.name, depth=depth, truncated=False)
+    graph.graph.update(variant=root.rules.name, depth=depth, truncated=False, unexpanded=0)
     can_solve = (
         solve_values
         and all(h is not None for h in root.hands)
@@ -101,6 +114,7 @@ def build_tree(
             except PositionError as exc:
                 # A hidden hand or an unknown stock: this node stays a leaf.
                 graph.nodes[parent_id]["unexpanded"] = str(exc)
+                graph.graph["unexpanded"] += 1
                 continue
             for move, prob in edges:
                 child = state.apply(move, check=False)
@@ -124,7 +138,7 @@ def build_tree(
         graph.graph["proven"] = result.proven
         for _, data in graph.nodes(data=True):
             res = solver.solve(data.pop("_state"))
-            data["value"] = json.dumps([round(v, 6) for v in res.values])
+            data["value"] = [round(v, 6) for v in res.values]
             data["proven"] = res.proven
             if progress is not None:
                 progress(graph.number_of_nodes())
@@ -174,8 +188,13 @@ def export_tree(graph: nx.DiGraph[str], path: str | Path, fmt: str | None = None
     fmt = {"xml": "graphml", "node-link": "json"}.get(fmt, fmt)
     if fmt not in EXPORT_FORMATS:
         raise ConquianError(f"unknown export format {fmt!r} (use {', '.join(EXPORT_FORMATS)})")
+    # GraphML and GEXF hold no lists: there a list (a node value, the pv) is its JSON text.
     plain = graph.copy()
     plain.graph = {k: (json.dumps(v) if isinstance(v, list) else v) for k, v in graph.graph.items()}
+    for _, data in plain.nodes(data=True):
+        for key, value in data.items():
+            if isinstance(value, list):
+                data[key] = json.dumps(value)
     try:
         if fmt == "graphml":
             nx.write_graphml(plain, path)

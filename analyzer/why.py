@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from analyzer.cards import format_card, format_mask, iter_mask
+from analyzer.cards import Labels, format_card, format_mask, iter_mask
 from analyzer.melds import cards_of, catalog, is_meld, is_run, is_set
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, parse_move
 from analyzer.partition import _solver, cover_model
@@ -187,20 +187,31 @@ def _meld_problem(meld: int, state: GameState) -> str | None:
     return f"{text} is neither a set (one rank, R4) nor a run (one suit, consecutive ranks, R3, R5)"
 
 
-def explain(state: GameState, text: str) -> Explanation:
+def explain(state: GameState, text: str, *, labels: Labels | None = None) -> Explanation:
     """Explain the move ``text`` in ``state``: the facts that forbid it, or nothing if legal.
 
-    ``text`` is a move (``take [..] pay X``, ``force 1``, ...) or just
-    ``take`` (any take of the centre card).
+    Parameters
+    ----------
+    state : GameState
+        The position; the answer is in its labels (``state.rules.labels``).
+    text : str
+        A move (``take [..] pay X``, ``force 1``, ...) or just ``take`` (any
+        take of the centre card).
+    labels : Labels, optional
+        The labels that decide the move's cards that read both ways when none
+        of its cards does (R2): the position's own; ``state.rules.labels``
+        when omitted.
 
     Raises
     ------
     IllegalMoveError
         If ``text`` is not a move at all.
     """
-    labels = state.rules.labels
     general = text.strip().lower() == "take"
-    move: Move | None = None if general else parse_move(text, labels)
+    move: Move | None = (
+        None if general else parse_move(text, labels or state.rules.labels)
+    )
+    labels = state.rules.labels
     if move is not None and state.is_legal(move):
         return Explanation(move.text(labels), True, ())
     if general and state.phase is Phase.OFFER:

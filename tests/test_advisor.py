@@ -12,7 +12,7 @@ from analyzer.advisor import advise, candidate_moves
 from analyzer.bots import HintBot
 from analyzer.errors import IllegalMoveError, PositionError
 from analyzer.melds import cards_of
-from analyzer.moves import Take
+from analyzer.moves import Take, parse_move
 from analyzer.position import load_position, read_position, view
 from analyzer.why import explain
 
@@ -125,3 +125,24 @@ def test_why_force_needs_decline_and_fit() -> None:
     facts = explain(state, "force 1").facts
     assert any("has not" in f and "R14" in f for f in facts)
     assert any("extends none of player 1's melds" in f for f in facts)
+
+
+def test_why_bare_take_turn_and_forced_out() -> None:
+    state = read_position(EXAMPLES / "example4-rearrangement.json")
+    result = explain(state, "take")
+    assert result.legal and "5H can be taken" in result.facts[0]
+    forced = read_position(EXAMPLES / "forcing.json").apply(parse_move("force 0"))
+    facts = explain(forced, "lay [AC 2C 3C 4C 5C] [4S 5S 6S 7S] out").facts
+    assert len(facts) == 1 and "R14" in facts[0]
+    dead = read_position(EXAMPLES / "forcing.json").apply(parse_move("pass"))
+    facts = explain(dead, "turn 5C").facts
+    assert any("dead card" in f for f in facts)
+
+
+def test_going_out_ranks_first_and_all_lay_ins_are_candidates() -> None:
+    state = read_position(EXAMPLES / "example3-megajogos-nine-card-run.json")
+    best = advise(state, samples=4).estimates[0]
+    assert best.move.text(state.rules.labels).endswith(" out")
+    assert any("goes out" in r for r in best.reasons) and best.static_score > 1000
+    forced = read_position(EXAMPLES / "forcing.json").apply(parse_move("force 0"))
+    assert len(candidate_moves(forced)) == 2

@@ -103,11 +103,22 @@ def test_every_french_token_any_case() -> None:
                 assert parse_card(tok) == idx(r, s), tok
 
 
-@pytest.mark.parametrize("token", ["10H", "10h", "10S", "11C", "12D", "1S", "1e", "10o"])
-def test_spanish_ranks_are_errors_with_french_labels(token: str) -> None:
-    with pytest.raises(CardError) as info:
-        parse_card(token, Labels.FRENCH)
-    assert token in str(info.value)
+@pytest.mark.parametrize("token", ["10H", "10h", "10S", "12D", "1S", "QO", "Ae"])
+def test_a_rank_of_one_deck_with_a_suit_of_the_other_is_no_card(token: str) -> None:
+    # R2: with French labels 10 is not a card; with Spanish labels H, S, D are no suits.
+    for labels in Labels:
+        with pytest.raises(CardError) as info:
+            parse_card(token, labels)
+        assert token in str(info.value)
+
+
+@pytest.mark.parametrize(("token", "french"), [("11C", "QH"), ("1e", "AS"), ("10o", "JD")])
+def test_a_spanish_only_card_is_read_in_spanish_whatever_the_default(
+    token: str, french: str
+) -> None:
+    # R2: a token of one label set only has one reading; the default decides nothing.
+    for labels in Labels:
+        assert parse_card(token, labels) == parse_card(french)
 
 
 @pytest.mark.parametrize(

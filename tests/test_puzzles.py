@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_run import run
 from conftest import ROOT
 
 from analyzer.errors import PositionError
 from analyzer.puzzles import check_puzzle, load_puzzle, read_puzzle, solve_puzzle
 
-PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*.json"))
+PUZZLE_DIR = ROOT / "examples" / "puzzles"
+PUZZLES = sorted(PUZZLE_DIR.glob("*.json"))
 
 
 def test_at_least_20_puzzles_for_both_presets() -> None:
@@ -43,7 +45,7 @@ def test_a_wrong_stored_answer_is_caught() -> None:
     ("change", "needle"),
     [
         ({"type": "position"}, "not a puzzle"),
-        ({"question": {"kind": "mate"}}, "question kind"),
+        ({"question": {"kind": "mate"}}, "question.kind"),
         ({"question": {"kind": "win", "player": 7}}, "player"),
         ({"question": {"kind": "go_out_within", "player": 0, "turns": 0}}, "turns"),
     ],
@@ -60,3 +62,73 @@ def test_puzzle_needs_everything_known() -> None:
     data["position"]["stock"] = len(data["position"]["stock"])
     with pytest.raises(PositionError, match="stock order"):
         load_puzzle(data)
+
+
+# --- conquian puzzle --------------------------------------------------------------------------
+
+
+def test_puzzle_command(tmp_path: Path) -> None:
+    path = PUZZLE_DIR / "classic-best-pay-1.json"
+    code, out, _ = run("puzzle", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["correct"] is True and data["answer"]["proven"] is True
+    wrong = json.loads(path.read_text())
+    wrong["answer"]["pays"] = ["KS"]
+    bad = tmp_path / "wrong.json"
+    bad.write_text(json.dumps(wrong))
+    code, out, _ = run("puzzle", str(bad))
+    assert code == 1 and "WRONG" in out
+
+
+def test_puzzle_answers_compare_as_moves_and_cards(tmp_path: Path) -> None:
+    data = json.loads((PUZZLE_DIR / "classic-win-2.json").read_text())
+    move = data["answer"]["moves"][0]
+    # Same move, melds and cards reordered, lower case, extra spaces.
+    _, rest = move.split(" ", 1)
+    melds = rest.split("] pay ")[0].strip("[").split("] [")
+    pay = move.split(" pay ")[1]
+    shuffled = "take  " + " ".join(
+        "[" + " ".join(reversed(m.split())).lower() + "]" for m in reversed(melds)
+    ) + f" pay {pay.lower()}"
+    data["answer"]["moves"] = [shuffled]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run("puzzle", str(path), "--json")
+    assert code == 0 and json.loads(out)["correct"] is True
+
+
+def test_puzzle_not_judged_without_proof_and_bad_answers(tmp_path: Path) -> None:
+    code, out, _ = run("puzzle", str(PUZZLE_DIR / "classic-win-2.json"), "--budget", "1")
+    assert code == 1 and "not checked" in out and "WRONG" not in out
+    data = json.loads((PUZZLE_DIR / "classic-best-pay-1.json").read_text())
+    path = tmp_path / "p.json"
+    for answer, needle in (({}, "answer"), ({"foo": 1}, "'foo'"), ({"pays": ["ZZ"]}, "ZZ")):
+        path.write_text(json.dumps({**data, "answer": answer}))
+        code, _, err = run("puzzle", str(path))
+        assert code == 1 and needle in err, err
+    path.write_text(json.dumps({**data, "answer": {"pays": data["answer"]["pays"] * 2}}))
+    assert run("puzzle", str(path))[0] == 0
+    code, _, err = run("puzzle", str(tmp_path))
+    assert code == 2 and "directory" in err
+
+
+def test_a_puzzle_that_cannot_be_proven_exits_1(tmp_path: Path) -> None:
+    data = json.loads((PUZZLE_DIR / "classic-win-4.json").read_text())
+    del data["answer"]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    assert run("puzzle", str(path), "--budget", "1")[0] == 1
+
+
+def test_puzzle_output_is_plain_words(tmp_path: Path) -> None:
+    # Issue 11: "moves: ['take …']" and "wins: True" leaked Python into the output.
+    code, out, _ = run("puzzle", str(PUZZLE_DIR / "classic-win-1.json"))
+    assert code == 0
+    assert "wins: yes" in out or "wins: no" in out
+    assert "['" not in out and "True" not in out and "False" not in out and "None" not in out
+    wrong = json.loads((PUZZLE_DIR / "classic-win-1.json").read_text())
+    wrong["answer"]["wins"] = not wrong["answer"]["wins"]
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(wrong))
+    code, out, _ = run("puzzle", str(path))
+    assert code == 1 and "expected" in out and "True" not in out and "False" not in out

@@ -171,3 +171,70 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(0, 20)
     assert low == 0.0 and 0.1 < high < 0.2
+
+
+def test_replay_checks_header_numbers_and_result() -> None:
+    lines = (GOLDEN_DIR / "classic-1.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    for change, needle in (({"version": 2}, "version"), ({"variant": "megajogos"}, "variant")):
+        bad = [json.dumps({**header, **change}), *lines[1:]]
+        with pytest.raises(RecordError, match=needle):
+            replay_lines(bad)
+    jumped = list(lines)
+    entry = json.loads(jumped[2])
+    entry["n"] = 7
+    jumped[2] = json.dumps(entry)
+    with pytest.raises(RecordError, match="move number 7 should be 2"):
+        replay_lines(jumped)
+    result = json.loads(lines[-1])
+    result["moves"] = 5
+    with pytest.raises(RecordError, match="says 5 moves"):
+        replay_lines([*lines[:-1], json.dumps(result)])
+
+
+def test_replay_checks_returns_stock_order_and_version() -> None:
+    lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
+    result = json.loads(lines[-1])
+    result["result"]["returns"] = [5, 5]
+    with pytest.raises(RecordError, match="returns"):
+        replay_lines([*lines[:-1], json.dumps(result)])
+    header = json.loads(lines[0])
+    with pytest.raises(RecordError, match="the number 1"):
+        replay_lines([json.dumps({**header, "version": "1"}), *lines[1:]])
+    header["start"]["stock"] = len(header["start"]["stock"])
+    with pytest.raises(RecordError, match="stock cards in order"):
+        replay_lines([json.dumps(header), *lines[1:]])
+
+
+def test_replay_messages_quote_json_not_python() -> None:
+    # Issue 11: "the record says player None".
+    lines = (GOLDEN_DIR / "classic-1.jsonl").read_text().splitlines()
+    for k, line in enumerate(lines[1:], 1):
+        entry = json.loads(line)
+        if entry.get("player") is not None:
+            entry["player"] = None
+            lines[k] = json.dumps(entry)
+            break
+    with pytest.raises(RecordError, match="the record says player null") as info:
+        replay_lines(lines)
+    assert "None" not in str(info.value)
+    last = json.loads(lines[-1])
+    last["result"]["winner"] = None if last["result"]["winner"] is not None else 0
+    with pytest.raises(RecordError) as info:
+        replay_lines([*(GOLDEN_DIR / "classic-1.jsonl").read_text().splitlines()[:-1], json.dumps(last)])
+    assert "None" not in str(info.value) and "winner" in str(info.value)
+
+
+def test_record_lines_refuse_unknown_keys_with_the_nearest() -> None:
+    lines = (GOLDEN_DIR / "classic-1.jsonl").read_text().splitlines()
+    entry = json.loads(lines[3])
+    entry["plyer"] = entry.pop("player")
+    with pytest.raises(RecordError, match=r"line 4: unknown key 'plyer'; did you mean 'player'\?"):
+        replay_lines([*lines[:3], json.dumps(entry), *lines[4:]])
+    header = json.loads(lines[0])
+    header["start"]["toAct"] = header["start"].pop("to_act")
+    with pytest.raises(RecordError, match="unknown key 'toAct' in start; did you mean 'to_act'"):
+        replay_lines([json.dumps(header), *lines[1:]])
+    entry = json.loads(lines[3])
+    entry["x-comment"] = "a note"
+    assert replay_lines([*lines[:3], json.dumps(entry), *lines[4:]]).finished

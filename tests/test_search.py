@@ -217,7 +217,7 @@ def test_tree_values_and_limits() -> None:
     state = endgame(["6C"], {"card": "5S", "kind": "turned", "source": 0, "declined": [0]}, 1)
     graph = build_tree(state, depth=6)
     root = graph.graph["root"]
-    assert json.loads(graph.nodes[root]["value"]) == [0.0, 0.0]
+    assert graph.nodes[root]["value"] == [0.0, 0.0]  # numbers, not their JSON text
     assert graph.graph["pv"][0] == "pass"
     small = build_tree(deal(CLASSIC, 1), depth=4, max_nodes=10, solve_values=False)
     assert small.number_of_nodes() <= 10 and small.graph["truncated"]

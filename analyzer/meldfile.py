@@ -1,0 +1,129 @@
+"""Meld query files: questions about sets of cards, answered with the meld models (R3-R5).
+
+A meld query file (``examples/positions/example1-runs.json``; schema in
+``docs/melds.schema.json``) lists card texts, each with an optional expected
+answer::
+
+    {"type": "melds", "variant": "classic",
+     "queries": [{"cards": "AS 2S 3S", "expected": {"is_meld": true, "melded": 3}}]}
+
+``conquian melds --file FILE`` answers every query and checks the expected
+answers.  The cards of the whole file are read in one label set (R2): its
+``labels`` key, else its unambiguous cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from analyzer.cards import Labels, mask_of, parse_cards, text_labels
+from analyzer.errors import CardError, PositionError
+from analyzer.melds import is_meld
+from analyzer.partition import Arrangement, solve_arrangement
+from analyzer.rules import Rules, get_rules
+from analyzer.schema import MeldQueryFile, check_shape
+
+__all__ = ["MeldAnswer", "answer_meld_queries", "load_meld_queries"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldAnswer:
+    """One answered query of a meld query file.
+
+    Attributes
+    ----------
+    rules : Rules
+        The query's variant, printing cards in the file's labels.
+    cards : int
+        Mask of the query's cards.
+    must : int
+        Mask of the cards that must be melded.
+    is_meld : bool
+        Whether the cards are one legal meld (R4, R5).
+    arrangement : Arrangement
+        The arrangement that melds the most cards (CP-SAT).
+    expected : dict or None
+        The file's expected answer (``is_meld``, ``melded``), if any.
+    problems : tuple of str
+        How the answer differs from the expected one; empty when it agrees.
+    """
+
+    rules: Rules
+    cards: int
+    must: int
+    is_meld: bool
+    arrangement: Arrangement
+    expected: dict[str, Any] | None
+    problems: tuple[str, ...]
+
+
+def load_meld_queries(data: Any) -> tuple[MeldQueryFile, Labels]:
+    """Check a meld query file: its shape, then the one label set of its cards (R2).
+
+    Returns
+    -------
+    (MeldQueryFile, Labels)
+        The validated file and the labels its cards are read in.
+
+    Raises
+    ------
+    PositionError
+        If a key is unknown, a value has the wrong type, there is no query, or
+        the labels cannot be decided (R2).
+    UnknownVariantError
+        If a variant is not a preset.
+    """
+    shape = check_shape(MeldQueryFile, data, "a meld query file")
+    if not shape.queries:
+        raise PositionError("the meld query file has no queries: nothing to answer")
+    rules = get_rules(shape.variant)
+    for query in shape.queries:
+        if query.variant is not None:
+            get_rules(query.variant)
+    tokens = [t for q in shape.queries for t in f"{q.cards} {q.must}".replace(",", " ").split()]
+    declared = None if shape.labels is None else Labels(shape.labels)
+    try:
+        labels = text_labels(tokens, rules.reading_default, declared=declared)
+    except CardError as exc:
+        raise PositionError(str(exc)) from None
+    return shape, labels
+
+
+def answer_meld_queries(data: Any) -> list[MeldAnswer]:
+    """Answer every query of a meld query file and compare with its expected answers.
+
+    Raises
+    ------
+    PositionError
+        As :func:`load_meld_queries`, or if a query's cards cannot be read
+        (the message names the query, from 1).
+    """
+    shape, labels = load_meld_queries(data)
+    answers: list[MeldAnswer] = []
+    for k, query in enumerate(shape.queries, 1):
+        rules = get_rules(query.variant or shape.variant).with_labels(labels)
+        try:
+            cards = mask_of(parse_cards(query.cards, labels))
+            must = mask_of(parse_cards(query.must, labels))
+        except CardError as exc:
+            raise PositionError(f"queries[{k - 1}]: {exc}") from None
+        if must & ~cards:
+            raise PositionError(f"queries[{k - 1}]: the 'must' cards are not all among 'cards'")
+        arrangement = solve_arrangement(cards, rules, must=must)
+        meld = is_meld(cards, rules)
+        expected = None if query.expected is None else query.expected.model_dump(exclude_none=True)
+        problems: list[str] = []
+        if expected is not None:
+            if "is_meld" in expected and expected["is_meld"] != meld:
+                problems.append(
+                    f"is_meld: expected {str(expected['is_meld']).lower()}, found {str(meld).lower()}"
+                )
+            if "melded" in expected and expected["melded"] != arrangement.melded:
+                problems.append(
+                    f"melded: expected {expected['melded']}, found {arrangement.melded}"
+                )
+        answers.append(
+            MeldAnswer(rules, cards, must, meld, arrangement, expected, tuple(problems))
+        )
+    return answers

@@ -1,0 +1,524 @@
+"""The shapes of the JSON files: positions, game records, puzzles and meld queries.
+
+Reading a file goes in three steps, each with its own errors:
+
+1. **shape** (this module): every key is known, every value has the right JSON
+   type.  The models are pydantic models in strict mode (no coercion: ``"1"``
+   is not a number, ``true`` is not 1) that refuse unknown keys at every level,
+   naming the nearest known key: ``unknown key 'toAct'; did you mean 'to_act'?``.
+   Notes have documented places: ``description``, ``expected`` and ``rule`` at
+   the top of a position, and any key starting with ``x-`` at any level.
+2. **labels** (:func:`analyzer.cards.text_labels`): the one label set of the
+   file's cards (R2).
+3. **rules** (:mod:`analyzer.position`, :mod:`analyzer.records`,
+   :mod:`analyzer.puzzles`): the rule checks R1, R7, R11, R14 and the others.
+
+The JSON Schemas published in ``docs/`` are generated from these models
+(:func:`json_schema`); a test checks that the published files are current.
+Regenerate them with
+``python -c "from analyzer.schema import write_schemas; write_schemas('docs')"``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import typing
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from analyzer.cards import clip
+from analyzer.errors import ConquianError, PositionError
+
+__all__ = [
+    "KINDS",
+    "Centre",
+    "Exchange",
+    "MeldQuery",
+    "MeldQueryFile",
+    "Player",
+    "Position",
+    "PuzzleAnswer",
+    "PuzzleFile",
+    "PuzzleQuestion",
+    "RecordHeader",
+    "RecordMove",
+    "RecordResult",
+    "check_shape",
+    "json_schema",
+    "json_text",
+    "schema_text",
+    "write_schemas",
+]
+
+NOTE_PREFIX = "x-"
+"""Keys starting with this are notes, allowed at every level and ignored."""
+
+Card = Annotated[str, Field(description="A card, rank then suit: 7H, JS, 10o, 12b (R2).")]
+Seat = Annotated[int, Field(ge=0, le=3, description="A player's seat, from 0 in turn order.")]
+
+
+class _Shape(BaseModel):
+    """Strict shape: JSON types only, unknown keys refused, ``x-`` keys are notes."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        json_schema_extra={"patternProperties": {"^x-": {"description": "a note, ignored"}}},
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_notes(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {
+                k: v
+                for k, v in data.items()
+                if not (isinstance(k, str) and k.startswith(NOTE_PREFIX))
+            }
+        return data
+
+
+def _json_kind(value: Any) -> str | None:
+    """``"cards"`` for a list, ``"count"`` for a whole number (not a bool), else ``None``."""
+    if isinstance(value, list):
+        return "<cards>"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "<count>"
+    return None
+
+
+def _cards_or_count(what: str, high: int, description: str) -> Any:
+    return Annotated[
+        Union[  # noqa: UP007 - a tagged union needs the Union form
+            Annotated[list[Card], Tag("<cards>")],
+            Annotated[int, Field(ge=0, le=high), Tag("<count>")],
+        ],
+        Discriminator(
+            _json_kind,
+            custom_error_type="cards_or_count",
+            custom_error_message=f"must be a list of cards or {what}",
+        ),
+        Field(description=description),
+    ]
+
+
+Hand = _cards_or_count(
+    "the number of cards in a hidden hand (0 to 10)",
+    10,
+    "The hand: its cards, or how many cards it holds when it is hidden.",
+)
+Stock = _cards_or_count(
+    "the number of stock cards (0 to 40)",
+    40,
+    "The stock: a count, or its cards top first when the order is known.",
+)
+
+
+class Player(_Shape):
+    """One player of a position (R6, R9)."""
+
+    hand: Hand = []  # type: ignore[valid-type]
+    layout: list[list[Card]] = Field(
+        default=[], description="His melds as he arranged them (R6), each a list of cards."
+    )
+    gave: Card | None = Field(
+        default=None, description="The card he passed in the exchange (R9, megajogos)."
+    )
+
+
+class Centre(_Shape):
+    """The centre card and its offer (R10-R14)."""
+
+    card: Card = Field(description="The centre card.")
+    kind: Literal["turned", "paid"] = Field(
+        default="turned", description="Turned from the stock (R10) or paid by a player (R13)."
+    )
+    source: Seat = Field(description="The player who turned or paid it.")
+    declined: list[Seat] = Field(
+        default=[], description="Players who have passed it in this offer, in offer order (R11)."
+    )
+    forced: Seat | None = Field(
+        default=None, description="A player forced to take it (R14), who must lay it in and pay."
+    )
+
+
+class Exchange(_Shape):
+    """The exchange before play (R9)."""
+
+    chosen: list[Card | None] | None = Field(
+        default=None, description="Per player, the card chosen to pass so far, or null."
+    )
+
+
+class Position(_Shape):
+    """A position (docs/position-format.md)."""
+
+    model_config = ConfigDict(title="Conquian position")
+
+    variant: str = Field(default="classic", description="A preset: classic or megajogos.")
+    labels: Literal["french", "spanish"] | None = Field(
+        default=None,
+        description="Card labels of the file (R2); default: decided by its unambiguous cards.",
+    )
+    dealer: Seat | None = Field(default=None, description="The dealer; default: the last seat.")
+    to_act: Seat | None = Field(
+        default=None, description="The player to act; default: the one the rules name."
+    )
+    players: list[Player] = Field(description="One object per player, in turn order.")
+    stock: Stock = 0  # type: ignore[valid-type]
+    dead: list[Card] = Field(default=[], description="Dead cards, oldest first (R17).")
+    centre: Centre | None = Field(
+        default=None, description="The centre card; null when a stock card is turned next."
+    )
+    exchange: Exchange | None = Field(
+        default=None, description="Present during the exchange (R9)."
+    )
+    type: Literal["position"] | None = Field(default=None, description='Optional: "position".')
+    description: str | None = Field(default=None, description="A note: free text.")
+    rule: str | None = Field(default=None, description="A note: the rules it illustrates.")
+    expected: Any = Field(default=None, description="A note: expected answers, for tests.")
+
+
+class RecordHeader(_Shape):
+    """The first line of a game record (docs/record-format.md)."""
+
+    model_config = ConfigDict(title="Conquian game record: header line")
+
+    format: Literal["conquian-record"]
+    version: Literal[1] = 1
+    variant: str | None = None
+    seed: int | None = Field(default=None, description="Information only: the deal's seed.")
+    players: list[str | None] | None = Field(
+        default=None, description="Information only: who played each seat."
+    )
+    start: Position = Field(description="The dealt position, with every hand and the stock order.")
+
+
+class RecordMove(_Shape):
+    """A move line of a game record."""
+
+    model_config = ConfigDict(title="Conquian game record: move line")
+
+    n: int | None = Field(default=None, ge=1, description="Move number, from 1.")
+    player: Seat | None = Field(
+        default=None, description="The seat that acts, null for a chance move (R10)."
+    )
+    move: str = Field(description="The move text (analyzer/moves.py).")
+
+
+class RecordResultData(_Shape):
+    """The result of a finished deal."""
+
+    winner: int | None = Field(description="The winner's seat, or null for a draw.")
+    returns: list[float] | None = Field(default=None, description="+1 / -1 / 0 per seat (R20).")
+
+
+class RecordResult(_Shape):
+    """The last line of a finished game record."""
+
+    model_config = ConfigDict(title="Conquian game record: result line")
+
+    result: RecordResultData
+    moves: int | None = Field(default=None, ge=0, description="The number of moves.")
+
+
+class PuzzleQuestion(_Shape):
+    """A puzzle's question (docs/puzzle-format.md)."""
+
+    kind: Literal["win", "best_pay", "go_out_within"]
+    player: int | None = None
+    turns: int | None = None
+
+
+class PuzzleAnswer(_Shape):
+    """A puzzle's stored answer; the keys allowed depend on the question."""
+
+    wins: bool | None = None
+    possible: bool | None = None
+    moves: list[str] | None = None
+    pays: list[Card] | None = None
+
+
+class PuzzleFile(_Shape):
+    """A puzzle file."""
+
+    model_config = ConfigDict(title="Conquian puzzle")
+
+    type: Literal["puzzle"]
+    title: str = ""
+    description: str | None = None
+    question: PuzzleQuestion
+    answer: PuzzleAnswer | None = None
+    position: Position
+
+
+class MeldQueryAnswer(_Shape):
+    """The expected answer of a meld query."""
+
+    is_meld: bool | None = Field(default=None, description="The cards are one meld (R4, R5).")
+    melded: int | None = Field(default=None, ge=0, description="Most cards melded (CP-SAT).")
+
+
+class MeldQuery(_Shape):
+    """One question of a meld query file."""
+
+    cards: str = Field(description='Cards, e.g. "AS 2S 3S".')
+    must: str = Field(default="", description="Cards that must be melded (R13).")
+    variant: str | None = Field(default=None, description="Overrides the file's variant.")
+    expected: MeldQueryAnswer | None = None
+
+
+class MeldQueryFile(_Shape):
+    """A meld query file, read by ``conquian melds --file``."""
+
+    model_config = ConfigDict(title="Conquian meld queries")
+
+    type: Literal["melds"]
+    variant: str = "classic"
+    labels: Literal["french", "spanish"] | None = None
+    description: str | None = None
+    rule: str | None = None
+    queries: list[MeldQuery]
+
+
+RecordLine = Union[RecordHeader, RecordMove, RecordResult]  # noqa: UP007
+
+KINDS: dict[str, Any] = {
+    "position": Position,
+    "record": RecordLine,
+    "puzzle": PuzzleFile,
+    "melds": MeldQueryFile,
+}
+"""The published schemas: name -> model (``docs/<name>.schema.json``)."""
+
+_M = TypeVar("_M", bound=BaseModel)
+
+_SYNONYMS = {
+    "passed": "declined",
+    "declines": "declined",
+    "toact": "to_act",
+    "player_to_act": "to_act",
+    "turn": "to_act",
+    "melds": "layout",
+    "cards": "hand",
+    "center": "centre",
+    "centre_card": "centre",
+    "deck": "stock",
+    "discard": "dead",
+    "discards": "dead",
+    "forced_player": "forced",
+    "from": "source",
+    "player": "source",
+    "label": "labels",
+    "game": "variant",
+    "preset": "variant",
+}
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models inside a field's annotation (through Optional, list, Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    found: list[type[BaseModel]] = []
+    for arg in typing.get_args(annotation):
+        found += _models_in(arg)
+    return found
+
+
+def _model_at(model: Any, loc: list[str | int]) -> list[type[BaseModel]]:
+    """The models whose object sits at ``loc`` below ``model`` (several for a union)."""
+    current = _models_in(model)
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        nxt: list[type[BaseModel]] = []
+        for m in current:
+            field = m.model_fields.get(part)
+            if field is not None:
+                nxt += _models_in(field.annotation)
+        current = nxt
+    return current
+
+
+def _path(loc: list[str | int]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _nearest(key: str, known: list[str]) -> str | None:
+    norm = key.replace("-", "_").lower()
+    if norm in known:
+        return norm
+    synonym = _SYNONYMS.get(norm) or _SYNONYMS.get(norm.replace("_", ""))
+    if synonym in known:
+        return synonym
+    squashed = {k.replace("_", ""): k for k in known}
+    if norm.replace("_", "") in squashed:
+        return squashed[norm.replace("_", "")]
+    close = difflib.get_close_matches(norm, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON text, clipped, for messages: ``true``, ``null``, ``"7H"``, never Python."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = str(value)
+    return clip(text)
+
+
+_got = json_text
+
+
+_CARD_FIELDS = {"hand", "layout", "dead", "stock", "card", "gave", "chosen", "pays"}
+
+_MESSAGES = {
+    "list_type": "must be a list",
+    "string_type": "must be a text",
+    "int_type": "must be a whole number",
+    "float_type": "must be a number",
+    "bool_type": "must be true or false",
+    "model_type": "must be a JSON object",
+    "dict_type": "must be a JSON object",
+    "model_attributes_type": "must be a JSON object",
+}
+
+
+def _describe(error: Any, model: Any, what: str) -> str:
+    loc = [p for p in error["loc"] if not (isinstance(p, str) and p.startswith("<"))]
+    kind = error["type"]
+    where = _path(loc) or what
+    if kind == "extra_forbidden":
+        key = str(loc[-1])
+        parent = loc[:-1]
+        known = sorted(
+            {name for m in _model_at(model, parent) for name in m.model_fields}
+        )
+        place = f" in {_path(parent)}" if parent else ""
+        near = _nearest(key, known)
+        if near is not None:
+            return f"unknown key {clip(key)!r}{place}; did you mean {near!r}?"
+        return (
+            f"unknown key {clip(key)!r}{place} (known: {', '.join(known)}; "
+            f"notes go in keys starting with {NOTE_PREFIX!r})"
+        )
+    if kind == "missing":
+        return f"missing key {str(loc[-1])!r}" + (f" in {_path(loc[:-1])}" if loc[:-1] else "")
+    got = _got(error.get("input"))
+    ctx = error.get("ctx") or {}
+    named = [p for p in loc if isinstance(p, str)]
+    if kind == "string_type" and named and named[-1] in _CARD_FIELDS:
+        return f'{where} must be a card, a text such as "7H" or "10o", got {got}'
+    if kind in _MESSAGES:
+        return f"{where} {_MESSAGES[kind]}, got {got}"
+    if kind == "literal_error":
+        expected = str(ctx.get("expected", "")).replace("'", '"')
+        return f"{where} must be {expected}, got {got}"
+    if kind == "greater_than_equal":
+        return f"{where} must be at least {ctx.get('ge')}, got {got}"
+    if kind == "less_than_equal":
+        return f"{where} must be at most {ctx.get('le')}, got {got}"
+    if kind == "cards_or_count":
+        return f"{where} {error['msg']}, got {got}"
+    return f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]}, got {got}"
+
+
+def check_shape(
+    model: type[_M],
+    data: Any,
+    what: str,
+    error: type[ConquianError] = PositionError,
+) -> _M:
+    """Check the JSON shape of ``data`` against ``model``: keys, nesting and JSON types.
+
+    Parameters
+    ----------
+    model : type
+        One of the models of this module.
+    data : Any
+        Parsed JSON.
+    what : str
+        What the data is, for a message about the whole of it ("a position").
+    error : type
+        The exception class to raise.
+
+    Returns
+    -------
+    model
+        The validated data.
+
+    Raises
+    ------
+    ConquianError
+        Of class ``error``, one line naming the first offending key or value
+        with its path (``players[0].layout``) and, for an unknown key, the
+        nearest known key.
+    """
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        # An unknown key explains a missing one ('toAct' for 'to_act'): name it first.
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        raise error(_describe(errors[0], model, what)) from None
+
+
+def json_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a file kind: ``position``, ``record``, ``puzzle``, ``melds``.
+
+    A game record is JSON lines: the schema is that of one line.
+
+    Raises
+    ------
+    KeyError
+        If ``kind`` is not one of :data:`KINDS`.
+    """
+    model = KINDS[kind]
+    schema: dict[str, Any]
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        schema = model.model_json_schema()
+    else:
+        schema = TypeAdapter(model).json_schema()
+        schema["title"] = "Conquian game record: one line (header, move or result)"
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def schema_text(kind: str) -> str:
+    """The text of ``docs/<kind>.schema.json``: :func:`json_schema` indented, with a final newline."""
+    return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(directory: str | Path) -> list[Path]:
+    """Write ``<kind>.schema.json`` for every kind of :data:`KINDS` into ``directory``.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    OSError
+        If a file cannot be written.
+    """
+    paths = []
+    for kind in KINDS:
+        path = Path(directory) / f"{kind}.schema.json"
+        path.write_text(schema_text(kind), encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,467 @@
+"""The pieces every ``conquian`` command shares; command modules import only this module.
+
+* the error boundary (:class:`Group`): usage errors exit 2, domain errors
+  (:class:`~analyzer.errors.ConquianError`) exit 1, both as one line on
+  standard error naming the offending text; never a traceback;
+* the ``Annotated`` option types, so that an option reads and is documented
+  the same way on every command;
+* position input (:func:`read_position`) and the label choice (R2): a
+  position's labels apply to the moves typed for it and to every answer,
+  and ``--labels`` chooses the output labels;
+* output files checked before any work (:class:`OutputFile`) and written
+  whole at the end;
+* JSON output (:func:`emit`) and progress bars that --json and pipes silence.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import TracebackType
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.exceptions import TyperException
+
+from analyzer.cards import Labels, clip, mask_of, parse_cards
+from analyzer.errors import CardError, ConquianError, UnknownVariantError
+from analyzer.position import load_position, parse_json, relabel
+from analyzer.rules import PRESETS, Rules, get_rules
+from analyzer.state import GameState
+
+__all__ = [
+    "BUNDLED",
+    "DOMAIN",
+    "USAGE",
+    "BudgetOpt",
+    "Command",
+    "ForceOpt",
+    "Group",
+    "JsonOpt",
+    "LabelsOpt",
+    "OutputFile",
+    "PositionInput",
+    "TimeOpt",
+    "VariantOpt",
+    "cards_arg",
+    "domain",
+    "emit",
+    "err",
+    "input_text",
+    "json_errors",
+    "json_input",
+    "maybe",
+    "out",
+    "progress",
+    "read_position",
+    "rules_of",
+    "usage",
+]
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+USAGE = 2
+DOMAIN = 1
+
+# ------------------------------------------------------------------ options
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+VariantOpt = Annotated[
+    str,
+    typer.Option(
+        "--variant", "-v", metavar="NAME", help=f"Variant preset: {', '.join(PRESETS)}."
+    ),
+]
+LabelsOpt = Annotated[
+    Labels | None,
+    typer.Option(
+        "--labels",
+        "-l",
+        case_sensitive=False,
+        help="Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: "
+        "those of the input.",
+    ),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an existing output file.")]
+BudgetOpt = Annotated[
+    int,
+    typer.Option(
+        "--budget",
+        min=1,
+        metavar="N",
+        help="Most positions to search before giving up the proof.",
+    ),
+]
+TimeOpt = Annotated[
+    float,
+    typer.Option("--time-limit", min=0.01, metavar="SECONDS", help="Most seconds to search."),
+]
+
+
+# ----------------------------------------------------------------- messages
+class UsageProblem(typer.BadParameter):
+    """A usage error found by a command: printed as its message, exit 2."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def usage(message: str) -> NoReturn:
+    """Stop with a usage error (exit 2): one line naming the offending text and the command's help."""
+    raise UsageProblem(message)
+
+
+def domain(message: str) -> NoReturn:
+    """Stop with a domain error (exit 1): one line."""
+    raise ConquianError(message)
+
+
+_STATE = {"json_errors": False}
+
+
+def json_errors(on: bool) -> None:
+    """With ``on``, a domain error also prints ``{"valid": false, "error": ...}`` on stdout
+    (commands that validate input: analyze, replay, puzzle)."""
+    _STATE["json_errors"] = on
+
+
+def emit(data: Any) -> None:
+    """Print JSON on standard output."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _error_line(message: str) -> None:
+    err.print(f"conquian: error: {message}", markup=False, soft_wrap=True)
+
+
+def _flags_without_type(params: list[Any]) -> list[Any]:
+    """Show flags as flags: no ``<bool>`` type column in the help (they take no value)."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def _paragraphs(text: str | None) -> str | None:
+    """Help text with each paragraph on one line, so that the terminal width wraps it."""
+    if text is None:
+        return None
+    return "\n\n".join(p.replace("\n", " ") for p in inspect.cleandoc(text).split("\n\n"))
+
+
+class Command(TyperCommand):
+    """A command whose help shows flags without a type and wraps paragraphs to the terminal."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _paragraphs(self.help)
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_type(super().get_params(ctx))
+
+
+class Group(TyperGroup):
+    """The ``conquian`` group and the single error boundary of the command.
+
+    Every command runs inside :meth:`main`: usage errors (bad arguments or
+    options, bad cards on the command line, unusable output paths) are one
+    line naming the command's own help, exit 2; domain errors
+    (:class:`ConquianError`: impossible positions, illegal moves, bad file
+    content) are one line, exit 1; Ctrl-C is one line, exit 130; a closed
+    pipe stops quietly.
+    """
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_type(super().get_params(ctx))
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            err.print("conquian: interrupted", markup=False)
+            raise typer.Exit(130) from None
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        code = self._run(args, prog_name or "conquian", complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(
+        self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, **extra: Any
+    ) -> int:
+        json_errors(False)
+        try:
+            result = super().main(
+                args, prog_name, complete_var, standalone_mode=False, **extra
+            )
+        except ConquianError as exc:
+            if _STATE["json_errors"]:
+                emit({"valid": False, "error": str(exc)})
+            _error_line(str(exc))
+            return DOMAIN
+        except RecursionError:
+            _error_line("the input is nested too deeply to read")
+            return DOMAIN
+        except BrokenPipeError:
+            # The reader went away (e.g. '| head'): stop quietly.
+            _silence_stdout()
+            return 0
+        except OSError as exc:
+            _error_line(f"cannot write the output: {exc.strerror or exc}")
+            return DOMAIN
+        except KeyboardInterrupt:
+            err.print("conquian: interrupted", markup=False)
+            return 130
+        except typer.Abort:
+            err.print("conquian: aborted", markup=False)
+            return 130
+        except TyperException as exc:
+            return _usage_error(exc)
+        finally:
+            json_errors(False)
+        return result if isinstance(result, int) else 0
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _usage_error(exc: TyperException) -> int:
+    """Argument and option errors: one line pointing at the command's own help, exit 2."""
+    ctx = getattr(exc, "ctx", None)
+    command = ctx.command_path if ctx is not None else "conquian"
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    if not message.strip() and ctx is not None:
+        # No command given: show the help, as 'conquian --help' does.
+        out.print(ctx.get_help(), markup=False)
+        return USAGE
+    _error_line(f"{message} (see '{command} --help')")
+    return int(getattr(exc, "exit_code", USAGE))
+
+
+# -------------------------------------------------------------------- input
+def rules_of(variant: str) -> Rules:
+    """The preset named ``variant``; an unknown name is a usage error."""
+    try:
+        return get_rules(variant)
+    except UnknownVariantError as exc:
+        usage(str(exc))
+
+
+def cards_arg(text: str, labels: Labels | None, what: str) -> int:
+    """Cards typed on the command line as a mask; a bad card is a usage error naming it."""
+    try:
+        return mask_of(parse_cards(text, labels))
+    except CardError as exc:
+        usage(f"{what}: {exc}")
+
+
+def input_text(path_text: str, what: str) -> tuple[str, str]:
+    """Read a file named on the command line (``-`` is standard input): (text, printable name).
+
+    A missing path or a directory is a usage error (exit 2); content that is
+    not UTF-8 text is a domain error (exit 1).
+    """
+    if path_text == "-":
+        try:
+            return sys.stdin.read().removeprefix("\ufeff"), "standard input"
+        except UnicodeDecodeError:
+            domain("standard input is not UTF-8 text")
+    if not path_text.strip():
+        usage(f"no {what} named: the name is empty")
+    path = Path(path_text)
+    if path.is_dir():
+        usage(f"{what} {clip(path_text)!r} is a directory, not a file")
+    if not path.exists():
+        usage(f"no such {what}: {clip(path_text)!r}")
+    try:
+        # utf-8-sig: a byte-order mark from an editor is accepted.
+        return path.read_text(encoding="utf-8-sig"), path_text
+    except UnicodeDecodeError:
+        domain(f"{what} {clip(path_text)!r} is not UTF-8 text")
+    except OSError as exc:
+        usage(f"cannot read {clip(path_text)!r}: {exc.strerror or exc}")
+
+
+def json_input(text: str, name: str) -> Any:
+    """Parse JSON read by :func:`input_text`; invalid JSON is a domain error naming the file."""
+    return parse_json(text, name if name == "standard input" else repr(name))
+
+
+@dataclass(frozen=True, slots=True)
+class PositionInput:
+    """A position read from the command line.
+
+    Attributes
+    ----------
+    state : GameState
+        The position, printing its cards in the output labels
+        (``state.rules.labels``).
+    name : str
+        The file name, ``standard input`` or the bundled position.
+    labels : Labels
+        The position's own labels (R2): they decide the moves typed for it.
+    """
+
+    state: GameState
+    name: str
+    labels: Labels
+
+
+BUNDLED = "the bundled position (RULES.md worked example 5)"
+
+
+def read_position(position: str | None, labels: Labels | None) -> PositionInput:
+    """Read POSITION (a file, ``-``, or the bundled position when ``None``); answers in ``labels``.
+
+    Shape, labels and rules are checked in that order (domain errors, exit 1).
+    """
+    if position is None:
+        text = resources.files("cli").joinpath("data/default-position.json").read_text("utf-8")
+        name = BUNDLED
+    else:
+        text, name = input_text(position, "position file")
+    data = json_input(text, name)
+    if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
+        data = data["position"]
+    state = load_position(data)
+    return PositionInput(relabel(state, labels), name, state.rules.labels)
+
+
+# ------------------------------------------------------------------- output
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class OutputFile:
+    """An output file, checked before any work and written whole at the end.
+
+    The checks are usage errors (exit 2): the name is not empty, not a
+    directory, its directory exists and accepts a new file (tried by creating
+    the temporary file the output is written to), it is not one of the
+    command's input files, and an existing file is replaced only with
+    ``--force``.  :meth:`commit` moves the finished file into place, so a
+    failed or interrupted command leaves what the user had unchanged.
+
+    Use as a context manager: the temporary file is removed unless committed.
+    """
+
+    def __init__(
+        self, path: Path, option: str, *, force: bool, inputs: Sequence[str | None] = ()
+    ) -> None:
+        text = str(path)
+        if not text.strip():
+            usage(f"{option} needs a file name")
+        if path.is_dir():
+            usage(f"{option} {clip(text)!r} is a directory: give a file name")
+        parent = path.parent
+        if not parent.is_dir():
+            usage(f"{option}: no directory {clip(str(parent))!r} to write into")
+        for source in inputs:
+            if source and source != "-" and path.exists() and Path(source).exists():
+                try:
+                    same = path.samefile(source)
+                except OSError:
+                    same = False
+                if same:
+                    usage(f"{option} would overwrite the input {clip(source)!r}")
+        if path.exists() and not force:
+            usage(f"{option} {clip(text)!r} exists: use --force to replace it")
+        try:
+            handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+            # mkstemp makes a private file; the output gets the usual mode (0666 less the umask).
+            os.fchmod(handle, 0o666 & ~_umask())
+            os.close(handle)
+        except OSError as exc:
+            usage(f"{option}: cannot write into {clip(str(parent))!r}: {exc.strerror or exc}")
+        self.path = path
+        self.option = option
+        self.tmp = Path(tmp)
+        self.committed = False
+
+    def write_text(self, text: str) -> None:
+        """Write ``text`` to the temporary file (not yet in place; see :meth:`commit`)."""
+        try:
+            self.tmp.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            domain(f"cannot write {clip(str(self.path))!r}: {exc.strerror or exc}")
+
+    def commit(self) -> None:
+        """Move the written file into place."""
+        try:
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            domain(f"cannot write {clip(str(self.path))!r}: {exc.strerror or exc}")
+        self.committed = True
+
+    def discard(self) -> None:
+        """Remove the temporary file (nothing is written)."""
+        if not self.committed:
+            self.tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> OutputFile:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.discard()
+
+
+@contextmanager
+def maybe(target: OutputFile | None) -> Iterator[OutputFile | None]:
+    """``with maybe(target)``: an optional :class:`OutputFile` as a context."""
+    if target is None:
+        yield None
+        return
+    with target:
+        yield target
+
+
+def progress(label: str, as_json: bool, *, transient: bool) -> Progress:
+    """A progress bar on stderr, shown only on a terminal and never with --json."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=as_json or not err.is_terminal,
+        transient=transient,
+    )

@@ -1,0 +1,226 @@
+"""``conquian play``: play a deal against bots in the terminal."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from analyzer.advisor import advise
+from analyzer.bots import BOTS, Bot, make_bot
+from analyzer.cards import Labels, clip, format_card, format_mask
+from analyzer.errors import ConquianError
+from analyzer.moves import Give, Move, parse_move
+from analyzer.position import deal, view
+from analyzer.records import record_lines
+from analyzer.rules import Rules
+from analyzer.state import GameState, Phase
+from cli.common import ForceOpt, LabelsOpt, OutputFile, VariantOpt, maybe, out, rules_of, usage
+
+__all__ = ["play"]
+
+
+def play(
+    variant: VariantOpt = "classic",
+    seed: Annotated[
+        int | None, typer.Option("--seed", metavar="S", help="Deal seed (random if omitted).")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, metavar="N", help="Your seat.")] = 0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="BOTS",
+            help="Bot for the other seats, or one per other seat, comma-separated.",
+        ),
+    ] = "greedy",
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Save the game record (JSON lines) here; checked before the deal, kept up to "
+            "date after every move.",
+        ),
+    ] = None,
+    force: ForceOpt = False,
+    labels: LabelsOpt = None,
+) -> None:
+    """Play a deal against bots in the terminal. Type a move, its number, 'hint', 'moves' or 'quit'.
+
+    Cards are shown in --labels (default: the variant's); typed moves are read in those labels
+    unless their own cards decide (R2).
+    """
+    rules = rules_of(variant)
+    if labels is not None:
+        rules = rules.with_labels(labels)
+    if seat >= rules.players:
+        usage(f"--seat must be below {rules.players} in {rules.name}")
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names *= rules.players - 1
+    if len(names) != rules.players - 1:
+        others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
+        usage(f"give {others_text} for the other seats")
+    for name in names:
+        if name not in BOTS:
+            usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
+    target = None if record is None else OutputFile(record, "--record", force=force)
+    with maybe(target):
+        _game(rules, seat, names, seed, target)
+
+
+def _game(
+    rules: Rules, seat: int, names: list[str], seed: int | None, target: OutputFile | None
+) -> None:
+    others = [make_bot(n) for n in names]
+    seats: list[Bot | None] = list(others)
+    seats.insert(seat, None)
+    if seed is None:
+        seed = random.randrange(2**31)
+    players = [*names]
+    players.insert(seat, "human")
+    rng = random.Random(seed)
+    state = start = deal(rules, rng)
+    history: list[tuple[int | None, Move]] = []
+    lab = rules.labels
+
+    def save() -> None:
+        if target is not None:
+            lines = record_lines(start, history, state, seed=seed, players=players)
+            target.write_text("\n".join(lines) + "\n")
+
+    save()
+    out.print(f"conquian play: {rules.name}, you are player {seat}. Type 'help' for commands.")
+    try:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                move: Move = state.chance_outcomes()[0][0]
+                history.append((None, move))
+                state = state.apply(move)
+                assert state.centre is not None
+                out.print(
+                    f"player {state.to_act} turns {format_card(state.centre.card, lab)} (R10)"
+                )
+                save()
+                continue
+            player = state.current_player()
+            bot = seats[player]
+            if bot is not None:
+                move = bot.choose(view(state, player), rng)
+                if isinstance(move, Give):
+                    # The exchange is face down (R9): nobody sees another player's pass.
+                    out.print(f"player {player} ({bot.name}) has chosen a card to pass")
+                else:
+                    out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
+            else:
+                move = _ask(state, seat)
+            history.append((player, move))
+            exchanging = state.phase is Phase.EXCHANGE
+            state = state.apply(move)
+            save()
+            if exchanging and state.phase is not Phase.EXCHANGE:
+                got = state.hand(seat) & ~start.hand(seat)
+                out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
+    except (EOFError, KeyboardInterrupt) as exc:
+        out.print("\nGame abandoned.")
+        _commit(target)
+        if isinstance(exc, KeyboardInterrupt):
+            raise typer.Exit(130) from None
+        return
+    _render(state, seat)
+    if state.winner is None:
+        out.print("The deal is a draw (R18).")
+    else:
+        out.print("You won!" if state.winner == seat else f"Player {state.winner} won.")
+    _commit(target)
+
+
+def _commit(target: OutputFile | None) -> None:
+    if target is not None:
+        target.commit()
+        out.print(f"Record saved to {target.path}.", markup=False)
+
+
+def _render(state: GameState, seat: int) -> None:
+    lab = state.rules.labels
+    table = Table(title=state.describe(), show_header=True)
+    table.add_column("player")
+    table.add_column("hand")
+    table.add_column("layout")
+    for p in range(state.rules.players):
+        hand = state.hands[p]
+        shown = (
+            format_mask(hand, lab) if p == seat and hand is not None else f"{state.counts[p]} cards"
+        )
+        layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
+        who = "you" if p == seat else f"player {p}"
+        table.add_row(f"{p} ({who})", shown, layout)
+    out.print(table)
+    dead = " ".join(format_card(c, lab) for c in state.dead) or "none"
+    centre = "none"
+    if state.centre is not None:
+        c = state.centre
+        centre = f"{format_card(c.card, lab)} ({c.kind} by player {c.source})"
+    out.print(f"stock {state.stock_count} | dead: {dead} | centre: {centre}")
+
+
+def _ask(state: GameState, seat: int) -> Move:
+    lab = state.rules.labels
+    moves = state.legal_moves()
+    _render(state, seat)
+    _list_moves(moves, lab)
+    while True:
+        text = out.input("[bold]your move>[/bold] ").strip()
+        if not text:
+            continue
+        word = text.lower()
+        if word in ("quit", "exit"):
+            raise EOFError
+        if word == "help":
+            out.print(
+                "Type a move number or its text (pass, take [..] pay CARD, force N, lay [..] pay "
+                "CARD, meld [..], give CARD); 'moves' lists them, 'hint' ranks them, 'quit' leaves.",
+                markup=False,
+            )
+            continue
+        if word == "moves":
+            _list_moves(moves, lab)
+            continue
+        if word == "hint":
+            advice = advise(view(state, seat), samples=24, time_limit=1.0, seed=len(state.dead))
+            for k, e in enumerate(advice.estimates[:5], 1):
+                out.print(
+                    f"  {k}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
+                    f"{100 * e.draw:.0f}% of {e.samples} sampled deals; "
+                    f"{'; '.join(e.reasons[2:4])})",
+                    markup=False,
+                )
+            continue
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(moves):
+                return moves[k - 1]
+            out.print(f"No move number {k}: choose 1 to {len(moves)}.", markup=False)
+            continue
+        try:
+            move = parse_move(text, lab)
+        except ConquianError as exc:
+            message = str(exc)
+            out.print(message[:1].upper() + message[1:], markup=False)
+            continue
+        if state.is_legal(move):
+            return move
+        out.print(
+            f"Illegal here: {move.text(lab)!r} ({state.describe()}). Type 'moves' for the legal "
+            "ones.",
+            markup=False,
+        )
+
+
+def _list_moves(moves: list[Move], labels: Labels) -> None:
+    for k, move in enumerate(moves, 1):
+        out.print(f"  {k:>3}. {move.text(labels)}", markup=False)

@@ -1,0 +1,201 @@
+"""``conquian simulate``: bot-against-bot deals, win and draw rates with 95% intervals."""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from analyzer.bots import BOTS
+from analyzer.cards import Labels, clip
+from analyzer.position import relabel
+from analyzer.records import record_lines
+from analyzer.rules import Rules
+from analyzer.simulate import GameResult, Summary
+from analyzer.simulate import simulate as simulate_games
+from cli.common import (
+    JsonOpt,
+    LabelsOpt,
+    VariantOpt,
+    domain,
+    emit,
+    err,
+    out,
+    progress,
+    rules_of,
+    usage,
+)
+
+__all__ = ["simulate"]
+
+
+def simulate(
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, metavar="N", help="Number of deals.")
+    ] = 100,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            metavar="BOTS",
+            help=f"One bot for every seat, or one per seat, comma-separated ({', '.join(BOTS)}); "
+            "default: greedy, then random at the other seats.",
+        ),
+    ] = None,
+    variant: VariantOpt = "classic",
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="S", help="Run seed: same seed, same games.")
+    ] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            max=64,
+            metavar="J",
+            help="Worker processes (at most one per game).",
+        ),
+    ] = 1,
+    rotate: Annotated[
+        bool, typer.Option("--rotate", help="Rotate the bots one seat per game.")
+    ] = False,
+    records: Annotated[
+        str | None,
+        typer.Option(
+            "--records",
+            metavar="DIR",
+            help="Write one record per game into this new or empty directory.",
+        ),
+    ] = None,
+    labels: LabelsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many deals between bots; print win and draw rates with 95% intervals."""
+    rules = rules_of(variant)
+    if bots is None:
+        bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    for name in names:
+        if name not in BOTS:
+            usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
+    if len(names) not in (1, rules.players):
+        usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")
+    seats = names * rules.players if len(names) == 1 else names
+    directory = _records_dir(records)
+    summary = Summary(rules.players)
+    interrupted = False
+    bar = progress("games", as_json, transient=False)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with bar:
+            task = bar.add_task("games", total=games)
+            workers = min(jobs, games)
+            for result in simulate_games(rules, seats, games, seed, jobs=workers, rotate=rotate):
+                if directory is not None:
+                    _write_record(directory, result, labels)
+                summary.add(result)
+                bar.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    data = {
+        "variant": rules.name,
+        "bots": seats,
+        "seed": seed,
+        "rotate": rotate,
+        "interrupted": interrupted,
+        **summary.as_dict(),
+    }
+    if as_json:
+        emit(data)
+    else:
+        _print_summary(data, rules)
+    if interrupted:
+        err.print(f"interrupted after {summary.games} of {games} games", markup=False)
+        raise typer.Exit(130)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM stops a simulation like Ctrl-C: finished games are kept and summarised."""
+    raise KeyboardInterrupt
+
+
+def _records_dir(records: str | None) -> Path | None:
+    """Check ``--records`` before any game is played: a new or empty directory we can write into."""
+    if records is None:
+        return None
+    if not records.strip():
+        usage("--records needs a directory name")
+    directory = Path(records)
+    if directory.exists() and not directory.is_dir():
+        usage(f"--records must be a directory: {clip(records)!r} is a file")
+    if directory.is_dir():
+        held = sorted(p.name for p in directory.iterdir())
+        if any(name.startswith("game-") and name.endswith(".jsonl") for name in held):
+            usage(f"--records directory {clip(records)!r} already holds game records: use a new one")
+        if held:
+            usage(
+                f"--records directory {clip(records)!r} is not empty (it holds "
+                f"{clip(', '.join(held[:3]))}{', ...' if len(held) > 3 else ''}): give a new or "
+                "empty directory"
+            )
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=directory)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        usage(f"--records: cannot write into {clip(records)!r}: {exc.strerror or exc}")
+    return directory
+
+
+def _write_record(directory: Path, result: GameResult, labels: Labels | None) -> None:
+    lines = record_lines(
+        relabel(result.start, labels),
+        result.moves,
+        result.final,
+        seed=result.seed,
+        players=list(result.seats),
+    )
+    path = directory / f"game-{result.index:06d}.jsonl"
+    tmp = path.with_suffix(".tmp")
+    try:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        tmp.replace(path)  # a finished record appears whole, or not at all
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        domain(f"cannot write the record {clip(str(path))!r}: {exc.strerror or exc}")
+
+
+def _print_summary(data: dict[str, Any], rules: Rules) -> None:
+    games = data["games"]
+    out.print(
+        f"{games} {rules.name} games, bots by seat: {', '.join(data['bots'])}, seed {data['seed']}"
+    )
+    table = Table()
+    for col in ("", "wins", "rate", "95% interval"):
+        table.add_column(col)
+    for p, (wins, rate) in enumerate(zip(data["wins"], data["win_rates"], strict=True)):
+        low, high = rate["ci95"]
+        table.add_row(f"seat {p}", str(wins), f"{rate['rate']:.3f}", f"{low:.3f} - {high:.3f}")
+    low, high = data["draw_rate"]["ci95"]
+    table.add_row(
+        "draws", str(data["draws"]), f"{data['draw_rate']['rate']:.3f}", f"{low:.3f} - {high:.3f}"
+    )
+    if data["rotate"]:
+        for name, rate in data["bot_win_rates"].items():
+            low, high = rate["ci95"]
+            table.add_row(
+                f"bot {name}",
+                str(data["wins_by_bot"][name]),
+                f"{rate['rate']:.3f}",
+                f"{low:.3f} - {high:.3f}",
+            )
+    out.print(table)

@@ -1,0 +1,89 @@
+"""``conquian solve``: the value of a position under best play with every hand known."""
+
+from __future__ import annotations
+
+import enum
+from contextlib import nullcontext
+from typing import Annotated, Any
+
+import typer
+
+from analyzer.search import solve as search_solve
+from cli.common import BudgetOpt, JsonOpt, LabelsOpt, TimeOpt, emit, err, out, read_position
+
+__all__ = ["SearchMode", "solve"]
+
+
+class SearchMode(enum.StrEnum):
+    """Search mode of ``conquian solve``."""
+
+    AUTO = "auto"
+    MAXN = "maxn"
+    PARANOID = "paranoid"
+
+
+def solve(
+    position: Annotated[
+        str,
+        typer.Argument(metavar="POSITION", help="Position JSON with every hand known, or -."),
+    ],
+    budget: BudgetOpt = 2_000_000,
+    time_limit: TimeOpt = 60.0,
+    mode: Annotated[
+        SearchMode,
+        typer.Option("--mode", help="3 players: maxn or paranoid.", case_sensitive=False),
+    ] = SearchMode.AUTO,
+    labels: LabelsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a position with every hand known under best play (double-dummy)."""
+    pos = read_position(position, labels)
+    state = pos.state
+    lab = state.rules.labels
+    spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
+    with spinner:
+        result = search_solve(state, mode=mode.value, max_nodes=budget, time_limit=time_limit)
+    n = state.rules.players
+    probabilities = {str(p): round(result.outcome[p], 6) for p in range(n)}
+    probabilities["draw"] = round(result.outcome[n], 6)
+    data: dict[str, Any] = {
+        "winner": result.winner,
+        "proven": result.proven,
+        "pv": [m.text(lab) for m in result.pv],
+        "nodes": result.nodes,
+        "values": [round(v, 6) for v in result.values],
+        "mode": result.mode,
+        "stopped_by": result.stopped_by,
+        "seconds": round(result.seconds, 4),
+    }
+    if result.mode == "expectimax":
+        data["probabilities"] = probabilities
+    if as_json:
+        emit(data)
+        return
+    out.print(f"Position: {pos.name}: {state.describe()}.", markup=False)
+    if result.mode == "expectimax":
+        parts = ", ".join(f"player {p} wins {result.outcome[p]:.3f}" for p in range(n))
+        kind = "exact chances" if result.proven else "NOT proven, heuristic estimate only"
+        out.print(
+            f"Stock order unknown: expectimax over the stock cards ({kind}): {parts}, "
+            f"draw {result.outcome[n]:.3f}."
+        )
+    elif result.winner is None and result.proven:
+        out.print("Under best play the deal is a draw.")
+    elif result.winner is not None:
+        out.print(f"Under best play player {result.winner} wins.")
+    else:
+        estimate = ", ".join(f"player {p} {result.values[p]:+.2f}" for p in range(n))
+        out.print(f"Not proven within the budget; heuristic estimate of the results: {estimate}.")
+    stop = {"positions": "position budget spent", "time": "time limit reached"}.get(
+        result.stopped_by or "", "budget spent"
+    )
+    out.print(
+        f"{'Proven' if result.proven else f'NOT proven ({stop})'}: {result.nodes} positions "
+        f"in {result.seconds:.2f} s ({result.mode})."
+    )
+    if result.pv:
+        out.print("Principal variation:")
+        for k, move in enumerate(result.pv, 1):
+            out.print(f"  {k:>3}. {move.text(lab)}", markup=False)

@@ -1,0 +1,130 @@
+"""``conquian tree``: explore the game tree from a position and export it (networkx)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyzer.cards import clip
+from analyzer.search import Solver
+from analyzer.tree import build_tree, export_tree
+from cli.common import (
+    BudgetOpt,
+    ForceOpt,
+    JsonOpt,
+    LabelsOpt,
+    OutputFile,
+    emit,
+    err,
+    maybe,
+    out,
+    progress,
+    read_position,
+    usage,
+)
+
+__all__ = ["tree"]
+
+FORMATS = {"graphml": "graphml", "xml": "graphml", "gexf": "gexf", "json": "json"}
+
+
+def tree(
+    position: Annotated[str, typer.Argument(metavar="POSITION", help="Position JSON, or -.")],
+    depth: Annotated[
+        int,
+        typer.Option("--depth", "-d", min=0, max=12, metavar="N", help="Plies to expand."),
+    ] = 3,
+    export: Annotated[
+        Path | None,
+        typer.Option(
+            "--export",
+            metavar="FILE",
+            help="Write the tree: .graphml, .gexf or .json (node-link); checked before the work.",
+        ),
+    ] = None,
+    max_nodes: Annotated[
+        int, typer.Option("--max-nodes", min=1, metavar="N", help="Most tree nodes.")
+    ] = 2_000,
+    values: Annotated[
+        bool,
+        typer.Option("--values/--no-values", help="Solve every node (needs every hand known)."),
+    ] = True,
+    budget: BudgetOpt = 200_000,
+    force: ForceOpt = False,
+    labels: LabelsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Explore the game tree from POSITION and export it (networkx).
+
+    Node values need every hand and the stock order known; otherwise the tree is built
+    without them (solve gives chances for an unknown stock order). A position whose player
+    to act has a hidden hand cannot be expanded: that is an error, not a tree of one node.
+    """
+    fmt = None
+    if export is not None:
+        fmt = FORMATS.get(export.suffix.lower().lstrip("."))
+        if fmt is None and not export.is_dir():
+            usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export))!r}")
+    target = (
+        None
+        if export is None
+        else OutputFile(export, "--export", force=force, inputs=[position])
+    )
+    with maybe(target):
+        pos = read_position(position, labels)
+        state = pos.state
+        exact = all(h is not None for h in state.hands) and (
+            state.stock is not None or state.stock_count == 0
+        )
+        skipped = values and not exact
+        bar = progress("exploring", as_json, transient=True)
+        with bar:
+            task = bar.add_task("nodes", total=max_nodes)
+            graph = build_tree(
+                state,
+                depth=depth,
+                max_nodes=max_nodes,
+                solve_values=values and exact,
+                solver=Solver(max_nodes=budget, time_limit=60.0),
+                progress=lambda k: bar.update(task, completed=min(k, max_nodes)),
+            )
+        if target is not None and fmt is not None:
+            export_tree(graph, target.tmp, fmt)
+            target.commit()
+    if skipped and not as_json:
+        err.print("note: node values skipped: they need every hand and the stock order", markup=False)
+    nodes, edges = graph.number_of_nodes(), graph.number_of_edges()
+    data = {
+        "nodes": nodes,
+        "edges": edges,
+        "depth": depth,
+        "truncated": graph.graph["truncated"],
+        "unexpanded": graph.graph["unexpanded"],
+        "root": graph.graph["root"],
+        "pv": graph.graph.get("pv", []),
+        "export": None if export is None else {"path": str(export), "format": fmt},
+    }
+    if as_json:
+        emit(data)
+        return
+    out.print(f"Position: {pos.name}: {state.describe()}.", markup=False)
+    out.print(
+        f"Explored {_count(nodes, 'position')} and {_count(edges, 'move')} to depth {depth}"
+        + (" (node limit reached)" if data["truncated"] else "")
+        + "."
+    )
+    if data["unexpanded"]:
+        out.print(
+            f"{_count(data['unexpanded'], 'position')} within the depth not expanded: a hand or "
+            "the stock is hidden there."
+        )
+    if data["pv"]:
+        out.print("Principal variation: " + ", ".join(data["pv"]), markup=False)
+    if export is not None:
+        out.print(f"Written {fmt} to {export}.", markup=False)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")

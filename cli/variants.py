@@ -1,0 +1,32 @@
+"""``conquian variants``: the presets and all their options (RULES.md section 4)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from analyzer.rules import PRESETS
+from cli.common import JsonOpt, emit, out
+
+__all__ = ["variants"]
+
+
+def variants(as_json: JsonOpt = False) -> None:
+    """List the variant presets and their options (RULES.md section 4)."""
+    data = [rules.as_dict() for rules in PRESETS.values()]
+    if as_json:
+        emit({"variants": data})
+        return
+    table = Table(title="Conquian variants")
+    table.add_column("option")
+    for rules in PRESETS.values():
+        table.add_column(rules.name)
+    for key in data[0]:
+        table.add_row(key, *(_text(d[key]) for d in data))
+    out.print(table)
+
+
+def _text(value: object) -> str:
+    """An option value as a person reads it: yes/no, not True/False."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

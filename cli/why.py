@@ -1,0 +1,109 @@
+"""``conquian why``: why a move is illegal, or how it compares with the best."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
+from analyzer.errors import IllegalMoveError
+from analyzer.moves import parse_move
+from analyzer.state import Phase
+from analyzer.why import explain
+from cli.common import JsonOpt, LabelsOpt, emit, out, read_position, usage
+
+__all__ = ["why"]
+
+
+def why(
+    position: Annotated[
+        str, typer.Argument(metavar="POSITION", help="Position JSON file, or -.")
+    ],
+    move: Annotated[
+        str,
+        typer.Argument(
+            metavar="MOVE",
+            help="A move, e.g. 'take [5C 6C 7C] pay KS', or just 'take'; its cards are read in "
+            "the position's labels unless its own cards decide (R2).",
+        ),
+    ],
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples", "-n", min=1, metavar="N", help="Deals to sample when comparing."
+        ),
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Sampling seed.")] = 0,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            min=0.05,
+            metavar="SECONDS",
+            help="Seconds of sampling when comparing.",
+        ),
+    ] = DEFAULT_TIME_LIMIT,
+    labels: LabelsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Explain MOVE: the rule facts that forbid it, or how it compares with the best move
+    (on the same sampled deals as hint)."""
+    pos = read_position(position, labels)
+    state = pos.state
+    lab = state.rules.labels
+    try:
+        explanation = explain(state, move, labels=pos.labels)
+    except IllegalMoveError as exc:
+        usage(f"MOVE: {exc}")
+    data: dict[str, Any] = {
+        "move": explanation.move,
+        "legal": explanation.legal,
+        "facts": list(explanation.facts),
+    }
+    if explanation.legal and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
+        asked = parse_move(move, pos.labels)
+        advice = advise(state, samples=samples, seed=seed, time_limit=time_limit, extra=[asked])
+        rank = next(k for k, e in enumerate(advice.estimates) if e.move == asked)
+        mine, best = advice.estimates[rank], advice.estimates[0]
+        data["comparison"] = {
+            "rank": rank + 1,
+            "of": len(advice.estimates),
+            "best": best.move.text(lab),
+            "win": round(mine.win, 6),
+            "best_win": round(best.win, 6),
+            "expected": round(mine.expected, 6),
+            "best_expected": round(best.expected, 6),
+            "samples": advice.samples,
+            "time_limited": advice.samples < advice.planned,
+        }
+    if as_json:
+        emit(data)
+        return
+    out.print(f"Position: {pos.name}: {state.describe()}.", markup=False)
+    if not explanation.legal:
+        out.print(f"{explanation.move} is not legal here, because:", markup=False)
+        for line in explanation.facts:
+            out.print(f"  - {line}", markup=False)
+        return
+    out.print(f"{explanation.move} is legal.", markup=False)
+    comp = data.get("comparison")
+    if comp:
+        if comp["time_limited"]:
+            out.print(
+                "The time limit stopped sampling early: raise --time-limit for a reproducible "
+                "answer."
+            )
+        if comp["rank"] == 1:
+            out.print(
+                f"It is the best move found: it wins {100 * comp['win']:.0f}% of "
+                f"{comp['samples']} sampled deals."
+            )
+        else:
+            out.print(
+                f"It ranks {comp['rank']} of {comp['of']}: it wins {100 * comp['win']:.0f}% of "
+                f"{comp['samples']} sampled deals; the best, {comp['best']}, wins "
+                f"{100 * comp['best_win']:.0f}% "
+                f"({comp['best_expected'] - comp['expected']:.2f} more in expected result).",
+                markup=False,
+            )

@@ -1,0 +1,144 @@
+"""Bad input on the command line and in files: one line on stderr, the right exit code, no traceback.
+
+Exit 2 is a usage error (bad argument, option, card on the command line, missing file, unusable
+output path); exit 1 a domain error (file content, position impossible under the rules).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_run import forcing, one_error_line, run, run_process
+from conftest import EXAMPLES
+
+from analyzer.errors import IllegalMoveError
+from analyzer.moves import parse_move
+from cli.main import main
+
+
+def test_deeply_nested_json_is_one_line() -> None:
+    deep = "[" * 3000 + "]" * 3000
+    for command in ("hint", "analyze", "replay"):
+        code, out, err = run(command, "-", input=deep)
+        assert code == 1 and one_error_line(err) and "Traceback" not in out
+
+
+def test_markup_in_a_path_is_printed_as_is(tmp_path: Path) -> None:
+    folder = tmp_path / "["
+    folder.mkdir()
+    path = folder / "]x [draft].json"
+    path.write_text((EXAMPLES / "forcing.json").read_text())
+    code, out, _ = run("analyze", str(path))
+    assert code == 0 and "[/]x [draft].json" in out.replace("\n", "")
+
+
+def test_directory_and_binary_inputs(tmp_path: Path) -> None:
+    code, _, err = run("hint", str(tmp_path))
+    assert code == 2 and "is a directory" in err
+    binary = tmp_path / "b.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    for command in ("hint", "analyze", "replay"):
+        code, _, err = run(command, str(binary))
+        assert code == 1 and "not UTF-8" in err
+
+
+def test_files_with_bom_empty_names_and_version(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "forcing.json").read_bytes())
+    assert run("analyze", str(path))[0] == 0
+    code, _, err = run("hint", "")
+    assert code == 2 and "empty" in err
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("conquian ")
+
+
+def test_json_errors_for_validating_commands(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    data = forcing()
+    data["stock"] = 19
+    path.write_text(json.dumps(data))
+    code, out, _ = run("analyze", str(path), "--json")
+    assert code == 1 and json.loads(out)["valid"] is False and "41" in json.loads(out)["error"]
+    # The flag does not leak into the next command.
+    code, out, _ = run("hint", str(path), "--static")
+    assert code == 1 and out == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("melds", "AS", "2S", "9S"), "'9S'"),
+        (("melds", "AS", "AS", "2S"), "duplicate card: 'AS'"),
+        (("melds", "AS", "--variant", "gin"), "unknown variant: 'gin'"),
+        (("melds", "AS", "2S", "3S", "--must", "4S"), "4S"),
+        (("melds", ""), "no cards"),
+        (("hint", "no-such-file.json"), "no such position file"),
+        (("simulate", "--games", "0"), "--games"),
+        (("simulate", "--bots", "greedy,deepblue"), "unknown bot: 'deepblue'"),
+        (("simulate", "--bots", "greedy,random,random"), "2 seats"),
+        (("simulate", "--variant", "poker"), "unknown variant"),
+        (("simulate", "--games", "2", "--jobs", "100000"), "--jobs"),
+        (("replay", "missing.jsonl"), "no such record file"),
+        (("play", "--seat", "5"), "--seat"),
+        (("why", str(EXAMPLES / "forcing.json"), "dance"), "not a move"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line_naming_the_command_help(
+    args: tuple[str, ...], needle: str
+) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and needle in err and one_error_line(err), err
+    # The pointer is to the command's own help, not the top-level one.
+    assert f"(see 'conquian {args[0]} --help')" in err
+    assert "Traceback" not in out
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"variant": "classic", "players": []}', "must list 2 players"),
+        ((EXAMPLES / "example7-impossible-take.json").read_text(), "R7"),
+        ((EXAMPLES / "forcing.json").read_text().replace('"stock": 18', '"stock": 19'), "add up to 41"),
+        ((EXAMPLES / "forcing.json").read_text().replace('"7D"', '"KH"'), "duplicate card: 'KH'"),
+    ],
+)
+def test_domain_errors_exit_1_with_one_line(tmp_path: Path, text: str, needle: str) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    for command in ("hint", "analyze"):
+        code, out, err = run(command, str(path))
+        assert code == 1, (command, err)
+        assert needle in err and one_error_line(err)
+        assert "Traceback" not in out
+    assert path.read_text() == text  # nothing the user had is changed
+
+
+def test_usage_errors_are_one_line_through_the_console_entry_point() -> None:
+    for args in (["melds"], ["simulate", "--games", "0"], ["nocmd"], ["melds", "AS", "--bogus"]):
+        proc = run_process(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert one_error_line(proc.stderr)
+    assert main(["variants", "--json"]) == 0
+
+
+def test_a_full_output_device_is_one_line() -> None:
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())",
+             "variants"],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
+        )  # fmt: skip
+    assert proc.returncode == 1 and "cannot write the output" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_long_move_text_is_clipped() -> None:
+    with pytest.raises(IllegalMoveError) as info:
+        parse_move("take [" + "AS " * 50_000 + "] out")
+    assert len(str(info.value)) < 300

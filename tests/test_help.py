@@ -1,0 +1,72 @@
+"""Help and shell completion: -h as well as --help, flags shown without a type, completion on,
+usage errors pointing at the command's own help."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from cli_run import run
+
+from cli.main import COMMANDS
+
+NAMES = [name for name, _ in COMMANDS]
+
+
+@pytest.mark.parametrize("name", ["", *NAMES])
+def test_h_is_help_and_flags_have_no_type(name: str) -> None:
+    args = [name] if name else []
+    code, short, _ = run(*args, "-h")
+    assert code == 0 and "Usage: conquian" in short
+    assert run(*args, "--help")[1] == short
+    # Flags take no value: the help must not show one (issue 11: "--json <bool>").
+    assert "<bool>" not in short
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_command_takes_the_shared_options(name: str) -> None:
+    code, text, _ = run(name, "-h")
+    assert code == 0
+    if name not in ("play", "variants"):
+        assert "--json" in text
+    if name != "variants":
+        assert "--labels" in text  # --labels chooses the output labels on every command with cards
+
+
+def test_shell_completion_is_on() -> None:
+    code, text, _ = run("-h")
+    assert "--install-completion" in text and "--show-completion" in text
+    env = {**os.environ, "_CONQUIAN_COMPLETE": "complete_bash", "COMP_WORDS": "conquian hint --st",
+           "COMP_CWORD": "2"}  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0 and "--static" in proc.stdout
+
+
+def test_a_usage_error_points_at_the_command_help() -> None:
+    code, _, err = run("tree", "--depth", "99", "x.json")
+    assert code == 2 and re.search(r"\(see 'conquian tree --help'\)$", err.strip())
+    code, _, err = run("hint", "--bogus")
+    assert code == 2 and "(see 'conquian hint --help')" in err
+    code, _, err = run("bogus")
+    assert code == 2 and "(see 'conquian --help')" in err
+
+
+def test_readme_quick_start_is_two_commands_that_ci_runs() -> None:
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = block.strip().splitlines()
+    assert len(commands) == 2
+    install, tests = commands
+    assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install")
+    assert install.endswith("&& conquian hint") and "pytest" in tests
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert install in ci and tests in ci and ci[-1] == tests
+    assert "`pip install .` (without `[test]`) is enough" in readme

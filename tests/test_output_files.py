@@ -1,0 +1,119 @@
+"""Output files are checked before any work (exit 2), written whole, and never replace what the
+user had without --force: tree --export, play --record, simulate --records."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cli_run import one_error_line, run
+from conftest import EXAMPLES
+
+POSITION = str(EXAMPLES / "example4-rearrangement.json")
+
+# Each command that writes a file, with the option naming it; {out} is the output path.
+WRITERS: list[tuple[str, list[str]]] = [
+    ("tree", ["tree", POSITION, "--depth", "1", "--no-values", "--export", "{out}"]),
+    ("play", ["play", "--seed", "3", "--record", "{out}"]),
+]
+
+
+def _args(args: list[str], out: str) -> list[str]:
+    return [a.replace("{out}", out) for a in args]
+
+
+@pytest.mark.parametrize(("name", "args"), WRITERS, ids=[w[0] for w in WRITERS])
+def test_an_unwritable_place_is_refused_before_the_work(name: str, args: list[str]) -> None:
+    # Issue 11: tree --export /proc/t.json and play --record did all the work, then failed.
+    code, out, err = run(*_args(args, "/proc/t.json"), input="1\n" * 50)
+    assert code == 2 and one_error_line(err) and "cannot write into '/proc'" in err
+    assert "your move" not in out and "Explored" not in out
+
+
+@pytest.mark.parametrize(("name", "args"), WRITERS, ids=[w[0] for w in WRITERS])
+def test_bad_output_paths_are_usage_errors(name: str, args: list[str], tmp_path: Path) -> None:
+    for target, needle in (
+        (str(tmp_path), "is a directory"),
+        (str(tmp_path / "no" / "x.json"), "no directory"),
+    ):
+        code, out, err = run(*_args(args, target), input="1\n")
+        assert code == 2 and needle in err and one_error_line(err), err
+        assert "your move" not in out
+    kept = tmp_path / "kept.json"
+    kept.write_text("keep me")
+    code, _, err = run(*_args(args, str(kept)), input="quit\n")
+    assert code == 2 and "--force" in err and kept.read_text() == "keep me"
+    code, _, err = run(*_args(args, str(kept)), "--force", input="quit\n")
+    assert code == 0, err
+    assert kept.read_text() != "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]  # no temporary file left
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_a_read_only_directory_is_refused(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        for _, args in WRITERS:
+            code, _, err = run(*_args(args, str(locked / "x.json")), input="quit\n")
+            assert code == 2 and "cannot write into" in err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_tree_never_overwrites_its_input(tmp_path: Path) -> None:
+    position = tmp_path / "p.json"
+    position.write_text((EXAMPLES / "example4-rearrangement.json").read_text())
+    before = position.read_text()
+    for target in (position, tmp_path / "link.json"):
+        if target != position:
+            os.link(position, target)  # a hard link is the same file
+        code, _, err = run("tree", str(position), "--depth", "1", "--export", str(target), "--force")
+        assert code == 2 and "overwrite the input" in err
+    assert position.read_text() == before
+
+
+def test_play_keeps_the_record_of_an_abandoned_game(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    code, out, _ = run("play", "--seed", "2", "--record", str(path), input="1\n1\nquit\n")
+    assert code == 0 and "Record saved" in out
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "conquian-record" and len(lines) > 2
+
+
+def test_records_directory_rules(tmp_path: Path) -> None:
+    code, _, err = run("simulate", "--games", "1", "--records", "")
+    assert code == 2 and "--records" in err
+    target = tmp_path / "recs"
+    assert run("simulate", "--games", "2", "--records", str(target))[0] == 0
+    before = (target / "game-000000.jsonl").read_text()
+    code, _, err = run("simulate", "--games", "2", "--records", str(target), "--seed", "5")
+    assert code == 2 and "already holds" in err
+    assert (target / "game-000000.jsonl").read_text() == before
+
+
+def test_records_directory_must_be_new_or_empty(tmp_path: Path) -> None:
+    # Issue 11: a folder of unrelated files was accepted though the help says "new or empty".
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "holiday.jpg").write_text("not a record")
+    code, out, err = run("simulate", "--games", "1", "--records", str(folder))
+    assert code == 2 and one_error_line(err) and "not empty" in err and "holiday.jpg" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["holiday.jpg"] and out == ""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run("simulate", "--games", "1", "--records", str(empty))[0] == 0
+    assert [p.name for p in empty.iterdir()] == ["game-000000.jsonl"]
+    code, _, err = run("simulate", "--games", "1", "--records", "/proc/records")
+    assert code == 2 and "--records" in err
+
+
+def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
+    target = tmp_path / "t.json"
+    assert run("tree", POSITION, "--depth", "1", "--no-values", "--export", str(target))[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask

@@ -1,0 +1,52 @@
+"""``conquian play``: a deal against bots in the terminal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_run import run
+
+
+def test_play_refuses_bad_moves_and_prompts_again() -> None:
+    code, out, _ = run("play", "--seed", "4", input="foo\n999\ntake [AS 2S 3S] out\nhint\nquit\n")
+    assert "Not a move" in out or "not a move" in out
+    assert "No move number 999" in out and "Illegal here" in out
+    assert out.count("your move>") >= 5 and "Game abandoned" in out
+    assert code == 0  # quitting is the player's choice, not an error
+
+
+def test_play_to_the_end_with_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    code, out, _ = run("play", "--seed", "4", "--record", str(path), input="1\n" * 200)
+    assert code == 0 and ("draw" in out or "won" in out)
+    code, out, _ = run("replay", str(path), "--json")
+    assert code == 0 and json.loads(out)["finished"] is True
+
+
+def test_play_records_seed_and_players(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    code, _, _ = run("play", "--seed", "2", "--record", str(path), input="1\n" * 300)
+    header = json.loads(path.read_text().splitlines()[0])
+    assert code == 0 and header["seed"] == 2 and header["players"] == ["human", "greedy"]
+
+
+def test_play_hides_the_exchange() -> None:
+    code, out, _ = run("play", "--variant", "megajogos", "--seed", "5", "--seat", "2", input="1\nquit\n")
+    assert "(greedy): give" not in out  # the bots' passes stay face down (R9)
+    assert "has chosen a card to pass" in out
+
+
+def test_play_shows_turned_cards() -> None:
+    code, out, _ = run("play", "--seed", "3", input="quit\n")
+    assert code == 0 and " turns " in out
+
+
+def test_play_keeps_the_case_of_its_messages() -> None:
+    code, out, _ = run("play", "--seed", "3", input="take [9z] out\nquit\n")
+    assert "'9z'" in out and "French" in out
+
+
+def test_play_reads_moves_in_the_labels_it_shows() -> None:
+    code, out, _ = run("play", "--seed", "3", "--labels", "spanish", input="pass\nquit\n")
+    assert code == 0 and "Illegal here" not in out.split("your move>")[1]

@@ -1,0 +1,132 @@
+"""Loading a position checks the rules (R1, R7, R9, R11, R14), after its shape and its labels."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from cli_run import example, forcing, one_error_line, run
+
+from analyzer.errors import PositionError
+from analyzer.position import load_position
+from analyzer.state import Phase
+
+MEGAJOGOS_START: dict[str, Any] = {
+    "variant": "megajogos",
+    "dealer": 2,
+    "stock": 16,
+    "players": [
+        {"hand": ["1e", "2e", "3e", "4e", "5e", "6e", "7e", "10e"], "layout": []},
+        {"hand": ["1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o"], "layout": []},
+        {"hand": ["1c", "2c", "3c", "4c", "5c", "6c", "7c", "10c"], "layout": []},
+    ],
+}
+
+
+def test_labels_must_be_known() -> None:
+    data = forcing()
+    data["labels"] = "german"
+    with pytest.raises(PositionError, match='labels must be "french" or "spanish"'):
+        load_position(data)
+
+
+def test_exchange_choice_must_be_in_the_hand() -> None:
+    data: dict[str, Any] = {
+        "variant": "megajogos",
+        "dealer": 2,
+        "players": [{"hand": ["1e", "2e", "3e", "4e", "5e", "6e", "7e", "10e"], "layout": []},
+                    {"hand": ["1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o"], "layout": []},
+                    {"hand": 8, "layout": []}],
+        "stock": 16,
+        "exchange": {"chosen": ["1o", None, None]},
+    }  # fmt: skip
+    with pytest.raises(PositionError, match="not in his hand"):
+        load_position(data)
+    data["exchange"] = None
+    data["players"][0]["gave"] = "1e"
+    data["stock"] = 15
+    data["centre"] = {"card": "11b", "kind": "turned", "source": 0, "declined": []}
+    with pytest.raises(PositionError, match="still in his hand"):
+        load_position(data)
+
+
+def test_exchange_positions_follow_turn_order() -> None:
+    state = load_position({**MEGAJOGOS_START, "exchange": {"chosen": ["2e", None, None]}})
+    assert state.to_act == 1 and state.phase is Phase.EXCHANGE
+    for chosen, needle in (
+        ([None, None, "1c"], "player 0 has not chosen"),
+        (["2e", "2o", "1c"], "already done"),
+    ):
+        code, _, err = run("analyze", "-", input=json.dumps({**MEGAJOGOS_START, "exchange": {"chosen": chosen}}))
+        assert code == 1 and needle in err
+
+
+def test_gave_in_classic_is_refused_as_no_exchange() -> None:
+    # Issue 11: 'gave' in a classic position said "still in his hand"; classic has no exchange.
+    data = forcing()
+    data["players"][0]["gave"] = "KH"
+    with pytest.raises(PositionError, match=r"classic has no exchange.*\(R9\)"):
+        load_position(data)
+    data["players"][0]["gave"] = "9Z"
+    with pytest.raises(PositionError, match="classic has no exchange"):
+        load_position(data)
+
+
+def _forced(to_act: int, centre: dict[str, Any], name: str = "forcing.json") -> dict[str, Any]:
+    data = example(name)
+    data["to_act"] = to_act
+    data["centre"] = centre
+    return data
+
+
+def test_a_force_no_play_can_reach_is_refused_in_classic() -> None:
+    # Issue 11: player 0 forced with 5C before he declined it: in classic only another player
+    # may force, and only a player who has declined the card (R14).
+    data = _forced(0, {"card": "5C", "kind": "turned", "source": 0, "declined": [], "forced": 0})
+    with pytest.raises(PositionError, match="cannot force himself") as info:
+        load_position(data)
+    assert "R14" in str(info.value)
+    code, out, err = run("analyze", "-", input=json.dumps(data))
+    assert code == 1 and one_error_line(err) and "Valid" not in out
+
+
+def test_the_force_of_worked_example_5_is_accepted() -> None:
+    data = _forced(0, {"card": "5C", "kind": "turned", "source": 0, "declined": [0], "forced": 0})
+    state = load_position(data)
+    assert state.phase is Phase.FORCED and state.to_act == 0
+
+
+def test_only_a_player_who_declined_may_be_forced_in_classic() -> None:
+    # Player 1 turned 5C: he may not force player 0, who has not been offered it yet (R11, R14).
+    data = _forced(0, {"card": "5C", "kind": "turned", "source": 1, "declined": [], "forced": 0})
+    data["dealer"] = 0
+    with pytest.raises(PositionError, match="only a player who has declined it"):
+        load_position(data)
+
+
+def test_a_payer_is_not_forced_with_the_card_he_paid() -> None:
+    data = {
+        "variant": "megajogos",
+        "labels": "french",
+        "dealer": 2,
+        "to_act": 0,
+        "players": [
+            {"hand": ["2H", "3D", "4S", "5D", "KC"], "layout": [["AC", "2C", "3C"]]},
+            {"hand": 8, "layout": []},
+            {"hand": 8, "layout": []},
+        ],
+        "stock": 15,
+        "dead": [],
+        "centre": {"card": "4C", "kind": "paid", "source": 0, "declined": [], "forced": 0},
+    }
+    with pytest.raises(PositionError, match="the card he paid"):
+        load_position(data)
+
+
+def test_a_forced_card_must_fit() -> None:
+    data = _forced(0, {"card": "QD", "kind": "turned", "source": 0, "declined": [0], "forced": 0})
+    data["dead"] = ["5C"]
+    data["players"][1]["hand"] = ["AH", "2H", "2D", "3D", "5D", "6H", "3S", "JD", "7D", "QH"]
+    with pytest.raises(PositionError, match="does not fit"):
+        load_position(data)

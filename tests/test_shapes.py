@@ -1,0 +1,222 @@
+"""The shape of the JSON files, checked before labels and rules: known keys at every level (with
+the nearest known key), JSON types, notes; and the JSON Schemas published in docs/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from cli_run import example, forcing, one_error_line, run
+from conftest import EXAMPLES, ROOT
+
+from analyzer.errors import PositionError
+from analyzer.position import load_position
+from analyzer.puzzles import load_puzzle
+from analyzer.schema import KINDS, json_schema, schema_text
+
+PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*.json"))
+POSITIONS = [p for p in sorted(EXAMPLES.glob("*.json")) if json.loads(p.read_text()).get("type") != "melds"]
+MELD_FILES = [p for p in sorted(EXAMPLES.glob("*.json")) if json.loads(p.read_text()).get("type") == "melds"]
+GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(toAct=d.pop("to_act")), "unknown key 'toAct'; did you mean 'to_act'?"),
+        (lambda d: d["centre"].update(passed=d["centre"].pop("declined")),
+         "unknown key 'passed' in centre; did you mean 'declined'?"),
+        (lambda d: d["players"][0].update(hnd=d["players"][0].pop("hand")),
+         "unknown key 'hnd' in players[0]; did you mean 'hand'?"),
+        (lambda d: d.update(Variant=d.pop("variant")), "unknown key 'Variant'; did you mean 'variant'?"),
+        (lambda d: d.update(zzz=1), "unknown key 'zzz' (known: centre, dead, dealer"),
+    ],
+    ids=["toAct", "passed", "hnd", "Variant", "zzz"],
+)
+def test_unknown_keys_are_refused_with_the_nearest_known_key(change: Any, message: str) -> None:
+    # Issue 11: a misspelt key was silently ignored and a different position was analysed.
+    data = forcing()
+    change(data)
+    with pytest.raises(PositionError) as info:
+        load_position(data)
+    assert str(info.value).startswith(message)
+    code, out, err = run("analyze", "-", input=json.dumps(data))
+    assert code == 1 and one_error_line(err) and message in err and out == ""
+
+
+def test_notes_have_documented_places() -> None:
+    data = forcing()
+    data["description"] = "a note"
+    data["expected"] = {"anything": [1, 2]}
+    data["rule"] = "R14"
+    data["x-source"] = "my club, 1999"
+    data["players"][0]["x-who"] = "grandmother"
+    data["centre"]["x-when"] = "round 3"
+    assert load_position(data) == load_position(forcing())
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"variant": "megajogos", "players": 3}, "players must be a list, got 3"),
+        ({"variant": "megajogos", "players": [{"hand": 8, "layout": True}, {}, {}]},
+         "players[0].layout must be a list, got true"),
+        ({"players": [{"hand": True}, {}]}, "players[0].hand must be a list of cards or"),
+        ({"players": [{"hand": ["AS", 3]}, {}]}, "players[0].hand[1] must be a card"),
+        ({"players": [], "dealer": "1"}, 'dealer must be a whole number, got "1"'),
+        ({"players": [], "centre": {"card": "5C"}}, "missing key 'source' in centre"),
+        ([1, 2], "a position must be a JSON object"),
+        ({"players": [], "labels": None, "stock": None}, "stock must be a list of cards or"),
+    ],
+)
+def test_shape_is_checked_before_labels_and_rules(data: Any, message: str) -> None:
+    # Issue 11: {"variant": "megajogos", "players": 3} crashed in the label check.
+    with pytest.raises(PositionError) as info:
+        load_position(data)
+    assert message in str(info.value)
+    for command in ("analyze", "hint", "why", "solve", "tree"):
+        extra = ["pass"] if command == "why" else []
+        code, out, err = run(command, "-", *extra, input=json.dumps(data))
+        assert code == 1 and one_error_line(err) and message in err, (command, err)
+        assert "Traceback" not in out
+
+
+def test_messages_quote_json_values_not_python() -> None:
+    data = forcing()
+    data["players"][1]["hand"] = None
+    with pytest.raises(PositionError) as info:
+        load_position(data)
+    assert "got null" in str(info.value) and "None" not in str(info.value)
+
+
+def test_puzzles_refuse_unknown_keys() -> None:
+    data = json.loads(PUZZLES[0].read_text())
+    data["questoin"] = data.pop("question")
+    with pytest.raises(PositionError, match="unknown key 'questoin'; did you mean 'question'"):
+        load_puzzle(data)
+    data = json.loads(PUZZLES[0].read_text())
+    data["position"]["players"][0]["layuot"] = data["position"]["players"][0].pop("layout")
+    with pytest.raises(PositionError, match=r"in position.players\[0\]; did you mean 'layout'"):
+        load_puzzle(data)
+
+
+def test_meld_query_files_refuse_unknown_keys(tmp_path: Path) -> None:
+    data = json.loads(MELD_FILES[0].read_text())
+    data["queries"][0]["expect"] = data["queries"][0].pop("expected")
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run("melds", "--file", str(path))
+    assert code == 1 and "unknown key 'expect' in queries[0]; did you mean 'expected'" in err
+
+
+# --- analyze on a meld query file, and melds --file -----------------------------------------------
+
+
+@pytest.mark.parametrize("path", MELD_FILES, ids=lambda p: p.name)
+def test_meld_query_files_are_answered_by_melds(path: Path) -> None:
+    # Issue 11: analyze said "see 'conquian melds'", but melds could not read files.
+    code, _, err = run("analyze", str(path))
+    assert code == 1 and "conquian melds --file" in err
+    code, out, err = run("melds", "--file", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0, err
+    assert data["wrong"] == 0 and all(q["correct"] for q in data["queries"])
+
+
+def test_melds_file_reports_a_wrong_expected_answer(tmp_path: Path) -> None:
+    data = json.loads(MELD_FILES[0].read_text())
+    data["queries"][0]["expected"]["is_meld"] = not data["queries"][0]["expected"]["is_meld"]
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run("melds", "--file", str(path))
+    assert code == 1 and "WRONG" in out and "True" not in out and "False" not in out
+
+
+# --- published JSON Schemas ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_published_schema_is_the_generated_one(kind: str) -> None:
+    published = ROOT / "docs" / f"{kind}.schema.json"
+    assert published.read_text(encoding="utf-8") == schema_text(kind), (
+        "regenerate with: python -c \"from analyzer.schema import write_schemas; "
+        "write_schemas('docs')\""
+    )
+
+
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    schema = json_schema(kind)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_every_example_file_fits_its_published_schema() -> None:
+    position, puzzle, record, melds = (_validator(k) for k in ("position", "puzzle", "record", "melds"))
+    for path in POSITIONS:
+        position.validate(json.loads(path.read_text()))
+    for path in PUZZLES:
+        puzzle.validate(json.loads(path.read_text()))
+    for path in MELD_FILES:
+        melds.validate(json.loads(path.read_text()))
+    for path in GOLDEN:
+        for line in path.read_text().splitlines():
+            record.validate(json.loads(line))
+
+
+def test_the_schema_refuses_what_loading_refuses() -> None:
+    position = _validator("position")
+    data = forcing()
+    data["toAct"] = data.pop("to_act")
+    assert not position.is_valid(data)
+    data = forcing()
+    data["x-note"] = "fine"
+    assert position.is_valid(data) and position.is_valid(example("forcing.json"))
+
+
+READERS: list[tuple[str, list[str], str]] = [
+    ("analyze", ["analyze", "-"], "position"),
+    ("hint", ["hint", "-", "--static"], "position"),
+    ("why", ["why", "-", "pass"], "position"),
+    ("solve", ["solve", "-"], "position"),
+    ("tree", ["tree", "-", "--depth", "1"], "position"),
+    ("puzzle", ["puzzle", "-"], "puzzle"),
+    ("replay", ["replay", "-"], "record"),
+    ("melds --file", ["melds", "--file", "-"], "melds"),
+]  # fmt: skip
+
+
+def _misspelt(kind: str) -> tuple[str, str]:
+    """A file of ``kind`` with one key misspelt, and the message naming it."""
+    if kind == "position":
+        data = forcing()
+        data["toAct"] = data.pop("to_act")
+        return json.dumps(data), "unknown key 'toAct'; did you mean 'to_act'?"
+    if kind == "puzzle":
+        data = json.loads(PUZZLES[0].read_text())
+        data["position"]["centre"]["passed"] = data["position"]["centre"].pop("declined")
+        return json.dumps(data), "unknown key 'passed' in position.centre; did you mean 'declined'?"
+    if kind == "record":
+        lines = GOLDEN[0].read_text().splitlines()
+        entry = json.loads(lines[1])
+        entry["mvoe"] = entry.pop("move")
+        return "\n".join([lines[0], json.dumps(entry), *lines[2:]]), "did you mean 'move'?"
+    data = json.loads(MELD_FILES[0].read_text())
+    data["querys"] = data.pop("queries")
+    return json.dumps(data), "unknown key 'querys'; did you mean 'queries'?"
+
+
+@pytest.mark.parametrize(("name", "args", "kind"), READERS, ids=[r[0] for r in READERS])
+def test_every_command_refuses_unknown_keys(name: str, args: list[str], kind: str) -> None:
+    text, message = _misspelt(kind)
+    code, _, err = run(*args, input=text)
+    assert code == 1 and one_error_line(err) and message in err, err
+
+
+def test_a_meld_query_file_without_queries_is_refused() -> None:
+    code, out, err = run("melds", "--file", "-", input='{"type": "melds", "queries": []}')
+    assert code == 1 and one_error_line(err) and "no queries" in err and out == ""
+    code, _, err = run("melds", "AS", "--file", "-", input="{}")
+    assert code == 2 and "not both" in err
