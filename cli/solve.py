@@ -9,7 +9,17 @@ from typing import Annotated, Any
 import typer
 
 from analyzer.search import solve as search_solve
-from cli.common import BudgetOpt, JsonOpt, LabelsOpt, TimeOpt, emit, err, out, read_position
+from cli.common import (
+    BudgetOpt,
+    JsonOpt,
+    LabelsOpt,
+    TimeOpt,
+    emit,
+    err,
+    interruptible,
+    out,
+    read_position,
+)
 
 __all__ = ["SearchMode", "solve"]
 
@@ -41,8 +51,10 @@ def solve(
     state = pos.state
     lab = state.rules.labels
     spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
-    with spinner:
-        result = search_solve(state, mode=mode.value, max_nodes=budget, time_limit=time_limit)
+    with spinner, interruptible() as stop:
+        result = search_solve(
+            state, mode=mode.value, max_nodes=budget, time_limit=time_limit, stop=stop
+        )
     n = state.rules.players
     probabilities = {str(p): round(result.outcome[p], 6) for p in range(n)}
     probabilities["draw"] = round(result.outcome[n], 6)
@@ -55,6 +67,13 @@ def solve(
         "mode": result.mode,
         "stopped_by": result.stopped_by,
         "seconds": round(result.seconds, 4),
+        # What is proven for the player to act (R20 scale), and whether the rest is an estimate.
+        "bounds": {
+            "player": max(state.current_player(), 0),
+            "lower": round(result.lower, 6),
+            "upper": round(result.upper, 6),
+        },
+        "estimate": not result.proven,
     }
     if result.mode == "expectimax":
         data["probabilities"] = probabilities
@@ -75,15 +94,34 @@ def solve(
         out.print(f"Under best play player {result.winner} wins.")
     else:
         estimate = ", ".join(f"player {p} {result.values[p]:+.2f}" for p in range(n))
-        out.print(f"Not proven within the budget; heuristic estimate of the results: {estimate}.")
-    stop = {"positions": "position budget spent", "time": "time limit reached"}.get(
-        result.stopped_by or "", "budget spent"
-    )
+        out.print(f"Not proven within the budget; estimated results: {estimate}.")
+    if not result.proven:
+        me = max(state.current_player(), 0)
+        out.print(f"Proven for player {me}: {_bounds_text(result.lower, result.upper)}.")
+    stop_text = {
+        "positions": "position budget spent",
+        "time": "time limit reached",
+        "interrupted": "interrupted: best answer found so far",
+    }.get(result.stopped_by or "", "budget spent")
     out.print(
-        f"{'Proven' if result.proven else f'NOT proven ({stop})'}: {result.nodes} positions "
+        f"{'Proven' if result.proven else f'NOT proven ({stop_text})'}: {result.nodes} positions "
         f"in {result.seconds:.2f} s ({result.mode})."
     )
     if result.pv:
-        out.print("Principal variation:")
+        out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+def _bounds_text(lower: float, upper: float) -> str:
+    """Proven bounds on an expected result (R20: win +1, draw 0, loss -1) in words."""
+    if lower <= -1.0 and upper >= 1.0:
+        return "nothing yet"
+    if lower == upper:
+        return {1.0: "a win", 0.0: "a draw", -1.0: "a loss"}.get(lower, f"{lower:+.2f}")
+    parts = []
+    if lower > -1.0:
+        parts.append(f"at least {lower:+.2f}" if lower not in (0.0, 1.0) else f"at least a {'draw' if lower == 0 else 'win'}")
+    if upper < 1.0:
+        parts.append(f"at most {upper:+.2f}" if upper not in (0.0, -1.0) else f"at most a {'draw' if upper == 0 else 'loss'}")
+    return " and ".join(parts) + " (win +1, draw 0, loss -1)"
