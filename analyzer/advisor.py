@@ -97,6 +97,11 @@ class Engine:
         or per solve of one candidate (``exact``).
     max_depth : int
         Deepest lookahead iteration, in offers.
+    stock : str
+        ``"known"``: each sampled deal orders the stock and the search follows
+        that order (it sees the cards to come, as double-dummy does);
+        ``"chance"``: the search averages over every card a turn may bring
+        (expectimax), seeing only the hands of the sampled deal.
     """
 
     name: str
@@ -104,8 +109,9 @@ class Engine:
     search: str
     leaf: str
     mode: str = "auto"
-    node_budget: int = 6_000
+    node_budget: int = 2_000
     max_depth: int = 40
+    stock: str = "known"
 
 
 ENGINES: dict[str, Engine] = {
@@ -449,6 +455,8 @@ def advise(
             interrupted = True
             break
         deal = mine if exact_deal else sample_deal(mine, player, rng)
+        if engine.stock == "chance" and not exact_deal:
+            deal = deal.evolve(stock=None)
         if lookahead is not None:
             found = lookahead.values(deal, candidates)
             searches += 1

@@ -54,6 +54,8 @@ class HintBot:
         Search mode for three players (``"maxn"`` or ``"paranoid"``); the engine's when omitted.
     max_depth : int, optional
         Deepest lookahead, in offers; the engine's when omitted.
+    stock : str, optional
+        ``"known"`` or ``"chance"`` (:class:`analyzer.advisor.Engine`); the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -71,6 +73,7 @@ class HintBot:
         engine: str = "v2",
         mode: str | None = None,
         max_depth: int | None = None,
+        stock: str | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
@@ -79,6 +82,7 @@ class HintBot:
             base,
             mode=base.mode if mode is None else mode,
             max_depth=base.max_depth if max_depth is None else max_depth,
+            stock=base.stock if stock is None else stock,
         )
         self.samples = samples
         self.time_limit = time_limit

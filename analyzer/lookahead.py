@@ -13,7 +13,9 @@ deepest iteration it finished, so it is *anytime*.
 
 Leaves are the positions before a turn (the next stock card is not looked
 at) and the positions where a new centre card is offered; within one offer
-(passes, forces, lay-ins, hand-only melds) the search never stops.
+(passes, forces, lay-ins, hand-only melds) the search never stops.  With
+the stock order unknown (``stock=None``) a turn inside the horizon is a
+chance node: the average over every stock card (expectimax).
 
 Two players: alpha-beta on the expected result of the root player (win +1,
 draw 0, loss -1, R20) with a transposition table of bounds per depth and the
@@ -36,6 +38,7 @@ from analyzer.state import GameState, Phase
 __all__ = ["Lookahead", "LookaheadResult"]
 
 Evaluator = Callable[[GameState], Outcome]
+_Expansion = tuple[list[Move], list[tuple[GameState, int]], tuple[list[int], list[int], list[int]]]
 
 
 _OPEN: tuple[float, Outcome, float, Outcome] = (-2.0, (), 2.0, ())
@@ -81,20 +84,37 @@ def _utility(outcome: Outcome, player: int) -> float:
     return outcome[player] - sum(outcome[p] for p in range(n) if p != player)
 
 
-def _order(moves: list[Move], history: dict[Move, int]) -> list[Move]:
-    """Going out first, then takes and lay-ins, forces, hand-only melds, passes last;
-    within a kind, moves with the most cut-offs so far."""
-
-    def rank(move: Move) -> tuple[int, int]:
+def _kinds(moves: list[Move]) -> tuple[list[int], list[int], list[int]]:
+    """Indices of ``moves`` by kind: going out, other takes and lay-ins, the rest (engine order)."""
+    out: list[int] = []
+    takes: list[int] = []
+    rest: list[int] = []
+    for i, move in enumerate(moves):
         if isinstance(move, (Take, LayIn)):
-            if move.pay is None:
-                return (0, 0)
-            return (1, -history.get(move, 0))
-        if isinstance(move, Pass):
-            return (3, 0)
-        return (2, -history.get(move, 0))
+            (out if move.pay is None else takes).append(i)
+        else:
+            rest.append(i)
+    return out, takes, rest
 
-    return sorted(moves, key=rank)
+
+def _order_index(
+    moves: list[Move],
+    kinds: tuple[list[int], list[int], list[int]],
+    history: dict[Move, int],
+    hint: Move | None,
+) -> list[int]:
+    """Indices of ``moves`` in search order: the best move of a shallower iteration first, then
+    going out, then the rest in engine order (takes, forces, hand-only melds, pass) with the
+    takes that caused the most cut-offs first."""
+    out, takes, rest = kinds
+    if history and len(takes) > 1:
+        takes = sorted(takes, key=lambda i: -history.get(moves[i], 0))
+    order = out + takes + rest
+    if hint is not None:
+        k = moves.index(hint)
+        order.remove(k)
+        order.insert(0, k)
+    return order
 
 
 def _boundary(state: GameState) -> bool:
@@ -150,11 +170,14 @@ class Lookahead:
     )
     _best: dict[Hashable, Move] = field(default_factory=dict)
     _leaf_values: dict[Hashable, Outcome] = field(default_factory=dict)
+    _expanded: dict[Hashable, _Expansion] = field(default_factory=dict)
     _limit: int = 0
     _deadline: float = 0.0
     _root: int = 0
-    _estimated: bool = False
+    _estimates: int = 0
+    _inexact: set[tuple[Hashable, int]] = field(default_factory=set)
     _stopped_by: str | None = None
+    _mode: str = "alphabeta"
 
     def values(self, state: GameState, moves: Sequence[Move]) -> LookaheadResult:
         """The outcome vector of each of ``moves`` played in ``state``.
@@ -162,7 +185,10 @@ class Lookahead:
         Parameters
         ----------
         state : GameState
-            Every hand and the stock order known; a player to act.
+            Every hand known and a player to act.  With the stock order
+            known the turns follow it; with ``stock=None`` every turn is a
+            chance node averaged over the stock cards (expectimax), so the
+            search never looks at cards it could not know.
         moves : sequence of Move
             Legal moves of the player to act.
 
@@ -177,8 +203,8 @@ class Lookahead:
         ConquianError
             If the mode is unknown.
         """
-        if any(h is None for h in state.hands) or (state.stock is None and state.stock_count):
-            raise PositionError("the lookahead needs every hand and the stock order")
+        if any(h is None for h in state.hands):
+            raise PositionError("the lookahead needs every hand")
         if state.phase in (Phase.OVER, Phase.TURN):
             raise PositionError(f"no move to choose: {state.describe()}")
         mode = self.mode
@@ -191,24 +217,27 @@ class Lookahead:
         self._table.clear()
         self._best.clear()
         self._leaf_values.clear()
+        self._inexact.clear()
+        self._expanded.clear()
         self.nodes = 0
         self._limit = self.max_nodes
         self._deadline = time.perf_counter() + self.time_limit
         self._root = state.to_act
         self._stopped_by = None
+        self._mode = mode
         children = [state.apply(m, check=False) for m in moves]
         # Depth -1: the evaluation of the position each move leaves (never cut by the budget).
         best: list[Outcome] = [self._static(c) for c in children]
         depth_done, exact = -1, all(c.is_terminal() for c in children)
         depth = 0
         while not exact and depth <= self.max_depth:
-            self._estimated = False
+            before = self._estimates
             try:
                 found = [self._value(c, depth, mode) for c in children]
             except _OutOfBudget:
                 break
             best, depth_done = found, depth
-            exact = not self._estimated
+            exact = self._estimates == before
             depth += 1
         return LookaheadResult(best, depth_done, exact, self.nodes, self._stopped_by)
 
@@ -229,12 +258,38 @@ class Lookahead:
     def _evaluate(self, state: GameState) -> Outcome:
         """The leaf evaluation, once per position of this deal."""
         self.leaves += 1
-        self._estimated = True
+        self._estimates += 1
         key = position_key(state)
         vec = self._leaf_values.get(key)
         if vec is None:
             vec = self._leaf_values[key] = self.evaluate(state)
         return vec
+
+    def _expand(self, pos: Hashable, state: GameState) -> _Expansion:
+        """The legal moves of a position and their children with the depth each costs (a new
+        centre card is one offer), computed once per deal: deepening revisits every node."""
+        hit = self._expanded.get(pos)
+        if hit is None:
+            moves = state.legal_moves()
+            children = []
+            for move in moves:
+                child = state.apply(move, check=False)
+                children.append((child, 1 if _boundary(child) and child.phase is not Phase.TURN else 0))
+            hit = self._expanded[pos] = (moves, children, _kinds(moves))
+        return hit
+
+    def _hit(self, key: tuple[Hashable, int], vec: Outcome) -> Outcome:
+        """A table entry used: if it rests on leaf estimates, so does what uses it."""
+        if key in self._inexact:
+            self._estimates += 1
+        return vec
+
+    def _store(
+        self, key: tuple[Hashable, int], entry: tuple[float, Outcome, float, Outcome], before: int
+    ) -> None:
+        self._table[key] = entry
+        if self._estimates > before:
+            self._inexact.add(key)
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -266,11 +321,34 @@ class Lookahead:
             if state.phase is Phase.TURN:
                 if depth <= 0:
                     return state, depth, self._evaluate(state)
+                if state.stock is None:
+                    return state, depth, self._chance(state, depth)
                 ((move, _),) = state.chance_outcomes()
                 state = state.apply(move, check=False)
                 depth -= 1
                 continue
             return state, depth, None
+
+    def _chance(self, state: GameState, depth: int) -> Outcome:
+        """Stock order unknown: the average over every card that may be turned (R8, R10),
+        each searched with a full window (expectimax)."""
+        self._tick()
+        key = (position_key(state), depth)
+        hit = self._table.get(key)
+        if hit is not None and hit[0] == hit[2]:
+            return self._hit(key, hit[1])
+        before = self._estimates
+        n = state.rules.players
+        total = [0.0] * (n + 1)
+        for move, p in state.chance_outcomes():
+            child = state.apply(move, check=False)
+            vec = self._value(child, depth - 1, self._mode)
+            for k in range(n + 1):
+                total[k] += p * vec[k]
+        outcome = tuple(total)
+        v = _utility(outcome, self._root)
+        self._store(key, (v, outcome, v, outcome), before)
+        return outcome
 
     def _alphabeta(
         self, state: GameState, depth: int, alpha: float, beta: float
@@ -289,24 +367,22 @@ class Lookahead:
         # Bounds with the outcome vector of the line that set each: lower, its vector, upper, its.
         lower, lvec, upper, uvec = self._table.get(key, _OPEN)
         if lower == upper or lower >= beta:
-            return lower, lvec
+            return lower, self._hit(key, lvec)
         if upper <= alpha:
-            return upper, uvec
+            return upper, self._hit(key, uvec)
+        before = self._estimates
         a0, b0 = max(alpha, lower), min(beta, upper)
         a, b = a0, b0
         maximizing = state.to_act == root
         value = -3.0 if maximizing else 3.0
         best_vec: Outcome = ()
         best_move: Move | None = None
-        moves = _order(state.legal_moves(), self.history)
-        hint = self._best.get(pos)  # the best move of a shallower iteration first
-        if hint is not None:
-            moves.remove(hint)
-            moves.insert(0, hint)
+        legal, children, kinds = self._expand(pos, state)
+        order = _order_index(legal, kinds, self.history, self._best.get(pos))
         # A new centre card (turned or paid) is one step of depth.
-        for move in moves:
-            child = state.apply(move, check=False)
-            step = 1 if _boundary(child) and child.phase is not Phase.TURN else 0
+        for i in order:
+            move = legal[i]
+            child, step = children[i]
             v, vec = self._alphabeta(child, depth - step, a, b)
             if (maximizing and v > value) or (not maximizing and v < value):
                 value, best_vec, best_move = v, vec, move
@@ -320,11 +396,11 @@ class Lookahead:
         if best_move is not None:
             self._best[pos] = best_move
         if value <= a0:
-            self._table[key] = (lower, lvec, value, best_vec)
+            self._store(key, (lower, lvec, value, best_vec), before)
         elif value >= b0:
-            self._table[key] = (value, best_vec, upper, uvec)
+            self._store(key, (value, best_vec, upper, uvec), before)
         else:
-            self._table[key] = (value, best_vec, value, best_vec)
+            self._store(key, (value, best_vec, value, best_vec), before)
         return value, best_vec
 
     def _maxn(self, state: GameState, depth: int) -> Outcome:
@@ -338,20 +414,16 @@ class Lookahead:
         key = (pos, depth)
         hit = self._table.get(key)
         if hit is not None:
-            return hit[1]
+            return self._hit(key, hit[1])
+        before = self._estimates
         player = state.to_act
         best: Outcome | None = None
         best_move: Move | None = None
-        legal = state.legal_moves()
-        rank = {m: i for i, m in enumerate(legal)}
-        moves = _order(legal, self.history)
-        hint = self._best.get(pos)
-        if hint is not None:
-            moves.remove(hint)
-            moves.insert(0, hint)
-        for move in moves:
-            child = state.apply(move, check=False)
-            step = 1 if _boundary(child) and child.phase is not Phase.TURN else 0
+        legal, children, kinds = self._expand(pos, state)
+        best_i = -1
+        for i in _order_index(legal, kinds, self.history, self._best.get(pos)):
+            move = legal[i]
+            child, step = children[i]
             vec = self._maxn(child, depth - step)
             if best is None:
                 better = True
@@ -359,14 +431,13 @@ class Lookahead:
                 # Equal results for the mover: the move listed first by the engine (as the
                 # exact search does, so that both agree where both are exact).
                 gain = _utility(vec, player) - _utility(best, player)
-                assert best_move is not None
-                better = gain > 1e-12 or (gain > -1e-12 and rank[move] < rank[best_move])
+                better = gain > 1e-12 or (gain > -1e-12 and i < best_i)
             if better:
-                best, best_move = vec, move
+                best, best_move, best_i = vec, move, i
                 if vec[player] >= 1.0 - 1e-12:
                     break  # he wins for sure: nothing can be better (R20)
         assert best is not None and best_move is not None
         self.history[best_move] = self.history.get(best_move, 0) + (depth + 1) ** 2
-        self._table[key] = (0.0, best, 0.0, best)
+        self._store(key, (0.0, best, 0.0, best), before)
         self._best[pos] = best_move
         return best

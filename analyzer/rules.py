@@ -118,9 +118,9 @@ class Rules:
             raise ValueError(f"max_run must be 3..10 in {self.name!r}")
 
     def __hash__(self) -> int:
-        # Rules key every cache of the engine: hash a few fields, not all eleven (equal rules
-        # still hash equal; eq compares every field).
-        return hash((self.name, self.players, self.hand_size, self.max_run, self.labels))
+        # Rules key every cache of the engine: hash the name only, whose hash Python caches
+        # (equal rules still hash equal; eq compares every field).
+        return hash(self.name)
 
     @property
     def target(self) -> int:

@@ -210,7 +210,11 @@ class Solver:
         self._same_deal(state)
         start = time.perf_counter()
         self.start_budget()
-        self._root_player = max(state.current_player(), 0) if not state.is_terminal() else 0
+        root_player = max(state.current_player(), 0) if not state.is_terminal() else 0
+        if root_player != self._root_player:
+            # The bounds table holds values for the root player of the searches that filled it.
+            self.bounds.clear()
+        self._root_player = root_player
         self._root_moves = []
         root, n = self._root_player, state.rules.players
         lower, upper = -1.0, 1.0
