@@ -9,14 +9,15 @@ from rich.table import Table
 
 from analyzer.cards import format_card
 from analyzer.hints import analyze as analyze_position
-from cli.common import JsonOpt, LabelsOpt, emit, json_errors, out, read_position
+from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, json_errors, out, read_position
+from cli.results import analyze_data
 
 __all__ = ["analyze"]
 
 
 def analyze(
     position: Annotated[
-        str, typer.Argument(metavar="POSITION", help="Position JSON file, or - for stdin.")
+        str, typer.Argument(metavar="POSITION", help=POSITION_HELP)
     ],
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
@@ -34,23 +35,7 @@ def analyze(
     def names(cards: tuple[int, ...] | None) -> list[str] | None:
         return None if cards is None else [format_card(c, lab) for c in cards]
 
-    players = [
-        {
-            "melded": r.melded,
-            "hand_count": r.hand_count,
-            "outs": names(r.outs),
-            "forceable": names(r.forceable),
-        }
-        for r in reports
-    ]
-    data = {
-        "valid": True,
-        "variant": state.rules.name,
-        "labels": str(lab),
-        "phase": str(state.phase),
-        "to_act": state.to_act,
-        "players": players,
-    }
+    data = analyze_data(state)
     if as_json:
         emit(data)
         return
