@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from analyzer.advisor import DEFAULT_SAMPLES, advise, candidate_moves
+from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise, candidate_moves
 from analyzer.moves import Move
 from analyzer.position import view
 from analyzer.records import Replay
@@ -71,9 +71,9 @@ __all__ = [
 
 DEFAULT_REVIEW_SAMPLES = DEFAULT_SAMPLES
 """Most deals sampled per decision by default (as ``hint``)."""
-DEFAULT_REVIEW_TIME_LIMIT = 1.0
-"""Seconds of sampling per decision by default: half of ``hint``'s, so that a whole classic
-game (about 15-25 decisions in 60 moves) is reviewed in well under a minute on one core
+DEFAULT_REVIEW_TIME_LIMIT = DEFAULT_TIME_LIMIT
+"""Seconds of sampling per decision by default (as ``hint``): a 60-move classic game has
+about 5-15 decisions, so its review takes well under a minute on one core
 (``bench/review.py``)."""
 
 SCALE = (-1.0, 1.0)

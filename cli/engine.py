@@ -28,6 +28,7 @@ from analyzer.rules import get_rules
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
+from cli.common import LabelsOpt
 from cli.results import (
     all_moves_data,
     analyze_data,
@@ -247,11 +248,12 @@ ACTIONS = ("query_version", "quit")
 _COMMON = frozenset({"id", "cmd", "labels"})
 
 
-def answer(line: str) -> tuple[dict[str, Any], bool]:
+def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], bool]:
     """The answer to one request line, and whether the engine stops after it (``quit``).
 
     Never raises for a bad request: every problem is an answer with
     ``"ok": false``, the ``error`` message and the ``field`` it is about.
+    ``labels`` are the answer's card labels when the request has none (R2).
     """
     request_id: Any = None
     try:
@@ -280,6 +282,8 @@ def answer(line: str) -> tuple[dict[str, Any], bool]:
             if key not in fields and key not in _COMMON:
                 known = ", ".join(sorted(fields | _COMMON))
                 raise RequestError(f"unknown field {key!r} for {cmd!r} (known: {known})", key)
+        if labels is not None and request.get("labels") is None:
+            request = {**request, "labels": str(labels)}
         result = handler(request)
     except RequestError as exc:
         return _error(request_id, str(exc), exc.field), False
@@ -335,10 +339,11 @@ def _lines(stream: Any) -> Iterator[str]:
             yield "\x00not-utf-8"
 
 
-def serve(stream: Any, write: Callable[[str], None]) -> int:
+def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = None) -> int:
     """Answer every request line of ``stream`` in order with ``write``; 0 at end of input.
 
-    Blank lines are skipped (they are not requests).
+    Blank lines are skipped (they are not requests).  ``labels`` are the
+    answers' card labels where a request does not say (R2).
     """
     for line in _lines(stream):
         if not line.strip():
@@ -346,14 +351,14 @@ def serve(stream: Any, write: Callable[[str], None]) -> int:
         if line == "\x00not-utf-8":
             reply, stop = _error(None, "the request is not UTF-8 text", None), False
         else:
-            reply, stop = answer(line)
+            reply, stop = answer(line, labels=labels)
         write(json.dumps(reply, ensure_ascii=False) + "\n")
         if stop:
             break
     return 0
 
 
-def engine() -> None:
+def engine(labels: LabelsOpt = None) -> None:
     """Answer JSON requests on stdin, one answer line per request, in order (docs/engine.md).
 
     Each request is one line: {"id": 1, "cmd": "analyze", "position": {...}} gets
@@ -361,10 +366,11 @@ def engine() -> None:
     Commands: analyze, melds, hint, solve, why, notation; a position is position JSON or the
     notation text. A bad request gets {"id": ..., "ok": false, "error": "...", "field": ...}
     and the engine goes on; end of input (or {"id": ..., "action": "quit"}) exits 0.
+    --labels sets the answers' card labels where a request has no "labels".
     """
 
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    serve(sys.stdin, write)
+    serve(sys.stdin, write, labels)
