@@ -29,7 +29,7 @@ Accuracy (0-100)
 The accuracy of one decision is lichess's move accuracy with the drop
 converted to its win-percentage scale (0..100, i.e. 50 x the drop):
 ``103.1668 * exp(-0.04354 * 50 * drop) - 3.1669``, clamped to 0..100, so a
-best move scores 100, a drop of 0.1 about 81, 0.3 about 50, 1.0 about 8 and
+best move scores 100, a drop of 0.1 about 80, 0.3 about 51, 1.0 about 9 and
 a drop of 2 (a sure win thrown into a sure loss) 0.  A player's accuracy
 is the mean over his decisions (``None`` when he had none).
 
@@ -134,7 +134,7 @@ def move_accuracy(drop: float) -> float:
     Examples
     --------
     >>> [round(move_accuracy(d)) for d in (0.0, 0.1, 0.3, 1.0, 2.0)]
-    [100, 81, 51, 8, 0]
+    [100, 80, 51, 9, 0]
     """
     value = 103.1668 * math.exp(-0.04354 * 50.0 * max(0.0, drop)) - 3.1669
     return min(100.0, max(0.0, value))

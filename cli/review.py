@@ -99,7 +99,8 @@ def review(
             )
         data = review_data(result, labels or replay.start.rules.labels)
         if target is not None:
-            target.write_text(review_svg(data, players=replay.start.rules.players) + "\n")
+            picture = review_svg(data, players=replay.start.rules.players, plies=len(replay.moves))
+            target.write_text(picture + "\n")
             target.commit()
     if as_json:
         emit(data)

@@ -336,6 +336,7 @@ def review_svg(
     review: Mapping[str, Any],
     *,
     players: int | None = None,
+    plies: int | None = None,
     colors: Mapping[str, str] | None = None,
     width: int = 800,
     height: int = 360,
@@ -351,6 +352,9 @@ def review_svg(
         player.
     players : int, optional
         Number of players; the length of ``summary`` when omitted.
+    plies : int, optional
+        Moves in the game (the x axis runs from 1 to it); the last reviewed
+        ply when omitted.
     colors : mapping, optional
         Colours overriding :data:`DEFAULT_COLORS` key by key
         (``player0``..``player3``, ``blunder``, ``mistake``, ...).
@@ -370,7 +374,7 @@ def review_svg(
     count = players if players is not None else len(review.get("summary", [])) or 2
     left, right, top, bottom = 56, 24, 40, 48
     plot_w, plot_h = width - left - right, height - top - bottom
-    last = max([int(m["ply"]) for m in moves] + [1])
+    last = max([int(m["ply"]) for m in moves] + [1, plies or 1])
     root = _root(width, height, title)
     ET.SubElement(root, "rect", {"width": "100%", "height": "100%",
                                  "fill": palette["plot_background"], "class": "background"})  # fmt: skip
