@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
+from analyzer.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import ConquianError, IllegalMoveError
 from analyzer.hints import static_hints
@@ -152,7 +152,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
         seed=seed,
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
-        node_budget=_int(request, "budget", 0, 100) or None,
+        node_budget=_int(request, "budget", DEFAULT_NODE_BUDGET, 100),
         open_hands=open_hands,
     )
     return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
