@@ -115,7 +115,7 @@ def test_review_svg_plot_marks_blunders(tmp_path: Path) -> None:
     path = tmp_path / "forced.jsonl"
     path.write_text("\n".join(forced_out_record()) + "\n")
     picture = tmp_path / "plot.svg"
-    code, out, err = run("review", str(path), "--svg", str(picture), *FAST)
+    code, _out, err = run("review", str(path), "--svg", str(picture), *FAST)
     assert code == 0, err
     root = ET.fromstring(picture.read_text())
     assert root.tag.endswith("svg")
