@@ -248,6 +248,18 @@ def decisions(start: GameState, moves: Sequence[Move]) -> list[int]:
     """The plies (from 1) of ``moves`` played from ``start`` where the acting player had at
     least two distinct choices (:func:`analyzer.advisor.candidate_moves`).
 
+    Parameters
+    ----------
+    start : GameState
+        Every hand known.
+    moves : sequence of Move
+        The moves in order, turns of the stock (R10) included.
+
+    Returns
+    -------
+    list of int
+        The plies of the decisions, in order; turns and forced moves are not among them.
+
     Raises
     ------
     IllegalMoveError
@@ -264,7 +276,20 @@ def decisions(start: GameState, moves: Sequence[Move]) -> list[int]:
 
 
 def summarize(moves: Sequence[ReviewedMove], players: int) -> list[PlayerSummary]:
-    """Per player: mean accuracy and the count of each label (see the module docstring)."""
+    """Per player: mean accuracy and the count of each label (see the module docstring).
+
+    Parameters
+    ----------
+    moves : sequence of ReviewedMove
+    players : int
+        Seats in the game.
+
+    Returns
+    -------
+    list of PlayerSummary
+        One per seat: accuracy 0..100 (mean of :func:`move_accuracy`, ``None`` without
+        decisions), the count of every :class:`Label` and the number of decisions.
+    """
     out: list[PlayerSummary] = []
     for p in range(players):
         mine = [m for m in moves if m.player == p]
@@ -380,7 +405,24 @@ def review_record(
     node_budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> GameReview:
-    """Review a replayed record (:func:`analyzer.records.replay_lines`); see :func:`review_game`."""
+    """Review a replayed record (:func:`analyzer.records.replay_lines`); see :func:`review_game`.
+
+    Parameters
+    ----------
+    replay : Replay
+        The record replayed: its start position and its moves.
+    samples, seed, time_limit, node_budget, progress
+        As :func:`review_game`.
+
+    Returns
+    -------
+    GameReview
+
+    Raises
+    ------
+    PositionError
+        If a hand the review needs is hidden.
+    """
     return review_game(
         replay.start,
         replay.moves,

@@ -253,7 +253,20 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
 
     Never raises for a bad request: every problem is an answer with
     ``"ok": false``, the ``error`` message and the ``field`` it is about.
-    ``labels`` are the answer's card labels when the request has none (R2).
+
+    Parameters
+    ----------
+    line : str
+        One request, a JSON object (``docs/engine.md``).
+    labels : Labels, optional
+        The answer's card labels when the request has none (R2).
+
+    Returns
+    -------
+    answer : dict
+        ``{"id", "ok": true, "result"}`` or ``{"id", "ok": false, "error", "field"}``.
+    stop : bool
+        True after a ``quit`` action.
     """
     request_id: Any = None
     try:
@@ -340,10 +353,22 @@ def _lines(stream: Any) -> Iterator[str]:
 
 
 def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = None) -> int:
-    """Answer every request line of ``stream`` in order with ``write``; 0 at end of input.
+    """Answer every request line of ``stream`` in order with ``write``.
 
-    Blank lines are skipped (they are not requests).  ``labels`` are the
-    answers' card labels where a request does not say (R2).
+    Parameters
+    ----------
+    stream : file-like
+        Request lines (text, or bytes through its ``buffer``; a line that is
+        not UTF-8 gets an error answer).  Blank lines are skipped.
+    write : callable
+        Called with each answer line (JSON and a newline), in order.
+    labels : Labels, optional
+        The answers' card labels where a request does not say (R2).
+
+    Returns
+    -------
+    int
+        0, at end of input or after a ``quit`` action.
     """
     for line in _lines(stream):
         if not line.strip():

@@ -31,6 +31,7 @@ __all__ = [
     "analyze_data",
     "arrangement_data",
     "hint_data",
+    "hint_moves",
     "notation_data",
     "review_data",
     "solve_data",
@@ -40,7 +41,19 @@ __all__ = [
 
 
 def analyze_data(state: GameState) -> dict[str, Any]:
-    """``analyze --json``: validity, phase, and per player melded count, outs (R15), forceable (R14)."""
+    """``analyze --json``: validity, phase, and per player melded count, outs (R15), forceable (R14).
+
+    Parameters
+    ----------
+    state : GameState
+        A validated position; its cards are named in ``state.rules.labels`` (R2).
+
+    Returns
+    -------
+    dict
+        ``valid``, ``variant``, ``labels``, ``phase``, ``to_act`` and ``players`` (each with
+        ``melded``, ``hand_count``, ``outs`` (``None`` for a hidden hand) and ``forceable``).
+    """
     lab = state.rules.labels
 
     def names(cards: tuple[int, ...] | None) -> list[str] | None:
@@ -65,7 +78,22 @@ def analyze_data(state: GameState) -> dict[str, Any]:
 
 
 def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
-    """The ranked moves of a sampled hint, as ``hint --json`` lists them."""
+    """The ranked moves of a sampled hint, as ``hint --json`` lists them.
+
+    Parameters
+    ----------
+    state : GameState
+        The position advised on (its labels name the moves, R2).
+    advice : Advice
+        :func:`analyzer.advisor.advise`'s answer for it.
+
+    Returns
+    -------
+    list of dict
+        Best first: ``move``, ``score`` (expected result, -1..1, R20), ``reasons``, ``win``,
+        ``draw``, ``loss`` (probabilities), ``ci95`` (95% Wilson interval of ``win``),
+        ``static_score``.
+    """
     lab = state.rules.labels
     return [
         {
@@ -85,7 +113,26 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
 def hint_data(
     state: GameState, advice: Advice, *, seed: int, open_hands: bool, top: int | None
 ) -> dict[str, Any]:
-    """``hint --json`` (sampled): the moves best first with win/draw/loss and reasons."""
+    """``hint --json`` (sampled): the moves best first with win/draw/loss and reasons.
+
+    Parameters
+    ----------
+    state : GameState
+    advice : Advice
+        :func:`analyzer.advisor.advise`'s answer for ``state``.
+    seed : int
+        The sampling seed it ran with.
+    open_hands : bool
+        Whether it used every hand as given (``--open``).
+    top : int or None
+        Keep only the first ``top`` moves (all when ``None``).
+
+    Returns
+    -------
+    dict
+        ``to_act``, ``evaluation``, ``exact``, ``labels``, ``samples``, ``seed``, ``seconds``,
+        ``unproven``, ``time_limited`` and ``moves`` (:func:`hint_moves`).
+    """
     moves = hint_moves(state, advice)
     return {
         "to_act": state.to_act,
@@ -102,7 +149,22 @@ def hint_data(
 
 
 def static_data(state: GameState, hints: list[Hint], *, top: int | None) -> dict[str, Any]:
-    """``hint --static --json``: every legal move by its one-move static score."""
+    """``hint --static --json``: every legal move by its one-move static score.
+
+    Parameters
+    ----------
+    state : GameState
+    hints : list of Hint
+        :func:`analyzer.hints.static_hints` of ``state``, best first.
+    top : int or None
+        Keep only the first ``top`` moves (all when ``None``).
+
+    Returns
+    -------
+    dict
+        ``to_act``, ``evaluation`` (``"static"``), ``labels``, ``weights`` and ``moves`` (each
+        ``move``, ``score``, ``reasons``).
+    """
     lab = state.rules.labels
     moves = [{"move": h.move.text(lab), "score": h.score, "reasons": list(h.reasons)} for h in hints]
     return {
@@ -115,7 +177,22 @@ def static_data(state: GameState, hints: list[Hint], *, top: int | None) -> dict
 
 
 def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
-    """``solve --json``: winner, proof, principal variation, values (R20)."""
+    """``solve --json``: winner, proof, principal variation, values (R20).
+
+    Parameters
+    ----------
+    state : GameState
+        The position solved (its labels name the moves).
+    result : SearchResult
+        :func:`analyzer.search.solve`'s answer for it.
+
+    Returns
+    -------
+    dict
+        ``winner``, ``proven``, ``pv``, ``nodes``, ``values`` (expected result per player,
+        -1..1), ``mode``, ``stopped_by``, ``seconds``; with the stock order unknown also
+        ``probabilities`` (each player's win and the draw).
+    """
     lab = state.rules.labels
     n = state.rules.players
     data: dict[str, Any] = {
@@ -137,7 +214,21 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
 
 def all_moves_data(state: GameState, values: list[MoveValue]) -> dict[str, Any]:
     """``solve --all-moves --json``: every legal root move, best first for the player to act,
-    with its values per player, ``proven`` and its principal variation (the move first)."""
+    with its values per player, ``proven`` and its principal variation (the move first).
+
+    Parameters
+    ----------
+    state : GameState
+        The position (its labels name the moves, R2).
+    values : list of MoveValue
+        :func:`analyzer.multipv.solve_moves`'s answer for it, best first.
+
+    Returns
+    -------
+    dict
+        ``to_act``, ``moves`` (each ``move``, ``values`` per player on -1..1 (R20), ``proven``,
+        ``pv``), ``proven`` (every move), ``nodes`` and ``seconds`` (all moves).
+    """
     lab = state.rules.labels
     return {
         "to_act": state.to_act,
@@ -166,7 +257,32 @@ def why_data(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """``why --json``: the rule facts forbidding a move, or how a legal move compares with the
-    best on the same sampled deals as hint (not for the bare ``take``, which names no move)."""
+    best on the same sampled deals as hint (not for the bare ``take``, which names no move).
+
+    Parameters
+    ----------
+    state : GameState
+    explanation : Explanation
+        :func:`analyzer.why.explain`'s answer for the move.
+    samples, seed : int
+        Deals sampled for the comparison, and their seed.
+    time_limit : float
+        Seconds of sampling for the comparison.
+    progress : callable, optional
+        Called with (deals done, deals planned).
+
+    Returns
+    -------
+    dict
+        ``move``, ``legal``, ``facts``; for a legal choice also ``comparison`` (``rank``, ``of``,
+        ``best``, ``win``, ``best_win``, ``expected``, ``best_expected``, ``samples``,
+        ``time_limited``).
+
+    Raises
+    ------
+    PositionError
+        If the comparison needs a hidden hand (R6).
+    """
     lab = state.rules.labels
     data: dict[str, Any] = {
         "move": explanation.move,
@@ -202,7 +318,21 @@ def why_data(
 
 
 def arrangement_data(result: Arrangement, lab: Labels) -> dict[str, Any]:
-    """An arrangement of ``melds --json``: feasible, melded count, melds, unmelded, optimal."""
+    """An arrangement of ``melds --json``: feasible, melded count, melds, unmelded, optimal.
+
+    Parameters
+    ----------
+    result : Arrangement
+        :func:`analyzer.partition.solve_arrangement`'s answer.
+    lab : Labels
+        The labels of the cards (R2).
+
+    Returns
+    -------
+    dict
+        ``feasible``, ``melded`` (cards), ``melds`` (lists of card texts, R4, R5),
+        ``unmelded``, ``optimal``.
+    """
     return {
         "feasible": result.feasible,
         "melded": result.melded,
@@ -213,7 +343,18 @@ def arrangement_data(result: Arrangement, lab: Labels) -> dict[str, Any]:
 
 
 def notation_data(state: GameState) -> dict[str, Any]:
-    """``notation --json``: the one-line notation and the same position as position data."""
+    """``notation --json``: the one-line notation and the same position as position data.
+
+    Parameters
+    ----------
+    state : GameState
+
+    Returns
+    -------
+    dict
+        ``notation`` (:func:`analyzer.notation.format_notation`) and ``position``
+        (:func:`analyzer.position.dump_position`), in ``state.rules.labels``.
+    """
     return {
         "notation": format_notation(state),
         "position": dump_position(state),
@@ -223,7 +364,23 @@ def notation_data(state: GameState) -> dict[str, Any]:
 def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
     """``review --json``: ``moves`` (ply, player, move, best, win_best, win_played, loss,
     label) and ``summary`` (player, accuracy, and the count of each label), plus the
-    ``settings`` the review ran with (samples, seed, time limit, scale, thresholds)."""
+    ``settings`` the review ran with (samples, seed, time limit, scale, thresholds).
+
+    Parameters
+    ----------
+    result : GameReview
+        :func:`analyzer.review.review_game`'s answer.
+    labels : Labels
+        The labels of the moves' cards (R2).
+
+    Returns
+    -------
+    dict
+        ``moves``: per decision ``ply`` (from 1), ``player``, ``move``, ``best``, ``win_best``
+        and ``win_played`` (win chances 0..1), ``loss`` (win chance given up, at least 0) and
+        ``label``; ``summary``: per player ``player``, ``accuracy`` (0..100, ``None`` without
+        decisions) and the count of each label; ``settings``.  See ``docs/review.md``.
+    """
     moves = [
         {
             "ply": m.ply,

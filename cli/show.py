@@ -12,7 +12,7 @@ from analyzer.position import dump_position
 from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, OutputFile, maybe, out, read_position
 from cli.svg import position_svg
 
-__all__ = ["card_text", "show"]
+__all__ = ["card_text", "show", "table_lines"]
 
 FRENCH_SUITS = {"S": ("♠", "bold"), "H": ("♥", "bold red"), "D": ("♦", "bold red"),
                 "C": ("♣", "bold")}  # fmt: skip
@@ -52,7 +52,19 @@ def show(
 
 
 def card_text(card: str, labels: str) -> Text:
-    """One card as a coloured glyph: ``K♥`` in red, ``12o`` in gold (R2)."""
+    """One card as a coloured glyph: ``K♥`` in red, ``12o`` in gold (R2).
+
+    Parameters
+    ----------
+    card : str
+        A card text as positions write it (``KH``, ``12o``).
+    labels : str
+        ``"french"`` or ``"spanish"``: the label set of the text.
+
+    Returns
+    -------
+    rich.text.Text
+    """
     rank, suit = card[:-1], card[-1]
     if labels == "spanish" and suit.lower() in SPANISH_SUITS:
         return Text(f"{rank}{suit.lower()}", style=SPANISH_SUITS[suit.lower()])
@@ -71,7 +83,21 @@ def _melds(layout: list[list[str]], labels: str) -> Text:
 
 
 def table_lines(data: dict[str, Any], describe: str) -> list[Text]:
-    """The terminal drawing of position data (``dump_position``): one line per part."""
+    """The terminal drawing of position data: one line per part.
+
+    Parameters
+    ----------
+    data : dict
+        A position as :func:`analyzer.position.dump_position` writes it.
+    describe : str
+        The position's one-line description, the first line.
+
+    Returns
+    -------
+    list of rich.text.Text
+        The description; per player his name (the player to act marked), hand and layout;
+        the centre card (R10-R14), the stock, the dead cards (R17) and the exchange (R9).
+    """
     labels = str(data["labels"])
     lines = [Text(describe[:1].upper() + describe[1:] + ".", style="bold")]
     for p, entry in enumerate(data["players"]):
