@@ -106,6 +106,7 @@ class _Token:
 
 _FIELD = re.compile(r"\S+")
 _INT = re.compile(r"[0-9]{1,3}")
+_COUNT = re.compile(r"[0-9]{1,6}")
 
 
 def looks_like_notation(text: str) -> bool:
@@ -205,7 +206,7 @@ class _Reader:
     def hand(self, token: _Token, p: int, rules: Rules) -> list[str] | int:
         if token.text == "-":
             return []
-        if token.text.isdigit():
+        if _COUNT.fullmatch(token.text):
             count = int(token.text)
             if count > rules.hand_size:
                 raise self.fail(
@@ -261,7 +262,7 @@ class _Reader:
     def stock(self, token: _Token) -> list[str] | int:
         if token.text == "-":
             return []
-        if token.text.isdigit():
+        if _COUNT.fullmatch(token.text):
             count = int(token.text)
             if count > 40:
                 raise self.fail("stock", token, f"{count} stock cards: the deck has 40 (R1)")

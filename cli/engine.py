@@ -272,8 +272,14 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
     try:
         try:
             request = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        except (ValueError, RecursionError) as exc:  # ValueError: also a number too long
+            reason = (
+                exc.msg
+                if isinstance(exc, json.JSONDecodeError)
+                else "nested too deeply"
+                if isinstance(exc, RecursionError)
+                else str(exc)[:80]
+            )
             raise RequestError(f"the request is not valid JSON: {reason}") from None
         if not isinstance(request, dict):
             raise RequestError("a request is a JSON object with 'id' and 'cmd'")

@@ -127,6 +127,7 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "analyze", "position": "x", "labels": "klingon"}', "labels", "french"),
         ('{"id": 1, "action": "dance"}', "action", "unknown action"),
         ("[" * 5000 + "]" * 5000, None, "nested too deeply"),
+        ('{"id": 1, "cmd": "analyze", "position": ' + "9" * 5000 + "}", None, "not valid JSON"),
     ],
 )
 def test_bad_requests_get_an_error_answer(line: str, field: str | None, needle: str) -> None:

@@ -252,3 +252,33 @@ def test_the_documented_examples_parse() -> None:
         with pytest.raises(NotationError) as info:
             notation_data(text)
         assert (info.value.field, info.value.column) == (field, int(column)), text
+
+
+EDITS = st.sampled_from(
+    [" ", ",", "/", "[", "]", ":", "-", "0", "9", "10o", "7C", "KH", "AS", "turned", "paid",
+     "chosen:", "gave:", "x", "♣", "\t", "²", "9" * 5000]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    base=st.sampled_from(POSITIONS),
+    where=st.floats(0, 1),
+    cut=st.integers(0, 6),
+    insert=st.lists(EDITS, max_size=3),
+)
+def test_mutated_notations_parse_or_fail_with_one_position_error(
+    base: Path, where: float, cut: int, insert: list[str]
+) -> None:
+    text = format_notation(read_position(base))
+    at = int(where * len(text))
+    mutated = text[:at] + "".join(insert) + text[at + cut :]
+    try:
+        state = parse_notation(mutated)
+    except NotationError as exc:
+        assert 1 <= exc.column <= len(mutated) + 2 and exc.field
+        assert "\n" not in str(exc)
+    except PositionError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert parse_notation(format_notation(state)) == state
