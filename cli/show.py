@@ -42,6 +42,8 @@ def show(
         pos = read_position(position, labels)
         state = pos.state
         data = dump_position(state)
+        if state.is_terminal():
+            data["to_act"] = None  # the deal is over: nobody acts (R15, R18)
         if target is not None:
             target.write_text(position_svg(data, caption=state.describe()) + "\n")
             target.commit()

@@ -102,3 +102,28 @@ def test_pictures_are_pure_functions_of_plain_data_with_colours_by_key() -> None
 def test_show_bad_input_is_one_line(args: tuple[str, ...], code: int, needle: str) -> None:
     got, out, err = run(*args)
     assert got == code and needle in err and one_error_line(err) and "Traceback" not in out
+
+
+EXAMPLE_POSITIONS = sorted(
+    p
+    for p in EXAMPLES.glob("*.json")
+    if json.loads(p.read_text()).get("type") != "melds" and "impossible" not in p.name
+) + sorted((ROOT / "examples" / "puzzles").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLE_POSITIONS, ids=[p.name for p in EXAMPLE_POSITIONS])
+def test_show_and_its_picture_for_every_bundled_position(path: Path, tmp_path: Path) -> None:
+    code, out, err = run("show", str(path))
+    assert code == 0 and "Player 0" in out, err
+    target = tmp_path / "p.svg"
+    assert run("show", str(path), "--svg", str(target))[0] == 0
+    root = ET.fromstring(target.read_text())
+    assert sum("to-act" in c.split() for c in classes(root)) <= 1
+
+
+def test_nobody_is_marked_to_act_once_the_deal_is_over() -> None:
+    state = read_position(EXAMPLES / "example6-going-out.json")
+    over = state.apply(next(m for m in state.legal_moves() if str(m).endswith("out")))
+    assert over.is_terminal()
+    code, out, _ = run("show", "-", input=json.dumps(dump_position(over)))
+    assert code == 0 and "deal over, player 0 won" in out.lower() and "to act" not in out
