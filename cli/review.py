@@ -10,6 +10,7 @@ from rich.table import Table
 
 from analyzer.records import replay_lines
 from analyzer.review import (
+    DEFAULT_REVIEW_BUDGET,
     DEFAULT_REVIEW_SAMPLES,
     DEFAULT_REVIEW_TIME_LIMIT,
     GameReview,
@@ -62,6 +63,12 @@ def review(
             "--time-limit", min=0.05, metavar="SECONDS", help="Seconds of sampling per decision."
         ),
     ] = DEFAULT_REVIEW_TIME_LIMIT,
+    budget: Annotated[
+        int,
+        typer.Option(
+            "--budget", min=100, metavar="N", help="Positions searched per sampled deal (as hint)."
+        ),
+    ] = DEFAULT_REVIEW_BUDGET,
     svg: Annotated[
         Path | None,
         typer.Option(
@@ -95,6 +102,7 @@ def review(
                 samples=samples,
                 seed=seed,
                 time_limit=time_limit,
+                node_budget=budget,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         data = review_data(result, labels or replay.start.rules.labels)
