@@ -62,6 +62,7 @@ __all__ = [
     "MoveEstimate",
     "advise",
     "candidate_moves",
+    "choices",
     "same_choice",
 ]
 
@@ -178,6 +179,9 @@ class Advice:
         ``v2``: fraction of deals where the budget cut the lookahead before
         it had looked one full offer beyond the move (depth below 1) and the
         search did not reach the end of the deal; ``v1``: equal to ``unproven``.
+    interrupted : bool
+        True when ``stop`` ended the sampling early (Ctrl-C): the answer is
+        the best found so far.
     """
 
     player: int
@@ -190,6 +194,7 @@ class Advice:
     engine: str = DEFAULT_ENGINE
     depth: float = 0.0
     shallow: float = 0.0
+    interrupted: bool = False
 
 
 def _usable(state: GameState, player: int, card: int) -> int:
@@ -279,14 +284,15 @@ def same_choice(state: GameState, a: Move, b: Move) -> bool:
     return _choice_key(state, a) == _choice_key(state, b)
 
 
-def candidate_moves(state: GameState) -> list[Move]:
-    """Every distinct choice of the player to act, in engine order.
+def choices(state: GameState) -> list[list[Move]]:
+    """The legal moves of the player to act grouped into choices, in engine order.
 
     Takes and lay-ins that meld the same cards, keep the same hand and pay
-    the same card are one choice (they differ only in how the melds are
-    arranged, R13); the arrangement kept is the one that exposes the fewest
-    unseen cards to forcing (R14), the first in engine order on a tie.  Every
-    force, hand-only meld, pass and give is a choice of its own.
+    the same card are one choice: they differ only in how the melds are
+    arranged (R13), which matters only for what can later be forced on the
+    player (R14).  Within a group the arrangements are sorted by the unseen
+    cards they expose to forcing, fewest first (engine order on a tie).
+    Every force, hand-only meld, pass and give is a choice of its own.
 
     Raises
     ------
@@ -296,13 +302,22 @@ def candidate_moves(state: GameState) -> list[Move]:
     """
     if state.phase not in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
         raise PositionError(f"no move to choose: {state.describe()}")
-    chosen: dict[tuple[object, ...], tuple[int, Move]] = {}
+    groups: dict[tuple[object, ...], list[Move]] = {}
     for move in state.legal_moves():
-        key = _choice_key(state, move)
-        exposure = _exposure(state, move)
-        if key not in chosen or exposure < chosen[key][0]:
-            chosen[key] = (exposure, move)
-    return [move for _, move in chosen.values()]
+        groups.setdefault(_choice_key(state, move), []).append(move)
+    return [sorted(group, key=lambda m: _exposure(state, m)) for group in groups.values()]
+
+
+def candidate_moves(state: GameState) -> list[Move]:
+    """One move per choice (:func:`choices`): the arrangement exposing the fewest unseen cards
+    to forcing (R14), the first in engine order on a tie.
+
+    Raises
+    ------
+    PositionError
+        If nobody chooses here, or the chooser's hand is hidden.
+    """
+    return [group[0] for group in choices(state)]
 
 
 def _evaluator(engine: Engine, state: GameState) -> Callable[[GameState], Outcome]:
@@ -324,6 +339,7 @@ def advise(
     extra: list[Move] | None = None,
     progress: Callable[[int, int], None] | None = None,
     engine: str | Engine = DEFAULT_ENGINE,
+    stop: Callable[[], bool] | None = None,
 ) -> Advice:
     """Rank the candidate moves of the player to act by sampled double-dummy results.
 
@@ -351,6 +367,10 @@ def advise(
         Called with (deals done, deals planned).
     engine : str or Engine
         The hint engine (:data:`ENGINES`), ``"v2"`` by default.
+    stop : callable, optional
+        Polled between and during the searches; when it returns True the
+        answer is built from the deals finished so far (at least one), and
+        ``Advice.interrupted`` says so.
 
     Returns
     -------
@@ -379,17 +399,19 @@ def advise(
     if open_hands and any(h is None for h in state.hands):
         raise PositionError("--open needs every hand known")
     mine = state if open_hands else view_of(state, player)
-    candidates = _v1_candidates(mine) if engine.candidates == "v1" else candidate_moves(mine)
+    v1 = engine.candidates == "v1"
+    groups = [[m] for m in _v1_candidates(mine)] if v1 else choices(mine)
+    asked: set[Move] = set()
     for move in extra or []:
-        if move in candidates or not mine.is_legal(move):
+        if not mine.is_legal(move):
             continue
-        same = [k for k, c in enumerate(candidates) if same_choice(mine, c, move)]
-        if same:
-            candidates[same[0]] = move  # the arrangement asked about stands for its choice
-        else:
-            candidates.append(move)
-    # Reasons use only what the player can see (his view), unless the hands are open.
-    static = {move: score_move(mine, move) for move in candidates}
+        asked.add(move)
+        home = next((g for g in groups if same_choice(mine, g[0], move)), None)
+        if home is None:
+            groups.append([move])
+        elif move not in home:
+            home.append(move)
+    candidates = [m for g in groups for m in g]
     rng = random.Random(seed)
     exact_deal = open_hands and state.stock is not None
     planned = 1 if exact_deal else max(1, samples)
@@ -397,6 +419,10 @@ def advise(
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
     searches = unproven = shallow = done = 0
     depths: list[int] = []
+    def stopping() -> bool:
+        # The searches of a deal may be cut only once one deal is whole.
+        return done > 0 and stop is not None and stop()
+
     lookahead = (
         Lookahead(
             _evaluator(engine, state),
@@ -404,6 +430,7 @@ def advise(
             max_nodes=budget,
             time_limit=max(0.05, time_limit),
             max_depth=engine.max_depth,
+            stop=stopping if stop is not None else None,
         )
         if engine.search == "lookahead"
         else None
@@ -416,7 +443,11 @@ def advise(
         t[1] += draw
         t[2] += 1.0 - win - draw
 
+    interrupted = False
     for _ in range(planned):
+        if stopping():
+            interrupted = True
+            break
         deal = mine if exact_deal else sample_deal(mine, player, rng)
         if lookahead is not None:
             found = lookahead.values(deal, candidates)
@@ -427,7 +458,12 @@ def advise(
             for move, outcome in zip(candidates, found.outcomes, strict=True):
                 tally(move, outcome)
         else:
-            solver = Solver(max_nodes=budget, time_limit=max(0.05, time_limit))
+            solver = Solver(
+                max_nodes=budget,
+                time_limit=max(0.05, time_limit),
+                leaf=melded_lead,
+                stop=stopping if stop is not None else None,
+            )
             for move in candidates:
                 result = solver.solve(deal.apply(move, check=False))
                 searches += 1
@@ -439,14 +475,26 @@ def advise(
             progress(done, planned)
         if time.perf_counter() - start > time_limit:
             break
+    if stop is not None and stop():
+        interrupted = True
     estimates: list[MoveEstimate] = []
+    static: dict[Move, Hint] = {}
     exact = exact_deal and unproven == 0
-    for move in candidates:
+    for group in groups:
+        # One row per choice: the arrangement asked about, else the one with the best
+        # expected result (fewest cards exposed to forcing on a tie: the group's order).
+        def expected(move: Move) -> float:
+            w, _, lo = tallies[move]
+            return (w - lo) / done
+
+        shown = [m for m in group if m in asked] or group
+        move = max(shown, key=lambda m: (expected(m), -group.index(m)))
         w, d, lo = (x / done for x in tallies[move])
         ci = (w, w) if exact else wilson(round(w * done), done)
-        hint = static.get(move)
+        # Reasons use only what the player can see (his view), unless the hands are open.
+        static[move] = score_move(mine, move)
         estimates.append(
-            MoveEstimate(move, w, d, lo, ci, w - lo, done, hint.score if hint else 0.0, ())
+            MoveEstimate(move, w, d, lo, ci, w - lo, done, static[move].score, ())
         )
     # Best expected result first; a move that goes out at once beats one that wins later.
     estimates.sort(key=lambda e: (-e.expected, not _goes_out(e.move), -e.win, -e.static_score))
@@ -463,6 +511,7 @@ def advise(
         engine.name,
         float(depths[len(depths) // 2]) if depths else 0.0,
         shallow / searches if searches else 0.0,
+        interrupted,
     )
 
 

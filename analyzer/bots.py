@@ -21,7 +21,17 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.partition import best_take
 from analyzer.state import GameState, Phase
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "register_bot", "usefulness"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "known_bot",
+    "make_bot",
+    "parse_bot",
+    "register_bot",
+    "usefulness",
+]
 
 
 class Bot(Protocol):
@@ -114,7 +124,7 @@ class GreedyBot:
         return min(moves, key=cost)
 
 
-BotFactory = Callable[[], Bot]
+BotFactory = Callable[..., Bot]
 
 BOTS: dict[str, str | BotFactory] = {
     "random": RandomBot,
@@ -144,21 +154,71 @@ def register_bot(name: str, factory: str | BotFactory) -> None:
     BOTS[name.strip().lower()] = factory
 
 
-def make_bot(name: str) -> Bot:
-    """The bot called ``name``.
+def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
+    """Split a bot name with options, ``"hint:samples=8:node_budget=3000"``, into its parts.
+
+    Parameters
+    ----------
+    name : str
+        A bot name (:data:`BOTS`), optionally followed by ``:option=value``
+        pairs passed to its factory as keyword arguments (integers and
+        floats are converted).
+
+    Returns
+    -------
+    (str, dict)
+        The lower-case name and the options.
 
     Raises
     ------
     ConquianError
-        If there is no such bot; the message lists the bots.
+        If an option is not written ``key=value``.
     """
-    spec = BOTS.get(name.strip().lower())
+    base, *parts = name.strip().lower().split(":")
+    options: dict[str, int | float | str] = {}
+    for part in parts:
+        key, sep, text = part.partition("=")
+        if not sep or not key.isidentifier():
+            raise ConquianError(f"bot option {part!r} of {name!r} is not key=value")
+        value: int | float | str = text
+        for convert in (int, float):
+            try:
+                value = convert(text)
+                break
+            except ValueError:
+                continue
+        options[key] = value
+    return base, options
+
+
+def known_bot(name: str) -> bool:
+    """True if ``name`` (options allowed) names a bot of :data:`BOTS`."""
+    try:
+        return parse_bot(name)[0] in BOTS
+    except ConquianError:
+        return False
+
+
+def make_bot(name: str) -> Bot:
+    """The bot called ``name``, with its options (:func:`parse_bot`).
+
+    Raises
+    ------
+    ConquianError
+        If there is no such bot (the message lists the bots) or it does not
+        take one of the options.
+    """
+    base, options = parse_bot(name)
+    spec = BOTS.get(base)
     if spec is None:
         raise ConquianError(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
     if isinstance(spec, str):
         module, _, attr = spec.partition(":")
         spec = getattr(importlib.import_module(module), attr)
-    return spec()
+    try:
+        return spec(**options)
+    except TypeError as exc:
+        raise ConquianError(f"bot {base!r} does not take those options: {exc}") from None
 
 
 def __getattr__(name: str) -> object:

@@ -118,9 +118,10 @@ def melded_lead(state: GameState) -> Outcome:
 
 
 @lru_cache(maxsize=1 << 18)
-def _gains(layout_cards: int, hand: int, rules: Rules) -> tuple[int, int, int]:
+def _gains(layout_cards: int, hand: int, rules: Rules) -> tuple[int, int, int, int]:
     """Masks of the cards that would let a player (layout cards, hand) go out, take, and take
-    with at least one hand card, if offered to him (R13, R15).  Cached: it recurs in a search."""
+    with at least one hand card, if offered to him (R13, R15), and the most hand cards that meld
+    on their own (R16).  Cached: it recurs in a search."""
     out = take = take2 = 0
     base = layout_cards | hand
     need = hand.bit_count() + 1
@@ -138,7 +139,7 @@ def _gains(layout_cards: int, hand: int, rules: Rules) -> tuple[int, int, int]:
             take2 |= bit
         if gain == need:
             out |= bit
-    return out, take, take2
+    return out, take, take2, max_melded(hand, rules)
 
 
 def _order(state: GameState) -> tuple[int, ...]:
@@ -183,7 +184,7 @@ def features(state: GameState) -> list[float]:
         hand = hands[p] or 0
         layout = state.layouts[p]
         lc = cards_of(layout)
-        outs, takes, takes2 = _gains(lc, hand, rules)
+        outs, takes, takes2, alone = _gains(lc, hand, rules)
         others = everyone & ~hand
         fit = _fitting_cards(layout, rules)
         if centre is not None:
@@ -213,7 +214,7 @@ def features(state: GameState) -> list[float]:
                 float(outs_stock + outs_hands > 0),
                 outs_stock * per,
                 takes_stock * per,
-                float(max_melded(hand, rules)),
+                float(alone),
             )
         )
     out.extend(

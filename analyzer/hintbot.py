@@ -14,8 +14,10 @@ the first move of the exact search's principal variation
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from analyzer.advisor import advise
+from analyzer.advisor import ENGINES, advise
+from analyzer.errors import ConquianError
 from analyzer.moves import LayIn, Move, Take
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -48,6 +50,10 @@ class HintBot:
         the search first, which keeps seeded games reproducible.
     engine : str
         The advisor's engine (``"v2"``).
+    mode : str, optional
+        Search mode for three players (``"maxn"`` or ``"paranoid"``); the engine's when omitted.
+    max_depth : int, optional
+        Deepest lookahead, in offers; the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -63,11 +69,20 @@ class HintBot:
         time_limit: float = 30.0,
         node_budget: int | None = None,
         engine: str = "v2",
+        mode: str | None = None,
+        max_depth: int | None = None,
     ) -> None:
+        if engine not in ENGINES:
+            raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
+        base = ENGINES[engine]
+        self.engine = replace(
+            base,
+            mode=base.mode if mode is None else mode,
+            max_depth=base.max_depth if max_depth is None else max_depth,
+        )
         self.samples = samples
         self.time_limit = time_limit
         self.node_budget = node_budget
-        self.engine = engine
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move on ``view``."""

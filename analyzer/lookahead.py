@@ -64,7 +64,7 @@ class LookaheadResult:
     nodes : int
         Positions searched, all iterations together.
     stopped_by : str or None
-        ``"positions"`` or ``"time"`` when the budget cut the deepening;
+        ``"positions"``, ``"time"`` or ``"interrupted"`` when the budget cut the deepening;
         ``None`` when it stopped because the values were exact or ``max_depth``
         was reached.
     """
@@ -128,6 +128,9 @@ class Lookahead:
         Budget in seconds per :meth:`values` call.
     max_depth : int
         Deepest iteration, in offers.
+    stop : callable, optional
+        Polled during the search; True ends it like a spent budget
+        (``stopped_by="interrupted"``).
 
     The history table persists across calls, so the samples of one hint
     share their move ordering; the transposition table is per deal.
@@ -138,6 +141,7 @@ class Lookahead:
     max_nodes: int = 20_000
     time_limit: float = 10.0
     max_depth: int = 40
+    stop: Callable[[], bool] | None = None
     history: dict[Move, int] = field(default_factory=dict)
     nodes: int = 0
     leaves: int = 0
@@ -145,6 +149,7 @@ class Lookahead:
         default_factory=dict
     )
     _best: dict[Hashable, Move] = field(default_factory=dict)
+    _leaf_values: dict[Hashable, Outcome] = field(default_factory=dict)
     _limit: int = 0
     _deadline: float = 0.0
     _root: int = 0
@@ -185,6 +190,7 @@ class Lookahead:
             raise ConquianError(f"unknown lookahead mode: {self.mode!r} (auto, paranoid, maxn)")
         self._table.clear()
         self._best.clear()
+        self._leaf_values.clear()
         self.nodes = 0
         self._limit = self.max_nodes
         self._deadline = time.perf_counter() + self.time_limit
@@ -220,14 +226,28 @@ class Lookahead:
                 return outcome_vector(state)
         return self.evaluate(state)
 
+    def _evaluate(self, state: GameState) -> Outcome:
+        """The leaf evaluation, once per position of this deal."""
+        self.leaves += 1
+        self._estimated = True
+        key = position_key(state)
+        vec = self._leaf_values.get(key)
+        if vec is None:
+            vec = self._leaf_values[key] = self.evaluate(state)
+        return vec
+
     def _tick(self) -> None:
         self.nodes += 1
         if self.nodes >= self._limit:
             self._stopped_by = "positions"
             raise _OutOfBudget
-        if self.nodes & 255 == 0 and time.perf_counter() > self._deadline:
-            self._stopped_by = "time"
-            raise _OutOfBudget
+        if self.nodes & 255 == 0:
+            if time.perf_counter() > self._deadline:
+                self._stopped_by = "time"
+                raise _OutOfBudget
+            if self.stop is not None and self.stop():
+                self._stopped_by = "interrupted"
+                raise _OutOfBudget
 
     def _value(self, state: GameState, depth: int, mode: str) -> Outcome:
         if mode == "maxn":
@@ -245,9 +265,7 @@ class Lookahead:
                 return state, depth, outcome_vector(state)
             if state.phase is Phase.TURN:
                 if depth <= 0:
-                    self.leaves += 1
-                    self._estimated = True
-                    return state, depth, self.evaluate(state)
+                    return state, depth, self._evaluate(state)
                 ((move, _),) = state.chance_outcomes()
                 state = state.apply(move, check=False)
                 depth -= 1
@@ -263,9 +281,7 @@ class Lookahead:
             return _utility(done, root), done
         fresh = _boundary(state)
         if fresh and depth <= 0:
-            self.leaves += 1
-            self._estimated = True
-            vec = self.evaluate(state)
+            vec = self._evaluate(state)
             return _utility(vec, root), vec
         self._tick()
         pos = position_key(state)
@@ -316,9 +332,7 @@ class Lookahead:
         if done is not None:
             return done
         if _boundary(state) and depth <= 0:
-            self.leaves += 1
-            self._estimated = True
-            return self.evaluate(state)
+            return self._evaluate(state)
         self._tick()
         pos = position_key(state)
         key = (pos, depth)
@@ -328,7 +342,9 @@ class Lookahead:
         player = state.to_act
         best: Outcome | None = None
         best_move: Move | None = None
-        moves = _order(state.legal_moves(), self.history)
+        legal = state.legal_moves()
+        rank = {m: i for i, m in enumerate(legal)}
+        moves = _order(legal, self.history)
         hint = self._best.get(pos)
         if hint is not None:
             moves.remove(hint)
@@ -337,7 +353,15 @@ class Lookahead:
             child = state.apply(move, check=False)
             step = 1 if _boundary(child) and child.phase is not Phase.TURN else 0
             vec = self._maxn(child, depth - step)
-            if best is None or _utility(vec, player) > _utility(best, player) + 1e-12:
+            if best is None:
+                better = True
+            else:
+                # Equal results for the mover: the move listed first by the engine (as the
+                # exact search does, so that both agree where both are exact).
+                gain = _utility(vec, player) - _utility(best, player)
+                assert best_move is not None
+                better = gain > 1e-12 or (gain > -1e-12 and rank[move] < rank[best_move])
+            if better:
                 best, best_move = vec, move
                 if vec[player] >= 1.0 - 1e-12:
                     break  # he wins for sure: nothing can be better (R20)

@@ -64,6 +64,7 @@ def solve_moves(
     max_nodes: int = 2_000_000,
     time_limit: float = 60.0,
     progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[MoveValue]:
     """Solve every legal move of the player to act; best first for him.
 
@@ -81,6 +82,10 @@ def solve_moves(
         of the time that is left when its search starts.
     progress : callable, optional
         Called with (moves done, moves) after each move.
+    stop : callable, optional
+        Polled during the searches (e.g. set by Ctrl-C): when it returns True
+        the search under way and those after it end at once, unproven
+        (``stopped_by="interrupted"``), with the best found so far.
 
     Returns
     -------
@@ -114,7 +119,7 @@ def solve_moves(
         child = state.apply(move, check=False)
         share = max(0.01, (deadline - time.perf_counter()) / (len(moves) - k))
         root = max(child.current_player(), 0) if not child.is_terminal() else -1
-        solver = solvers.setdefault(root, Solver(mode=mode, max_nodes=max_nodes))
+        solver = solvers.setdefault(root, Solver(mode=mode, max_nodes=max_nodes, stop=stop))
         solver.time_limit = share
         result = solver.solve(child)
         found.append(

@@ -46,20 +46,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from analyzer.advisor import (
-    DEFAULT_NODE_BUDGET,
-    DEFAULT_SAMPLES,
-    DEFAULT_TIME_LIMIT,
-    advise,
-    candidate_moves,
-)
+from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise, candidate_moves
 from analyzer.moves import Move
 from analyzer.position import view
 from analyzer.records import Replay
 from analyzer.state import GameState, Phase
 
 __all__ = [
-    "DEFAULT_REVIEW_BUDGET",
     "DEFAULT_REVIEW_SAMPLES",
     "DEFAULT_REVIEW_TIME_LIMIT",
     "SCALE",
@@ -82,9 +75,6 @@ DEFAULT_REVIEW_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds of sampling per decision by default (as ``hint``): a 60-move classic game has
 about 5-15 decisions, so its review takes well under a minute on one core
 (``bench/review.py``)."""
-
-DEFAULT_REVIEW_BUDGET = DEFAULT_NODE_BUDGET
-"""Positions searched per sampled deal by default (as ``hint --budget``)."""
 
 SCALE = (-1.0, 1.0)
 """The scale of the expected result (R20): a sure loss, a sure win; a draw is 0."""
@@ -316,7 +306,7 @@ def review_game(
     samples: int = DEFAULT_REVIEW_SAMPLES,
     seed: int = 0,
     time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
-    node_budget: int | None = DEFAULT_REVIEW_BUDGET,
+    node_budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> GameReview:
     """Review every decision of a game played from ``start``.
@@ -338,9 +328,9 @@ def review_game(
         Same seed, same review (given the same time budget).
     time_limit : float
         Seconds of sampling per decision.
-    node_budget : int or None
-        Positions per sampled deal, as ``hint --budget`` (the default is
-        ``hint``'s); ``None`` for the hint engine's own default.
+    node_budget : int, optional
+        Positions per sampled deal, as ``hint --budget``; the hint engine's
+        default when omitted (as ``hint``).
     progress : callable, optional
         Called with (decisions done, decisions) as the review goes.
 
@@ -413,7 +403,7 @@ def review_record(
     samples: int = DEFAULT_REVIEW_SAMPLES,
     seed: int = 0,
     time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
-    node_budget: int | None = DEFAULT_REVIEW_BUDGET,
+    node_budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> GameReview:
     """Review a replayed record (:func:`analyzer.records.replay_lines`); see :func:`review_game`.

@@ -117,6 +117,11 @@ class Rules:
         if not 3 <= self.max_run <= 10:
             raise ValueError(f"max_run must be 3..10 in {self.name!r}")
 
+    def __hash__(self) -> int:
+        # Rules key every cache of the engine: hash a few fields, not all eleven (equal rules
+        # still hash equal; eq compares every field).
+        return hash((self.name, self.players, self.hand_size, self.max_run, self.labels))
+
     @property
     def target(self) -> int:
         """Melded cards needed to go out: ``hand_size + 1`` (R15)."""

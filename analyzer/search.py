@@ -16,18 +16,24 @@ Every deal is finite (R19), so the search runs to the end of the deal.
   expected result.
 
 A budget of positions (``max_nodes``) and of seconds (``time_limit``) bounds
-the search.  When it runs out, the unfinished positions are scored by a
-heuristic (melded-card lead, below) and the answer says ``proven=False``.
+the search, and a ``stop`` callable (e.g. set by Ctrl-C) ends it early.  When
+it runs out, the unfinished positions are scored by a heuristic (the fitted
+leaf evaluation of :mod:`analyzer.evaluation` where one was fitted for the
+variant, else the melded-card lead) and the answer says ``proven=False``; it
+still gives the bounds the search did prove (``lower``, ``upper``) and the
+best move found so far, which is never one whose proven value is worse than
+another move's estimate (the search is *anytime*).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from analyzer.cards import mask_of
 from analyzer.errors import ConquianError, PositionError
+from analyzer.evaluation import fitted_evaluator, melded_lead
 from analyzer.moves import LayIn, Move, Pass, Take
 from analyzer.rules import Rules
 from analyzer.state import GameState, Phase
@@ -103,8 +109,13 @@ class SearchResult:
     mode : str
         ``"minimax"``, ``"maxn"``, ``"paranoid"`` or ``"expectimax"``.
     stopped_by : str or None
-        What ended an unproven search: ``"positions"`` (the node budget) or
-        ``"time"`` (the time limit); ``None`` when proven.
+        What ended an unproven search: ``"positions"`` (the node budget),
+        ``"time"`` (the time limit) or ``"interrupted"`` (``stop``); ``None``
+        when proven.
+    lower, upper : float
+        Bounds on the expected result of the player to act (R20 scale,
+        -1..1) that the search proved; equal when proven, (-1, 1) when
+        nothing was proven.
     """
 
     outcome: Outcome
@@ -116,6 +127,8 @@ class SearchResult:
     seconds: float
     mode: str
     stopped_by: str | None = None
+    lower: float = -1.0
+    upper: float = 1.0
 
 
 _OPEN: tuple[float, float, Move | None] = (-1.0, 1.0, None)
@@ -154,11 +167,20 @@ class Solver:
         Budget of positions searched per :meth:`solve` call.
     time_limit : float
         Budget in seconds per :meth:`solve` call.
+    leaf : callable, optional
+        Heuristic outcome vector of a position where the budget ran out; by
+        default the fitted evaluation of the variant (:func:`analyzer.evaluation.fitted_evaluator`),
+        or the melded-card lead (:func:`analyzer.evaluation.melded_lead`) where none was fitted.
+    stop : callable, optional
+        Polled during the search; when it returns True the search ends as if
+        the budget were spent (``stopped_by="interrupted"``).
     """
 
     mode: str = "auto"
     max_nodes: int = 2_000_000
     time_limit: float = 60.0
+    leaf: Callable[[GameState], Outcome] | None = None
+    stop: Callable[[], bool] | None = None
     table: dict[Hashable, tuple[Outcome, Move | None, bool]] = field(default_factory=dict)
     bounds: dict[Hashable, tuple[float, float, Move | None]] = field(default_factory=dict)
     history: dict[Move, int] = field(default_factory=dict)
@@ -169,6 +191,7 @@ class Solver:
     _exhausted: bool = False
     _root_player: int = 0
     stopped_by: str | None = None
+    _root_moves: list[tuple[Move, Outcome, bool]] = field(default_factory=list)
 
     def solve(self, state: GameState) -> SearchResult:
         """Search ``state`` to the end of the deal within the budget.
@@ -188,41 +211,93 @@ class Solver:
         start = time.perf_counter()
         self.start_budget()
         self._root_player = max(state.current_player(), 0) if not state.is_terminal() else 0
+        self._root_moves = []
+        root, n = self._root_player, state.rules.players
+        lower, upper = -1.0, 1.0
+        pv: tuple[Move, ...]
         if mode in ("minimax", "paranoid"):
             # Null-window tests: a win for the root player?  If not, a draw?
             value = self._alphabeta(state, 0.0, 1.0)
-            if value < 1.0 and not self._exhausted:
-                value = self._alphabeta(state, -1.0, 0.0)
-            outcome = (
-                self._from_value(state, value)
-                if self._proven_value(value)
-                else self.heuristic(state)
-            )
+            if not self._exhausted:
+                lower, upper = (1.0, 1.0) if value >= 1.0 else (-1.0, 0.0)
+                if value < 1.0:
+                    value = self._alphabeta(state, -1.0, 0.0)
+                    if not self._exhausted:
+                        lower, upper = (0.0, 0.0) if value >= 0.0 else (-1.0, -1.0)
+            if not self._exhausted:
+                outcome = self._from_value(state, value)
+                pv = self.principal_variation(state)
+                # The outcome is where best play ends: replay the principal variation.
+                end = state
+                for move in pv:
+                    end = end.apply(move, check=False)
+                if end.is_terminal():
+                    outcome = outcome_vector(end)
+            else:
+                outcome, pv = self._estimate(state, start)
         else:
-            outcome = self._maxn(state)
-        pv = self.principal_variation(state, stop_at_chance=mode == "expectimax")
-        if mode in ("minimax", "paranoid") and self._proven_value(value):
-            # The outcome is where best play ends: replay the principal variation.
-            end = state
-            for move in pv:
-                end = end.apply(move, check=False)
-            if end.is_terminal():
-                outcome = outcome_vector(end)
-        n = state.rules.players
+            outcome = self._maxn(state, root=True)
+            if self._exhausted and self._root_moves:
+                # Anytime: the best root move among proven values and estimates.
+                move, outcome, _ = max(
+                    self._root_moves, key=lambda r: _utility(r[1], state.current_player())
+                )
+                pv = (move,)
+                proven = [_utility(v, root) for _, v, ok in self._root_moves if ok]
+                if proven:
+                    lower = max(proven)
+            else:
+                pv = self.principal_variation(state, stop_at_chance=mode == "expectimax")
+            if not self._exhausted:
+                lower = upper = _utility(outcome, root)
         values = tuple(_utility(outcome, p) for p in range(n))
-        proven = not self._exhausted
-        winner = next((p for p in range(n) if outcome[p] > 1 - 1e-9), None) if proven else None
+        proven_all = not self._exhausted
+        winner = (
+            next((p for p in range(n) if outcome[p] > 1 - 1e-9), None) if proven_all else None
+        )
         return SearchResult(
             outcome,
             winner,
             values,
             pv,
             self.nodes,
-            not self._exhausted,
+            proven_all,
             time.perf_counter() - start,
             mode,
             self.stopped_by,
+            lower,
+            upper,
         )
+
+    def _estimate(self, state: GameState, start: float) -> tuple[Outcome, tuple[Move, ...]]:
+        """The best answer so far when the exact two-sided search ran out: a short lookahead
+        with the leaf evaluation (:mod:`analyzer.lookahead`) picks the move and its estimate."""
+        from analyzer.lookahead import Lookahead
+
+        prefix: list[Move] = []
+        moves: list[Move] = []
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            if len(moves) != 1:
+                break
+            prefix.append(moves[0])
+            state = state.apply(moves[0], check=False)
+        if state.is_terminal():
+            return outcome_vector(state), tuple(prefix)
+        if self.stopped_by == "interrupted" or state.stock is None:
+            return self.heuristic(state), tuple(prefix)
+        remaining = max(0.05, self.time_limit - (time.perf_counter() - start))
+        look = Lookahead(
+            self.heuristic,
+            mode="paranoid" if self.mode == "paranoid" else "auto",
+            max_nodes=max(2_000, min(50_000, self.max_nodes // 4)),
+            time_limit=min(remaining, 5.0),
+            stop=self.stop,
+        )
+        found = look.values(state, moves)
+        me = state.to_act
+        k = max(range(len(moves)), key=lambda i: _utility(found.outcomes[i], me))
+        return found.outcomes[k], (*prefix, moves[k])
 
     def _same_deal(self, state: GameState) -> None:
         """Clear the tables unless ``state`` belongs to the deal they were built for."""
@@ -280,26 +355,28 @@ class Solver:
         if self.nodes >= self._limit:
             self._exhausted, self.stopped_by = True, "positions"
             return True
-        if self.nodes & 1023 == 0 and time.perf_counter() > self._deadline:
-            self._exhausted, self.stopped_by = True, "time"
-            return True
+        if self.nodes & 1023 == 0:
+            if time.perf_counter() > self._deadline:
+                self._exhausted, self.stopped_by = True, "time"
+                return True
+            if self.stop is not None and self.stop():
+                self._exhausted, self.stopped_by = True, "interrupted"
+                return True
         return False
 
     def heuristic(self, state: GameState) -> Outcome:
-        """Leaf estimate when the budget is spent: the melded-card lead, as a probability.
+        """Leaf estimate when the budget is spent (the ``leaf`` parameter, or its default).
 
-        Each player's weight is ``1 + melded cards``; the win probability of a
-        player is his share of the total weight, scaled by how far the deal
-        has gone (the rest is a draw).  It is only a tie-breaker for
-        unproven answers.
+        Returns
+        -------
+        tuple of float
+            (player 0 wins, ..., player n-1 wins, draw), summing to 1.
         """
-        n = state.rules.players
-        weights = [1.0 + state.melded(p) for p in range(n)]
-        total = sum(weights)
-        progress = 1.0 - state.stock_count / 40.0
-        vec = [progress * w / total for w in weights]
-        vec.append(1.0 - sum(vec))
-        return tuple(vec)
+        if self.leaf is None:
+            fitted = fitted_evaluator(state.rules.name)
+            ok = fitted is not None and fitted.players == state.rules.players
+            self.leaf = fitted if fitted is not None and ok else melded_lead
+        return self.leaf(state)
 
     # --------------------------------------------------- two-sided search
     def _value_for_root(self, outcome: Outcome) -> float:
@@ -382,8 +459,14 @@ class Solver:
         return tuple(vec)
 
     # --------------------------------------------------- max-n / expectimax
-    def _maxn(self, state: GameState) -> Outcome:
-        """Max-n with chance averaging: each player maximises his own expected result."""
+    def _maxn(self, state: GameState, *, root: bool = False) -> Outcome:
+        """Max-n with chance averaging: each player maximises his own expected result.
+
+        Once the budget is spent, the moves not yet searched are scored by
+        the heuristic of the position they lead to, and the move being
+        searched by its partial value: a move whose proven value is worse
+        than another move's estimate is never preferred.
+        """
         if state.is_terminal():
             return outcome_vector(state)
         key = position_key(state)
@@ -397,7 +480,8 @@ class Solver:
             best_move: Move | None = None
             best_p = -1.0
             for move, p in state.chance_outcomes():
-                vec = self._maxn(state.apply(move, check=False))
+                child = state.apply(move, check=False)
+                vec = self._maxn(child) if not self._exhausted else self._cheap(child)
                 for k, v in enumerate(vec):
                     total[k] += p * v
                 if p > best_p:
@@ -409,16 +493,25 @@ class Solver:
         best: Outcome | None = None
         best_move = None
         for move in state.legal_moves():  # legal order: ties go to the first move listed
-            vec = self._maxn(state.apply(move, check=False))
-            if self._exhausted and best is not None:
-                break
+            child = state.apply(move, check=False)
+            if self._exhausted:
+                vec, proven = self._cheap(child), child.is_terminal()
+            else:
+                vec = self._maxn(child)
+                proven = not self._exhausted
+            if root:
+                self._root_moves.append((move, vec, proven))
             if best is None or _utility(vec, player) > _utility(best, player) + 1e-12:
                 best, best_move = vec, move
-                if vec[player] >= 1.0 - 1e-12:
+                if proven and vec[player] >= 1.0 - 1e-12:
                     break  # he wins for sure: nothing can be better (R20)
         assert best is not None
         self.table[key] = (best, best_move, not self._exhausted)
         return best
+
+    def _cheap(self, state: GameState) -> Outcome:
+        """A position's value without search: exact when over, else the heuristic."""
+        return outcome_vector(state) if state.is_terminal() else self.heuristic(state)
 
     # ------------------------------------------------------------- PV
     def principal_variation(
@@ -461,6 +554,7 @@ def solve(
     mode: str = "auto",
     max_nodes: int = 2_000_000,
     time_limit: float = 60.0,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """Solve a position where every hand is known (double-dummy), R19 and R20.
 
@@ -475,6 +569,8 @@ def solve(
         Budget of positions.
     time_limit : float
         Budget in seconds.
+    stop : callable, optional
+        Polled during the search; True ends it with the best answer so far.
 
     Returns
     -------
@@ -494,4 +590,4 @@ def solve(
     >>> result.winner, result.proven
     (0, True)
     """
-    return Solver(mode=mode, max_nodes=max_nodes, time_limit=time_limit).solve(state)
+    return Solver(mode=mode, max_nodes=max_nodes, time_limit=time_limit, stop=stop).solve(state)

@@ -1,60 +1,127 @@
-"""Strength: the hint bot against the greedy bot, seats swapped, win rates with 95% intervals.
+"""Strength: the hint bot against greedy, against the previous hint bot, and the all-seeing ceiling.
 
-    python3 bench/strength.py [--classic 2000] [--megajogos 1000] [--jobs 2] [--seed 0]
+    python3 bench/strength.py [--games 2000] [--megajogos 1000] [--head 1000] [--ceiling 100]
+                              [--jobs 2] [--seed 0] [--only NAME ...] [--json FILE]
+                              [--hint BOT] [--old BOT]
 
-classic: hint against greedy with the seats alternating each game;
-megajogos: one hint bot against two greedy bots, rotating seats.  The hint
-bot uses its bot settings (analyzer.bots.HintBot: 16 deals, 0.5 s, 2,000
-positions per solve), lighter than the interactive defaults.  Target: the hint
-bot wins clearly more than half of the decided classic games.
+Every match is played with the bots rotating one seat per deal, so each bot
+sits at each seat equally often, and deal i of a match is the same deal for
+every match with the same seed.  The bots' budgets are counted in sampled
+deals and positions, not seconds, so a run gives the same games on any
+machine and under any load (only the seconds per deal change).
+
+Matches (``--only`` picks some by name):
+
+=========================  ===========================================  ===============
+name                       seats                                        deals
+=========================  ===========================================  ===============
+classic-hint-greedy        hint, greedy                                 --games
+classic-old-greedy         hint-v1, greedy                              --games
+classic-hint-old           hint, hint-v1 (head to head)                 --head
+classic-oracle-greedy      oracle (sees every card), greedy             --ceiling
+megajogos-hint-greedy      hint, greedy, greedy                         --megajogos
+megajogos-old-greedy       hint-v1, greedy, greedy                      --megajogos
+megajogos-hint-old         hint, hint-v1, greedy (head to head)         --head
+megajogos-oracle-greedy    oracle, greedy, greedy                       --ceiling
+=========================  ===========================================  ===============
+
+Printed per match: deals, seconds per deal, each bot's wins in its seats with
+a 95% Wilson interval, draws, and for two players each bot's share of the
+decided deals with its interval.  ``--hint``/``--old`` replace the two hint bots
+by other bot names (with options, e.g. ``hint:samples=8``) to try a variant.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.simulate import Summary, simulate, wilson  # noqa: E402
+from analyzer.simulate import Summary, simulate  # noqa: E402
+from analyzer.stats import wilson  # noqa: E402
 
 
-def run(variant: str, bots: list[str], games: int, seed: int, jobs: int) -> None:
-    if games <= 0:
-        return
+def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
+    hint, old = args.hint, args.old
+    return [
+        ("classic-hint-greedy", "classic", [hint, "greedy"], args.games),
+        ("classic-old-greedy", "classic", [old, "greedy"], args.games),
+        ("classic-hint-old", "classic", [hint, old], args.head),
+        ("classic-oracle-greedy", "classic", ["oracle", "greedy"], args.ceiling),
+        ("megajogos-hint-greedy", "megajogos", [hint, "greedy", "greedy"], args.megajogos),
+        ("megajogos-old-greedy", "megajogos", [old, "greedy", "greedy"], args.megajogos),
+        ("megajogos-hint-old", "megajogos", [hint, old, "greedy"], args.head),
+        ("megajogos-oracle-greedy", "megajogos", ["oracle", "greedy", "greedy"], args.ceiling),
+    ]
+
+
+def rate(k: int, n: int) -> dict[str, object]:
+    low, high = wilson(k, n)
+    return {"wins": k, "of": n, "rate": round(k / n, 4) if n else 0.0, "ci95": [round(low, 4), round(high, 4)]}
+
+
+def run(name: str, variant: str, bots: list[str], games: int, seed: int, jobs: int) -> dict[str, object]:
     summary = Summary(len(bots))
     start = time.perf_counter()
     for k, result in enumerate(simulate(variant, bots, games, seed, jobs=jobs, rotate=True), 1):
         summary.add(result)
-        if k % 100 == 0:
-            print(f"  {variant}: {k}/{games} games, {time.perf_counter() - start:.0f} s", flush=True)
-    hint_games = summary.seats_by_bot["hint"]
-    wins = summary.wins_by_bot["hint"]
+        if k % 50 == 0:
+            print(f"  {name}: {k}/{games} deals, {time.perf_counter() - start:.0f} s", flush=True)
+    seconds = time.perf_counter() - start
     decided = summary.games - summary.draws
-    low, high = wilson(wins, hint_games)
-    print(f"{variant}: {summary.games} games, bots {bots} rotating, {time.perf_counter() - start:.0f} s")
-    print(f"  hint wins {wins}/{hint_games} = {wins / hint_games:.3f} (95% {low:.3f}-{high:.3f})")
-    for name, count in summary.wins_by_bot.items():
-        seats = summary.seats_by_bot[name]
-        lo, hi = wilson(count, seats)
-        print(f"  {name}: {count} wins in {seats} seat-games ({count / seats:.3f}, 95% {lo:.3f}-{hi:.3f})")
-    print(f"  draws {summary.draws} ({summary.draws / summary.games:.3f})")
-    if decided:
-        lo, hi = wilson(wins, decided)
-        print(f"  hint share of decided games: {wins}/{decided} = {wins / decided:.3f} (95% {lo:.3f}-{hi:.3f})")
+    bots_out = {}
+    for bot in dict.fromkeys(bots):
+        entry = {"seat_games": rate(summary.wins_by_bot[bot], summary.seats_by_bot[bot])}
+        if len(bots) == 2:
+            entry["decided"] = rate(summary.wins_by_bot[bot], decided)
+        bots_out[bot] = entry
+    data = {
+        "match": name,
+        "variant": variant,
+        "seats": bots,
+        "deals": summary.games,
+        "draws": summary.draws,
+        "seconds_per_deal": round(seconds * jobs / max(1, summary.games), 2),
+        "bots": bots_out,
+    }
+    print(f"{name}: {summary.games} deals of {variant}, seats {bots} rotating, "
+          f"{data['seconds_per_deal']} s per deal (one core)")
+    for bot, entry in bots_out.items():
+        sg = entry["seat_games"]
+        line = f"    {bot:<28} wins {sg['wins']}/{sg['of']} = {sg['rate']:.3f} (95% {sg['ci95'][0]:.3f}-{sg['ci95'][1]:.3f})"
+        if "decided" in entry:
+            d = entry["decided"]
+            line += f"; of decided deals {d['wins']}/{d['of']} = {d['rate']:.3f} (95% {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
+        print(line)
+    print(f"    draws {summary.draws} ({summary.draws / max(1, summary.games):.3f})", flush=True)
+    return data
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--classic", type=int, default=2000)
-    parser.add_argument("--megajogos", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=2000, help="classic deals against greedy")
+    parser.add_argument("--megajogos", type=int, default=1000, help="megajogos deals against greedy")
+    parser.add_argument("--head", type=int, default=1000, help="head-to-head deals, new against old")
+    parser.add_argument("--ceiling", type=int, default=100, help="deals of the all-seeing bot")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hint", default="hint", help="the new bot")
+    parser.add_argument("--old", default="hint-v1", help="the previous bot")
+    parser.add_argument("--only", nargs="*", help="match names to run")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args()
-    run("classic", ["hint", "greedy"], args.classic, args.seed, args.jobs)
-    run("megajogos", ["hint", "greedy", "greedy"], args.megajogos, args.seed, args.jobs)
+    results = []
+    for name, variant, bots, games in matches(args):
+        if args.only and name not in args.only:
+            continue
+        if games > 0:
+            results.append(run(name, variant, bots, games, args.seed, args.jobs))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -18,9 +18,10 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import signal
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -476,6 +477,32 @@ def maybe(target: OutputFile | None) -> Iterator[OutputFile | None]:
         return
     with target:
         yield target
+
+
+@contextmanager
+def interruptible() -> Iterator[Callable[[], bool]]:
+    """``with interruptible() as stop``: Ctrl-C inside the block sets a flag instead of raising.
+
+    Long searches poll ``stop()`` and answer with the best they found so
+    far, marked as interrupted; a second Ctrl-C aborts as usual.
+    """
+    hit = False
+
+    def handler(signum: int, frame: object) -> None:
+        nonlocal hit
+        if hit:
+            raise KeyboardInterrupt
+        hit = True
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: Ctrl-C cannot reach this block anyway
+        yield lambda: False
+        return
+    try:
+        yield lambda: hit
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def progress(label: str, as_json: bool, *, transient: bool) -> Progress:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from analyzer.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
+from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, ENGINES, advise
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import ConquianError, IllegalMoveError
 from analyzer.hints import static_hints
@@ -152,10 +152,20 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
         seed=seed,
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
-        node_budget=_int(request, "budget", DEFAULT_NODE_BUDGET, 100),
+        node_budget=_int(request, "budget", 0, 100) or None,
         open_hands=open_hands,
+        engine=_engine(request),
     )
     return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
+
+
+def _engine(request: dict[str, Any]) -> str:
+    name = _text(request, "engine", DEFAULT_ENGINE).strip().lower()
+    if name not in ENGINES:
+        raise RequestError(
+            f"'engine' must be one of {', '.join(ENGINES)}, got {json.dumps(name)[:40]}", "engine"
+        )
+    return name
 
 
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
@@ -233,7 +243,9 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "melds": (_melds, frozenset({"cards", "must", "variant"})),
     "hint": (
         _hint,
-        frozenset({"position", "static", "samples", "seed", "time_limit", "budget", "open", "top"}),
+        frozenset(
+            {"position", "static", "samples", "seed", "time_limit", "budget", "engine", "open", "top"}
+        ),
     ),
     "solve": (_solve, frozenset({"position", "budget", "time_limit", "mode", "all_moves"})),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),

@@ -7,10 +7,26 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
+from analyzer.advisor import (
+    DEFAULT_ENGINE,
+    DEFAULT_SAMPLES,
+    DEFAULT_TIME_LIMIT,
+    ENGINES,
+    Advice,
+    advise,
+)
 from analyzer.hints import static_hints
 from analyzer.state import GameState
-from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, out, progress, read_position
+from cli.common import (
+    POSITION_HELP,
+    JsonOpt,
+    LabelsOpt,
+    emit,
+    interruptible,
+    out,
+    progress,
+    read_position,
+)
 from cli.results import hint_data, static_data
 
 __all__ = ["hint"]
@@ -39,9 +55,24 @@ def hint(
         typer.Option("--time-limit", min=0.05, metavar="SECONDS", help="Seconds of sampling."),
     ] = DEFAULT_TIME_LIMIT,
     budget: Annotated[
-        int,
-        typer.Option("--budget", min=100, metavar="N", help="Positions per double-dummy solve."),
-    ] = DEFAULT_NODE_BUDGET,
+        int | None,
+        typer.Option(
+            "--budget",
+            min=100,
+            metavar="N",
+            help="Positions searched per sampled deal (engine v1: per move and deal); "
+            "default: the engine's.",
+            show_default=False,
+        ),
+    ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            metavar="NAME",
+            help=f"Hint engine: {', '.join(ENGINES)} (v1 is the first one, kept for comparison).",
+        ),
+    ] = DEFAULT_ENGINE,
     static: Annotated[
         bool,
         typer.Option("--static", help="One-move static evaluation only (instant, no sampling)."),
@@ -74,7 +105,7 @@ def hint(
         _static_hint(state, name, top, as_json)
         return
     bar = progress("sampling deals", as_json, transient=True)
-    with bar:
+    with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)
         advice = advise(
             state,
@@ -83,7 +114,9 @@ def hint(
             time_limit=time_limit,
             node_budget=budget,
             open_hands=open_hands,
+            engine=engine.strip().lower(),
             progress=lambda done, total: bar.update(task, completed=done, total=total),
+            stop=stop,
         )
     exact = open_hands and state.stock is not None
     data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)
@@ -105,12 +138,13 @@ def hint(
             f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} "
             f"cannot see (seed {seed}), each solved double-dummy"
         )
-    out.print(
-        f"{how}; {100 * advice.unproven:.0f}% of the solves hit their budget of {budget} "
-        f"positions and used the heuristic. {advice.seconds:.1f} s.",
-        markup=False,
-    )
-    if advice.samples < advice.planned:
+    out.print(f"{how}. {_search_text(advice)} {advice.seconds:.1f} s.", markup=False)
+    if advice.interrupted:
+        out.print(
+            f"Interrupted: the best answer found so far, from {advice.samples} of "
+            f"{advice.planned} deals."
+        )
+    elif advice.samples < advice.planned:
         out.print(
             f"The time limit stopped sampling after {advice.samples} of {advice.planned} deals: "
             "the answer depends on machine speed (raise --time-limit for a reproducible one)."
@@ -132,6 +166,23 @@ def hint(
     if len(moves) > limit:
         out.print(f"... and {len(moves) - limit} more (use --top).")
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
+
+def _search_text(advice: Advice) -> str:
+    """How deep the searches went and how much of the answer is exact."""
+    exact = 100 * (1 - advice.unproven)
+    if advice.engine == "v1":
+        return (
+            f"Engine v1: {100 * advice.unproven:.0f}% of the solves hit their position budget "
+            "and used the melded-card heuristic."
+        )
+    if advice.unproven == 0:
+        return f"Engine {advice.engine}: every search reached the end of the deal (exact)."
+    return (
+        f"Engine {advice.engine}: searched {advice.depth:.0f} offers ahead (median); "
+        f"{exact:.0f}% of the deals solved to the end, the rest scored by the fitted leaf "
+        "evaluation."
+    )
 
 
 def _escape(text: str) -> str:

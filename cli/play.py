@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from analyzer.advisor import advise
-from analyzer.bots import BOTS, Bot, make_bot
+from analyzer.bots import BOTS, Bot, known_bot, make_bot
 from analyzer.cards import Labels, clip, format_card, format_mask
 from analyzer.errors import ConquianError
 from analyzer.moves import Give, Move, parse_move
@@ -66,7 +66,7 @@ def play(
         others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
         usage(f"give {others_text} for the other seats")
     for name in names:
-        if name not in BOTS:
+        if not known_bot(name):
             usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
     target = None if record is None else OutputFile(record, "--record", force=force)
     with maybe(target):

@@ -131,7 +131,8 @@ def hint_data(
     -------
     dict
         ``to_act``, ``evaluation``, ``exact``, ``labels``, ``samples``, ``seed``, ``seconds``,
-        ``unproven``, ``time_limited`` and ``moves`` (:func:`hint_moves`).
+        ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth`` and ``moves``
+        (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)
     return {
@@ -143,7 +144,10 @@ def hint_data(
         "seed": seed,
         "seconds": round(advice.seconds, 3),
         "unproven": round(advice.unproven, 4),
-        "time_limited": advice.samples < advice.planned,
+        "time_limited": advice.samples < advice.planned and not advice.interrupted,
+        "interrupted": advice.interrupted,
+        "engine": advice.engine,
+        "depth": advice.depth,
         "moves": moves[:top] if top else moves,
     }
 
@@ -190,8 +194,9 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
     -------
     dict
         ``winner``, ``proven``, ``pv``, ``nodes``, ``values`` (expected result per player,
-        -1..1), ``mode``, ``stopped_by``, ``seconds``; with the stock order unknown also
-        ``probabilities`` (each player's win and the draw).
+        -1..1), ``mode``, ``stopped_by``, ``seconds``, ``bounds`` (what is proven for the
+        player to act: ``player``, ``lower``, ``upper``) and ``estimate``; with the stock order
+        unknown also ``probabilities`` (each player's win and the draw).
     """
     lab = state.rules.labels
     n = state.rules.players
@@ -204,6 +209,13 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
         "mode": result.mode,
         "stopped_by": result.stopped_by,
         "seconds": round(result.seconds, 4),
+        # What is proven for the player to act (R20 scale), and whether the rest is an estimate.
+        "bounds": {
+            "player": max(state.current_player(), 0),
+            "lower": round(result.lower, 6),
+            "upper": round(result.upper, 6),
+        },
+        "estimate": not result.proven,
     }
     if result.mode == "expectimax":
         probabilities = {str(p): round(result.outcome[p], 6) for p in range(n)}

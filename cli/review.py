@@ -10,7 +10,6 @@ from rich.table import Table
 
 from analyzer.records import replay_lines
 from analyzer.review import (
-    DEFAULT_REVIEW_BUDGET,
     DEFAULT_REVIEW_SAMPLES,
     DEFAULT_REVIEW_TIME_LIMIT,
     GameReview,
@@ -64,11 +63,15 @@ def review(
         ),
     ] = DEFAULT_REVIEW_TIME_LIMIT,
     budget: Annotated[
-        int,
+        int | None,
         typer.Option(
-            "--budget", min=100, metavar="N", help="Positions searched per sampled deal (as hint)."
+            "--budget",
+            min=100,
+            metavar="N",
+            help="Positions searched per sampled deal, as hint; default: the hint engine's.",
+            show_default=False,
         ),
-    ] = DEFAULT_REVIEW_BUDGET,
+    ] = None,
     svg: Annotated[
         Path | None,
         typer.Option(

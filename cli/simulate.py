@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.bots import BOTS
+from analyzer.bots import BOTS, known_bot
 from analyzer.cards import Labels, clip
 from analyzer.position import relabel
 from analyzer.records import record_lines
@@ -82,7 +82,7 @@ def simulate(
         bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
     names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     for name in names:
-        if name not in BOTS:
+        if not known_bot(name):
             usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
     if len(names) not in (1, rules.players):
         usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")

@@ -20,6 +20,7 @@ from cli.common import (
     TimeOpt,
     emit,
     err,
+    interruptible,
     out,
     progress,
     read_position,
@@ -68,8 +69,10 @@ def solve(
         _all_moves(state, pos.name, mode, budget, time_limit, as_json)
         return
     spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
-    with spinner:
-        result = search_solve(state, mode=mode.value, max_nodes=budget, time_limit=time_limit)
+    with spinner, interruptible() as stop:
+        result = search_solve(
+            state, mode=mode.value, max_nodes=budget, time_limit=time_limit, stop=stop
+        )
     n = state.rules.players
     data = solve_data(state, result)
     if as_json:
@@ -89,18 +92,37 @@ def solve(
         out.print(f"Under best play player {result.winner} wins.")
     else:
         estimate = ", ".join(f"player {p} {result.values[p]:+.2f}" for p in range(n))
-        out.print(f"Not proven within the budget; heuristic estimate of the results: {estimate}.")
-    stop = {"positions": "position budget spent", "time": "time limit reached"}.get(
-        result.stopped_by or "", "budget spent"
-    )
+        out.print(f"Not proven within the budget; estimated results: {estimate}.")
+    if not result.proven:
+        me = max(state.current_player(), 0)
+        out.print(f"Proven for player {me}: {_bounds_text(result.lower, result.upper)}.")
+    stop_text = {
+        "positions": "position budget spent",
+        "time": "time limit reached",
+        "interrupted": "interrupted: best answer found so far",
+    }.get(result.stopped_by or "", "budget spent")
     out.print(
-        f"{'Proven' if result.proven else f'NOT proven ({stop})'}: {result.nodes} positions "
+        f"{'Proven' if result.proven else f'NOT proven ({stop_text})'}: {result.nodes} positions "
         f"in {result.seconds:.2f} s ({result.mode})."
     )
     if result.pv:
-        out.print("Principal variation:")
+        out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+def _bounds_text(lower: float, upper: float) -> str:
+    """Proven bounds on an expected result (R20: win +1, draw 0, loss -1) in words."""
+    if lower <= -1.0 and upper >= 1.0:
+        return "nothing yet"
+    if lower == upper:
+        return {1.0: "a win", 0.0: "a draw", -1.0: "a loss"}.get(lower, f"{lower:+.2f}")
+    parts = []
+    if lower > -1.0:
+        parts.append(f"at least {lower:+.2f}" if lower not in (0.0, 1.0) else f"at least a {'draw' if lower == 0 else 'win'}")
+    if upper < 1.0:
+        parts.append(f"at most {upper:+.2f}" if upper not in (0.0, -1.0) else f"at most a {'draw' if upper == 0 else 'loss'}")
+    return " and ".join(parts) + " (win +1, draw 0, loss -1)"
 
 
 def _all_moves(
@@ -108,7 +130,7 @@ def _all_moves(
 ) -> None:
     lab = state.rules.labels
     bar = progress("solving moves", as_json, transient=True)
-    with bar:
+    with bar, interruptible() as stop:
         task = bar.add_task("moves", total=None)
         values = solve_moves(
             state,
@@ -116,6 +138,7 @@ def _all_moves(
             max_nodes=budget,
             time_limit=time_limit,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
+            stop=stop,
         )
     data = all_moves_data(state, values)
     if as_json:
