@@ -24,6 +24,14 @@ first that applies (:data:`THRESHOLDS`, the lichess values on the same
 ``best``        drop = 0: the best move, or one as good
 ==============  =========================================
 
+A sure result at stake makes the label worse, as lichess does for forced
+mates (:data:`SURE_THRESHOLDS`): a move that turns the game into a sure loss
+(lost on every sampled deal) where the best move did not is a ``blunder``,
+unless the best move's expected result was already below -0.86 (then a
+``mistake``) or -0.95 (an ``inaccuracy``); likewise a move that misses a
+sure win, by its own expected result above 0.86 or 0.95.  Forcing a player
+whose hand is empty hands him the game (R14, R15): a blunder.
+
 Accuracy (0-100)
 ----------------
 The accuracy of one decision is lichess's move accuracy with the drop
@@ -46,7 +54,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise, candidate_moves
+from analyzer.advisor import (
+    DEFAULT_ENGINE,
+    DEFAULT_SAMPLES,
+    DEFAULT_TIME_LIMIT,
+    advise,
+    candidate_moves,
+)
 from analyzer.moves import Move
 from analyzer.position import view
 from analyzer.records import Replay
@@ -56,6 +70,7 @@ __all__ = [
     "DEFAULT_REVIEW_SAMPLES",
     "DEFAULT_REVIEW_TIME_LIMIT",
     "SCALE",
+    "SURE_THRESHOLDS",
     "THRESHOLDS",
     "GameReview",
     "Label",
@@ -63,6 +78,7 @@ __all__ = [
     "ReviewedMove",
     "decisions",
     "label_for",
+    "label_move",
     "move_accuracy",
     "review_game",
     "review_record",
@@ -98,6 +114,16 @@ THRESHOLDS: tuple[tuple[Label, float], ...] = (
 """The least drop in expected result (on :data:`SCALE`) of each label, worst first; a smaller
 drop above zero is ``good``, none is ``best`` (the lichess thresholds)."""
 
+SURE_THRESHOLDS: tuple[tuple[Label, float], ...] = (
+    (Label.BLUNDER, -0.86),
+    (Label.MISTAKE, -0.95),
+)
+"""Labels of a move that turns the game into a sure loss, or misses a sure win, by what there
+was to lose: the expected result of the best move (for a sure loss created) or minus that of the
+move played (for a sure win missed) is at least this; below the last, ``inaccuracy``.  These
+are lichess's labels of a move that allows or misses a forced mate (-700 and -999 centipawns,
+i.e. -0.86 and -0.95 on its -1..1 scale of winning chances)."""
+
 _EPSILON = 1e-9
 
 
@@ -122,6 +148,65 @@ def label_for(drop: float) -> Label:
         if drop >= least - _EPSILON:
             return label
     return Label.GOOD if drop > _EPSILON else Label.BEST
+
+
+def _sure_label(margin: float) -> Label:
+    for label, least in SURE_THRESHOLDS:
+        if margin >= least - _EPSILON:
+            return label
+    return Label.INACCURACY
+
+
+def label_move(
+    best_expected: float,
+    played_expected: float,
+    *,
+    best_win: float = 0.0,
+    played_win: float = 0.0,
+    best_loss: float = 0.0,
+    played_loss: float = 0.0,
+) -> Label:
+    """The label of a played move from its results and those of the best move.
+
+    The label is :func:`label_for` of the drop in expected result, made worse
+    where a sure result is at stake (:data:`SURE_THRESHOLDS`, lichess's rule
+    for forced mates): a move that makes the loss sure (``played_loss`` 1)
+    where the best move did not is a blunder unless the best move's expected
+    result was already below -0.86; a move that misses a sure win
+    (``best_win`` 1) is a blunder unless its own expected result is still
+    above 0.86.  Forcing a player with an empty hand, which hands him the
+    game (R14, R15), is such a move.
+
+    Parameters
+    ----------
+    best_expected, played_expected : float
+        Expected results (R20, -1..1) of the best and of the played move.
+    best_win, played_win : float
+        Their win chances (0..1).
+    best_loss, played_loss : float
+        Their chances that another player wins (0..1).
+
+    Returns
+    -------
+    Label
+
+    Examples
+    --------
+    >>> str(label_move(-0.72, -1.0, best_loss=0.85, played_loss=1.0))
+    'blunder'
+    >>> str(label_move(-0.97, -1.0, best_loss=0.98, played_loss=1.0))
+    'inaccuracy'
+    >>> str(label_move(1.0, 0.9, best_win=1.0, played_win=0.95))
+    'mistake'
+    """
+    order = list(Label)
+    label = label_for(max(0.0, best_expected - played_expected))
+    sure: list[Label] = []
+    if played_loss >= 1.0 - _EPSILON and best_loss < 1.0 - _EPSILON:
+        sure.append(_sure_label(best_expected))
+    if best_win >= 1.0 - _EPSILON and played_win < 1.0 - _EPSILON:
+        sure.append(_sure_label(-played_expected))
+    return max([label, *sure], key=order.index)
 
 
 def move_accuracy(drop: float) -> float:
@@ -308,6 +393,7 @@ def review_game(
     time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
     node_budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = DEFAULT_ENGINE,
 ) -> GameReview:
     """Review every decision of a game played from ``start``.
 
@@ -333,6 +419,8 @@ def review_game(
         default when omitted (as ``hint``).
     progress : callable, optional
         Called with (decisions done, decisions) as the review goes.
+    engine : str
+        The hint engine (:data:`analyzer.advisor.ENGINES`), as ``hint --engine``.
 
     Returns
     -------
@@ -344,6 +432,8 @@ def review_game(
         If a move is illegal where it is played.
     PositionError
         If a hand the review needs is hidden.
+    ConquianError
+        If the engine is unknown.
     """
     begin = time.perf_counter()
     plies = set(decisions(start, moves))
@@ -362,12 +452,23 @@ def review_game(
                 time_limit=time_limit,
                 node_budget=node_budget,
                 extra=[move],
+                engine=engine,
             )
             limited += advice.samples < advice.planned
             best = advice.estimates[0]
             played = next(e for e in advice.estimates if e.move == move)
-            drop = max(0.0, best.expected - played.expected)
-            label = Label.BEST if played is best else label_for(drop)
+            label = (
+                Label.BEST
+                if played is best
+                else label_move(
+                    best.expected,
+                    played.expected,
+                    best_win=best.win,
+                    played_win=played.win,
+                    best_loss=best.loss,
+                    played_loss=played.loss,
+                )
+            )
             reviewed.append(
                 ReviewedMove(
                     ply,
@@ -405,6 +506,7 @@ def review_record(
     time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
     node_budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = DEFAULT_ENGINE,
 ) -> GameReview:
     """Review a replayed record (:func:`analyzer.records.replay_lines`); see :func:`review_game`.
 
@@ -412,7 +514,7 @@ def review_record(
     ----------
     replay : Replay
         The record replayed: its start position and its moves.
-    samples, seed, time_limit, node_budget, progress
+    samples, seed, time_limit, node_budget, progress, engine
         As :func:`review_game`.
 
     Returns
@@ -432,4 +534,5 @@ def review_record(
         time_limit=time_limit,
         node_budget=node_budget,
         progress=progress,
+        engine=engine,
     )

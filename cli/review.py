@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from analyzer.advisor import DEFAULT_ENGINE, ENGINES
 from analyzer.records import replay_lines
 from analyzer.review import (
     DEFAULT_REVIEW_SAMPLES,
@@ -72,6 +73,10 @@ def review(
             show_default=False,
         ),
     ] = None,
+    engine: Annotated[
+        str,
+        typer.Option("--engine", metavar="NAME", help=f"Hint engine: {', '.join(ENGINES)}."),
+    ] = DEFAULT_ENGINE,
     svg: Annotated[
         Path | None,
         typer.Option(
@@ -90,8 +95,9 @@ def review(
     by the expected result it gave up; each player's accuracy (0-100).
 
     Labels by the drop in expected result (win +1, draw 0, loss -1): blunder >= 0.3, mistake
-    >= 0.2, inaccuracy >= 0.1, good above 0, best none. Forced moves (one choice) and turns of
-    the stock are not reviewed. See docs/review.md.
+    >= 0.2, inaccuracy >= 0.1, good above 0, best none; a move that makes a loss sure (or misses
+    a sure win) is a blunder unless the game was already nearly decided. Forced moves (one
+    choice) and turns of the stock are not reviewed. See docs/review.md.
     """
     target = None if svg is None else OutputFile(svg, "--svg", force=force, inputs=[record])
     with maybe(target):
@@ -106,6 +112,7 @@ def review(
                 seed=seed,
                 time_limit=time_limit,
                 node_budget=budget,
+                engine=engine.strip().lower(),
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         data = review_data(result, labels or replay.start.rules.labels)
@@ -148,8 +155,9 @@ def _print(result: GameReview, data: dict[str, Any], svg: Path | None) -> None:
     )
     if result.time_limited:
         out.print(
-            f"The time limit stopped sampling early at {result.time_limited} decisions: raise "
-            "--time-limit for a reproducible review."
+            f"The time limit stopped sampling early at {result.time_limited} "
+            f"decision{'s' if result.time_limited != 1 else ''}: raise --time-limit for a "
+            "reproducible review."
         )
     summary = Table(show_lines=False)
     for col in ("player", "accuracy", *[str(label) for label in Label]):

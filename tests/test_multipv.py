@@ -57,7 +57,7 @@ def test_cli_all_moves_json_and_text(tmp_path: Path) -> None:
 
 
 def test_a_budget_cut_is_reported_per_move() -> None:
-    state = read_puzzle(PUZZLES[-1]).state
+    state = read_puzzle(PUZZLES[0]).state
     values = solve_moves(state, max_nodes=3, time_limit=30)
     assert any(not v.proven for v in values)
     assert all(v.stopped_by == "positions" for v in values if not v.proven)
