@@ -102,7 +102,8 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
             "reasons": list(e.reasons),
             "win": round(e.win, 6),
             "draw": round(e.draw, 6),
-            "loss": round(e.loss, 6),
+            # From the rounded win and draw, so that the three still add up to 1.
+            "loss": round(1.0 - round(e.win, 6) - round(e.draw, 6), 6),
             "ci95": [round(e.ci95[0], 6), round(e.ci95[1], 6)],
             "static_score": e.static_score,
         }
