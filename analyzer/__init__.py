@@ -16,6 +16,7 @@ from analyzer.errors import (
     UnknownVariantError,
 )
 from analyzer.moves import parse_move
+from analyzer.notation import NotationError, format_notation, parse_notation
 from analyzer.position import deal, dump_position, load_position, read_position, relabel, view
 from analyzer.rules import CLASSIC, MEGAJOGOS, PRESETS, Rules, get_rules
 from analyzer.state import GameState, Phase
@@ -32,15 +33,18 @@ __all__ = [
     "GameState",
     "IllegalMoveError",
     "Labels",
+    "NotationError",
     "Phase",
     "PositionError",
     "Rules",
     "UnknownVariantError",
     "deal",
     "dump_position",
+    "format_notation",
     "get_rules",
     "load_position",
     "parse_move",
+    "parse_notation",
     "read_position",
     "relabel",
     "view",

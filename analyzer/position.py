@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import Labels, format_card, format_mask, parse_card, text_labels
+from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, text_labels
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
@@ -51,6 +51,8 @@ def parse_json(text: str, name: str) -> Any:
         ) from None
     except RecursionError:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. a number too long to convert
+        raise PositionError(f"{name} is not valid JSON: {clip(str(exc), 80)}") from None
 
 
 def _card_tokens(shape: Position) -> list[str]:

@@ -194,6 +194,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             raise RecordError(f"line {number}: not valid JSON ({exc.msg})") from None
         except RecursionError:
             raise RecordError(f"line {number}: not valid JSON (nested too deeply)") from None
+        except ValueError as exc:  # e.g. a number too long to convert
+            raise RecordError(f"line {number}: not valid JSON ({clip(str(exc), 80)})") from None
         if not isinstance(entry, dict):
             raise RecordError(f"line {number}: expected a JSON object")
         if replay is None:

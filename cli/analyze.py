@@ -7,16 +7,15 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from analyzer.cards import format_card
-from analyzer.hints import analyze as analyze_position
-from cli.common import JsonOpt, LabelsOpt, emit, json_errors, out, read_position
+from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, json_errors, out, read_position
+from cli.results import analyze_data
 
 __all__ = ["analyze"]
 
 
 def analyze(
     position: Annotated[
-        str, typer.Argument(metavar="POSITION", help="Position JSON file, or - for stdin.")
+        str, typer.Argument(metavar="POSITION", help=POSITION_HELP)
     ],
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
@@ -28,29 +27,7 @@ def analyze(
     json_errors(as_json)
     pos = read_position(position, labels)
     state = pos.state
-    lab = state.rules.labels
-    reports = analyze_position(state)
-
-    def names(cards: tuple[int, ...] | None) -> list[str] | None:
-        return None if cards is None else [format_card(c, lab) for c in cards]
-
-    players = [
-        {
-            "melded": r.melded,
-            "hand_count": r.hand_count,
-            "outs": names(r.outs),
-            "forceable": names(r.forceable),
-        }
-        for r in reports
-    ]
-    data = {
-        "valid": True,
-        "variant": state.rules.name,
-        "labels": str(lab),
-        "phase": str(state.phase),
-        "to_act": state.to_act,
-        "players": players,
-    }
+    data = analyze_data(state)
     if as_json:
         emit(data)
         return
@@ -58,14 +35,13 @@ def analyze(
     table = Table()
     for col in ("player", "melded", "hand", "outs (R15)", "forceable (R14)"):
         table.add_column(col)
-    for p, report in enumerate(reports):
-        outs_names = names(report.outs)
-        outs_text = "hidden hand" if outs_names is None else (" ".join(outs_names) or "none")
+    for p, report in enumerate(data["players"]):
+        outs = report["outs"]
         table.add_row(
             str(p),
-            str(report.melded),
-            str(report.hand_count),
-            outs_text,
-            " ".join(names(report.forceable) or []) or "none",
+            str(report["melded"]),
+            str(report["hand_count"]),
+            "hidden hand" if outs is None else (" ".join(outs) or "none"),
+            " ".join(report["forceable"]) or "none",
         )
     out.print(table)

@@ -44,6 +44,7 @@ from typer.exceptions import TyperException
 
 from analyzer.cards import Labels, clip, mask_of, parse_cards
 from analyzer.errors import CardError, ConquianError, UnknownVariantError
+from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
 from analyzer.position import load_position, parse_json, relabel
 from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.state import GameState
@@ -51,6 +52,7 @@ from analyzer.state import GameState
 __all__ = [
     "BUNDLED",
     "DOMAIN",
+    "POSITION_HELP",
     "USAGE",
     "BudgetOpt",
     "Command",
@@ -341,17 +343,40 @@ class PositionInput:
 
 BUNDLED = "the bundled position (RULES.md worked example 5)"
 
+POSITION_HELP = (
+    "Position: a JSON file, the one-line notation in quotes (docs/notation.md), or - for stdin."
+)
+"""The help of every POSITION argument."""
+
 
 def read_position(position: str | None, labels: Labels | None) -> PositionInput:
-    """Read POSITION (a file, ``-``, or the bundled position when ``None``); answers in ``labels``.
+    """Read POSITION (a file, ``-``, notation text, or the bundled position when ``None``);
+    answers in ``labels``.
 
-    Shape, labels and rules are checked in that order (domain errors, exit 1).
+    POSITION names a file when one exists by that name; otherwise text whose
+    first word is a variant (``classic ...``) is read as the one-line
+    notation (:mod:`analyzer.notation`): a notation that does not parse is a
+    usage error (exit 2) naming the field and column, like a bad card on the
+    command line.  A file or standard input may also hold the notation
+    instead of JSON; there, as for JSON, every error is a domain error
+    (exit 1).  Shape, labels and rules are checked in that order (domain
+    errors, exit 1).
     """
     if position is None:
         text = resources.files("cli").joinpath("data/default-position.json").read_text("utf-8")
         name = BUNDLED
+    elif position != "-" and not Path(position).exists() and looks_like_notation(position):
+        try:
+            data = notation_data(position)
+        except NotationError as exc:
+            usage(f"POSITION: {exc}")
+        state = load_position(data)
+        return PositionInput(relabel(state, labels), clip(position, 60), state.rules.labels)
     else:
         text, name = input_text(position, "position file")
+        if looks_like_notation(text.strip()) and not text.lstrip().startswith("{"):
+            state = parse_notation(text.strip())
+            return PositionInput(relabel(state, labels), name, state.rules.labels)
     data = json_input(text, name)
     if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
         data = data["position"]

@@ -15,9 +15,19 @@ from analyzer.advisor import (
     Advice,
     advise,
 )
-from analyzer.hints import WEIGHTS, static_hints
+from analyzer.hints import static_hints
 from analyzer.state import GameState
-from cli.common import JsonOpt, LabelsOpt, emit, interruptible, out, progress, read_position
+from cli.common import (
+    POSITION_HELP,
+    JsonOpt,
+    LabelsOpt,
+    emit,
+    interruptible,
+    out,
+    progress,
+    read_position,
+)
+from cli.results import hint_data, static_data
 
 __all__ = ["hint"]
 
@@ -27,7 +37,7 @@ def hint(
         str | None,
         typer.Argument(
             metavar="POSITION",
-            help="Position JSON file, or - for stdin; default: the bundled position.",
+            help=POSITION_HELP + " Default: the bundled position.",
             show_default=False,
         ),
     ] = None,
@@ -91,7 +101,6 @@ def hint(
     """
     pos = read_position(position, labels)
     state, name = pos.state, pos.name
-    lab = state.rules.labels
     if static:
         _static_hint(state, name, top, as_json)
         return
@@ -110,37 +119,10 @@ def hint(
             stop=stop,
         )
     exact = open_hands and state.stock is not None
-    moves: list[dict[str, Any]] = [
-        {
-            "move": e.move.text(lab),
-            "score": round(e.expected, 6),
-            "reasons": list(e.reasons),
-            "win": round(e.win, 6),
-            "draw": round(e.draw, 6),
-            "loss": round(e.loss, 6),
-            "ci95": [round(e.ci95[0], 6), round(e.ci95[1], 6)],
-            "static_score": e.static_score,
-        }
-        for e in advice.estimates
-    ]
+    data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)
+    moves: list[dict[str, Any]] = data["moves"]
     if as_json:
-        emit(
-            {
-                "to_act": state.to_act,
-                "evaluation": "open" if open_hands else "sampled",
-                "exact": exact,
-                "labels": str(lab),
-                "samples": advice.samples,
-                "seed": seed,
-                "seconds": round(advice.seconds, 3),
-                "unproven": round(advice.unproven, 4),
-                "time_limited": advice.samples < advice.planned and not advice.interrupted,
-                "interrupted": advice.interrupted,
-                "engine": advice.engine,
-                "depth": advice.depth,
-                "moves": moves[:top] if top else moves,
-            }
-        )
+        emit({**data, "moves": moves[:top] if top else moves})
         return
     out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)
@@ -209,22 +191,10 @@ def _escape(text: str) -> str:
 
 
 def _static_hint(state: GameState, name: str, top: int | None, as_json: bool) -> None:
-    lab = state.rules.labels
-    hints = static_hints(state)
-    moves: list[dict[str, Any]] = [
-        {"move": h.move.text(lab), "score": h.score, "reasons": list(h.reasons)} for h in hints
-    ]
+    data = static_data(state, static_hints(state), top=None)
+    moves: list[dict[str, Any]] = data["moves"]
     if as_json:
-        shown = moves[:top] if top else moves
-        emit(
-            {
-                "to_act": state.to_act,
-                "evaluation": "static",
-                "labels": str(lab),
-                "weights": WEIGHTS,
-                "moves": shown,
-            }
-        )
+        emit({**data, "moves": moves[:top] if top else moves})
         return
     out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)

@@ -20,11 +20,16 @@ import typer
 
 from cli import (
     analyze,
+    deal,
+    engine,
     hint,
     melds,
+    notation,
     play,
     puzzle,
     replay,
+    review,
+    show,
     simulate,
     solve,
     tree,
@@ -57,6 +62,11 @@ COMMANDS = (
     ("solve", solve.solve),
     ("tree", tree.tree),
     ("puzzle", puzzle.puzzle),
+    ("review", review.review),
+    ("notation", notation.notation),
+    ("show", show.show),
+    ("deal", deal.deal),
+    ("engine", engine.engine),
 )
 """Every command, by name, in the order of ``conquian --help``."""
 

@@ -23,6 +23,7 @@ from cli.common import (
     rules_of,
     usage,
 )
+from cli.results import arrangement_data
 
 __all__ = ["melds"]
 
@@ -93,13 +94,7 @@ def melds(
 
 
 def _arrangement(result: Arrangement, lab: Labels) -> dict[str, Any]:
-    return {
-        "feasible": result.feasible,
-        "melded": result.melded,
-        "melds": [format_mask(m, lab).split() for m in result.melds],
-        "unmelded": format_mask(result.unmelded, lab).split(),
-        "optimal": result.optimal,
-    }
+    return arrangement_data(result, lab)
 
 
 def _print_melds(result: Arrangement, lab: Labels) -> None:

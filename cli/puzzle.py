@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from analyzer.cards import Labels, format_card, parse_card
 from analyzer.moves import parse_move
-from analyzer.position import relabel
+from analyzer.position import dump_position, relabel
 from analyzer.puzzles import check_puzzle, load_puzzle, solve_puzzle
 from cli.common import (
     DOMAIN,
     BudgetOpt,
+    ForceOpt,
     JsonOpt,
     LabelsOpt,
+    OutputFile,
     TimeOpt,
     emit,
     input_text,
     json_input,
+    maybe,
     out,
 )
+from cli.svg import position_svg
 
 __all__ = ["puzzle"]
 
@@ -29,6 +34,16 @@ def puzzle(
     file: Annotated[str, typer.Argument(metavar="FILE", help="Puzzle JSON file, or -.")],
     budget: BudgetOpt = 2_000_000,
     time_limit: TimeOpt = 60.0,
+    svg: Annotated[
+        Path | None,
+        typer.Option(
+            "--svg",
+            metavar="FILE",
+            help="Also write an SVG picture of the puzzle's position (as 'conquian show --svg'), "
+            "for a puzzle page; checked before the work.",
+        ),
+    ] = None,
+    force: ForceOpt = False,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -37,8 +52,15 @@ def puzzle(
     Exit 1 when the stored answer is wrong, or when the search could not prove the answer
     within the budget (the stored answer is then not judged).
     """
-    text, name = input_text(file, "puzzle file")
-    puz = load_puzzle(json_input(text, name))
+    target = None if svg is None else OutputFile(svg, "--svg", force=force, inputs=[file])
+    with maybe(target):
+        text, name = input_text(file, "puzzle file")
+        puz = load_puzzle(json_input(text, name))
+        if target is not None:
+            pictured = relabel(puz.state, labels)
+            caption = f"{puz.title}: {pictured.describe()}" if puz.title else pictured.describe()
+            target.write_text(position_svg(dump_position(pictured), caption=caption) + "\n")
+            target.commit()
     found = solve_puzzle(puz, max_nodes=budget, time_limit=time_limit)
     verified = bool(found["proven"])
     problems = check_puzzle(puz, found) if verified else []
@@ -71,6 +93,8 @@ def puzzle(
             )
             for line in problems:
                 out.print(f"  {line}", markup=False)
+        if svg is not None:
+            out.print(f"Written the picture of the position to {svg}.", markup=False)
     if problems or not verified:
         raise typer.Exit(DOMAIN)
 

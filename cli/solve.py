@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import enum
 from contextlib import nullcontext
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from analyzer.multipv import solve_moves
 from analyzer.search import solve as search_solve
+from analyzer.state import GameState
 from cli.common import (
+    POSITION_HELP,
     BudgetOpt,
     JsonOpt,
     LabelsOpt,
@@ -18,8 +22,10 @@ from cli.common import (
     err,
     interruptible,
     out,
+    progress,
     read_position,
 )
+from cli.results import all_moves_data, solve_data
 
 __all__ = ["SearchMode", "solve"]
 
@@ -35,7 +41,7 @@ class SearchMode(enum.StrEnum):
 def solve(
     position: Annotated[
         str,
-        typer.Argument(metavar="POSITION", help="Position JSON with every hand known, or -."),
+        typer.Argument(metavar="POSITION", help=POSITION_HELP + " Every hand must be known."),
     ],
     budget: BudgetOpt = 2_000_000,
     time_limit: TimeOpt = 60.0,
@@ -43,6 +49,15 @@ def solve(
         SearchMode,
         typer.Option("--mode", help="3 players: maxn or paranoid.", case_sensitive=False),
     ] = SearchMode.AUTO,
+    all_moves: Annotated[
+        bool,
+        typer.Option(
+            "--all-moves",
+            help="The value of every legal move of the player to act, best first, each with its "
+            "proof and principal variation (like MultiPV); --budget is per move, --time-limit "
+            "for all of them.",
+        ),
+    ] = False,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -50,33 +65,16 @@ def solve(
     pos = read_position(position, labels)
     state = pos.state
     lab = state.rules.labels
+    if all_moves:
+        _all_moves(state, pos.name, mode, budget, time_limit, as_json)
+        return
     spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
     with spinner, interruptible() as stop:
         result = search_solve(
             state, mode=mode.value, max_nodes=budget, time_limit=time_limit, stop=stop
         )
     n = state.rules.players
-    probabilities = {str(p): round(result.outcome[p], 6) for p in range(n)}
-    probabilities["draw"] = round(result.outcome[n], 6)
-    data: dict[str, Any] = {
-        "winner": result.winner,
-        "proven": result.proven,
-        "pv": [m.text(lab) for m in result.pv],
-        "nodes": result.nodes,
-        "values": [round(v, 6) for v in result.values],
-        "mode": result.mode,
-        "stopped_by": result.stopped_by,
-        "seconds": round(result.seconds, 4),
-        # What is proven for the player to act (R20 scale), and whether the rest is an estimate.
-        "bounds": {
-            "player": max(state.current_player(), 0),
-            "lower": round(result.lower, 6),
-            "upper": round(result.upper, 6),
-        },
-        "estimate": not result.proven,
-    }
-    if result.mode == "expectimax":
-        data["probabilities"] = probabilities
+    data = solve_data(state, result)
     if as_json:
         emit(data)
         return
@@ -125,3 +123,48 @@ def _bounds_text(lower: float, upper: float) -> str:
     if upper < 1.0:
         parts.append(f"at most {upper:+.2f}" if upper not in (0.0, -1.0) else f"at most a {'draw' if upper == 0 else 'loss'}")
     return " and ".join(parts) + " (win +1, draw 0, loss -1)"
+
+
+def _all_moves(
+    state: GameState, name: str, mode: SearchMode, budget: int, time_limit: float, as_json: bool
+) -> None:
+    lab = state.rules.labels
+    bar = progress("solving moves", as_json, transient=True)
+    with bar, interruptible() as stop:
+        task = bar.add_task("moves", total=None)
+        values = solve_moves(
+            state,
+            mode=mode.value,
+            max_nodes=budget,
+            time_limit=time_limit,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            stop=stop,
+        )
+    data = all_moves_data(state, values)
+    if as_json:
+        emit(data)
+        return
+    me = state.to_act
+    out.print(f"Position: {name}: {state.describe()}.", markup=False)
+    out.print(
+        f"Every legal move of player {me}, best first, by his expected result under best play "
+        "(+1 win, 0 draw, -1 loss):"
+    )
+    table = Table(show_lines=False)
+    for col, just in (("#", "right"), ("move", "left"), ("value", "right"), ("proven", "left"),
+                      ("principal variation", "left")):  # fmt: skip
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for k, (value, row) in enumerate(zip(values, data["moves"], strict=True), 1):
+        line = "; ".join(row["pv"][1:6]) + (" ..." if len(row["pv"]) > 6 else "")
+        table.add_row(
+            str(k),
+            value.move.text(lab),
+            f"{value.values[me]:+.3f}",
+            "yes" if value.proven else f"no ({value.stopped_by or 'budget'})",
+            line or "-",
+        )
+    out.print(table)
+    out.print(
+        f"{'Proven' if data['proven'] else 'NOT all proven'}: {data['nodes']} positions in "
+        f"{data['seconds']:.2f} s."
+    )

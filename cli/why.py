@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, advise
+from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT
 from analyzer.errors import IllegalMoveError
-from analyzer.moves import parse_move
-from analyzer.state import Phase
 from analyzer.why import explain
-from cli.common import JsonOpt, LabelsOpt, emit, out, read_position, usage
+from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, out, read_position, usage
+from cli.results import why_data
 
 __all__ = ["why"]
 
 
 def why(
     position: Annotated[
-        str, typer.Argument(metavar="POSITION", help="Position JSON file, or -.")
+        str, typer.Argument(metavar="POSITION", help=POSITION_HELP)
     ],
     move: Annotated[
         str,
@@ -51,32 +50,13 @@ def why(
     (on the same sampled deals as hint)."""
     pos = read_position(position, labels)
     state = pos.state
-    lab = state.rules.labels
     try:
         explanation = explain(state, move, labels=pos.labels)
     except IllegalMoveError as exc:
         usage(f"MOVE: {exc}")
-    data: dict[str, Any] = {
-        "move": explanation.move,
-        "legal": explanation.legal,
-        "facts": list(explanation.facts),
-    }
-    if explanation.legal and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
-        asked = parse_move(move, pos.labels)
-        advice = advise(state, samples=samples, seed=seed, time_limit=time_limit, extra=[asked])
-        rank = next(k for k, e in enumerate(advice.estimates) if e.move == asked)
-        mine, best = advice.estimates[rank], advice.estimates[0]
-        data["comparison"] = {
-            "rank": rank + 1,
-            "of": len(advice.estimates),
-            "best": best.move.text(lab),
-            "win": round(mine.win, 6),
-            "best_win": round(best.win, 6),
-            "expected": round(mine.expected, 6),
-            "best_expected": round(best.expected, 6),
-            "samples": advice.samples,
-            "time_limited": advice.samples < advice.planned,
-        }
+    data = why_data(
+        state, explanation, samples=samples, seed=seed, time_limit=time_limit
+    )
     if as_json:
         emit(data)
         return

@@ -142,3 +142,14 @@ def test_long_move_text_is_clipped() -> None:
     with pytest.raises(IllegalMoveError) as info:
         parse_move("take [" + "AS " * 50_000 + "] out")
     assert len(str(info.value)) < 300
+
+
+def test_a_number_too_long_to_read_is_one_line() -> None:
+    huge = "9" * 5000
+    code, out, err = run("analyze", "-", input='{"variant": "classic", "stock": ' + huge + "}")
+    assert code == 1 and one_error_line(err) and "not valid JSON" in err and "Traceback" not in out
+    header = (EXAMPLES.parent / "puzzles" / "classic-win-1.json").read_text()
+    start = json.loads(header)["position"]
+    header = json.dumps({"format": "conquian-record", "start": start})
+    code, _, err = run("replay", "-", input=header + '\n{"n": ' + huge + "}\n")
+    assert code == 1 and one_error_line(err) and "line 2: not valid JSON" in err

@@ -1,0 +1,70 @@
+"""Review time at default settings: a 60-move classic game record, on one core.
+
+    python3 bench/review.py [--seed 0] [--moves 60]
+
+The record is the first seeded classic deal between the ``--bots`` (default
+``random,random``, whose games have the most decisions to review) with at least
+``--moves`` moves (turns of the stock included), cut after that many moves.
+The process is pinned to one CPU where the system allows it.  Prints the
+seconds of ``analyzer.review.review_record`` at its default samples and time
+per decision, the decisions reviewed and the label counts.  Target (issue 9):
+under a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.records import record_lines, replay_lines  # noqa: E402
+from analyzer.review import (  # noqa: E402
+    DEFAULT_REVIEW_SAMPLES,
+    DEFAULT_REVIEW_TIME_LIMIT,
+    review_record,
+)
+from analyzer.simulate import game_seed, play_game  # noqa: E402
+
+
+def record(seed: int, moves: int, bots: list[str]) -> list[str]:
+    """The lines of the first seeded game with at least ``moves`` moves, cut there."""
+    k = 0
+    while True:
+        game = play_game("classic", bots, game_seed(seed, k))
+        k += 1
+        if len(game.moves) >= moves:
+            return record_lines(game.start, game.moves[:moves], seed=game.seed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--bots", default="random,random")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    replay = replay_lines(record(args.seed, args.moves, args.bots.split(",")))
+    start = time.perf_counter()
+    review = review_record(replay)
+    seconds = time.perf_counter() - start
+    print(
+        f"review of a {len(replay.moves)}-move classic record at default settings "
+        f"({DEFAULT_REVIEW_SAMPLES} deals, {DEFAULT_REVIEW_TIME_LIMIT:g} s per decision), one core"
+    )
+    counts = ", ".join(
+        f"{label}: {sum(s.counts[label] for s in review.summary)}" for label in review.summary[0].counts
+    )
+    print(
+        f"{seconds:.1f} s for {len(review.moves)} decisions "
+        f"({seconds / max(1, len(review.moves)):.2f} s each; "
+        f"{review.time_limited} stopped by the time limit); {counts}"
+    )
+
+
+if __name__ == "__main__":
+    main()

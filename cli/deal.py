@@ -1,0 +1,100 @@
+"""``conquian deal``: a valid dealt position to start from, without counting 40 cards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyzer.deals import deal_position
+from analyzer.notation import format_notation
+from analyzer.position import dump_position, relabel, view
+from cli.common import (
+    ForceOpt,
+    JsonOpt,
+    LabelsOpt,
+    OutputFile,
+    VariantOpt,
+    maybe,
+    out,
+    rules_of,
+    usage,
+)
+
+__all__ = ["deal"]
+
+
+def deal(
+    variant: VariantOpt = "classic",
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="S", help="Deal seed: same seed, same deal.")
+    ] = 0,
+    dealer: Annotated[
+        int | None,
+        typer.Option("--dealer", min=0, metavar="P", help="The dealer; default: drawn with the seed."),
+    ] = None,
+    after: Annotated[
+        int,
+        typer.Option(
+            "--after",
+            min=0,
+            max=200,
+            metavar="N",
+            help="Play N greedy moves first (each seat from its own view; turns of the stock "
+            "are not counted).",
+        ),
+    ] = 0,
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--view",
+            min=0,
+            metavar="P",
+            help="Write player P's view: the other hands as counts and the stock order hidden.",
+        ),
+    ] = None,
+    notation: Annotated[
+        bool,
+        typer.Option("--notation", help="Print the one-line notation instead of JSON."),
+    ] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="Write the position to FILE instead of stdout."
+        ),
+    ] = None,
+    force: ForceOpt = False,
+    labels: LabelsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Deal a valid position (R8) with every hand and the stock order, or one player's view.
+
+    The position is JSON in the position format (docs/position-format.md), the default and
+    what --json asks for, or the one-line notation with --notation; every command that takes
+    a POSITION reads either (conquian deal | conquian hint -).
+    """
+    rules = rules_of(variant)
+    if dealer is not None and dealer >= rules.players:
+        usage(f"--dealer: {rules.name} has seats 0 to {rules.players - 1}, not {dealer}")
+    if seat is not None and seat >= rules.players:
+        usage(f"--view: {rules.name} has seats 0 to {rules.players - 1}, not {seat}")
+    if notation and as_json:
+        usage("--notation and --json choose different outputs: give one")
+    target = None if output is None else OutputFile(output, "--output", force=force)
+    with maybe(target):
+        state, _ = deal_position(rules, seed=seed, dealer=dealer, after=after)
+        if seat is not None:
+            state = view(state, seat)
+        state = relabel(state, labels)
+        if notation:
+            text = format_notation(state)
+        else:
+            text = json.dumps(dump_position(state), ensure_ascii=False, indent=2)
+        if target is not None:
+            target.write_text(text + "\n")
+            target.commit()
+            out.print(f"Written {state.describe()} to {output}.", markup=False)
+            return
+    out.print(text, markup=False, soft_wrap=True, highlight=False)

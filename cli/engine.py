@@ -1,0 +1,419 @@
+"""``conquian engine``: one process answering JSON requests on stdin, one answer line each.
+
+The protocol (``docs/engine.md``) follows KataGo's JSON analysis engine: one
+JSON object per line each way, a required ``id`` echoed in every answer,
+answers in the order of the requests, errors as answers naming the ``field``
+(the engine goes on), control requests by an ``action`` field, and end of
+input ends the engine (exit 0).  Every ``result`` is what the command's
+``--json`` prints (:mod:`cli.results`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, ENGINES, advise
+from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
+from analyzer.errors import ConquianError, IllegalMoveError
+from analyzer.hints import static_hints
+from analyzer.multipv import solve_moves
+from analyzer.notation import parse_notation
+from analyzer.partition import solve_arrangement
+from analyzer.position import load_position, relabel
+from analyzer.rules import get_rules
+from analyzer.search import solve as search_solve
+from analyzer.state import GameState
+from analyzer.why import explain
+from cli.common import LabelsOpt
+from cli.results import (
+    all_moves_data,
+    analyze_data,
+    arrangement_data,
+    hint_data,
+    notation_data,
+    solve_data,
+    static_data,
+    why_data,
+)
+
+__all__ = ["COMMANDS", "RequestError", "answer", "engine", "serve"]
+
+PROTOCOL = 1
+"""Version of the request and answer format (``docs/engine.md``)."""
+
+
+class RequestError(ConquianError):
+    """A bad request: answered with ``ok: false``, naming the request's ``field``."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# ------------------------------------------------------------- field readers
+def _get(request: dict[str, Any], key: str, kinds: tuple[type, ...], what: str) -> Any:
+    value = request[key]
+    if isinstance(value, bool) and bool not in kinds:
+        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)}", key)
+    if not isinstance(value, kinds):
+        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)[:40]}", key)
+    return value
+
+
+def _int(request: dict[str, Any], key: str, default: int, low: int, high: int | None = None) -> int:
+    if key not in request:
+        return default
+    value: int = _get(request, key, (int,), "a whole number")
+    if value < low or (high is not None and value > high):
+        span = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise RequestError(f"'{key}' must be {span}, got {value}", key)
+    return value
+
+
+def _float(request: dict[str, Any], key: str, default: float, low: float) -> float:
+    if key not in request:
+        return default
+    value = float(_get(request, key, (int, float), "a number of seconds"))
+    if not math.isfinite(value) or value < low:
+        raise RequestError(f"'{key}' must be a number of at least {low:g}, got {value}", key)
+    return value
+
+
+def _bool(request: dict[str, Any], key: str) -> bool:
+    if key not in request:
+        return False
+    value: bool = _get(request, key, (bool,), "true or false")
+    return value
+
+
+def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
+    if key not in request:
+        if default is None:
+            raise RequestError(f"'{key}' is missing", key)
+        return default
+    value: str = _get(request, key, (str,), "text")
+    return value
+
+
+def _labels(request: dict[str, Any]) -> Labels | None:
+    if "labels" not in request or request["labels"] is None:
+        return None
+    value = _get(request, "labels", (str,), '"french" or "spanish"')
+    try:
+        return Labels(value.lower())
+    except ValueError:
+        raise RequestError(f"'labels' must be \"french\" or \"spanish\", got {value!r}", "labels") from None
+
+
+def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
+    """The request's position (position data, or the notation as text) in the answer's labels,
+    with the position's own labels (R2)."""
+    if "position" not in request:
+        raise RequestError("'position' is missing: position data or the notation text", "position")
+    data = request["position"]
+    try:
+        if isinstance(data, str):
+            state = parse_notation(data)
+        else:
+            if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
+                data = data["position"]
+            state = load_position(data)
+    except RecursionError:
+        raise RequestError("position: nested too deeply to read", "position") from None
+    except ConquianError as exc:
+        raise RequestError(f"position: {exc}", "position") from None
+    return relabel(state, _labels(request)), state.rules.labels
+
+
+# ------------------------------------------------------------------ commands
+def _analyze(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    return analyze_data(state)
+
+
+def _notation(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    return notation_data(state)
+
+
+def _hint(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    top = _int(request, "top", 0, 0) or None
+    if _bool(request, "static"):
+        return static_data(state, static_hints(state), top=top)
+    seed = _int(request, "seed", 0, -(2**63))
+    open_hands = _bool(request, "open")
+    advice = advise(
+        state,
+        samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+        seed=seed,
+        time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
+        node_budget=_int(request, "budget", 0, 100) or None,
+        open_hands=open_hands,
+        engine=_engine(request),
+    )
+    return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
+
+
+def _engine(request: dict[str, Any]) -> str:
+    name = _text(request, "engine", DEFAULT_ENGINE).strip().lower()
+    if name not in ENGINES:
+        raise RequestError(
+            f"'engine' must be one of {', '.join(ENGINES)}, got {json.dumps(name)[:40]}", "engine"
+        )
+    return name
+
+
+def _solve(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    budget = _int(request, "budget", 2_000_000, 1)
+    time_limit = _float(request, "time_limit", 60.0, 0.01)
+    mode = _text(request, "mode", "auto").lower()
+    if mode not in ("auto", "maxn", "paranoid"):
+        raise RequestError(f"'mode' must be auto, maxn or paranoid, got {mode!r}", "mode")
+    if _bool(request, "all_moves"):
+        values = solve_moves(state, mode=mode, max_nodes=budget, time_limit=time_limit)
+        return all_moves_data(state, values)
+    return solve_data(state, search_solve(state, mode=mode, max_nodes=budget, time_limit=time_limit))
+
+
+def _why(request: dict[str, Any]) -> dict[str, Any]:
+    state, own = _position(request)
+    move = _text(request, "move")
+    try:
+        explanation = explain(state, move, labels=own)
+    except IllegalMoveError as exc:
+        raise RequestError(f"move: {exc}", "move") from None
+    return why_data(
+        state,
+        explanation,
+        samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+        seed=_int(request, "seed", 0, -(2**63)),
+        time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
+    )
+
+
+def _card_text(request: dict[str, Any], key: str) -> str:
+    if key not in request:
+        if key == "must":
+            return ""
+        raise RequestError(f"'{key}' is missing: cards as text, e.g. \"5H 6H 7H\"", key)
+    value = request[key]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value)
+    text: str = _get(request, key, (str,), "cards as text or a list of card texts")
+    return text
+
+
+def _melds(request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        rules = get_rules(_text(request, "variant", "classic"))
+    except ConquianError as exc:
+        raise RequestError(str(exc), "variant") from None
+    labels = _labels(request)
+    cards, must = _card_text(request, "cards"), _card_text(request, "must")
+    if not cards.replace(",", " ").split():
+        raise RequestError("'cards': no cards given", "cards")
+    try:
+        read_in = text_labels(
+            f"{cards} {must}".replace(",", " ").split(), labels or rules.reading_default
+        )
+    except ConquianError as exc:
+        raise RequestError(f"cards: {exc}", "cards") from None
+    masks = []
+    for key, text in (("cards", cards), ("must", must)):
+        try:
+            masks.append(mask_of(parse_cards(text, read_in)))
+        except ConquianError as exc:
+            raise RequestError(f"{key}: {exc}", key) from None
+    mask, need = masks
+    lab = labels or read_in
+    if need & ~mask:
+        raise RequestError(f"'must' cards not among 'cards': {format_mask(need & ~mask, lab)}", "must")
+    result = solve_arrangement(mask, rules, must=need)
+    return {**arrangement_data(result, lab), "variant": rules.name, "labels": str(lab)}
+
+
+COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[str]]] = {
+    "analyze": (_analyze, frozenset({"position"})),
+    "melds": (_melds, frozenset({"cards", "must", "variant"})),
+    "hint": (
+        _hint,
+        frozenset(
+            {"position", "static", "samples", "seed", "time_limit", "budget", "engine", "open", "top"}
+        ),
+    ),
+    "solve": (_solve, frozenset({"position", "budget", "time_limit", "mode", "all_moves"})),
+    "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),
+    "notation": (_notation, frozenset({"position"})),
+}
+"""Every command of the engine: its handler and the request fields it reads (besides ``id``,
+``cmd`` and ``labels``)."""
+
+ACTIONS = ("query_version", "quit")
+"""Control requests, by their ``action`` field."""
+
+_COMMON = frozenset({"id", "cmd", "labels"})
+
+
+def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], bool]:
+    """The answer to one request line, and whether the engine stops after it (``quit``).
+
+    Never raises for a bad request: every problem is an answer with
+    ``"ok": false``, the ``error`` message and the ``field`` it is about.
+
+    Parameters
+    ----------
+    line : str
+        One request, a JSON object (``docs/engine.md``).
+    labels : Labels, optional
+        The answer's card labels when the request has none (R2).
+
+    Returns
+    -------
+    answer : dict
+        ``{"id", "ok": true, "result"}`` or ``{"id", "ok": false, "error", "field"}``.
+    stop : bool
+        True after a ``quit`` action.
+    """
+    request_id: Any = None
+    try:
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError) as exc:  # ValueError: also a number too long
+            reason = (
+                exc.msg
+                if isinstance(exc, json.JSONDecodeError)
+                else "nested too deeply"
+                if isinstance(exc, RecursionError)
+                else str(exc)[:80]
+            )
+            raise RequestError(f"the request is not valid JSON: {reason}") from None
+        if not isinstance(request, dict):
+            raise RequestError("a request is a JSON object with 'id' and 'cmd'")
+        request_id = request.get("id")
+        if "id" not in request or isinstance(request_id, (bool, dict, list)) or request_id is None:
+            request_id = None
+            raise RequestError("every request needs an 'id': a string or a number", "id")
+        if "action" in request:
+            return _action(request, request_id)
+        if "cmd" not in request:
+            raise RequestError(f"'cmd' is missing: one of {', '.join(COMMANDS)}", "cmd")
+        cmd = request["cmd"]
+        if not isinstance(cmd, str) or cmd not in COMMANDS:
+            raise RequestError(
+                f"unknown command {json.dumps(cmd)[:40]}: one of {', '.join(COMMANDS)}", "cmd"
+            )
+        handler, fields = COMMANDS[cmd]
+        for key in request:
+            if key not in fields and key not in _COMMON:
+                known = ", ".join(sorted(fields | _COMMON))
+                raise RequestError(f"unknown field {key!r} for {cmd!r} (known: {known})", key)
+        if labels is not None and request.get("labels") is None:
+            request = {**request, "labels": str(labels)}
+        result = handler(request)
+    except RequestError as exc:
+        return _error(request_id, str(exc), exc.field), False
+    except RecursionError:
+        return _error(request_id, "the request is nested too deeply to read", None), False
+    except ConquianError as exc:
+        return _error(request_id, str(exc), None), False
+    except Exception as exc:  # the engine goes on whatever one request does
+        return _error(request_id, f"internal error: {type(exc).__name__}: {exc}", None), False
+    return {"id": request_id, "ok": True, "result": result}, False
+
+
+def _action(request: dict[str, Any], request_id: Any) -> tuple[dict[str, Any], bool]:
+    action = request["action"]
+    for key in request:
+        if key not in ("id", "action"):
+            raise RequestError(f"unknown field {key!r} for an action (known: action, id)", key)
+    if action == "query_version":
+        from importlib.metadata import version
+
+        result = {
+            "version": version("conquian"),
+            "protocol": PROTOCOL,
+            "commands": list(COMMANDS),
+            "actions": list(ACTIONS),
+        }
+        return {"id": request_id, "ok": True, "result": result}, False
+    if action == "quit":
+        return {"id": request_id, "ok": True, "result": {}}, True
+    raise RequestError(
+        f"unknown action {json.dumps(action)[:40]}: one of {', '.join(ACTIONS)}", "action"
+    )
+
+
+def _error(request_id: Any, message: str, field: str | None) -> dict[str, Any]:
+    return {"id": request_id, "ok": False, "error": message, "field": field}
+
+
+def _lines(stream: Any) -> Iterator[str]:
+    """Request lines of ``stream`` as text; a line that is not UTF-8 comes as an error marker."""
+    binary = getattr(stream, "buffer", None)
+    if binary is None:
+        yield from stream
+        return
+    first = True
+    for raw in binary:
+        if first:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+            first = False
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield "\x00not-utf-8"
+
+
+def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = None) -> int:
+    """Answer every request line of ``stream`` in order with ``write``.
+
+    Parameters
+    ----------
+    stream : file-like
+        Request lines (text, or bytes through its ``buffer``; a line that is
+        not UTF-8 gets an error answer).  Blank lines are skipped.
+    write : callable
+        Called with each answer line (JSON and a newline), in order.
+    labels : Labels, optional
+        The answers' card labels where a request does not say (R2).
+
+    Returns
+    -------
+    int
+        0, at end of input or after a ``quit`` action.
+    """
+    for line in _lines(stream):
+        if not line.strip():
+            continue
+        if line == "\x00not-utf-8":
+            reply, stop = _error(None, "the request is not UTF-8 text", None), False
+        else:
+            reply, stop = answer(line, labels=labels)
+        write(json.dumps(reply, ensure_ascii=False) + "\n")
+        if stop:
+            break
+    return 0
+
+
+def engine(labels: LabelsOpt = None) -> None:
+    """Answer JSON requests on stdin, one answer line per request, in order (docs/engine.md).
+
+    Each request is one line: {"id": 1, "cmd": "analyze", "position": {...}} gets
+    {"id": 1, "ok": true, "result": {...}}, the result being what the command's --json prints.
+    Commands: analyze, melds, hint, solve, why, notation; a position is position JSON or the
+    notation text. A bad request gets {"id": ..., "ok": false, "error": "...", "field": ...}
+    and the engine goes on; end of input (or {"id": ..., "action": "quit"}) exits 0.
+    --labels sets the answers' card labels where a request has no "labels".
+    """
+
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    serve(sys.stdin, write, labels)

@@ -1,0 +1,429 @@
+"""The JSON answers of the commands, as plain data: one builder per answer.
+
+Each command's ``--json`` output and the engine's ``result`` for the same
+request come from the same builder here, so that ``conquian engine`` answers
+exactly what ``conquian analyze --json`` (and the others) print.  The
+builders only call :mod:`analyzer` and arrange its answers; they hold no
+game logic and print nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from analyzer.advisor import Advice, advise
+from analyzer.cards import Labels, format_card, format_mask
+from analyzer.hints import WEIGHTS, Hint
+from analyzer.hints import analyze as analyze_position
+from analyzer.moves import parse_move
+from analyzer.multipv import MoveValue
+from analyzer.notation import format_notation
+from analyzer.partition import Arrangement
+from analyzer.position import dump_position
+from analyzer.review import SCALE, THRESHOLDS, GameReview, Label
+from analyzer.search import SearchResult
+from analyzer.state import GameState, Phase
+from analyzer.why import Explanation
+
+__all__ = [
+    "all_moves_data",
+    "analyze_data",
+    "arrangement_data",
+    "hint_data",
+    "hint_moves",
+    "notation_data",
+    "review_data",
+    "solve_data",
+    "static_data",
+    "why_data",
+]
+
+
+def analyze_data(state: GameState) -> dict[str, Any]:
+    """``analyze --json``: validity, phase, and per player melded count, outs (R15), forceable (R14).
+
+    Parameters
+    ----------
+    state : GameState
+        A validated position; its cards are named in ``state.rules.labels`` (R2).
+
+    Returns
+    -------
+    dict
+        ``valid``, ``variant``, ``labels``, ``phase``, ``to_act`` and ``players`` (each with
+        ``melded``, ``hand_count``, ``outs`` (``None`` for a hidden hand) and ``forceable``).
+    """
+    lab = state.rules.labels
+
+    def names(cards: tuple[int, ...] | None) -> list[str] | None:
+        return None if cards is None else [format_card(c, lab) for c in cards]
+
+    return {
+        "valid": True,
+        "variant": state.rules.name,
+        "labels": str(lab),
+        "phase": str(state.phase),
+        "to_act": state.to_act,
+        "players": [
+            {
+                "melded": r.melded,
+                "hand_count": r.hand_count,
+                "outs": names(r.outs),
+                "forceable": names(r.forceable),
+            }
+            for r in analyze_position(state)
+        ],
+    }
+
+
+def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
+    """The ranked moves of a sampled hint, as ``hint --json`` lists them.
+
+    Parameters
+    ----------
+    state : GameState
+        The position advised on (its labels name the moves, R2).
+    advice : Advice
+        :func:`analyzer.advisor.advise`'s answer for it.
+
+    Returns
+    -------
+    list of dict
+        Best first: ``move``, ``score`` (expected result, -1..1, R20), ``reasons``, ``win``,
+        ``draw``, ``loss`` (probabilities), ``ci95`` (95% Wilson interval of ``win``),
+        ``static_score``.
+    """
+    lab = state.rules.labels
+    return [
+        {
+            "move": e.move.text(lab),
+            "score": round(e.expected, 6),
+            "reasons": list(e.reasons),
+            "win": round(e.win, 6),
+            "draw": round(e.draw, 6),
+            # From the rounded win and draw, so that the three still add up to 1.
+            "loss": round(1.0 - round(e.win, 6) - round(e.draw, 6), 6),
+            "ci95": [round(e.ci95[0], 6), round(e.ci95[1], 6)],
+            "static_score": e.static_score,
+        }
+        for e in advice.estimates
+    ]
+
+
+def hint_data(
+    state: GameState, advice: Advice, *, seed: int, open_hands: bool, top: int | None
+) -> dict[str, Any]:
+    """``hint --json`` (sampled): the moves best first with win/draw/loss and reasons.
+
+    Parameters
+    ----------
+    state : GameState
+    advice : Advice
+        :func:`analyzer.advisor.advise`'s answer for ``state``.
+    seed : int
+        The sampling seed it ran with.
+    open_hands : bool
+        Whether it used every hand as given (``--open``).
+    top : int or None
+        Keep only the first ``top`` moves (all when ``None``).
+
+    Returns
+    -------
+    dict
+        ``to_act``, ``evaluation``, ``exact``, ``labels``, ``samples``, ``seed``, ``seconds``,
+        ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth`` and ``moves``
+        (:func:`hint_moves`).
+    """
+    moves = hint_moves(state, advice)
+    return {
+        "to_act": state.to_act,
+        "evaluation": "open" if open_hands else "sampled",
+        "exact": open_hands and state.stock is not None,
+        "labels": str(state.rules.labels),
+        "samples": advice.samples,
+        "seed": seed,
+        "seconds": round(advice.seconds, 3),
+        "unproven": round(advice.unproven, 4),
+        "time_limited": advice.samples < advice.planned and not advice.interrupted,
+        "interrupted": advice.interrupted,
+        "engine": advice.engine,
+        "depth": advice.depth,
+        "moves": moves[:top] if top else moves,
+    }
+
+
+def static_data(state: GameState, hints: list[Hint], *, top: int | None) -> dict[str, Any]:
+    """``hint --static --json``: every legal move by its one-move static score.
+
+    Parameters
+    ----------
+    state : GameState
+    hints : list of Hint
+        :func:`analyzer.hints.static_hints` of ``state``, best first.
+    top : int or None
+        Keep only the first ``top`` moves (all when ``None``).
+
+    Returns
+    -------
+    dict
+        ``to_act``, ``evaluation`` (``"static"``), ``labels``, ``weights`` and ``moves`` (each
+        ``move``, ``score``, ``reasons``).
+    """
+    lab = state.rules.labels
+    moves = [{"move": h.move.text(lab), "score": h.score, "reasons": list(h.reasons)} for h in hints]
+    return {
+        "to_act": state.to_act,
+        "evaluation": "static",
+        "labels": str(lab),
+        "weights": WEIGHTS,
+        "moves": moves[:top] if top else moves,
+    }
+
+
+def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
+    """``solve --json``: winner, proof, principal variation, values (R20).
+
+    Parameters
+    ----------
+    state : GameState
+        The position solved (its labels name the moves).
+    result : SearchResult
+        :func:`analyzer.search.solve`'s answer for it.
+
+    Returns
+    -------
+    dict
+        ``winner``, ``proven``, ``pv``, ``nodes``, ``values`` (expected result per player,
+        -1..1), ``mode``, ``stopped_by``, ``seconds``, ``bounds`` (what is proven for the
+        player to act: ``player``, ``lower``, ``upper``) and ``estimate``; with the stock order
+        unknown also ``probabilities`` (each player's win and the draw).
+    """
+    lab = state.rules.labels
+    n = state.rules.players
+    data: dict[str, Any] = {
+        "winner": result.winner,
+        "proven": result.proven,
+        "pv": [m.text(lab) for m in result.pv],
+        "nodes": result.nodes,
+        "values": [round(v, 6) for v in result.values],
+        "mode": result.mode,
+        "stopped_by": result.stopped_by,
+        "seconds": round(result.seconds, 4),
+        # What is proven for the player to act (R20 scale), and whether the rest is an estimate.
+        "bounds": {
+            "player": max(state.current_player(), 0),
+            "lower": round(result.lower, 6),
+            "upper": round(result.upper, 6),
+        },
+        "estimate": not result.proven,
+    }
+    if result.mode == "expectimax":
+        probabilities = {str(p): round(result.outcome[p], 6) for p in range(n)}
+        probabilities["draw"] = round(result.outcome[n], 6)
+        data["probabilities"] = probabilities
+    return data
+
+
+def all_moves_data(state: GameState, values: list[MoveValue]) -> dict[str, Any]:
+    """``solve --all-moves --json``: every legal root move, best first for the player to act,
+    with its values per player, ``proven`` and its principal variation (the move first).
+
+    Parameters
+    ----------
+    state : GameState
+        The position (its labels name the moves, R2).
+    values : list of MoveValue
+        :func:`analyzer.multipv.solve_moves`'s answer for it, best first.
+
+    Returns
+    -------
+    dict
+        ``to_act``, ``moves`` (each ``move``, ``values`` per player on -1..1 (R20), ``proven``,
+        ``pv``), ``proven`` (every move), ``nodes`` and ``seconds`` (all moves).
+    """
+    lab = state.rules.labels
+    return {
+        "to_act": state.to_act,
+        "moves": [
+            {
+                "move": v.move.text(lab),
+                "values": [round(x, 6) for x in v.values],
+                "proven": v.proven,
+                "pv": [m.text(lab) for m in v.pv],
+            }
+            for v in values
+        ],
+        "proven": all(v.proven for v in values),
+        "nodes": sum(v.nodes for v in values),
+        "seconds": round(sum(v.seconds for v in values), 4),
+    }
+
+
+def why_data(
+    state: GameState,
+    explanation: Explanation,
+    *,
+    samples: int,
+    seed: int,
+    time_limit: float,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """``why --json``: the rule facts forbidding a move, or how a legal move compares with the
+    best on the same sampled deals as hint (not for the bare ``take``, which names no move).
+
+    Parameters
+    ----------
+    state : GameState
+    explanation : Explanation
+        :func:`analyzer.why.explain`'s answer for the move.
+    samples, seed : int
+        Deals sampled for the comparison, and their seed.
+    time_limit : float
+        Seconds of sampling for the comparison.
+    progress : callable, optional
+        Called with (deals done, deals planned).
+
+    Returns
+    -------
+    dict
+        ``move``, ``legal``, ``facts``; for a legal choice also ``comparison`` (``rank``, ``of``,
+        ``best``, ``win``, ``best_win``, ``expected``, ``best_expected``, ``samples``,
+        ``time_limited``).
+
+    Raises
+    ------
+    PositionError
+        If the comparison needs a hidden hand (R6).
+    """
+    lab = state.rules.labels
+    data: dict[str, Any] = {
+        "move": explanation.move,
+        "legal": explanation.legal,
+        "facts": list(explanation.facts),
+    }
+    comparable = explanation.legal and explanation.move != "take"
+    if comparable and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
+        # A legal move's text is in the state's labels: it reads back as the same move.
+        asked = parse_move(explanation.move, lab)
+        advice = advise(
+            state,
+            samples=samples,
+            seed=seed,
+            time_limit=time_limit,
+            extra=[asked],
+            progress=progress,
+        )
+        rank = next(k for k, e in enumerate(advice.estimates) if e.move == asked)
+        mine, best = advice.estimates[rank], advice.estimates[0]
+        data["comparison"] = {
+            "rank": rank + 1,
+            "of": len(advice.estimates),
+            "best": best.move.text(lab),
+            "win": round(mine.win, 6),
+            "best_win": round(best.win, 6),
+            "expected": round(mine.expected, 6),
+            "best_expected": round(best.expected, 6),
+            "samples": advice.samples,
+            "time_limited": advice.samples < advice.planned,
+        }
+    return data
+
+
+def arrangement_data(result: Arrangement, lab: Labels) -> dict[str, Any]:
+    """An arrangement of ``melds --json``: feasible, melded count, melds, unmelded, optimal.
+
+    Parameters
+    ----------
+    result : Arrangement
+        :func:`analyzer.partition.solve_arrangement`'s answer.
+    lab : Labels
+        The labels of the cards (R2).
+
+    Returns
+    -------
+    dict
+        ``feasible``, ``melded`` (cards), ``melds`` (lists of card texts, R4, R5),
+        ``unmelded``, ``optimal``.
+    """
+    return {
+        "feasible": result.feasible,
+        "melded": result.melded,
+        "melds": [format_mask(m, lab).split() for m in result.melds],
+        "unmelded": format_mask(result.unmelded, lab).split(),
+        "optimal": result.optimal,
+    }
+
+
+def notation_data(state: GameState) -> dict[str, Any]:
+    """``notation --json``: the one-line notation and the same position as position data.
+
+    Parameters
+    ----------
+    state : GameState
+
+    Returns
+    -------
+    dict
+        ``notation`` (:func:`analyzer.notation.format_notation`) and ``position``
+        (:func:`analyzer.position.dump_position`), in ``state.rules.labels``.
+    """
+    return {
+        "notation": format_notation(state),
+        "position": dump_position(state),
+    }
+
+
+def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
+    """``review --json``: ``moves`` (ply, player, move, best, win_best, win_played, loss,
+    label) and ``summary`` (player, accuracy, and the count of each label), plus the
+    ``settings`` the review ran with (samples, seed, time limit, scale, thresholds).
+
+    Parameters
+    ----------
+    result : GameReview
+        :func:`analyzer.review.review_game`'s answer.
+    labels : Labels
+        The labels of the moves' cards (R2).
+
+    Returns
+    -------
+    dict
+        ``moves``: per decision ``ply`` (from 1), ``player``, ``move``, ``best``, ``win_best``
+        and ``win_played`` (win chances 0..1), ``loss`` (win chance given up, at least 0) and
+        ``label``; ``summary``: per player ``player``, ``accuracy`` (0..100, ``None`` without
+        decisions) and the count of each label; ``settings``.  See ``docs/review.md``.
+    """
+    moves = [
+        {
+            "ply": m.ply,
+            "player": m.player,
+            "move": m.move.text(labels),
+            "best": m.best.text(labels),
+            "win_best": round(m.win_best, 6),
+            "win_played": round(m.win_played, 6),
+            "loss": round(m.loss, 6),
+            "label": str(m.label),
+        }
+        for m in result.moves
+    ]
+    summary = [
+        {
+            "player": s.player,
+            "accuracy": None if s.accuracy is None else round(s.accuracy, 1),
+            **{str(label): s.counts[label] for label in Label},
+        }
+        for s in result.summary
+    ]
+    return {
+        "moves": moves,
+        "summary": summary,
+        "settings": {
+            "samples": result.samples,
+            "seed": result.seed,
+            "time_limit": result.time_limit,
+            "time_limited": result.time_limited,
+            "scale": list(SCALE),
+            "thresholds": {str(label): least for label, least in THRESHOLDS},
+        },
+    }

@@ -1,0 +1,155 @@
+"""``conquian show``: a position drawn for people, in the terminal or as an SVG picture."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from analyzer.position import dump_position
+from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, OutputFile, maybe, out, read_position
+from cli.svg import position_svg
+
+__all__ = ["card_text", "show", "table_lines"]
+
+FRENCH_SUITS = {"S": ("♠", "bold"), "H": ("♥", "bold red"), "D": ("♦", "bold red"),
+                "C": ("♣", "bold")}  # fmt: skip
+SPANISH_SUITS = {"o": "bold yellow", "c": "bold red", "e": "bold blue", "b": "bold green"}
+"""Terminal styles of the suits: French red and black; Spanish in the colours of the
+traditional deck (oros gold, copas red, espadas blue, bastos green)."""
+
+
+def show(
+    position: Annotated[str, typer.Argument(metavar="POSITION", help=POSITION_HELP)],
+    svg: Annotated[
+        Path | None,
+        typer.Option(
+            "--svg",
+            metavar="FILE",
+            help="Write an SVG picture of the table (card faces, the player to act marked) "
+            "instead of drawing it in the terminal; checked before the work.",
+        ),
+    ] = None,
+    force: ForceOpt = False,
+    labels: LabelsOpt = None,
+) -> None:
+    """Draw POSITION: each player's hand and layout, the centre card, the stock and the dead
+    cards, cards as coloured rank-suit glyphs; --svg writes a picture a page can embed."""
+    target = None if svg is None else OutputFile(svg, "--svg", force=force, inputs=[position])
+    with maybe(target):
+        pos = read_position(position, labels)
+        state = pos.state
+        data = dump_position(state)
+        if state.is_terminal():
+            data["to_act"] = None  # the deal is over: nobody acts (R15, R18)
+        if target is not None:
+            target.write_text(position_svg(data, caption=state.describe()) + "\n")
+            target.commit()
+            out.print(f"Written the picture of {pos.name} to {svg}.", markup=False)
+            return
+    for line in table_lines(data, state.describe()):
+        out.print(line)
+
+
+def card_text(card: str, labels: str) -> Text:
+    """One card as a coloured glyph: ``K♥`` in red, ``12o`` in gold (R2).
+
+    Parameters
+    ----------
+    card : str
+        A card text as positions write it (``KH``, ``12o``).
+    labels : str
+        ``"french"`` or ``"spanish"``: the label set of the text.
+
+    Returns
+    -------
+    rich.text.Text
+    """
+    rank, suit = card[:-1], card[-1]
+    if labels == "spanish" and suit.lower() in SPANISH_SUITS:
+        return Text(f"{rank}{suit.lower()}", style=SPANISH_SUITS[suit.lower()])
+    glyph, style = FRENCH_SUITS.get(suit.upper(), (suit, ""))
+    return Text(f"{rank}{glyph}", style=style)
+
+
+def _cards(cards: list[str], labels: str) -> Text:
+    return Text(" ").join(card_text(c, labels) for c in cards)
+
+
+def _melds(layout: list[list[str]], labels: str) -> Text:
+    if not layout:
+        return Text("no melds", style="dim")
+    return Text("  ").join(Text("[") + _cards(m, labels) + Text("]") for m in layout)
+
+
+def table_lines(data: dict[str, Any], describe: str) -> list[Text]:
+    """The terminal drawing of position data: one line per part.
+
+    Parameters
+    ----------
+    data : dict
+        A position as :func:`analyzer.position.dump_position` writes it.
+    describe : str
+        The position's one-line description, the first line.
+
+    Returns
+    -------
+    list of rich.text.Text
+        The description; per player his name (the player to act marked), hand and layout;
+        the centre card (R10-R14), the stock, the dead cards (R17) and the exchange (R9).
+    """
+    labels = str(data["labels"])
+    lines = [Text(describe[:1].upper() + describe[1:] + ".", style="bold")]
+    for p, entry in enumerate(data["players"]):
+        acting = p == data["to_act"]
+        head = Text("▶ " if acting else "  ", style="bold yellow")
+        head += Text(f"Player {p}", style="bold")
+        if p == data["dealer"]:
+            head += Text(" (dealer)")
+        if acting:
+            head += Text(" to act", style="bold yellow")
+        melded = sum(len(m) for m in entry["layout"])
+        hand = entry["hand"]
+        count = hand if isinstance(hand, int) else len(hand)
+        head += Text(f"   {melded} melded, {count} in hand", style="dim")
+        lines.append(head)
+        if isinstance(hand, int):
+            hand_text = Text("🂠 " * min(hand, 3) + f"{hand} hidden", style="dim")
+        else:
+            hand_text = _cards(hand, labels) if hand else Text("empty", style="dim")
+        lines.append(Text("    hand    ") + hand_text)
+        lines.append(Text("    layout  ") + _melds(entry["layout"], labels))
+        if entry.get("gave"):
+            lines.append(Text("    gave    ") + card_text(entry["gave"], labels))
+    centre = data["centre"]
+    if centre is None:
+        lines.append(Text("  Centre    none: a stock card is turned next"))
+    else:
+        note = f"  {centre['kind']} by player {centre['source']}"
+        if centre["declined"]:
+            note += ", declined by " + ", ".join(str(d) for d in centre["declined"])
+        if centre.get("forced") is not None:
+            note += f", forced on player {centre['forced']}"
+        lines.append(Text("  Centre    ") + card_text(centre["card"], labels) + Text(note))
+    stock = data["stock"]
+    if isinstance(stock, int):
+        lines.append(Text(f"  Stock     {stock} cards, order unknown"))
+    else:
+        lines.append(
+            Text("  Stock     ")
+            + (_cards(stock, labels) if stock else Text("empty", style="dim"))
+            + Text("  (top first)" if stock else "", style="dim")
+        )
+    dead = data["dead"]
+    lines.append(Text("  Dead      ") + (_cards(dead, labels) if dead else Text("none", style="dim")))
+    if "exchange" in data:
+        chosen = data["exchange"]["chosen"]
+        lines.append(
+            Text("  Exchange  chosen so far: ")
+            + Text(" ").join(
+                Text("-", style="dim") if c is None else card_text(c, labels) for c in chosen
+            )
+        )
+    return lines

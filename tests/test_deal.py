@@ -1,0 +1,84 @@
+"""conquian deal (analyzer.deals): valid dealt positions of both presets, a player's view, after N
+greedy moves, as JSON or the notation; same seed, same deal; bad options one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_run import one_error_line, run
+
+from analyzer.deals import deal_position
+from analyzer.errors import ConquianError
+from analyzer.notation import parse_notation
+from analyzer.position import load_position
+from analyzer.state import Phase
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_deal_writes_a_valid_position_that_every_command_reads(variant: str) -> None:
+    code, out, _ = run("deal", "--variant", variant, "--seed", "5")
+    assert code == 0
+    state = load_position(json.loads(out))
+    assert state.rules.name == variant and state.stock is not None
+    assert all(h is not None and h.bit_count() == state.rules.hand_size for h in state.hands)
+    assert state.phase is (Phase.EXCHANGE if variant == "megajogos" else Phase.TURN)
+    assert run("deal", "--variant", variant, "--seed", "5", "--json")[1] == out  # the default
+    assert run("deal", "--variant", variant, "--seed", "5")[1] == out  # same seed, same deal
+    assert run("deal", "--variant", variant, "--seed", "6")[1] != out
+    code, line, _ = run("deal", "--variant", variant, "--seed", "5", "--notation")
+    assert code == 0 and parse_notation(line.strip()) == state
+    code, analyzed, _ = run("analyze", "-", "--json", input=out)
+    assert code == 0 and json.loads(analyzed)["valid"] is True
+
+
+def test_view_and_after() -> None:
+    code, out, _ = run("deal", "--seed", "2", "--after", "6", "--view", "0")
+    assert code == 0
+    state = load_position(json.loads(out))
+    assert state.hands[0] is not None and state.hands[1] is None and state.stock is None
+    full, moves = deal_position("classic", seed=2, after=6)
+    assert sum(1 for player, _ in moves if player is not None) == 6
+    assert state.counts == full.counts and state.layouts == full.layouts
+    assert state.hands[0] == full.hands[0]
+    code, analyzed, _ = run("analyze", "-", "--json", input=out)
+    assert code == 0 and json.loads(analyzed)["players"][1]["outs"] is None  # hidden hand
+
+
+def test_megajogos_after_the_exchange_keeps_what_was_passed() -> None:
+    state, moves = deal_position("megajogos", seed=1, after=4)
+    assert [m.text().split()[0] for _, m in moves[:3]] == ["give"] * 3
+    assert state.gave and all(g is not None for g in state.gave)
+
+
+def test_a_deal_that_ends_before_n_moves_is_a_domain_error() -> None:
+    with pytest.raises(ConquianError, match="the deal ended after"):
+        deal_position("classic", seed=0, after=200)
+    code, out, err = run("deal", "--after", "200")
+    assert code == 1 and "the deal ended after" in err and one_error_line(err) and out == ""
+
+
+def test_output_file(tmp_path: Path) -> None:
+    target = tmp_path / "p.json"
+    code, out, _ = run("deal", "--seed", "1", "-o", str(target))
+    assert code == 0 and "Written" in out
+    assert load_position(json.loads(target.read_text())).stock_count == 20
+    code, _, err = run("deal", "--seed", "1", "-o", str(target))
+    assert code == 2 and "--force" in err and one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("deal", "--variant", "gin"), "unknown variant"),
+        (("deal", "--view", "2"), "--view"),
+        (("deal", "--dealer", "3", "--variant", "megajogos"), "--dealer"),
+        (("deal", "--after", "-1"), "--after"),
+        (("deal", "--notation", "--json"), "give one"),
+        (("deal", "-o", "/proc/x.json"), "cannot write into"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], needle: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and needle in err and one_error_line(err) and out == ""

@@ -1,0 +1,185 @@
+"""conquian engine (docs/engine.md): JSON lines in, one answer line per request, in order, each
+with the request's id; bad requests answered and the engine goes on; end of input exits 0."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from cli_run import example, forcing, run
+from conftest import EXAMPLES, ROOT
+
+from cli.engine import answer
+
+FORCING = "classic french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,6H,JD,QH,QD 5C:turned:0:0 7D 18"
+PUZZLE = json.loads((ROOT / "examples" / "puzzles" / "classic-win-1.json").read_text())["position"]
+
+
+def engine_process() -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
+
+
+def cli_json(*args: str) -> Any:
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_the_engine_as_a_subprocess_answers_in_order() -> None:
+    requests: list[Any] = [
+        {"id": 1, "cmd": "analyze", "position": forcing()},
+        "this is not json",
+        {"id": "two", "cmd": "notation", "position": forcing()},
+        {"id": 3, "cmd": "fly"},
+        {"id": 4, "cmd": "melds", "cards": "5H 6H 7H JH JS JD KC", "must": "5H 6H 7H JH"},
+        {"id": 5, "cmd": "analyze", "position": FORCING.replace(" 18", " 19")},
+        {"id": 6, "cmd": "hint", "position": FORCING, "static": True},
+        {"id": 7, "cmd": "solve", "position": PUZZLE},
+        {"id": 8, "cmd": "solve", "position": PUZZLE, "all_moves": True},
+        {"id": 9, "cmd": "why", "position": FORCING, "move": "take [5C 6C 7C] pay KS"},
+        {"id": 10, "cmd": "hint", "position": FORCING, "samples": 2, "seed": 3, "time_limit": 30},
+        {"id": 11, "action": "query_version"},
+    ]
+    proc = engine_process()
+    assert proc.stdin is not None and proc.stdout is not None
+    answers = []
+    # One request at a time, as a GUI does: each answer arrives before the next request is sent.
+    for request in requests:
+        line = request if isinstance(request, str) else json.dumps(request)
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        answers.append(json.loads(proc.stdout.readline()))
+    proc.stdin.write("\n")  # a blank line is no request
+    proc.stdin.close()
+    rest = proc.stdout.read()
+    assert proc.wait(timeout=120) == 0 and rest == ""
+    assert proc.stderr is not None and proc.stderr.read() == ""
+    ids = [None if isinstance(r, str) else r["id"] for r in requests]
+    assert [a["id"] for a in answers] == ids
+    assert [a["ok"] for a in answers] == [True, False, True, False, True, False, True, True, True,
+                                          True, True, True]  # fmt: skip
+    by_id = {a["id"]: a for a in answers if a["id"] is not None}
+    position = str(EXAMPLES / "forcing.json")
+    assert by_id[1]["result"] == cli_json("analyze", position)
+    assert by_id["two"]["result"] == cli_json("notation", position)
+    assert by_id["two"]["result"]["notation"] == FORCING
+    assert by_id[3]["field"] == "cmd" and "unknown command" in by_id[3]["error"]
+    assert by_id[4]["result"] == cli_json("melds", "5H", "6H", "7H", "JH", "JS", "JD", "KC",
+                                          "--must", "5H 6H 7H JH")  # fmt: skip
+    assert by_id[5]["field"] == "position" and "add up to 41" in by_id[5]["error"]
+    assert by_id[6]["result"] == cli_json("hint", position, "--static")
+    solved = by_id[7]["result"]
+    assert solved["proven"] and solved["winner"] == 0
+    values = [m["values"][0] for m in by_id[8]["result"]["moves"]]
+    assert values == sorted(values, reverse=True) and values[0] == solved["values"][0]
+    assert by_id[9]["result"]["legal"] is False and by_id[9]["result"]["facts"]
+    hint = by_id[10]["result"]
+    assert hint["samples"] == 2 and {m["move"] for m in hint["moves"]} == {"force 0", "pass"}
+    assert hint["moves"] == cli_json("hint", position, "--samples", "2", "--seed", "3",
+                                     "--time-limit", "30")["moves"]  # fmt: skip
+    assert by_id[11]["result"]["commands"] == ["analyze", "melds", "hint", "solve", "why",
+                                               "notation"]  # fmt: skip
+
+
+def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(PUZZLE))
+    got, _ = answer(json.dumps({"id": 1, "cmd": "solve", "position": PUZZLE, "all_moves": True}))
+    expected = cli_json("solve", str(path), "--all-moves")
+    for data in (got["result"], expected):
+        data.pop("seconds")
+    assert got["result"] == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "needle"),
+    [
+        ("[1, 2]", None, "JSON object"),
+        ('{"cmd": "analyze"}', "id", "needs an 'id'"),
+        ('{"id": true, "cmd": "analyze"}', "id", "needs an 'id'"),
+        ('{"id": 1}', "cmd", "'cmd' is missing"),
+        ('{"id": 1, "cmd": "analyze"}', "position", "'position' is missing"),
+        ('{"id": 1, "cmd": "analyze", "position": "classic french 1 1 KS,KH/AH 5C:thrown:0:0"}',
+         "position", "notation field 'centre' at column 32"),
+        ('{"id": 1, "cmd": "analyze", "position": {"variant": "classic", "toAct": 1}}',
+         "position", "did you mean 'to_act'"),
+        ('{"id": 1, "cmd": "analyze", "position": 7}', "position", "position"),
+        ('{"id": 1, "cmd": "analyze", "position": "x", "samples": 3}', "samples", "unknown field"),
+        ('{"id": 1, "cmd": "hint", "position": "x", "samples": "8"}', "samples", "whole number"),
+        ('{"id": 1, "cmd": "hint", "position": "x", "samples": 0}', "samples", "from 1"),
+        ('{"id": 1, "cmd": "hint", "position": "x", "time_limit": NaN}', "time_limit", "number"),
+        ('{"id": 1, "cmd": "hint", "position": "x", "static": 1}', "static", "true or false"),
+        ('{"id": 1, "cmd": "solve", "position": "x", "mode": "best"}', "mode", "auto, maxn"),
+        ('{"id": 1, "cmd": "melds", "cards": "AS 2S 9S"}', "cards", "'9S'"),
+        ('{"id": 1, "cmd": "melds", "cards": "AS 2S", "must": "3S"}', "must", "not among"),
+        ('{"id": 1, "cmd": "melds", "cards": "AS", "variant": "gin"}', "variant", "unknown variant"),
+        ('{"id": 1, "cmd": "melds", "cards": 5}', "cards", "cards as text"),
+        ('{"id": 1, "cmd": "analyze", "position": "x", "labels": "klingon"}', "labels", "french"),
+        ('{"id": 1, "action": "dance"}', "action", "unknown action"),
+        ("[" * 5000 + "]" * 5000, None, "nested too deeply"),
+        ('{"id": 1, "cmd": "analyze", "position": ' + "9" * 5000 + "}", None, "not valid JSON"),
+    ],
+)
+def test_bad_requests_get_an_error_answer(line: str, field: str | None, needle: str) -> None:
+    # 'x' positions are never read: the request's own fields are checked first where they can be.
+    line = line.replace('"position": "x"', json.dumps({"position": forcing()})[1:-1])
+    reply, stop = answer(line)
+    assert not stop and reply["ok"] is False
+    assert reply["field"] == field and needle in reply["error"], reply
+    assert set(reply) == {"id", "ok", "error", "field"}
+    assert "\n" not in reply["error"]
+
+
+def test_why_and_hint_problems_name_the_field() -> None:
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "why", "position": FORCING, "move": "dance"}))
+    assert reply["field"] == "move" and "not a move" in reply["error"]
+    hidden = example("forcing.json")
+    hidden["players"][0]["hand"] = 2  # player 0's hand hidden: nothing to solve
+    reply, _ = answer(json.dumps({"id": 2, "cmd": "solve", "position": hidden}))
+    assert reply["ok"] is False and "hidden" in reply["error"]
+
+
+def test_labels_per_request_and_by_default() -> None:
+    request = {"id": 1, "cmd": "analyze", "position": FORCING, "labels": "spanish"}
+    reply, _ = answer(json.dumps(request))
+    assert reply["result"]["players"][0]["outs"] == ["12o", "12b"]
+    reply, _ = answer(json.dumps({**request, "labels": None}), labels=None)
+    assert reply["result"]["players"][0]["outs"] == ["KD", "KC"]
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "analyze", "position": FORCING}),
+                      labels=__import__("analyzer").Labels.SPANISH)  # fmt: skip
+    assert reply["result"]["players"][0]["outs"] == ["12o", "12b"]
+
+
+def test_quit_and_end_of_input_exit_0_through_the_cli() -> None:
+    lines = "\n".join(
+        [json.dumps({"id": 1, "action": "quit"}), json.dumps({"id": 2, "cmd": "analyze"})]
+    )
+    code, out, err = run("engine", input=lines + "\n")
+    assert code == 0 and err == ""
+    assert [json.loads(x)["id"] for x in out.splitlines()] == [1]
+    code, out, _ = run("engine", input="")
+    assert code == 0 and out == ""
+
+
+def test_a_line_that_is_not_utf8_is_answered() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", "engine"],
+        input=b"\xff\xfe\n" + json.dumps({"id": 1, "cmd": "notation", "position": FORCING}).encode()
+        + b"\n",
+        capture_output=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0
+    first, second = (json.loads(x) for x in proc.stdout.decode().splitlines())
+    assert first["ok"] is False and "UTF-8" in first["error"]
+    assert second["ok"] is True and second["result"]["notation"] == FORCING
