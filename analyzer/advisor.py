@@ -102,6 +102,9 @@ class Engine:
         that order (it sees the cards to come, as double-dummy does);
         ``"chance"``: the search averages over every card a turn may bring
         (expectimax), seeing only the hands of the sampled deal.
+    infer : bool
+        Sample only deals consistent with the other players' declines
+        (:func:`analyzer.sampling.sample_deal` with ``infer=True``).
     """
 
     name: str
@@ -112,6 +115,7 @@ class Engine:
     node_budget: int = 2_000
     max_depth: int = 40
     stock: str = "known"
+    infer: bool = False
 
 
 ENGINES: dict[str, Engine] = {
@@ -454,7 +458,7 @@ def advise(
         if stopping():
             interrupted = True
             break
-        deal = mine if exact_deal else sample_deal(mine, player, rng)
+        deal = mine if exact_deal else sample_deal(mine, player, rng, infer=engine.infer)
         if engine.stock == "chance" and not exact_deal:
             deal = deal.evolve(stock=None)
         if lookahead is not None:

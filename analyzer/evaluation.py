@@ -52,8 +52,9 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.cards import iter_mask
 from analyzer.errors import ConquianError
-from analyzer.melds import cards_of, max_melded
+from analyzer.melds import cards_of, catalog, max_melded
 from analyzer.rules import Rules
 from analyzer.state import GameState, Phase, _fitting_cards
 
@@ -126,10 +127,14 @@ def _gains(layout_cards: int, hand: int, rules: Rules) -> tuple[int, int, int, i
     base = layout_cards | hand
     need = hand.bit_count() + 1
     melded = layout_cards.bit_count()
-    for card in range(40):
+    # Only a card that completes some meld with cards he has can be melded at all.
+    reach = 0
+    for meld in catalog(rules):
+        rest = meld & ~base
+        if rest and rest & (rest - 1) == 0:
+            reach |= rest
+    for card in iter_mask(reach):
         bit = 1 << card
-        if base & bit:
-            continue
         best = max_melded(base | bit, rules, layout_cards | bit)
         if best < 0:
             continue

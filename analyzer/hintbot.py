@@ -56,6 +56,9 @@ class HintBot:
         Deepest lookahead, in offers; the engine's when omitted.
     stock : str, optional
         ``"known"`` or ``"chance"`` (:class:`analyzer.advisor.Engine`); the engine's when omitted.
+    infer : int, optional
+        1: sample only deals consistent with the others' declines; 0: uniform; the engine's
+        when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -74,6 +77,7 @@ class HintBot:
         mode: str | None = None,
         max_depth: int | None = None,
         stock: str | None = None,
+        infer: int | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
@@ -83,6 +87,7 @@ class HintBot:
             mode=base.mode if mode is None else mode,
             max_depth=base.max_depth if max_depth is None else max_depth,
             stock=base.stock if stock is None else stock,
+            infer=base.infer if infer is None else bool(infer),
         )
         self.samples = samples
         self.time_limit = time_limit

@@ -13,7 +13,10 @@ deepest iteration it finished, so it is *anytime*.
 
 Leaves are the positions before a turn (the next stock card is not looked
 at) and the positions where a new centre card is offered; within one offer
-(passes, forces, lay-ins, hand-only melds) the search never stops.  With
+(passes, forces, lay-ins, hand-only melds) the search never stops.  In the
+exchange (R9) the other players' cards are not searched: they choose at the
+same time without seeing the root player's, and are modelled by the greedy
+bot's rule (the card least useful to the hand).  With
 the stock order unknown (``stock=None``) a turn inside the horizon is a
 chance node: the average over every stock card (expectimax).
 
@@ -30,8 +33,11 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
+from analyzer.cards import FULL_DECK, iter_mask
 from analyzer.errors import ConquianError, PositionError
-from analyzer.moves import LayIn, Move, Pass, Take
+from analyzer.hints import usefulness
+from analyzer.melds import catalog
+from analyzer.moves import Give, LayIn, Move, Pass, Take
 from analyzer.search import Outcome, outcome_vector, position_key
 from analyzer.state import GameState, Phase
 
@@ -115,6 +121,15 @@ def _order_index(
         order.remove(k)
         order.insert(0, k)
     return order
+
+
+def _greedy_give(state: GameState) -> Move:
+    """The card the greedy bot gives in the exchange: least useful to the rest of the hand (R9)."""
+    hand = state.hand(state.to_act)
+    unseen = FULL_DECK & ~state.table_mask() & ~hand
+    melds = catalog(state.rules)
+    card = min(iter_mask(hand), key=lambda c: usefulness(c, hand & ~(1 << c), unseen, melds))
+    return Give(card)
 
 
 def _boundary(state: GameState) -> bool:
@@ -271,6 +286,11 @@ class Lookahead:
         hit = self._expanded.get(pos)
         if hit is None:
             moves = state.legal_moves()
+            if state.phase is Phase.EXCHANGE and state.to_act != self._root:
+                # The others choose their exchange card at the same time as the root player,
+                # without seeing his (R9): they are modelled, not searched, by the greedy
+                # bot's rule (give the card that helps the hand least).
+                moves = [_greedy_give(state)]
             children = []
             for move in moves:
                 child = state.apply(move, check=False)

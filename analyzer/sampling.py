@@ -19,7 +19,10 @@ from analyzer.cards import FULL_DECK, iter_mask
 from analyzer.errors import PositionError
 from analyzer.state import GameState
 
-__all__ = ["is_consistent", "sample_deal", "sample_deals", "unseen_cards"]
+__all__ = ["MAX_TRIES", "declined_pairs", "is_consistent", "sample_deal", "sample_deals", "unseen_cards"]
+
+MAX_TRIES = 64
+"""Uniform draws tried by ``sample_deal(..., infer=True)`` before it settles for the best one."""
 
 
 def unseen_cards(view: GameState, player: int) -> int:
@@ -38,8 +41,47 @@ def _required(view: GameState, player: int, unseen: int) -> dict[int, int]:
     return need
 
 
-def sample_deal(view: GameState, player: int, rng: random.Random) -> GameState:
-    """One consistent deal of the hidden cards, uniform over all of them.
+def declined_pairs(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
+    """For each other player whose hand is hidden: masks of the two-card pairs he would not hold
+    had he taken the cards he declined (``infer=True`` of :func:`sample_deal`).
+
+    A dead card was declined by every player it was offered to (R11, R17),
+    except that the payer of a paid card was not offered it; the dead list
+    does not say who paid, so a dead card counts for every other player, as
+    does the centre card for the players in its ``declined`` list.  A pair
+    is two cards that make a three-card meld with the declined card.
+    """
+    from analyzer.melds import catalog
+
+    melds3 = [m for m in catalog(view.rules) if m.bit_count() == 3]
+    out: dict[int, tuple[int, ...]] = {}
+    for p, hand in enumerate(view.hands):
+        if p == player or hand is not None:
+            continue
+        cards = list(view.dead)
+        if view.centre is not None and p in view.centre.declined:
+            cards.append(view.centre.card)
+        pairs = {m & ~(1 << c) for c in cards for m in melds3 if m >> c & 1}
+        out[p] = tuple(sorted(pairs))
+    return out
+
+
+def _broken(hands: list[int | None], pairs: dict[int, tuple[int, ...]]) -> int:
+    """How many declined-card facts a deal breaks (pairs held)."""
+    count = 0
+    for p, masks in pairs.items():
+        hand = hands[p] or 0
+        count += sum(1 for m in masks if m & hand == m)
+    return count
+
+
+def sample_deal(
+    view: GameState, player: int, rng: random.Random, *, infer: bool = False
+) -> GameState:
+    """One consistent deal of the hidden cards, uniform over all of them (module docstring).
+
+    With ``infer`` the deal is drawn from those where no other player holds a
+    pair of cards that melds with a card he declined (:func:`declined_pairs`).
 
     Parameters
     ----------
@@ -48,6 +90,8 @@ def sample_deal(view: GameState, player: int, rng: random.Random) -> GameState:
     player : int
         Whose knowledge the sample respects.
     rng : random.Random
+    infer : bool
+        Draw from the deals consistent with the other players' declines.
 
     Returns
     -------
@@ -60,6 +104,22 @@ def sample_deal(view: GameState, player: int, rng: random.Random) -> GameState:
         If ``player``'s hand is hidden or the counts do not fit the unseen
         cards (an impossible view).
     """
+    pairs = declined_pairs(view, player) if infer else {}
+    best: GameState | None = None
+    fewest = -1
+    for _ in range(MAX_TRIES if pairs else 1):
+        deal = _draw(view, player, rng)
+        broken = _broken(list(deal.hands), pairs) if pairs else 0
+        if best is None or broken < fewest:
+            best, fewest = deal, broken
+        if broken == 0:
+            break
+    assert best is not None
+    return best
+
+
+def _draw(view: GameState, player: int, rng: random.Random) -> GameState:
+    """One uniform consistent deal."""
     unseen = unseen_cards(view, player)
     for hand in view.hands:
         if hand is not None:
@@ -98,12 +158,17 @@ def sample_deal(view: GameState, player: int, rng: random.Random) -> GameState:
 
 
 def sample_deals(
-    view: GameState, player: int, count: int, seed: int | random.Random = 0
+    view: GameState,
+    player: int,
+    count: int,
+    seed: int | random.Random = 0,
+    *,
+    infer: bool = False,
 ) -> Iterator[GameState]:
     """``count`` independent consistent deals (see :func:`sample_deal`), reproducible with ``seed``."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     for _ in range(count):
-        yield sample_deal(view, player, rng)
+        yield sample_deal(view, player, rng, infer=infer)
 
 
 def is_consistent(sample: GameState, view: GameState, player: int) -> bool:
