@@ -137,21 +137,28 @@ _OPEN: tuple[float, float, Move | None] = (-1.0, 1.0, None)
 def _order(
     state: GameState, moves: list[Move], history: dict[Move, int] | None = None
 ) -> list[Move]:
-    """Likely-best moves first: going out, takes, forces, passes last; within a kind,
+    """Likely-best moves first: going out, takes, forces, passes last; within the takes,
     the moves with the best history (cut-offs elsewhere in the tree), then the biggest takes."""
-    hist = history or {}
-
-    def rank(move: Move) -> tuple[int, int, int]:
+    outs: list[Move] = []
+    takes: list[Take | LayIn] = []
+    others: list[Move] = []
+    passes: list[Move] = []
+    for move in moves:
         if isinstance(move, (Take, LayIn)):
             if move.pay is None:
-                return (0, 0, 0)
-            melded = sum(m.bit_count() for m in move.layout)
-            return (1, -hist.get(move, 0), -melded)
-        if isinstance(move, Pass):
-            return (3, 0, 0)
-        return (2, -hist.get(move, 0), 0)
-
-    return sorted(moves, key=rank)
+                outs.append(move)
+            else:
+                takes.append(move)
+        elif isinstance(move, Pass):
+            passes.append(move)
+        else:
+            others.append(move)
+    if len(takes) > 1:
+        hist = history or {}
+        takes.sort(key=lambda m: (-hist.get(m, 0), -sum(x.bit_count() for x in m.layout)))
+    if len(others) > 1 and history:
+        others.sort(key=lambda m: -history.get(m, 0))
+    return [*outs, *takes, *others, *passes]
 
 
 @dataclass

@@ -26,6 +26,7 @@ from analyzer.errors import IllegalMoveError, PositionError
 from analyzer.melds import (
     can_meld_all,
     cards_of,
+    catalog,
     covers,
     is_meld,
     layoff_mask,
@@ -142,11 +143,24 @@ def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
     return _grouped_layouts(cards, cards, 0, rules).get(0, [])
 
 
+_PASS = Pass()
+
+
 def _index_key(mask: int) -> tuple[int, ...]:
     return tuple(iter_mask(mask))
 
 
-@lru_cache(maxsize=1 << 16)
+@cache
+def _melds_with(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """For each card index, the catalog melds that hold it (R4, R5)."""
+    by_card: list[list[int]] = [[] for _ in range(40)]
+    for meld in catalog(rules):
+        for card in iter_mask(meld):
+            by_card[card].append(meld)
+    return tuple(tuple(m) for m in by_card)
+
+
+@lru_cache(maxsize=1 << 17)
 def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
     """Every take of ``card`` by a player with this layout and hand (R13, R15), in order.
 
@@ -155,7 +169,19 @@ def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> 
     each is paired with every pay card, or is going out when no hand card
     is left.  Cached: the same player situation recurs across a search.
     """
-    base = cards_of(layout) | 1 << card
+    layout_cards = cards_of(layout)
+    pool = layout_cards | hand | 1 << card
+    # Most offered cards meld with nothing he has: no take, without a search.
+    if not any(m & pool == m for m in _melds_with(rules)[card]):
+        return ()
+    return _takes_of(layout_cards, hand, card, rules)
+
+
+@lru_cache(maxsize=1 << 17)
+def _takes_of(layout_cards: int, hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
+    """:func:`_take_moves` by the layout's cards (how they are arranged does not change what
+    can be melded, R13).  Cached: the same player situation recurs across a search."""
+    base = layout_cards | 1 << card
     groups = _grouped_layouts(base | hand, base, hand, rules)
     moves: list[Take] = []
     for used in sorted(groups, key=lambda u: (u.bit_count(), _index_key(u))):
@@ -340,7 +366,7 @@ class GameState:
         moves.extend(Force(k) for k in self.forceable_players())
         if self.rules.hand_melds:
             moves.extend(Meld(m) for m in self._hand_melds())
-        moves.append(Pass())
+        moves.append(_PASS)
         return moves
 
     def forceable_players(self) -> list[int]:
@@ -349,6 +375,8 @@ class GameState:
             return []
         offer, me, card = self.centre, self.to_act, self.centre.card
         if self.rules.force_when is ForceWhen.AFTER_DECLINE:
+            if not offer.declined:
+                return []
             candidates = [p for p in offer.declined if p != me]
         else:
             candidates = [
