@@ -15,10 +15,10 @@ from typing import Protocol
 
 from analyzer.cards import FULL_DECK
 from analyzer.errors import ConquianError
+from analyzer.hints import usefulness
 from analyzer.melds import cards_of, catalog
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.partition import best_take
-from analyzer.hints import usefulness
 from analyzer.state import GameState, Phase
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "register_bot", "usefulness"]
@@ -122,6 +122,7 @@ BOTS: dict[str, str | BotFactory] = {
     "hint": "analyzer.hintbot:HintBot",
     "hint-v1": "analyzer.hintbot:HintV1Bot",
     "oracle": "analyzer.hintbot:OracleBot",
+    "ismcts": "analyzer.interop.ismcts:IsmctsBot",  # OpenSpiel's IS-MCTS: pip install conquian[openspiel]
 }
 """Every bot by name: a factory, or ``"module:attribute"`` imported when the bot is made.
 

@@ -23,7 +23,7 @@ from types import ModuleType
 
 from analyzer.errors import MissingExtraError
 
-__all__ = ["MissingExtraError", "require"]
+__all__ = ["MissingExtraError", "missing_extra", "require"]
 
 
 def require(module: str, extra: str, what: str) -> ModuleType:
@@ -51,7 +51,22 @@ def require(module: str, extra: str, what: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise MissingExtraError(
-            f"{what} needs the {extra!r} extra ({exc.name or module} is not installed): "
-            f"pip install 'conquian[{extra}]'"
-        ) from None
+        raise missing_extra(extra, what, exc) from None
+
+
+def missing_extra(extra: str, what: str, exc: ImportError) -> MissingExtraError:
+    """The one-line error for ``exc``, a failed import of a library that ``extra`` installs.
+
+    Parameters
+    ----------
+    extra : str
+        The conquian extra, e.g. ``"openspiel"``.
+    what : str
+        What needs it, e.g. ``"the ismcts bot"``.
+    exc : ImportError
+        The failed import.
+    """
+    return MissingExtraError(
+        f"{what} needs the {extra!r} extra ({exc.name or 'a library'} is not installed): "
+        f"pip install 'conquian[{extra}]'"
+    )

@@ -15,8 +15,9 @@ Cowling, Powley and Whitehouse 2011) plays on the OpenSpiel game of
 * **evaluator**: :class:`RolloutEvaluator`, one playout to the end of the
   deal per leaf with the ``eager`` policy (go out when possible, else the
   take that melds the most cards, else a hand-only meld, else force a player
-  who cannot go out by it, else pass; ties at random), returning the
-  result per R20.  ``policy="random"`` plays uniformly random moves instead
+  who cannot go out by it, else pass; a card to pay or give is the one with
+  the fewest links to the cards kept, same rank or same suit within two
+  ranks; ties at random), returning the result per R20.  ``policy="random"`` plays uniformly random moves instead
   (OpenSpiel's ``RandomRolloutEvaluator`` on this game).
 
 Budgets are counted in simulations, not seconds: a seeded game is the same
@@ -30,18 +31,23 @@ import random
 from functools import cache
 from typing import Any
 
+from analyzer.cards import iter_mask
 from analyzer.errors import ConquianError
-from analyzer.interop import require
+from analyzer.interop import missing_extra
 from analyzer.interop.match import sample_world
 from analyzer.melds import cards_of
-from analyzer.moves import Force, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.rules import PRESETS, Rules
 from analyzer.state import GameState, Phase
 
-_openspiel = require("analyzer.interop.openspiel", "openspiel", "the ismcts bot")
-np = require("numpy", "openspiel", "the ismcts bot")
-_ismcts = require("open_spiel.python.algorithms.ismcts", "openspiel", "the ismcts bot")
-_mcts = require("open_spiel.python.algorithms.mcts", "openspiel", "the ismcts bot")
+try:
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts as _ismcts
+    from open_spiel.python.algorithms import mcts as _mcts
+
+    from analyzer.interop import openspiel as _openspiel
+except ImportError as _exc:
+    raise missing_extra("openspiel", "the ismcts bot", _exc) from None
 
 __all__ = ["DEFAULT_SIMULATIONS", "IsmctsBot", "RolloutEvaluator", "game_for"]
 
@@ -68,6 +74,30 @@ def game_for(rules: Rules) -> Any:
     return _openspiel.load(**params)
 
 
+def _links(card: int, hand: int) -> int:
+    """How much ``card`` helps the cards of ``hand``: same rank (a set, R4), or same suit within
+    two ranks (a run, R5)."""
+    rank, suit = divmod(card, 4)
+    links = 0
+    for other in iter_mask(hand & ~(1 << card)):
+        r, s = divmod(other, 4)
+        if r == rank or (s == suit and abs(r - rank) <= 2):
+            links += 1
+    return links
+
+
+def _cheapest(moves: list[Any], hand: int, rng: random.Random) -> Any:
+    """Among takes, lay-ins or gives: the one giving up the card least linked to what stays."""
+
+    def cost(move: Any) -> int:
+        card = move.card if isinstance(move, Give) else move.pay
+        kept = hand & ~cards_of(move.layout) if isinstance(move, (Take, LayIn)) else hand
+        return _links(card, kept)
+
+    low = min(cost(m) for m in moves)
+    return rng.choice([m for m in moves if cost(m) == low])
+
+
 def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
     """The ``eager`` playout policy's move among ``moves`` (see the module docstring)."""
     best: list[Take] = []
@@ -81,8 +111,10 @@ def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
                 best, most = [move], count
             elif count == most:
                 best.append(move)
+    hand = state.hands[state.to_act] or 0
     if best:
-        return rng.choice(best)
+        chosen: Move = _cheapest(best, hand, rng)
+        return chosen
     for move in moves:
         if isinstance(move, Meld):
             return move
@@ -91,6 +123,9 @@ def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
         return rng.choice(forces)
     if state.phase is Phase.OFFER:
         return Pass()
+    if state.phase in (Phase.FORCED, Phase.EXCHANGE):
+        picked: Move = _cheapest(moves, hand, rng)
+        return picked
     return rng.choice(moves)
 
 
@@ -245,7 +280,7 @@ class IsmctsBot:
         top = max(p for _, p in policy)
         best = sorted(int(a) for a, p in policy if p == top)
         action = best[local.randrange(len(best))]
-        move = root.match.codec.decode(root.match.state, action)
-        if move not in moves:
-            raise ConquianError(f"IS-MCTS chose {move}, not a legal move of the view")
-        return move
+        chosen: Move = root.match.codec.decode(root.match.state, action)
+        if chosen not in moves:
+            raise ConquianError(f"IS-MCTS chose {chosen}, not a legal move of the view")
+        return chosen

@@ -25,6 +25,7 @@ that player saw it.
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -37,15 +38,17 @@ from analyzer.interop.codec import NUM_CARDS, ActionCodec
 from analyzer.melds import cards_of
 from analyzer.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.position import deal, view
-from analyzer.rules import Rules, get_rules
+from analyzer.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
 from analyzer.sampling import sample_deal
 from analyzer.state import GameState, Phase, fits_layout
 
 __all__ = [
     "CHANCE",
+    "RULE_OPTIONS",
     "TERMINAL",
     "Match",
     "codec_for",
+    "rules_with",
     "sample_world",
     "tensor_layout",
 ]
@@ -56,7 +59,81 @@ CHANCE = -1
 TERMINAL = -4
 """Player id once the deal is over (OpenSpiel's)."""
 
+RULE_OPTIONS = (
+    "players",
+    "hand_size",
+    "max_run",
+    "exchange",
+    "force_fit",
+    "force_when",
+    "hand_melds",
+    "on_stock_out",
+)
+"""The :class:`~analyzer.rules.Rules` fields that :func:`rules_with` can change."""
+
+_ENUMS: dict[str, type[enum.Enum]] = {
+    "exchange": Exchange,
+    "force_fit": ForceFit,
+    "force_when": ForceWhen,
+    "on_stock_out": StockOut,
+}
+
 _PHASES = ("deal", "exchange", "turn", "offer", "forced", "over")
+
+
+def rules_with(variant: str | Rules = "classic", **options: Any) -> Rules:
+    """A preset with some rule options changed (RULES.md section 4).
+
+    Parameters
+    ----------
+    variant : str or Rules
+        ``"classic"`` or ``"megajogos"`` (or a :class:`~analyzer.rules.Rules`).
+    **options
+        Any of :data:`RULE_OPTIONS`: ``players``, ``hand_size``, ``max_run``
+        (int), ``exchange``, ``force_fit``, ``force_when``, ``on_stock_out``
+        (their text values, e.g. ``"after_decline"``), ``hand_melds`` (bool,
+        or ``"true"``/``"false"``).  ``None``, ``-1`` and ``""`` keep the
+        preset's value.
+
+    Raises
+    ------
+    ConquianError
+        For an unknown variant or option, a bad value, or numbers that cannot
+        make a deal; the message names the option.
+    """
+    rules = get_rules(variant)
+    unknown = sorted(set(options) - set(RULE_OPTIONS))
+    if unknown:
+        raise ConquianError(
+            f"unknown rule option(s) {', '.join(unknown)} (known: {', '.join(RULE_OPTIONS)})"
+        )
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if name in ("players", "hand_size", "max_run"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConquianError(f"{name} must be a whole number, not {value!r}")
+            if value != -1:
+                changes[name] = value
+        elif name == "hand_melds":
+            text = str(value).strip().lower()
+            if text not in ("true", "false"):
+                raise ConquianError(f"hand_melds must be true or false, not {value!r}")
+            changes[name] = text == "true"
+        else:
+            kind = _ENUMS[name]
+            try:
+                changes[name] = kind(str(value).strip().lower())
+            except ValueError:
+                known = ", ".join(str(v.value) for v in kind)
+                raise ConquianError(f"{name}={value!r} is not one of {known}") from None
+    if not changes:
+        return rules
+    try:
+        return replace(rules, **changes)
+    except ValueError as exc:
+        raise ConquianError(str(exc)) from None
 
 
 @cache
@@ -743,7 +820,7 @@ def sample_world(view_state: GameState, player: int, rng: random.Random) -> Game
     hands = [h or 0 for h in world.hands]
     changes: dict[str, Any] = {"stock": None}
     if world.phase is Phase.EXCHANGE:
-        gifts = list(view_state.gifts) if view_state.gifts else [None] * n
+        gifts: list[int | None] = list(view_state.gifts) if view_state.gifts else [None] * n
         for q, g in zip(range(n), _chosen_gifts(view_state), strict=True):
             if g is None and q != player:
                 gifts[q] = rng.choice(list(iter_mask(hands[q])))

@@ -42,13 +42,16 @@ from dataclasses import replace
 from typing import Any
 
 from analyzer.errors import ConquianError
-from analyzer.interop import require
-from analyzer.interop.match import Match, tensor_layout
-from analyzer.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
+from analyzer.interop import missing_extra
+from analyzer.interop.match import RULE_OPTIONS, Match, rules_with, tensor_layout
+from analyzer.rules import Rules
 from analyzer.state import GameState
 
-pyspiel = require("pyspiel", "openspiel", "the OpenSpiel game")
-np = require("numpy", "openspiel", "the OpenSpiel game")
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as _exc:
+    raise missing_extra("openspiel", "the OpenSpiel game", _exc) from None
 
 __all__ = [
     "GAME_NAME",
@@ -109,43 +112,15 @@ def rules_from_params(params: Mapping[str, Any]) -> Rules:
     Raises
     ------
     ConquianError
-        For an unknown variant or option value, or numbers that cannot make
-        a deal; the message names the parameter.
+        For an unknown parameter, variant or option value, or numbers that
+        cannot make a deal; the message names the parameter.
     """
     values = {**_DEFAULT_PARAMS, **params}
     unknown = sorted(set(values) - set(_DEFAULT_PARAMS))
     if unknown:
         raise ConquianError(f"unknown parameter(s) {', '.join(unknown)} of {GAME_NAME}")
-    rules = get_rules(str(values["variant"]))
-    changes: dict[str, Any] = {}
-    for name in ("players", "hand_size", "max_run"):
-        if int(values[name]) != -1:
-            changes[name] = int(values[name])
-    options: dict[str, type[Any]] = {
-        "exchange": Exchange,
-        "force_fit": ForceFit,
-        "force_when": ForceWhen,
-        "on_stock_out": StockOut,
-    }
-    for name, kind in options.items():
-        text = str(values[name]).strip().lower()
-        if text:
-            try:
-                changes[name] = kind(text)
-            except ValueError:
-                known = ", ".join(str(v) for v in kind)
-                raise ConquianError(f"{name}={text!r} is not one of {known}") from None
-    melds = str(values["hand_melds"]).strip().lower()
-    if melds:
-        if melds not in ("true", "false"):
-            raise ConquianError(f"hand_melds={melds!r} must be 'true', 'false' or ''")
-        changes["hand_melds"] = melds == "true"
-    if not changes:
-        return rules
-    try:
-        return replace(rules, **changes)
-    except ValueError as exc:
-        raise ConquianError(f"{GAME_NAME}: {exc}") from None
+    options = {name: values[name] for name in RULE_OPTIONS}
+    return rules_with(str(values["variant"]), **options)
 
 
 def _max_moves(rules: Rules) -> int:
