@@ -118,7 +118,7 @@ def simulate(
     if backend == "ray":
         from analyzer.interop import require
 
-        require("ray", "ray", "--backend ray")
+        require("analyzer.interop.ray", "ray", "--backend ray")
     directory = _records_dir(records)
     summary = Summary(rules.players)
     interrupted = False

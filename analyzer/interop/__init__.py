@@ -50,6 +50,8 @@ def require(module: str, extra: str, what: str) -> ModuleType:
     """
     try:
         return importlib.import_module(module)
+    except MissingExtraError:
+        raise
     except ImportError as exc:
         raise missing_extra(extra, what, exc) from None
 

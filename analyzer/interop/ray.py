@@ -9,7 +9,11 @@ the local backend: game ``i`` is dealt and played with
   embedded default) and stops at the end; with an address (``"HOST:PORT"``
   or ``"auto"``) the run joins that cluster (started with
   ``ray start --head``) and ships this package's code to it; every node
-  needs conquian's dependencies (``pip install 'conquian[ray]'``).
+  needs conquian's dependencies (``pip install 'conquian[ray]'``).  When a
+  Ray token is at hand (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or
+  ``~/.ray/auth_token``, which ``ray start`` writes) and ``RAY_AUTH_MODE``
+  is not set, importing this module (before Ray) sets ``RAY_AUTH_MODE=token``:
+  clusters started by recent Ray versions require token authentication.
 * A few tasks per CPU are in flight at once; an interrupt (Ctrl-C) cancels
   those still running, and the games already yielded are kept by the caller.
 """
@@ -18,11 +22,33 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from analyzer.errors import ConquianError
 from analyzer.interop import missing_extra
+
+
+def _have_token() -> bool:
+    """True when a Ray authentication token is at hand (Ray's token sources, in its order).
+
+    Clusters started by ``ray start --head`` use token authentication by
+    default in recent Ray versions; a driver joining them must use the token
+    too (``RAY_AUTH_MODE=token``), which Ray reads from ``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``.
+    """
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        return True
+    return (Path.home() / ".ray" / "auth_token").is_file()
+
+
+if "RAY_AUTH_MODE" not in os.environ and "ray" not in sys.modules and _have_token():
+    # Ray reads the mode when it is imported: set it first (see the module docstring).
+    os.environ["RAY_AUTH_MODE"] = "token"
 
 try:
     import ray
@@ -67,6 +93,8 @@ def connect(address: str | None = None, jobs: int = 1) -> bool:
         "log_to_driver": False,
         "configure_logging": True,
     }
+    if address is not None:
+        _probe(address)
     try:
         if address is None:
             ray.init(address="local", num_cpus=jobs if jobs > 1 else None, **options)
@@ -81,8 +109,35 @@ def connect(address: str | None = None, jobs: int = 1) -> bool:
             else f"join the Ray cluster at {address!r}"
         )
         message = " ".join(str(exc).split()) or type(exc).__name__
-        raise ConquianError(f"cannot {where}: {message[:300]}") from None
+        if address is not None and os.environ.get("RAY_AUTH_MODE") != "token":
+            message += (
+                "; if the cluster uses token authentication, set RAY_AUTH_MODE=token and "
+                "RAY_AUTH_TOKEN (or ~/.ray/auth_token)"
+            )
+        raise ConquianError(f"cannot {where}: {message[:400]}") from None
     return True
+
+
+def _probe(address: str) -> None:
+    """Fail fast, in one line, when nothing listens at ``address`` (Ray itself waits minutes).
+
+    Raises
+    ------
+    ConquianError
+        If ``address`` is not ``HOST:PORT`` (or ``auto``), or cannot be reached in 5 seconds.
+    """
+    if address.strip().lower() == "auto":
+        return
+    text = address.strip().split("://", 1)[-1]
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise ConquianError(f"a Ray address is HOST:PORT or auto, not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise ConquianError(
+            f"cannot reach the Ray cluster at {address!r}: {exc.strerror or exc}"
+        ) from None
 
 
 def run(
