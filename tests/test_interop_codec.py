@@ -31,7 +31,11 @@ def test_every_position_maps_its_moves_one_to_one(variant: str) -> None:
         if state.is_terminal():
             assert codec.legal_actions(state) == []
             continue
-        moves = [m for m, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_moves()
+        moves = (
+            [m for m, _ in state.chance_outcomes()]
+            if state.is_chance_node()
+            else state.legal_moves()
+        )
         table = codec.table(state)
         assert sorted(table) == list(table) == codec.legal_actions(state)
         assert len(table) == len(moves) and set(table.values()) == set(moves)
@@ -63,7 +67,10 @@ def test_placements_encode_hand_positions_pay_and_arrangement() -> None:
             "dealer": 1,
             "to_act": 0,
             "players": [
-                {"hand": ["JS", "JD", "KC", "AS", "2D", "3C", "4C"], "layout": [["6H", "7H", "JH"]]},
+                {
+                    "hand": ["JS", "JD", "KC", "AS", "2D", "3C", "4C"],
+                    "layout": [["6H", "7H", "JH"]],
+                },
                 {"hand": 10, "layout": []},
             ],
             "stock": 19,
@@ -80,8 +87,12 @@ def test_placements_encode_hand_positions_pay_and_arrangement() -> None:
     pay = cards.index(parse_card("KC"))
     others = [c for c in cards if c != parse_card("KC")]
     bits = sum(1 << j for j, c in enumerate(others) if c in (parse_card("JS"), parse_card("JD")))
-    assert code == pay * 2 ** (CLASSIC.hand_size - 1) + bits == codec.placement_code(
-        hand, (1 << parse_card("JS")) | (1 << parse_card("JD")), parse_card("KC")
+    assert (
+        code
+        == pay * 2 ** (CLASSIC.hand_size - 1) + bits
+        == codec.placement_code(
+            hand, (1 << parse_card("JS")) | (1 << parse_card("JD")), parse_card("KC")
+        )
     )
     assert slot == 0
     assert "pay hand position" in codec.describe(action)

@@ -71,7 +71,8 @@ def play_chunk(tasks: Sequence[Task]) -> list[Any]:
 def connect(address: str | None = None, jobs: int = 1) -> bool:
     """Start a local Ray runtime (``address`` ``None``) or join a cluster; True if one was started.
 
-    Nothing is done when Ray is already running in this process.
+    Nothing is done when Ray is already running in this process (an address
+    is still checked).
 
     Parameters
     ----------
@@ -85,6 +86,8 @@ def connect(address: str | None = None, jobs: int = 1) -> bool:
     ConquianError
         If the cluster cannot be joined or the runtime cannot start; one line.
     """
+    if address is not None:
+        _probe(address)
     if ray.is_initialized():
         return False
     options: dict[str, Any] = {
@@ -93,8 +96,6 @@ def connect(address: str | None = None, jobs: int = 1) -> bool:
         "log_to_driver": False,
         "configure_logging": True,
     }
-    if address is not None:
-        _probe(address)
     try:
         if address is None:
             ray.init(address="local", num_cpus=jobs if jobs > 1 else None, **options)
