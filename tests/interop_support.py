@@ -61,3 +61,13 @@ def secret_cards(match: Match, player: int) -> set[str]:
 def card_tokens(text: str) -> set[str]:
     """Every word of ``text``, brackets and punctuation aside."""
     return set(re.split(r"[\s\[\]|,;:]+", text)) - {""}
+
+
+def readme_block(containing: str) -> str:
+    """The README's Python example that contains ``containing``."""
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if containing in b]
+    assert len(blocks) == 1, f"{len(blocks)} README examples contain {containing!r}"
+    return blocks[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from interop_support import card_tokens, secret_cards
+from interop_support import card_tokens, readme_block, secret_cards
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'"
@@ -160,3 +160,9 @@ def test_bad_parameters_are_refused_in_one_line() -> None:
         openspiel.load("classic", dealer=7)
     with pytest.raises(ConquianError, match="on_stock_out='coin' is not one of"):
         openspiel.load("classic", on_stock_out="coin")
+
+
+def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    exec(readme_block("import analyzer.interop.openspiel"), {})
+    out = capsys.readouterr().out
+    assert out.startswith("20709\n") and "classic, seat 0 of 2" in out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from interop_support import random_matches
+from interop_support import random_matches, readme_block
 
 pytest.importorskip(
     "pettingzoo", reason="PettingZoo is not installed: pip install -e '.[pettingzoo]'"
@@ -35,7 +35,7 @@ def test_api_test_passes(variant: str) -> None:
     assert unexpected == []
 
 
-def test_the_readme_random_policy_runs_a_whole_deal() -> None:
+def test_a_random_policy_plays_a_whole_megajogos_deal() -> None:
     game = env(variant="megajogos")
     game.reset(seed=42)
     steps = 0
@@ -131,3 +131,11 @@ def test_spaces_fit_the_codec_and_tensor() -> None:
     space = game.observation_space("player_0")
     assert space["observation"].shape == (len(match.tensor(0)),)
     assert game.action_space("player_1").n == game.codec.num_actions == 20709
+
+
+def test_the_readme_example_runs() -> None:
+    namespace: dict[str, object] = {}
+    exec(readme_block("from analyzer.interop.pettingzoo import env"), namespace)
+    game = namespace["game"]
+    assert game.agents == []  # type: ignore[attr-defined]  # every agent played to the end
+    assert sorted(game.unwrapped.match.returns()) in ([0.0, 0.0], [-1.0, 1.0])  # type: ignore[attr-defined]

@@ -51,8 +51,10 @@ except ImportError as _exc:
 
 __all__ = ["DEFAULT_SIMULATIONS", "IsmctsBot", "RolloutEvaluator", "game_for"]
 
-DEFAULT_SIMULATIONS = 300
-"""Simulations per decision of the ``ismcts`` bot."""
+DEFAULT_SIMULATIONS = 1000
+"""Simulations per decision of the ``ismcts`` bot: about 2 s per decision in ``classic`` and
+3 s in ``megajogos`` on the development machine (one core), the order of the ``hint`` bot's
+thinking time (``bench/ismcts.py`` measures both)."""
 
 POLICIES = ("eager", "random")
 """Playout policies of :class:`RolloutEvaluator`."""
