@@ -77,7 +77,7 @@ def simulate(
         str,
         typer.Option(
             "--backend",
-            metavar="B",
+            metavar="local|ray",
             help="Where the deals are played: local (this machine, --jobs processes) or ray "
             "(Ray tasks on a local Ray runtime, or on the cluster at --address; with --jobs 1 "
             "every CPU of it). Same seed, same games on both.",

@@ -64,7 +64,7 @@ def test_the_ray_backend_without_ray_is_one_line() -> None:
     ("module", "blocked", "extra"),
     [
         ("analyzer.interop.openspiel", "pyspiel", "openspiel"),
-        ("analyzer.interop.ismcts", "pyspiel", "openspiel"),
+        ("analyzer.interop.ismcts", "open_spiel", "openspiel"),
         ("analyzer.interop.pettingzoo", "pettingzoo", "pettingzoo"),
         ("analyzer.interop.ray", "ray", "ray"),
     ],
@@ -72,9 +72,13 @@ def test_the_ray_backend_without_ray_is_one_line() -> None:
 def test_each_bridge_names_its_extra(
     monkeypatch: pytest.MonkeyPatch, module: str, blocked: str, extra: str
 ) -> None:
-    monkeypatch.setitem(sys.modules, blocked, None)
-    for name in ("analyzer.interop.openspiel", "analyzer.interop.ismcts", module):
-        monkeypatch.delitem(sys.modules, name, raising=False)
+    import analyzer.interop
+
+    for name in [m for m in sys.modules if m == blocked or m.startswith(blocked + ".")] or [blocked]:
+        monkeypatch.setitem(sys.modules, name, None)  # importing it now fails, as if not installed
+    for name in ("openspiel", "ismcts", module.rsplit(".", 1)[1]):
+        monkeypatch.delitem(sys.modules, f"analyzer.interop.{name}", raising=False)
+        monkeypatch.delattr(analyzer.interop, name, raising=False)
     with pytest.raises(MissingExtraError, match=rf"pip install 'conquian\[{extra}\]'") as info:
         importlib.import_module(module)
     assert isinstance(info.value, ConquianError) and isinstance(info.value, ImportError)

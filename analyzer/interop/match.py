@@ -345,8 +345,8 @@ class Match:
                 return replace(self, dealt=dealt)
             start = _dealt_state(self.rules, self.dealer, dealt)
             return replace(self, dealt=dealt, start=start, state=start)
-        move = self.codec.decode(self.state, action)
-        return self.play(move)
+        move = self.codec.decode(self.state, action)  # a legal move: no second check
+        return self._play(move, check=False)
 
     def play(self, move: Move) -> Match:
         """The match after the engine move ``move`` (legality checked by the engine).
@@ -358,10 +358,13 @@ class Match:
         ConquianError
             During the deal, which has no engine moves.
         """
+        return self._play(move, check=True)
+
+    def _play(self, move: Move, *, check: bool) -> Match:
         state = self.state
         if state is None:
             raise ConquianError("the cards are being dealt: no move yet")
-        after = state.apply(move)
+        after = state.apply(move, check=check)
         actor = None if isinstance(move, Turn) else state.to_act
         paid, declined, departed = list(self.paid), list(self.declined), list(self.departed)
         if actor is not None:
@@ -620,9 +623,8 @@ class Match:
 
     def __str__(self) -> str:
         """Every hand and the history (for debugging; it shows hidden cards)."""
-        if self.state is None:
-            return "\n".join(self._lines(0, "all", True, recall=False))
-        return "\n".join(self._lines(0, "all", True, recall=True)[1:])
+        head = f"{self.rules.name}, {self.rules.players} players"
+        return "\n".join([head, *self._lines(0, "all", True, recall=self.state is not None)[1:]])
 
     # --------------------------------------------------------------- tensors
     def tensor(

@@ -14,13 +14,15 @@ the local backend: game ``i`` is dealt and played with
   ``~/.ray/auth_token``, which ``ray start`` writes) and ``RAY_AUTH_MODE``
   is not set, importing this module (before Ray) sets ``RAY_AUTH_MODE=token``:
   clusters started by recent Ray versions require token authentication.
-* A few tasks per CPU are in flight at once; an interrupt (Ctrl-C) cancels
-  those still running, and the games already yielded are kept by the caller.
+* A few tasks per CPU are in flight at once.  On an interrupt (Ctrl-C) the
+  games already yielded are kept by the caller; the tasks still running stop
+  with the runtime, or with this driver's connection to a cluster (Ray drops
+  the tasks of a driver that leaves; ``ray.cancel`` is not used, as it can
+  race a finishing task and abort the driver).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import socket
@@ -196,12 +198,6 @@ def run(
                 batch = done.pop(next_yield)
                 next_yield += len(batch)
                 yield from batch
-    except BaseException:
-        for ref in pending:
-            # A finished or lost task cannot be cancelled: nothing to stop.
-            with contextlib.suppress(Exception):
-                ray.cancel(ref, force=True)
-        raise
     finally:
         if started:
             ray.shutdown()
