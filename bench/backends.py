@@ -1,11 +1,12 @@
-"""Games per second of `simulate`'s backends on this machine: local processes and Ray tasks.
+"""Games per second of `simulate`'s backends on this machine, by number of workers.
 
     python3 bench/backends.py [--games 200] [--variant classic] [--bots greedy,greedy] [--jobs 2]
 
-Plays the same seeded games with the local backend (1 process, then --jobs processes) and the Ray
-backend (a local Ray runtime with --jobs CPUs, started by the run, then already running), checks
-that every backend gives the same games, and prints games per second.  Ray's start-up (a few
-seconds) is counted in the first Ray figure only.  Needs the ray extra: pip install -e '.[ray]'.
+Plays the same seeded games with the local backend (1 .. --jobs processes) and the Ray backend
+(a local Ray runtime with 1 .. --jobs CPUs, already running, so that its start-up is not counted;
+then once more with --jobs CPUs, the runtime started and stopped by the run as `conquian simulate
+--backend ray` does), checks that every run gives the same games as the first, and prints games
+per second.  Needs the ray extra: pip install -e '.[ray]'.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from analyzer.simulate import simulate  # noqa: E402
 
 
-def timed(label: str, **kwargs: object) -> list[object]:
+def timed(label: str, reference: list[object] | None, **kwargs: object) -> list[object]:
     start = time.perf_counter()
     results = list(simulate(**kwargs))  # type: ignore[arg-type]
     seconds = time.perf_counter() - start
     games = len(results)
-    print(f"  {label:<42} {games} games in {seconds:6.1f} s = {games / seconds:7.1f} games/s", flush=True)
+    same = "" if reference is None else ("  same games" if results == reference else "  DIFFERENT GAMES")
+    print(f"  {label:<44} {games} games in {seconds:6.1f} s = {games / seconds:6.1f} games/s{same}", flush=True)
     return results
 
 
@@ -42,25 +44,20 @@ def main() -> None:
     common = dict(rules=args.variant, bots=args.bots.split(","), games=args.games, seed=args.seed)
     print(
         f"{args.games} {args.variant} games, bots {args.bots}, seed {args.seed}, "
-        f"{os.cpu_count()} CPUs on this machine, --jobs {args.jobs}"
+        f"{os.cpu_count()} CPUs on this machine"
     )
-    reference = timed("local, 1 process", **common)
-    runs = {"local, %d processes" % args.jobs: timed(f"local, {args.jobs} processes", jobs=args.jobs, **common)}
-    runs["ray, local runtime started by the run"] = timed(
-        f"ray, {args.jobs} CPUs, runtime started by the run", backend="ray", jobs=args.jobs, **common
-    )
+    reference = timed("local, 1 process", None, jobs=1, **common)
+    for workers in range(2, args.jobs + 1):
+        timed(f"local, {workers} processes", reference, jobs=workers, **common)
     import ray
 
-    ray.init(address="local", num_cpus=args.jobs, include_dashboard=False, logging_level=logging.ERROR)
-    try:
-        runs["ray, runtime already running"] = timed(
-            f"ray, {args.jobs} CPUs, runtime already running", backend="ray", jobs=args.jobs, **common
-        )
-    finally:
-        ray.shutdown()
-    for label, results in runs.items():
-        same = results == reference
-        print(f"  {label}: {'same games as local, 1 process' if same else 'DIFFERENT GAMES'}")
+    for workers in range(1, args.jobs + 1):
+        ray.init(address="local", num_cpus=workers, include_dashboard=False, logging_level=logging.ERROR)
+        try:
+            timed(f"ray, {workers} CPU(s), runtime running", reference, backend="ray", jobs=workers, **common)
+        finally:
+            ray.shutdown()
+    timed(f"ray, {args.jobs} CPUs, runtime started by the run", reference, backend="ray", jobs=args.jobs, **common)
 
 
 if __name__ == "__main__":
