@@ -19,6 +19,7 @@ from cli_run import run, run_process
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
 
+from analyzer.bots import BOTS, GreedyBot  # noqa: E402
 from analyzer.records import replay_file  # noqa: E402
 from analyzer.simulate import simulate  # noqa: E402
 
@@ -50,6 +51,16 @@ def test_ray_gives_the_local_games_game_for_game(variant: str, bots: list[str]) 
     assert [r.index for r in remote] == list(range(9))
     assert remote == local
     assert len({r.final for r in remote}) > 1  # different games, not one game nine times
+
+
+@pytest.mark.usefixtures("runtime")
+def test_bots_registered_in_the_driver_only_play_on_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(BOTS, "driver-only", lambda: GreedyBot())
+    local = list(simulate("classic", ["driver-only", "random"], 4, seed=8))
+    remote = list(simulate("classic", ["driver-only", "random"], 4, seed=8, backend="ray"))
+    assert remote == local and remote[0].seats == ("driver-only", "random")
 
 
 @pytest.mark.usefixtures("runtime")

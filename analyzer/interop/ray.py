@@ -27,7 +27,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +63,22 @@ Task = tuple[str, tuple[str, ...], int, int]
 """One game to play: variant name, bot per seat, game seed, game index."""
 
 
-def play_chunk(tasks: Sequence[Task]) -> list[Any]:
-    """Play consecutive games on a worker; their :class:`~analyzer.simulate.GameResult`, in order."""
+def play_chunk(tasks: Sequence[Task], bots: Mapping[str, Any] | None = None) -> list[Any]:
+    """Play consecutive games on a worker; their :class:`~analyzer.simulate.GameResult`, in order.
+
+    Parameters
+    ----------
+    tasks : sequence of Task
+    bots : mapping, optional
+        Bot name to factory, registered on the worker first
+        (:func:`~analyzer.bots.register_bot`), so that bots registered in the
+        driver only (e.g. an ``IsmctsBot`` with another budget) play there too.
+    """
+    from analyzer.bots import register_bot
     from analyzer.simulate import play_game
 
+    for name, factory in (bots or {}).items():
+        register_bot(name, factory)
     return [play_game(name, seats, seed, index) for name, seats, seed, index in tasks]
 
 
@@ -188,7 +200,8 @@ def run(
         while next_yield < games:
             while len(pending) < window and next_start < games:
                 stop = min(games, next_start + chunk)
-                pending[remote.remote(tasks(next_start, stop))] = next_start
+                batch_tasks = tasks(next_start, stop)
+                pending[remote.remote(batch_tasks, _factories(batch_tasks))] = next_start
                 next_start = stop
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
@@ -201,6 +214,14 @@ def run(
     finally:
         if started:
             ray.shutdown()
+
+
+def _factories(tasks: Sequence[Task]) -> dict[str, Any]:
+    """The driver's factory of every bot the tasks name (sent along: Ray pickles them by value)."""
+    from analyzer.bots import BOTS
+
+    names = {name for _, seats, _, _ in tasks for name in seats}
+    return {name: BOTS[name] for name in sorted(names) if name in BOTS}
 
 
 def _get(ref: Any) -> list[Any]:
