@@ -166,3 +166,29 @@ def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     exec(readme_block("import analyzer.interop.openspiel"), {})
     out = capsys.readouterr().out
     assert out.startswith("20709\n") and "classic, seat 0 of 2" in out
+
+
+@pytest.mark.parametrize(
+    ("private", "pieces"),
+    [("NONE", {"phase", "melded", "dead"}), ("ALL_PLAYERS", {"hands", "gave", "phase"})],
+)
+def test_public_and_all_hands_observers(private: str, pieces: set[str]) -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = openspiel.load("classic")
+    kind = pyspiel.IIGObservationType(
+        perfect_recall=True,
+        public_info=True,
+        private_info=getattr(pyspiel.PrivateInfoType, private),
+    )
+    observation = make_observation(game, kind)
+    state = play_randomly(game, 1, 8)
+    observation.set_from(state, 0)
+    assert pieces <= set(observation.dict)
+    text = observation.string_from(state, 0)
+    hands = [line for line in text.splitlines() if " hand: " in line]
+    assert len(hands) == (0 if private == "NONE" else 2)
+    if private == "NONE":
+        assert "hand" not in observation.dict and not card_tokens(text) & (
+            secret_cards(state.match, 0) | secret_cards(state.match, 1)  # type: ignore[attr-defined]
+        )
