@@ -17,8 +17,9 @@ Cowling, Powley and Whitehouse 2011) plays on the OpenSpiel game of
   take that melds the most cards, else a hand-only meld, else force a player
   who cannot go out by it, else pass; a card to pay or give is the one with
   the fewest links to the cards kept, same rank or same suit within two
-  ranks; ties at random), returning the result per R20.  ``policy="random"`` plays uniformly random moves instead
-  (OpenSpiel's ``RandomRolloutEvaluator`` on this game).
+  ranks; ties at random), returning the result per R20.  ``policy="random"``
+  plays uniformly random moves instead (OpenSpiel's ``RandomRolloutEvaluator``
+  on this game).
 
 Budgets are counted in simulations, not seconds: a seeded game is the same
 game on any machine.  A decision with one legal move, or one that goes out
@@ -52,9 +53,9 @@ except ImportError as _exc:
 __all__ = ["DEFAULT_SIMULATIONS", "IsmctsBot", "RolloutEvaluator", "game_for"]
 
 DEFAULT_SIMULATIONS = 1000
-"""Simulations per decision of the ``ismcts`` bot: about 2 s per decision in ``classic`` and
-3 s in ``megajogos`` on the development machine (one core), the order of the ``hint`` bot's
-thinking time (``bench/ismcts.py`` measures both)."""
+"""Simulations per decision of the ``ismcts`` bot: about 2 s per decision in ``classic`` and 3 to
+4.5 s in ``megajogos`` on the development machine, somewhat less than the ``hint`` bot's thinking
+time there; ``bench/ismcts.py`` measures both and gives the budget of equal thinking time."""
 
 POLICIES = ("eager", "random")
 """Playout policies of :class:`RolloutEvaluator`."""
