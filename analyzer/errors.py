@@ -15,6 +15,7 @@ __all__ = [
     "ConquianError",
     "DuplicateCardError",
     "IllegalMoveError",
+    "MissingExtraError",
     "PositionError",
     "UnknownVariantError",
 ]
@@ -49,3 +50,8 @@ class PositionError(ConquianError, ValueError):
 
 class IllegalMoveError(ConquianError, ValueError):
     """A move is malformed or not legal in the given position."""
+
+
+class MissingExtraError(ConquianError, ImportError):
+    """An optional library is not installed; the message names the extra that installs it
+    (``pip install 'conquian[openspiel]'``, ``[pettingzoo]``, ``[ray]``)."""

@@ -1,7 +1,9 @@
 """Playing whole deals between bots, many at a time, with reproducible seeds.
 
 Game ``i`` of a run with seed ``s`` is dealt with :func:`game_seed` ``(s, i)``,
-so a run gives the same games whatever the number of worker processes.
+so a run gives the same games whatever the number of worker processes, and
+whatever the backend: ``local`` (this machine) or ``ray`` (Ray tasks, on a
+local Ray runtime or a cluster; :mod:`analyzer.interop.ray`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from analyzer.rules import Rules, get_rules
 from analyzer.state import GameState
 from analyzer.stats import wilson
 
-__all__ = ["GameResult", "Summary", "game_seed", "play_game", "simulate", "wilson"]
+__all__ = ["BACKENDS", "GameResult", "Summary", "game_seed", "play_game", "simulate", "wilson"]
+
+BACKENDS = ("local", "ray")
+"""Where :func:`simulate` plays: this machine's processes, or Ray tasks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,8 @@ def simulate(
     *,
     jobs: int = 1,
     rotate: bool = False,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Iterator[GameResult]:
     """Play ``games`` deals and yield them in game order.
 
@@ -110,15 +117,35 @@ def simulate(
     seed : int
         Run seed; game ``i`` uses :func:`game_seed` ``(seed, i)``.
     jobs : int
-        Worker processes (1 = this process).
+        Worker processes (1 = this process).  With ``backend="ray"``: above
+        1, the CPUs of a local Ray runtime and the most games at once; 1,
+        every CPU of the runtime or cluster.
     rotate : bool
         Rotate the bots one seat per game, so each bot sits at each seat.
+    backend : str
+        ``"local"`` (default) or ``"ray"`` (``pip install 'conquian[ray]'``).
+        Both give the same games, game for game.
+    address : str, optional
+        With ``backend="ray"``: the Ray cluster to join (``"HOST:PORT"`` or
+        ``"auto"``); without it a local Ray runtime starts and stops.
 
     Yields
     ------
     GameResult
+
+    Raises
+    ------
+    ConquianError
+        For an unknown bot or backend, a bot count that does not fit the
+        variant, an address without the Ray backend, or (Ray) when the
+        cluster cannot be joined; :class:`~analyzer.errors.MissingExtraError`
+        when the Ray extra is not installed.
     """
     rules = get_rules(rules)
+    if backend not in BACKENDS:
+        raise ConquianError(f"unknown backend: {backend!r} (known: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise ConquianError("an address is for the ray backend (backend='ray')")
     names = list(bots) * rules.players if len(bots) == 1 else list(bots)
     if len(names) != rules.players:
         raise ConquianError(
@@ -136,6 +163,11 @@ def simulate(
     def tasks(start: int, stop: int) -> list[tuple[str, tuple[str, ...], int, int]]:
         return [(rules.name, seats_of(i), game_seed(seed, i), i) for i in range(start, stop)]
 
+    if backend == "ray":
+        from analyzer.interop.ray import run
+
+        yield from run(tasks, games, jobs=jobs, address=address)
+        return
     if jobs <= 1:
         for i in range(games):
             yield _job(tasks(i, i + 1)[0])

@@ -11,12 +11,12 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.bots import BOTS, known_bot
+from analyzer.bots import BOTS, known_bot, make_bot
 from analyzer.cards import Labels, clip
 from analyzer.position import relabel
 from analyzer.records import record_lines
 from analyzer.rules import Rules
-from analyzer.simulate import GameResult, Summary
+from analyzer.simulate import BACKENDS, GameResult, Summary
 from analyzer.simulate import simulate as simulate_games
 from cli.common import (
     JsonOpt,
@@ -73,6 +73,25 @@ def simulate(
             help="Write one record per game into this new or empty directory.",
         ),
     ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="local|ray",
+            help="Where the deals are played: local (this machine, --jobs processes) or ray "
+            "(Ray tasks on a local Ray runtime, or on the cluster at --address; with --jobs 1 "
+            "every CPU of it). Same seed, same games on both.",
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            "--address",
+            metavar="ADDR",
+            help="The Ray cluster to join (HOST:PORT of a 'ray start --head' node, or auto); "
+            "needs --backend ray.",
+        ),
+    ] = None,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -87,6 +106,19 @@ def simulate(
     if len(names) not in (1, rules.players):
         usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")
     seats = names * rules.players if len(names) == 1 else names
+    backend = backend.strip().lower()
+    if backend not in BACKENDS:
+        usage(f"unknown backend: {clip(backend)!r} (known: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        usage("--address needs --backend ray")
+    if address is not None and not address.strip():
+        usage("--address needs a HOST:PORT (or auto)")
+    for name in dict.fromkeys(seats):
+        make_bot(name)  # a bot whose extra is missing stops here, in one line
+    if backend == "ray":
+        from analyzer.interop import require
+
+        require("analyzer.interop.ray", "ray", "--backend ray")
     directory = _records_dir(records)
     summary = Summary(rules.players)
     interrupted = False
@@ -96,7 +128,17 @@ def simulate(
         with bar:
             task = bar.add_task("games", total=games)
             workers = min(jobs, games)
-            for result in simulate_games(rules, seats, games, seed, jobs=workers, rotate=rotate):
+            results = simulate_games(
+                rules,
+                seats,
+                games,
+                seed,
+                jobs=workers,
+                rotate=rotate,
+                backend=backend,
+                address=address,
+            )
+            for result in results:
                 if directory is not None:
                     _write_record(directory, result, labels)
                 summary.add(result)

@@ -1,0 +1,289 @@
+"""The ``ismcts`` bot: OpenSpiel's IS-MCTS on ``python_conquian`` (``pip install 'conquian[openspiel]'``).
+
+The first opponent not written here: OpenSpiel's own Information Set Monte
+Carlo Tree Search (``open_spiel.python.algorithms.ismcts.ISMCTSBot``,
+Cowling, Powley and Whitehouse 2011) plays on the OpenSpiel game of
+:mod:`analyzer.interop.openspiel`.  Per decision:
+
+* **worlds**: every simulation starts from a deal drawn uniformly among those
+  consistent with the bot's view (:func:`~analyzer.interop.match.sample_world`,
+  the hint engine's sampling: no inference from the others' choices), given
+  to the search through ``ISMCTSBot.set_resampler``; turned cards are chance;
+* **budget**: :data:`DEFAULT_SIMULATIONS` simulations (one tree node added and
+  one leaf evaluated per simulation), UCT with ``c = 2``, final choice the
+  most visited move;
+* **evaluator**: :class:`RolloutEvaluator`, one playout to the end of the
+  deal per leaf with the ``eager`` policy (go out when possible, else the
+  take that melds the most cards, else a hand-only meld, else force a player
+  who cannot go out by it, else pass; a card to pay or give is the one with
+  the fewest links to the cards kept, same rank or same suit within two
+  ranks; ties at random), returning the result per R20.  ``policy="random"``
+  plays uniformly random moves instead (OpenSpiel's ``RandomRolloutEvaluator``
+  on this game).
+
+Budgets are counted in simulations, not seconds: a seeded game is the same
+game on any machine.  A decision with one legal move, or one that goes out
+(R15), is played at once.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+from analyzer.cards import iter_mask
+from analyzer.errors import ConquianError
+from analyzer.interop import missing_extra
+from analyzer.interop.match import sample_world
+from analyzer.melds import cards_of
+from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.rules import PRESETS, Rules
+from analyzer.state import GameState, Phase
+
+try:
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts as _ismcts
+    from open_spiel.python.algorithms import mcts as _mcts
+
+    from analyzer.interop import openspiel as _openspiel
+except ImportError as _exc:
+    raise missing_extra("openspiel", "the ismcts bot", _exc) from None
+
+__all__ = ["DEFAULT_SIMULATIONS", "IsmctsBot", "RolloutEvaluator", "game_for"]
+
+DEFAULT_SIMULATIONS = 1000
+"""Simulations per decision of the ``ismcts`` bot: about 2 s per decision in ``classic`` and 3 to
+4.5 s in ``megajogos`` on the development machine, somewhat less than the ``hint`` bot's thinking
+time there; ``bench/ismcts.py`` measures both and gives the budget of equal thinking time."""
+
+POLICIES = ("eager", "random")
+"""Playout policies of :class:`RolloutEvaluator`."""
+
+
+@cache
+def game_for(rules: Rules) -> Any:
+    """The ``python_conquian`` game of ``rules`` (its labels aside), loaded once."""
+    base = PRESETS.get(rules.name, PRESETS["classic"])
+    params: dict[str, Any] = {"variant": base.name}
+    for name in ("players", "hand_size", "max_run"):
+        if getattr(rules, name) != getattr(base, name):
+            params[name] = getattr(rules, name)
+    for name in ("exchange", "force_fit", "force_when", "on_stock_out"):
+        if getattr(rules, name) != getattr(base, name):
+            params[name] = str(getattr(rules, name))
+    if rules.hand_melds != base.hand_melds:
+        params["hand_melds"] = "true" if rules.hand_melds else "false"
+    return _openspiel.load(**params)
+
+
+def _links(card: int, hand: int) -> int:
+    """How much ``card`` helps the cards of ``hand``: same rank (a set, R4), or same suit within
+    two ranks (a run, R5)."""
+    rank, suit = divmod(card, 4)
+    links = 0
+    for other in iter_mask(hand & ~(1 << card)):
+        r, s = divmod(other, 4)
+        if r == rank or (s == suit and abs(r - rank) <= 2):
+            links += 1
+    return links
+
+
+def _cheapest(moves: list[Any], hand: int, rng: random.Random) -> Any:
+    """Among takes, lay-ins or gives: the one giving up the card least linked to what stays."""
+
+    def cost(move: Any) -> int:
+        card = move.card if isinstance(move, Give) else move.pay
+        kept = hand & ~cards_of(move.layout) if isinstance(move, (Take, LayIn)) else hand
+        return _links(card, kept)
+
+    low = min(cost(m) for m in moves)
+    return rng.choice([m for m in moves if cost(m) == low])
+
+
+def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
+    """The ``eager`` playout policy's move among ``moves`` (see the module docstring)."""
+    best: list[Take] = []
+    most = -1
+    for move in moves:
+        if isinstance(move, (Take, LayIn)) and move.pay is None:
+            return move  # going out wins (R15)
+        if isinstance(move, Take):
+            count = cards_of(move.layout).bit_count()
+            if count > most:
+                best, most = [move], count
+            elif count == most:
+                best.append(move)
+    hand = state.hands[state.to_act] or 0
+    if best:
+        chosen: Move = _cheapest(best, hand, rng)
+        return chosen
+    for move in moves:
+        if isinstance(move, Meld):
+            return move
+    forces = [m for m in moves if isinstance(m, Force) and state.counts[m.player] > 0]
+    if forces:
+        return rng.choice(forces)
+    if state.phase is Phase.OFFER:
+        return Pass()
+    if state.phase in (Phase.FORCED, Phase.EXCHANGE):
+        picked: Move = _cheapest(moves, hand, rng)
+        return picked
+    return rng.choice(moves)
+
+
+def playout(state: GameState, policy: str, rng: random.Random) -> tuple[float, ...]:
+    """Play ``state`` (every hand known) to the end with ``policy``; the results per R20.
+
+    Turned cards are drawn uniformly from the stock (R10).
+
+    Raises
+    ------
+    ValueError
+        If ``policy`` is not one of :data:`POLICIES`.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            move: Move = outcomes[rng.randrange(len(outcomes))][0]
+            assert isinstance(move, Turn)
+        else:
+            moves = state.legal_moves()
+            move = rng.choice(moves) if policy == "random" else eager_move(state, moves, rng)
+        state = state.apply(move, check=False)
+    return state.returns()
+
+
+class RolloutEvaluator(_mcts.Evaluator):  # type: ignore[misc]
+    """An OpenSpiel MCTS evaluator: the mean result of playouts from the leaf (R20).
+
+    Parameters
+    ----------
+    rollouts : int
+        Playouts per leaf.
+    policy : str
+        ``"eager"`` or ``"random"`` (see :func:`playout`).
+    seed : int or random.Random
+        Seeds the playouts.
+
+    Raises
+    ------
+    ValueError
+        If ``rollouts`` is below 1 or ``policy`` unknown.
+    """
+
+    def __init__(
+        self, rollouts: int = 1, policy: str = "eager", seed: int | random.Random = 0
+    ) -> None:
+        if rollouts < 1:
+            raise ValueError(f"rollouts must be at least 1, not {rollouts}")
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        self.rollouts = rollouts
+        self.policy = policy
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def evaluate(self, state: Any) -> Any:
+        """Mean returns of :attr:`rollouts` playouts from ``state`` (a ``ConquianState``)."""
+        position = state.match.state
+        total = np.zeros(state.get_game().num_players())
+        for _ in range(self.rollouts):
+            total += np.array(playout(position, self.policy, self.rng))
+        return total / self.rollouts
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        """Uniform over the legal actions (chance: the chance probabilities)."""
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class IsmctsBot:
+    """OpenSpiel's IS-MCTS from the bot's view (see the module docstring).
+
+    Parameters
+    ----------
+    simulations : int
+        Simulations per decision.
+    uct_c : float
+        UCT exploration constant.
+    rollouts : int
+        Playouts per evaluated leaf.
+    policy : str
+        Playout policy, ``"eager"`` or ``"random"``.
+
+    Raises
+    ------
+    ValueError
+        If a number is out of range or the policy unknown.
+    """
+
+    name = "ismcts"
+    sees_all = False
+
+    def __init__(
+        self,
+        simulations: int = DEFAULT_SIMULATIONS,
+        uct_c: float = 2.0,
+        rollouts: int = 1,
+        policy: str = "eager",
+    ) -> None:
+        if simulations < 1:
+            raise ValueError(f"simulations must be at least 1, not {simulations}")
+        RolloutEvaluator(rollouts, policy)  # checks the arguments
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.rollouts = rollouts
+        self.policy = policy
+
+    def __repr__(self) -> str:
+        return (
+            f"IsmctsBot(simulations={self.simulations}, uct_c={self.uct_c}, "
+            f"rollouts={self.rollouts}, policy={self.policy!r})"
+        )
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The most visited move of an IS-MCTS search from ``view`` (the acting player's view).
+
+        Raises
+        ------
+        PositionError
+            If the acting player's hand is hidden in ``view``.
+        """
+        moves = view.legal_moves()
+        if not moves:
+            raise ConquianError(f"no move to choose: {view.describe()}")
+        if len(moves) == 1:
+            return moves[0]
+        for move in moves:
+            if isinstance(move, (Take, LayIn)) and move.pay is None:
+                return move  # going out wins at once (R15)
+        me = view.to_act
+        seed = rng.randrange(2**31)
+        local = random.Random(seed)
+        game = game_for(view.rules)
+
+        def world(_state: Any = None, _player: int = 0) -> Any:
+            return game.state_from_position(sample_world(view, me, local))
+
+        root = world()
+        search = _ismcts.ISMCTSBot(
+            game,
+            RolloutEvaluator(self.rollouts, self.policy, local.randrange(2**31)),
+            self.uct_c,
+            self.simulations,
+            random_state=np.random.RandomState(seed),
+            final_policy_type=_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        )
+        search.set_resampler(world)
+        policy = search.run_search(root)
+        top = max(p for _, p in policy)
+        best = sorted(int(a) for a, p in policy if p == top)
+        action = best[local.randrange(len(best))]
+        chosen: Move = root.match.codec.decode(root.match.state, action)
+        if chosen not in moves:
+            raise ConquianError(f"IS-MCTS chose {chosen}, not a legal move of the view")
+        return chosen

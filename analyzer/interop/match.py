@@ -1,0 +1,900 @@
+"""One deal as learning libraries see it: explicit chance, integer actions, private views.
+
+:class:`Match` is the library-free core of the OpenSpiel game and the
+PettingZoo environment.  It is immutable (every action gives a new match) and
+holds what the engine's :class:`~analyzer.state.GameState` does not:
+
+* **chance for the deal** (R8): the dealer (when not given) and then every
+  dealt card, one at a time from the player after the dealer, are chance
+  outcomes; every turned card is one too (R10), drawn uniformly from the
+  stock, whose order is never fixed in advance;
+* **the history** of moves, so that a player's *information state* is what
+  he has seen (perfect recall): his own cards and exchange (R9), and every
+  public move, turned card, pass, take, force and payment;
+* **sampling a history** that a player cannot tell from the real one
+  (:meth:`Match.resample`), for IS-MCTS.
+
+The exchange (R9) is the engine's: turn-order ``give`` moves that nobody else
+sees, applied together once all have chosen.  Actions are those of
+:class:`~analyzer.interop.codec.ActionCodec`.
+
+A match may also start from a position (:meth:`Match.from_position`): its
+history then starts there, and the information state shows the position as
+that player saw it.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from analyzer.cards import format_card, format_mask, iter_mask
+from analyzer.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.interop.codec import NUM_CARDS, ActionCodec
+from analyzer.melds import cards_of
+from analyzer.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.position import deal, view
+from analyzer.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
+from analyzer.sampling import sample_deal
+from analyzer.state import GameState, Phase, fits_layout
+
+__all__ = [
+    "CHANCE",
+    "RULE_OPTIONS",
+    "TERMINAL",
+    "Match",
+    "codec_for",
+    "rules_with",
+    "sample_world",
+    "tensor_layout",
+]
+
+CHANCE = -1
+"""Player id of a chance node (OpenSpiel's)."""
+
+TERMINAL = -4
+"""Player id once the deal is over (OpenSpiel's)."""
+
+RULE_OPTIONS = (
+    "players",
+    "hand_size",
+    "max_run",
+    "exchange",
+    "force_fit",
+    "force_when",
+    "hand_melds",
+    "on_stock_out",
+)
+"""The :class:`~analyzer.rules.Rules` fields that :func:`rules_with` can change."""
+
+_ENUMS: dict[str, type[enum.Enum]] = {
+    "exchange": Exchange,
+    "force_fit": ForceFit,
+    "force_when": ForceWhen,
+    "on_stock_out": StockOut,
+}
+
+_PHASES = ("deal", "exchange", "turn", "offer", "forced", "over")
+
+
+def rules_with(variant: str | Rules = "classic", **options: Any) -> Rules:
+    """A preset with some rule options changed (RULES.md section 4).
+
+    Parameters
+    ----------
+    variant : str or Rules
+        ``"classic"`` or ``"megajogos"`` (or a :class:`~analyzer.rules.Rules`).
+    **options
+        Any of :data:`RULE_OPTIONS`: ``players``, ``hand_size``, ``max_run``
+        (int), ``exchange``, ``force_fit``, ``force_when``, ``on_stock_out``
+        (their text values, e.g. ``"after_decline"``), ``hand_melds`` (bool,
+        or ``"true"``/``"false"``).  ``None``, ``-1`` and ``""`` keep the
+        preset's value.
+
+    Raises
+    ------
+    ConquianError
+        For an unknown variant or option, a bad value, or numbers that cannot
+        make a deal; the message names the option.
+    """
+    rules = get_rules(variant)
+    unknown = sorted(set(options) - set(RULE_OPTIONS))
+    if unknown:
+        raise ConquianError(
+            f"unknown rule option(s) {', '.join(unknown)} (known: {', '.join(RULE_OPTIONS)})"
+        )
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if name in ("players", "hand_size", "max_run"):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConquianError(f"{name} must be a whole number, not {value!r}")
+            if value != -1:
+                changes[name] = value
+        elif name == "hand_melds":
+            text = str(value).strip().lower()
+            if text not in ("true", "false"):
+                raise ConquianError(f"hand_melds must be true or false, not {value!r}")
+            changes[name] = text == "true"
+        else:
+            kind = _ENUMS[name]
+            try:
+                changes[name] = kind(str(value).strip().lower())
+            except ValueError:
+                known = ", ".join(str(v.value) for v in kind)
+                raise ConquianError(f"{name}={value!r} is not one of {known}") from None
+    if not changes:
+        return rules
+    try:
+        return replace(rules, **changes)
+    except ValueError as exc:
+        raise ConquianError(str(exc)) from None
+
+
+@cache
+def codec_for(rules: Rules) -> ActionCodec:
+    """The :class:`ActionCodec` of ``rules`` (one per variant)."""
+    return ActionCodec(rules)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A deal in progress with its history (see the module docstring).
+
+    Build one with :meth:`new` or :meth:`from_position`; advance it with
+    :meth:`apply`.
+
+    Attributes
+    ----------
+    rules : Rules
+    dealer : int or None
+        The dealer (R8); ``None`` until chance has chosen him.
+    fixed_dealer : bool
+        True when the dealer was given rather than drawn by chance.
+    dealt : tuple of int
+        Cards dealt so far, in dealing order (empty for a match that
+        started from a position).
+    start : GameState or None
+        The position play started from: after the deal, or the given one.
+    state : GameState or None
+        The current position (every hand known, the stock order left to
+        chance); ``None`` during the deal.
+    events : tuple of (int or None, Move)
+        Moves since ``start``: acting seat (``None`` for a turned card) and move.
+    paid, declined, departed : tuple of int
+        Per seat, masks of the cards he paid (R13, R14), the centre cards he
+        passed (R12), and every card that left his hand in view of all
+        (melded or paid) since ``start``.
+    """
+
+    rules: Rules
+    dealer: int | None
+    fixed_dealer: bool
+    dealt: tuple[int, ...]
+    start: GameState | None
+    state: GameState | None
+    events: tuple[tuple[int | None, Move], ...]
+    paid: tuple[int, ...]
+    declined: tuple[int, ...]
+    departed: tuple[int, ...]
+
+    # A match never changes: copies share it (OpenSpiel clones states by deepcopy).
+    def __copy__(self) -> Match:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self
+
+    # ------------------------------------------------------------ builders
+    @classmethod
+    def new(cls, rules: Rules | str, dealer: int | None = None) -> Match:
+        """A deal about to be dealt (R8).
+
+        Parameters
+        ----------
+        rules : Rules or str
+        dealer : int, optional
+            The dealer; drawn by chance (a chance node with one outcome per
+            seat) when omitted.
+
+        Raises
+        ------
+        ConquianError
+            If ``dealer`` is not a seat.
+        """
+        rules = get_rules(rules)
+        if dealer is not None and not 0 <= dealer < rules.players:
+            raise ConquianError(f"no seat {dealer} to deal in {rules.name}")
+        zeros = (0,) * rules.players
+        return cls(rules, dealer, dealer is not None, (), None, None, (), zeros, zeros, zeros)
+
+    @classmethod
+    def from_position(cls, state: GameState) -> Match:
+        """A match that starts at ``state``, a whole deal (every hand known).
+
+        The stock order, if ``state`` has one, is dropped: every turn is a
+        chance outcome drawn uniformly from the stock (R10).
+
+        Raises
+        ------
+        PositionError
+            If a hand is hidden in ``state``, or an exchange gift is hidden.
+        """
+        if any(h is None for h in state.hands):
+            raise PositionError("a match needs every hand: sample the hidden ones first")
+        if state.phase is Phase.EXCHANGE and None in _chosen_gifts(state):
+            raise PositionError("a gift chosen in the exchange is hidden: sample it first")
+        start = state.evolve(stock=None)
+        zeros = (0,) * state.rules.players
+        return cls(state.rules, state.dealer, True, (), start, start, (), zeros, zeros, zeros)
+
+    # ---------------------------------------------------------------- facts
+    @property
+    def codec(self) -> ActionCodec:
+        """The action codec of this variant."""
+        return codec_for(self.rules)
+
+    @property
+    def in_deal(self) -> bool:
+        """True while the cards are being dealt (R8)."""
+        return self.state is None
+
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` at a chance node, :data:`TERMINAL` when over."""
+        if self.state is None:
+            return CHANCE
+        return self.state.current_player()
+
+    def is_chance_node(self) -> bool:
+        """True when chance acts: the dealer, a dealt card (R8) or a turned card (R10)."""
+        return self.state is None or self.state.is_chance_node()
+
+    def is_terminal(self) -> bool:
+        """True when the deal is over (R15, R18)."""
+        return self.state is not None and self.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        """Result per seat (R20): winner +1, the others -1, a draw 0; all 0 before the end."""
+        if not self.is_terminal():
+            return [0.0] * self.rules.players
+        assert self.state is not None
+        return list(self.state.returns())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance actions and their probabilities, increasing by action.
+
+        Raises
+        ------
+        ConquianError
+            If this is not a chance node.
+        """
+        n = self.rules.players
+        if self.state is None:
+            if self.dealer is None:
+                return [(seat, 1.0 / n) for seat in range(n)]
+            taken = 0
+            for card in self.dealt:
+                taken |= 1 << card
+            left = [c for c in range(NUM_CARDS) if not taken >> c & 1]
+            return [(c, 1.0 / len(left)) for c in left]
+        if not self.state.is_chance_node():
+            raise ConquianError("not a chance node")
+        return [
+            (move.card, p) for move, p in self.state.chance_outcomes() if isinstance(move, Turn)
+        ]
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions, increasing: chance outcomes at a chance node, none when over."""
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        assert self.state is not None
+        if self.state.is_terminal():
+            return []
+        return self.codec.legal_actions(self.state)
+
+    def move_of(self, action: int) -> Move | None:
+        """The engine move of ``action`` here; ``None`` for a chance action of the deal.
+
+        Raises
+        ------
+        IllegalMoveError
+            If ``action`` is not legal here.
+        """
+        if self.state is None:
+            if action not in dict(self.chance_outcomes()):
+                raise IllegalMoveError(f"{action} is not a chance outcome of the deal here")
+            return None
+        return self.codec.decode(self.state, action)
+
+    def action_text(self, action: int) -> str:
+        """``action`` in words: its move text here, else what it means in general."""
+        labels = self.rules.labels
+        if self.state is None:
+            if self.dealer is None:
+                return f"dealer {action}"
+            return f"deal {format_card(action, labels)}" if 0 <= action < NUM_CARDS else "?"
+        table = {} if self.state.is_terminal() else self.codec.table(self.state)
+        move = table.get(action)
+        if move is not None:
+            return move.text(labels)
+        if self.state.is_chance_node() and 0 <= action < NUM_CARDS:
+            return f"turn {format_card(action, labels)}"
+        return self.codec.describe(action)
+
+    # ---------------------------------------------------------------- apply
+    def apply(self, action: int) -> Match:
+        """The match after ``action`` (a chance outcome or the acting seat's action).
+
+        Raises
+        ------
+        IllegalMoveError
+            If ``action`` is not legal here.
+        """
+        action = int(action)
+        if self.state is None:
+            self.move_of(action)  # checks the outcome
+            if self.dealer is None:
+                return replace(self, dealer=action)
+            dealt = (*self.dealt, action)
+            if len(dealt) < self.rules.players * self.rules.hand_size:
+                return replace(self, dealt=dealt)
+            start = _dealt_state(self.rules, self.dealer, dealt)
+            return replace(self, dealt=dealt, start=start, state=start)
+        move = self.codec.decode(self.state, action)  # a legal move: no second check
+        return self._play(move, check=False)
+
+    def play(self, move: Move) -> Match:
+        """The match after the engine move ``move`` (legality checked by the engine).
+
+        Raises
+        ------
+        IllegalMoveError
+            If ``move`` is not legal here.
+        ConquianError
+            During the deal, which has no engine moves.
+        """
+        return self._play(move, check=True)
+
+    def _play(self, move: Move, *, check: bool) -> Match:
+        state = self.state
+        if state is None:
+            raise ConquianError("the cards are being dealt: no move yet")
+        after = state.apply(move, check=check)
+        actor = None if isinstance(move, Turn) else state.to_act
+        paid, declined, departed = list(self.paid), list(self.declined), list(self.departed)
+        if actor is not None:
+            if isinstance(move, Pass) and state.centre is not None:
+                declined[actor] |= 1 << state.centre.card
+            elif isinstance(move, (Take, LayIn)):
+                used = cards_of(move.layout) & state.hand(actor)
+                departed[actor] |= used
+                if move.pay is not None:
+                    paid[actor] |= 1 << move.pay
+                    departed[actor] |= 1 << move.pay
+            elif isinstance(move, Meld):
+                departed[actor] |= move.meld
+        return replace(
+            self,
+            state=after,
+            events=(*self.events, (actor, move)),
+            paid=tuple(paid),
+            declined=tuple(declined),
+            departed=tuple(departed),
+        )
+
+    # ------------------------------------------------------------ resampling
+    def resample(self, player: int, rng: random.Random) -> tuple[Match, list[int]]:
+        """A history ``player`` cannot tell from this one, drawn at random.
+
+        The hidden cards are drawn uniformly among the deals consistent with
+        what ``player`` has seen (:func:`analyzer.sampling.sample_deal`: no
+        inference from the others' choices), and so are the others' hidden
+        exchange gifts (R9).  The public moves are the same.
+
+        Parameters
+        ----------
+        player : int
+            The seat whose information is kept.
+        rng : random.Random
+
+        Returns
+        -------
+        (Match, list of int)
+            The match the history starts from (:meth:`new` or
+            :meth:`from_position`) and the actions that replay it; applying
+            them gives a match with the same :meth:`information_string` for
+            ``player``.
+
+        Raises
+        ------
+        ConquianError
+            If ``player`` is not a seat.
+        """
+        n = self.rules.players
+        if not 0 <= player < n:
+            raise ConquianError(f"no seat {player} in {self.rules.name}")
+        head: list[int] = [] if self.fixed_dealer or self.dealer is None else [self.dealer]
+        origin = Match.new(self.rules, self.dealer if self.fixed_dealer else None)
+        if self.state is None:
+            return origin, head + self._redeal_partial(player, rng)
+        assert self.start is not None
+        world, gifts = self._sample_now(player, rng)
+        starts = self._start_hands(player, world, gifts)
+        start = self.start
+        new_start = start.evolve(
+            hands=tuple(starts),
+            gifts=_with_hidden(start.gifts, gifts, player),
+            gave=_with_hidden(start.gave, gifts, player),
+        )
+        if self.dealt:
+            origin_actions = head + self._redeal(player, starts, rng)
+        else:
+            origin = Match.from_position(new_start)
+            origin_actions = []
+        actions: list[int] = []
+        replay = origin
+        for action in origin_actions:
+            replay = replay.apply(action)
+        for actor, move in self.events:
+            if isinstance(move, Give) and actor is not None and actor != player:
+                move = Give(gifts[actor])
+            assert replay.state is not None
+            action = replay.codec.encode(replay.state, move)
+            replay = replay.play(move)
+            actions.append(action)
+        return origin, origin_actions + actions
+
+    def _redeal_partial(self, player: int, rng: random.Random) -> list[int]:
+        """During the deal: the others' cards so far drawn again from those ``player`` lacks."""
+        assert self.dealer is not None or not self.dealt
+        if self.dealer is None:
+            return []
+        mine = self._slots(player, len(self.dealt))
+        own = 0
+        for k in mine:
+            own |= 1 << self.dealt[k]
+        pool = [c for c in range(NUM_CARDS) if not own >> c & 1]
+        rng.shuffle(pool)
+        out = list(self.dealt)
+        it = iter(pool)
+        for k in range(len(out)):
+            if k not in mine:
+                out[k] = next(it)
+        return out
+
+    def _slots(self, player: int, count: int) -> set[int]:
+        assert self.dealer is not None
+        n = self.rules.players
+        return {k for k in range(count) if (self.dealer + 1 + k) % n == player}
+
+    def _sample_now(self, player: int, rng: random.Random) -> tuple[list[int], list[int]]:
+        """Current hands and every seat's exchange gift (-1: none), as ``player`` may imagine them."""
+        state = self.state
+        assert state is not None
+        n = self.rules.players
+        world = sample_deal(view(state, player), player, rng)
+        hands = [h or 0 for h in world.hands]
+        gifts = [-1] * n
+        if state.phase is Phase.EXCHANGE:
+            for q, g in enumerate(state.gifts):
+                if g is not None:
+                    gifts[q] = g if q == player else rng.choice(list(iter_mask(hands[q])))
+        elif state.gave:
+            post = [hands[q] | self.departed[q] for q in range(n)]
+            for q, g in enumerate(state.gave):
+                assert g is not None
+                known = q == player or (q + 1) % n == player
+                gifts[q] = g if known else rng.choice(list(iter_mask(post[(q + 1) % n])))
+        return hands, gifts
+
+    def _start_hands(self, player: int, hands: list[int], gifts: list[int]) -> list[int]:
+        """Each seat's hand at ``start`` given his current hand, public departures and gifts."""
+        state, start = self.state, self.start
+        assert state is not None and start is not None
+        n = self.rules.players
+        post = [hands[q] | self.departed[q] for q in range(n)]
+        exchanged_since = start.phase is Phase.EXCHANGE and state.phase is not Phase.EXCHANGE
+        if not exchanged_since:
+            return post
+        return [post[q] & ~(1 << gifts[(q - 1) % n]) | 1 << gifts[q] for q in range(n)]
+
+    def _redeal(self, player: int, starts: Sequence[int], rng: random.Random) -> list[int]:
+        """Dealing order of the start hands: ``player``'s cards where they were, the others' shuffled."""
+        assert self.dealer is not None
+        n = self.rules.players
+        pools = {q: list(iter_mask(starts[q])) for q in range(n) if q != player}
+        for cards in pools.values():
+            rng.shuffle(cards)
+        out: list[int] = []
+        for k, card in enumerate(self.dealt):
+            q = (self.dealer + 1 + k) % n
+            out.append(card if q == player else pools[q].pop())
+        return out
+
+    # ---------------------------------------------------------------- texts
+    def information_string(
+        self, player: int, *, private: str = "single", public: bool = True
+    ) -> str:
+        """What ``player`` knows, with perfect recall (OpenSpiel's information state string).
+
+        Parameters
+        ----------
+        player : int
+        private : str
+            ``"single"``: ``player``'s own cards and exchange (default);
+            ``"none"``: public information only; ``"all"``: every hand.
+        public : bool
+            Include the public information (the moves everybody sees).
+
+        Returns
+        -------
+        str
+            Lines: the seat and variant, the private cards, then the history.
+        """
+        return "\n".join(self._lines(player, private, public, recall=True))
+
+    def observation_string(
+        self, player: int, *, private: str = "single", public: bool = True
+    ) -> str:
+        """What ``player`` sees now (OpenSpiel's observation string): the table, no history."""
+        return "\n".join(self._lines(player, private, public, recall=False))
+
+    def _lines(self, player: int, private: str, public: bool, recall: bool) -> list[str]:
+        n = self.rules.players
+        lines = [f"{self.rules.name}, seat {player} of {n}"]
+        if public:
+            dealer = "?" if self.dealer is None else str(self.dealer)
+            lines.append(f"dealer {dealer}")
+        seats = range(n) if private == "all" else [player] if private == "single" else []
+        for q in seats:
+            lines.extend(self._private_lines(q, recall))
+        if not public:
+            return lines
+        if self.state is None:
+            lines.append(f"dealing: {len(self.dealt)} of {n * self.rules.hand_size} cards dealt")
+            return lines
+        if recall:
+            assert self.start is not None
+            if not self.dealt:
+                lines.append("from: " + _public_summary(self.start))
+            history = [
+                self._event_text(player, private, actor, move) for actor, move in self.events
+            ]
+            lines.append("history: " + (" | ".join(history) if history else "-"))
+        lines.append("now: " + _public_summary(self.state))
+        if self.state.is_terminal():
+            winner = self.state.winner
+            lines.append("result: " + ("draw" if winner is None else f"p{winner} won"))
+        return lines
+
+    def _private_lines(self, q: int, recall: bool) -> list[str]:
+        labels = self.rules.labels
+        lines: list[str] = []
+        if self.state is None:
+            if self.dealer is not None:
+                cards = [self.dealt[k] for k in sorted(self._slots(q, len(self.dealt)))]
+                mask = sum(1 << c for c in cards)
+                lines.append(f"p{q} dealt: {format_mask(mask, labels) or '-'}")
+            return lines
+        hand = self.state.hands[q] or 0
+        if recall and self.dealt:
+            mine = sum(1 << self.dealt[k] for k in self._slots(q, len(self.dealt)))
+            lines.append(f"p{q} dealt: {format_mask(mine, labels)}")
+        elif recall:
+            assert self.start is not None
+            lines.append(
+                f"p{q} hand at start: {format_mask(self.start.hands[q] or 0, labels) or '-'}"
+            )
+            if self.start.gave and self.start.gave[q] is not None:
+                lines.append(f"p{q} gave at start: {format_card(self.start.gave[q], labels)}")  # type: ignore[arg-type]
+        lines.append(f"p{q} hand: {format_mask(hand, labels) or '-'}")
+        if self.state.phase is Phase.EXCHANGE and self.state.gifts:
+            g = self.state.gifts[q]
+            lines.append(f"p{q} chose: {'-' if g is None else format_card(g, labels)}")
+        elif self.state.gave and self.state.gave[q] is not None:
+            g = self.state.gave[q]
+            assert g is not None
+            text = f"p{q} gave: {format_card(g, labels)}"
+            got = self.state.gave[(q - 1) % self.rules.players]
+            if recall and self._exchanged_in_history() and got is not None:
+                text += f", got: {format_card(got, labels)}"
+            lines.append(text)
+        return lines
+
+    def _exchanged_in_history(self) -> bool:
+        return any(isinstance(move, Give) for _, move in self.events)
+
+    def _event_text(self, player: int, private: str, actor: int | None, move: Move) -> str:
+        labels = self.rules.labels
+        if actor is None:
+            return move.text(labels)
+        if (
+            isinstance(move, Give)
+            and private != "all"
+            and not (private == "single" and actor == player)
+        ):
+            return f"p{actor} gives a card"
+        return f"p{actor} {move.text(labels)}"
+
+    def __str__(self) -> str:
+        """Every hand and the history (for debugging; it shows hidden cards)."""
+        head = f"{self.rules.name}, {self.rules.players} players"
+        return "\n".join([head, *self._lines(0, "all", True, recall=self.state is not None)[1:]])
+
+    # --------------------------------------------------------------- tensors
+    def tensor(
+        self, player: int, *, private: str = "single", public: bool = True, recall: bool = True
+    ) -> list[float]:
+        """``player``'s information as numbers in ``[0, 1]`` (see :func:`tensor_layout`).
+
+        Parameters
+        ----------
+        player : int
+        private, public
+            As for :meth:`information_string`.
+        recall : bool
+            Add what only the history shows: per seat, the cards he paid
+            and the centre cards he passed (the information state tensor).
+
+        Returns
+        -------
+        list of float
+            Of length ``sum(size for _, size, _ in tensor_layout(...))``.
+        """
+        rules = self.rules
+        n, h = rules.players, rules.hand_size
+        out: list[float] = []
+
+        def seat_of(q: int) -> int:
+            return (q - player) % n
+
+        def plane(mask: int) -> list[float]:
+            return [1.0 if mask >> c & 1 else 0.0 for c in range(NUM_CARDS)]
+
+        def one_hot(size: int, index: int | None) -> list[float]:
+            v = [0.0] * size
+            if index is not None and 0 <= index < size:
+                v[index] = 1.0
+            return v
+
+        def by_seat(values: Sequence[int]) -> list[int]:
+            return [values[(player + k) % n] for k in range(n)]
+
+        state = self.state
+        if private != "none":
+            seats = [player] if private == "single" else [(player + k) % n for k in range(n)]
+            for q in seats:
+                if state is None:
+                    mask = 0
+                    if self.dealer is not None:
+                        for k in self._slots(q, len(self.dealt)):
+                            mask |= 1 << self.dealt[k]
+                    out += plane(mask)
+                else:
+                    out += plane(state.hands[q] or 0)
+            for q in seats:
+                out += plane(self._gift(q))
+            if private == "single":
+                got = self._got(player)
+                out += plane(got)
+        if public:
+            phase = "deal" if state is None else str(state.phase)
+            out += one_hot(len(_PHASES), _PHASES.index(phase))
+            out += one_hot(n, None if state is None else seat_of(state.to_act))
+            out += one_hot(n, None if self.dealer is None else seat_of(self.dealer))
+            layouts = by_seat([cards_of(state.layouts[q]) if state else 0 for q in range(n)])
+            for mask in layouts:
+                out += plane(mask)
+            for k in range(n):
+                q = (player + k) % n
+                fits = 0
+                if state is not None:
+                    for c in range(NUM_CARDS):
+                        if fits_layout(state.layouts[q], c, rules):
+                            fits |= 1 << c
+                out += plane(fits)
+            dead = sum(1 << c for c in state.dead) if state else 0
+            out += plane(dead)
+            centre = state.centre if state else None
+            out += plane(0 if centre is None else 1 << centre.card)
+            out += one_hot(2, None if centre is None else (0 if centre.kind == "turned" else 1))
+            out += one_hot(n, None if centre is None else seat_of(centre.source))
+            declined_now = [0.0] * n
+            if centre is not None:
+                for q in centre.declined:
+                    declined_now[seat_of(q)] = 1.0
+            out += declined_now
+            out += one_hot(
+                n, None if centre is None or centre.forced is None else seat_of(centre.forced)
+            )
+            chosen = [0.0] * n
+            if state is not None and state.phase is Phase.EXCHANGE:
+                for q, g in enumerate(state.gifts):
+                    if g is not None:
+                        chosen[seat_of(q)] = 1.0
+            out += chosen
+            counts = by_seat(state.counts if state else [0] * n)
+            out += [c / h for c in counts]
+            out += [(state.stock_count if state else rules.stock_size) / rules.stock_size]
+            result = [0.0] * (n + 1)
+            if state is not None and state.is_terminal():
+                result[n if state.winner is None else seat_of(state.winner)] = 1.0
+            out += result
+            if recall:
+                for mask in by_seat(self.paid):
+                    out += plane(mask)
+                for mask in by_seat(self.declined):
+                    out += plane(mask)
+        return out
+
+    def _gift(self, q: int) -> int:
+        """Mask of the card seat ``q`` chose or gave in the exchange (R9), 0 if none."""
+        state = self.state
+        if state is None:
+            return 0
+        g = None
+        if state.phase is Phase.EXCHANGE and state.gifts:
+            g = state.gifts[q]
+        elif state.gave:
+            g = state.gave[q]
+        return 0 if g is None else 1 << g
+
+    def _got(self, q: int) -> int:
+        """Mask of the card seat ``q`` received in the exchange, when his history shows it."""
+        state = self.state
+        if state is None or not state.gave or not self._exchanged_in_history():
+            return 0
+        g = state.gave[(q - 1) % self.rules.players]
+        return 0 if g is None else 1 << g
+
+
+def tensor_layout(
+    rules: Rules, *, private: str = "single", public: bool = True, recall: bool = True
+) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The named pieces of :meth:`Match.tensor`, in order: ``(name, size, shape)``.
+
+    Seats are relative: row ``k`` of a per-seat piece is the seat ``k``
+    places after the observing player (row 0 is himself).  Card planes are
+    indexed by card index (R1: ``rank_ordinal_0_based * 4 + suit``).
+
+    Raises
+    ------
+    ValueError
+        If ``private`` is not ``"single"``, ``"none"`` or ``"all"``.
+    """
+    if private not in ("single", "none", "all"):
+        raise ValueError(f"private must be single, none or all, not {private!r}")
+    n = rules.players
+    c = NUM_CARDS
+    pieces: list[tuple[str, tuple[int, ...]]] = []
+    if private == "single":
+        pieces += [("hand", (c,)), ("gave", (c,)), ("got", (c,))]
+    elif private == "all":
+        pieces += [("hands", (n, c)), ("gave", (n, c))]
+    if public:
+        pieces += [
+            ("phase", (len(_PHASES),)),
+            ("to_act", (n,)),
+            ("dealer", (n,)),
+            ("melded", (n, c)),
+            ("fits", (n, c)),
+            ("dead", (c,)),
+            ("centre", (c,)),
+            ("centre_kind", (2,)),
+            ("centre_source", (n,)),
+            ("declined_now", (n,)),
+            ("forced", (n,)),
+            ("chosen", (n,)),
+            ("hand_counts", (n,)),
+            ("stock", (1,)),
+            ("result", (n + 1,)),
+        ]
+        if recall:
+            pieces += [("paid", (n, c)), ("declined", (n, c))]
+    out = []
+    for name, shape in pieces:
+        size = 1
+        for d in shape:
+            size *= d
+        out.append((name, size, shape))
+    return out
+
+
+def sample_world(view_state: GameState, player: int, rng: random.Random) -> GameState:
+    """A whole deal consistent with ``player``'s view, for a :meth:`Match.from_position`.
+
+    Hidden hands are drawn by :func:`analyzer.sampling.sample_deal`
+    (uniform, no inference); hidden exchange gifts (R9) uniformly from the
+    hand that holds them.  The stock order is left to chance.
+
+    Raises
+    ------
+    PositionError
+        If the view is impossible (the counts do not fit the unseen cards).
+    """
+    world = sample_deal(view_state, player, rng)
+    n = world.rules.players
+    hands = [h or 0 for h in world.hands]
+    changes: dict[str, Any] = {"stock": None}
+    if world.phase is Phase.EXCHANGE:
+        gifts: list[int | None] = list(view_state.gifts) if view_state.gifts else [None] * n
+        for q, g in zip(range(n), _chosen_gifts(view_state), strict=True):
+            if g is None and q != player:
+                gifts[q] = rng.choice(list(iter_mask(hands[q])))
+        changes["gifts"] = tuple(gifts)
+    elif world.gave:
+        gave = list(world.gave)
+        for q in range(n):
+            if gave[q] is None:
+                holder = (q + 1) % n
+                pool = hands[holder] | cards_of(world.layouts[holder])
+                gave[q] = rng.choice(list(iter_mask(pool))) if pool else None
+        changes["gave"] = tuple(gave)
+    return world.evolve(**changes)
+
+
+def _chosen_gifts(state: GameState) -> list[int | None]:
+    """Per seat in the exchange: his gift if chosen and shown, ``None`` if hidden, ``-1`` if not yet chosen.
+
+    The exchange is played in turn order from the player after the dealer (R9):
+    the seats before the one to act have chosen.
+    """
+    n = state.rules.players
+    order = [(state.dealer + 1 + k) % n for k in range(n)]
+    done = set(order[: order.index(state.to_act)])
+    gifts = state.gifts or (None,) * n
+    return [gifts[q] if q in done else -1 for q in range(n)]
+
+
+def _with_hidden(
+    values: tuple[int | None, ...], gifts: Sequence[int], player: int
+) -> tuple[int | None, ...]:
+    """``values`` (a start's gifts or gave) with the other seats' entries from ``gifts``."""
+    if not values:
+        return values
+    return tuple(
+        v if v is None or q == player or gifts[q] < 0 else gifts[q] for q, v in enumerate(values)
+    )
+
+
+def _dealt_state(rules: Rules, dealer: int, dealt: Sequence[int]) -> GameState:
+    """The position after the deal (R8): hands from the dealing order, the stock order unknown."""
+    n = rules.players
+    hands = [0] * n
+    for k, card in enumerate(dealt):
+        hands[(dealer + 1 + k) % n] |= 1 << card
+    return deal(rules, 0, dealer=dealer).evolve(hands=tuple(hands), stock=None)
+
+
+def _public_summary(state: GameState) -> str:
+    """The public part of a position on one line: phase, to act, layouts, dead, centre, counts."""
+    labels = state.rules.labels
+    n = state.rules.players
+    parts = [f"{state.phase}"]
+    if not state.is_terminal():
+        parts.append(f"p{state.to_act} to act")
+    layouts = "; ".join(
+        f"p{q} " + (" ".join(f"[{format_mask(m, labels)}]" for m in state.layouts[q]) or "-")
+        for q in range(n)
+    )
+    parts.append(f"layouts {layouts}")
+    parts.append("dead " + (" ".join(format_card(c, labels) for c in state.dead) or "-"))
+    if state.centre is not None:
+        c = state.centre
+        text = f"centre {format_card(c.card, labels)} {c.kind} by p{c.source}"
+        if c.declined:
+            text += ", declined by " + " ".join(f"p{q}" for q in c.declined)
+        if c.forced is not None:
+            text += f", p{c.forced} forced"
+        parts.append(text)
+    if state.phase is Phase.EXCHANGE:
+        chosen = [q for q, g in enumerate(_chosen_gifts(state)) if g != -1]
+        parts.append("chosen " + (" ".join(f"p{q}" for q in chosen) or "-"))
+    parts.append("hands " + " ".join(str(k) for k in state.counts))
+    parts.append(f"stock {state.stock_count}")
+    return " | ".join(parts)

@@ -1,0 +1,72 @@
+"""Thinking time per decision of the ismcts bot and the hint bot, for equal-time strength runs.
+
+    python3 bench/ismcts.py [--games 3] [--simulations 1000] [--variant classic]
+
+Each bot plays --games deals against greedy bots (the same seeded deals); decisions with one
+legal move or going out are not counted (both bots play them at once).  Prints seconds per
+decision of each, and the ismcts budget that would think as long as the hint bot on this machine:
+simulations * hint_time / ismcts_time.  Needs the openspiel extra: pip install -e '.[openspiel]'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.bots import make_bot  # noqa: E402
+from analyzer.hintbot import _obvious  # noqa: E402
+from analyzer.interop.ismcts import IsmctsBot  # noqa: E402
+from analyzer.position import deal, view  # noqa: E402
+from analyzer.simulate import game_seed  # noqa: E402
+
+
+def seconds_per_decision(variant: str, make: object, games: int, seed: int) -> tuple[float, int, int]:
+    """(seconds per counted decision, decisions, wins) of the bot at seat g % players."""
+    total, decisions, wins = 0.0, 0, 0
+    for g in range(games):
+        rng = random.Random(game_seed(seed, g))
+        state = deal(variant, rng)
+        seat = g % state.rules.players
+        bots = [make_bot("greedy") for _ in range(state.rules.players)]
+        bots[seat] = make()  # type: ignore[operator]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply(state.chance_outcomes()[0][0])
+                continue
+            player = state.current_player()
+            mine = view(state, player)
+            start = time.perf_counter()
+            move = bots[player].choose(mine, rng)
+            if player == seat and _obvious(mine) is None:
+                total += time.perf_counter() - start
+                decisions += 1
+            state = state.apply(move)
+        wins += state.winner == seat
+    return total / max(decisions, 1), decisions, wins
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--simulations", type=int, default=1000)
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    ismcts, n1, w1 = seconds_per_decision(
+        args.variant, lambda: IsmctsBot(simulations=args.simulations), args.games, args.seed
+    )
+    print(f"{args.variant}: ismcts ({args.simulations} simulations) {ismcts:.2f} s per decision "
+          f"({n1} decisions, {w1} wins in {args.games} games against greedy)", flush=True)
+    hint, n2, w2 = seconds_per_decision(args.variant, lambda: make_bot("hint"), args.games, args.seed)
+    print(f"{args.variant}: hint {hint:.2f} s per decision ({n2} decisions, {w2} wins in {args.games} games)")
+    print(f"{args.variant}: equal thinking time: about {round(args.simulations * hint / ismcts, -1):.0f} "
+          "simulations for ismcts on this machine")
+
+
+if __name__ == "__main__":
+    main()

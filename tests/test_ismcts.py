@@ -1,0 +1,131 @@
+"""The ismcts bot: OpenSpiel's IS-MCTS from a player's view, usable wherever bots are named."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cli_run import run
+
+pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
+
+from analyzer import bots
+from analyzer.cards import format_card
+from analyzer.interop.ismcts import (
+    DEFAULT_SIMULATIONS,
+    IsmctsBot,
+    RolloutEvaluator,
+    eager_move,
+    playout,
+)
+from analyzer.moves import Pass, Take
+from analyzer.position import deal, load_position, view
+from analyzer.simulate import play_game
+
+
+@pytest.fixture
+def quick_ismcts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bot ``ismcts`` with a tiny budget, so that whole games stay quick."""
+    monkeypatch.setitem(bots.BOTS, "ismcts", lambda: IsmctsBot(simulations=6))
+
+
+def test_the_registered_bot_has_the_documented_budget() -> None:
+    bot = bots.make_bot("ismcts")
+    assert isinstance(bot, IsmctsBot)
+    assert (bot.simulations, bot.policy, bot.rollouts) == (DEFAULT_SIMULATIONS, "eager", 1)
+    assert bot.name == "ismcts" and bot.sees_all is False
+
+
+@pytest.mark.usefixtures("quick_ismcts")
+@pytest.mark.parametrize(
+    ("variant", "seats"),
+    [("classic", ["ismcts", "greedy"]), ("megajogos", ["greedy", "ismcts", "random"])],
+)
+def test_whole_games_are_legal_and_reproducible(variant: str, seats: list[str]) -> None:
+    first = play_game(variant, seats, seed=5)
+    again = play_game(variant, seats, seed=5)
+    assert first.final.is_terminal()
+    assert first == again  # same seed, same game: budgets are simulations, not seconds
+    acted = {seat for seat, _ in first.moves if seat is not None}
+    assert seats.index("ismcts") in acted
+
+
+@pytest.mark.usefixtures("quick_ismcts")
+def test_simulate_names_the_bot() -> None:
+    code, out, err = run("simulate", "--games", "1", "--bots", "ismcts,greedy", "--json")
+    assert code == 0, err
+    assert '"ismcts"' in out
+
+
+def test_choose_from_a_view_plays_a_legal_move_and_goes_out_at_once() -> None:
+    state = deal("megajogos", 8)
+    rng = random.Random(0)
+    bot = IsmctsBot(simulations=5)
+    mine = view(state, state.to_act)
+    move = bot.choose(mine, rng)  # the exchange (R9): give a card
+    assert move in mine.legal_moves()
+    # Going out needs no search (R15): a classic player with 10 cards melded is offered 7S.
+    out = load_position(
+        {
+            "variant": "classic",
+            "dealer": 1,
+            "to_act": 0,
+            "players": [
+                {
+                    "hand": [],
+                    "layout": [["AS", "2S", "3S", "4S", "5S", "6S"], ["KH", "KD", "KC", "KS"]],
+                },
+                {"hand": 10, "layout": []},
+            ],
+            "stock": 19,
+            "dead": [],
+            "centre": {"card": "7S", "kind": "turned", "source": 0, "declined": []},
+        }
+    )
+    chosen = bot.choose(view(out, 0), rng)
+    assert isinstance(chosen, Take) and chosen.pay is None
+
+
+def test_the_eager_playout_policy_takes_the_most_cards() -> None:
+    state = load_position(
+        {
+            "variant": "classic",
+            "dealer": 1,
+            "to_act": 0,
+            "players": [
+                {
+                    "hand": ["5H", "6H", "JS", "JD", "2C", "AD", "QC", "KC", "3D", "4S"],
+                    "layout": [],
+                },
+                {"hand": 10, "layout": []},
+            ],
+            "stock": 19,
+            "dead": [],
+            "centre": {"card": "7H", "kind": "turned", "source": 0, "declined": []},
+        }
+    )
+    move = eager_move(state, state.legal_moves(), random.Random(1))
+    assert isinstance(move, Take) and move.layout == Take.parse("take [5H 6H 7H] pay 2C").layout
+    # The pay is a card with no link to the cards kept (no same rank, no same suit within two).
+    assert move.pay is not None and format_card(move.pay) in {"2C", "4S"}
+    pass_only = [Pass()]
+    assert eager_move(state, pass_only, random.Random(1)) == Pass()
+
+
+@pytest.mark.parametrize("policy", ["eager", "random"])
+def test_playouts_end_with_r20_results(policy: str) -> None:
+    rng = random.Random(2)
+    state = deal("megajogos", 3)
+    for _ in range(5):
+        returns = playout(state.evolve(stock=None), policy, rng)
+        assert len(returns) == 3
+        assert returns == (0.0, 0.0, 0.0) or sorted(returns) == [-1.0, -1.0, 1.0]
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="simulations must be at least 1"):
+        IsmctsBot(simulations=0)
+    with pytest.raises(ValueError, match="policy must be one of eager, random"):
+        IsmctsBot(policy="clever")
+    with pytest.raises(ValueError, match="rollouts must be at least 1"):
+        RolloutEvaluator(rollouts=0)
