@@ -132,6 +132,7 @@ BOTS: dict[str, str | BotFactory] = {
     "hint": "analyzer.hintbot:HintBot",
     "hint-v1": "analyzer.hintbot:HintV1Bot",
     "oracle": "analyzer.hintbot:OracleBot",
+    "peek": "analyzer.hintbot:PeekBot",
     "ismcts": "analyzer.interop.ismcts:IsmctsBot",  # OpenSpiel's IS-MCTS: pip install conquian[openspiel]
 }
 """Every bot by name: a factory, or ``"module:attribute"`` imported when the bot is made.

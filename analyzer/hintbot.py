@@ -22,7 +22,7 @@ from analyzer.moves import LayIn, Move, Take
 from analyzer.search import Solver
 from analyzer.state import GameState
 
-__all__ = ["HintBot", "HintV1Bot", "OracleBot"]
+__all__ = ["HintBot", "HintV1Bot", "OracleBot", "PeekBot"]
 
 
 def _obvious(view: GameState) -> Move | None:
@@ -105,6 +105,34 @@ class HintBot:
             time_limit=self.time_limit,
             node_budget=self.node_budget,
             engine=self.engine,
+        )
+        return advice.estimates[0].move
+
+
+class PeekBot(HintBot):
+    """The hint bot given the other players' hands but not the stock order (a second ceiling).
+
+    It answers "how much of the all-seeing bot's edge comes from knowing the
+    hands?": the advisor runs with the hands open and samples only the
+    stock order.  Same options as :class:`HintBot`.
+    """
+
+    name = "peek"
+    sees_all = True
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The advisor's best move with every hand known and the stock order sampled."""
+        obvious = _obvious(view)
+        if obvious is not None:
+            return obvious
+        advice = advise(
+            view.evolve(stock=None),
+            samples=self.samples,
+            seed=rng.randrange(2**31),
+            time_limit=self.time_limit,
+            node_budget=self.node_budget,
+            engine=self.engine,
+            open_hands=True,
         )
         return advice.estimates[0].move
 

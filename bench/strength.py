@@ -23,12 +23,20 @@ megajogos-hint-greedy      hint, greedy, greedy                         --megajo
 megajogos-old-greedy       hint-v1, greedy, greedy                      --megajogos
 megajogos-hint-old         hint, hint-v1, greedy (head to head)         --head
 megajogos-oracle-greedy    oracle, greedy, greedy                       --ceiling
+classic-hint-ismcts        hint, ismcts (OpenSpiel IS-MCTS, equal time) --ismcts
+megajogos-hint-ismcts      hint, ismcts, ismcts                         --ismcts
 =========================  ===========================================  ===============
 
 Printed per match: deals, seconds per deal, each bot's wins in its seats with
 a 95% Wilson interval, draws, and for two players each bot's share of the
 decided deals with its interval.  ``--hint``/``--old`` replace the two hint bots
-by other bot names (with options, e.g. ``hint:samples=8``) to try a variant.
+by other bot names (with options, e.g. ``hint:samples=8``) to try a variant;
+``--ismcts-bot`` sets the IS-MCTS budget (``ismcts:simulations=N``; pick N with
+bench/ismcts.py so that it thinks as long per decision as the hint bot; needs
+the openspiel extra).  ``--backend ray [--address ADDR]`` plays the deals as Ray
+tasks (the ray extra), with the same results.  ``--json FILE`` also writes every
+figure and each deal's winner, so that two runs on the same seed can be compared
+deal by deal.
 """
 
 from __future__ import annotations
@@ -56,6 +64,8 @@ def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
         ("megajogos-old-greedy", "megajogos", [old, "greedy", "greedy"], args.megajogos),
         ("megajogos-hint-old", "megajogos", [hint, old, "greedy"], args.head),
         ("megajogos-oracle-greedy", "megajogos", ["oracle", "greedy", "greedy"], args.ceiling),
+        ("classic-hint-ismcts", "classic", [hint, args.ismcts_bot], args.ismcts),
+        ("megajogos-hint-ismcts", "megajogos", [hint, args.ismcts_bot, args.ismcts_bot], args.ismcts),
     ]
 
 
@@ -64,11 +74,18 @@ def rate(k: int, n: int) -> dict[str, object]:
     return {"wins": k, "of": n, "rate": round(k / n, 4) if n else 0.0, "ci95": [round(low, 4), round(high, 4)]}
 
 
-def run(name: str, variant: str, bots: list[str], games: int, seed: int, jobs: int) -> dict[str, object]:
+def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Namespace) -> dict[str, object]:
     summary = Summary(len(bots))
     start = time.perf_counter()
-    for k, result in enumerate(simulate(variant, bots, games, seed, jobs=jobs, rotate=True), 1):
+    winners: list[str | None] = []
+    played = simulate(
+        variant, bots, games, args.seed, jobs=args.jobs, rotate=True,
+        backend=args.backend, address=args.address,
+    )
+    for k, result in enumerate(played, 1):
         summary.add(result)
+        w = result.final.winner
+        winners.append(None if w is None else result.seats[w])
         if k % 50 == 0:
             print(f"  {name}: {k}/{games} deals, {time.perf_counter() - start:.0f} s", flush=True)
     seconds = time.perf_counter() - start
@@ -85,8 +102,9 @@ def run(name: str, variant: str, bots: list[str], games: int, seed: int, jobs: i
         "seats": bots,
         "deals": summary.games,
         "draws": summary.draws,
-        "seconds_per_deal": round(seconds * jobs / max(1, summary.games), 2),
+        "seconds_per_deal": round(seconds * args.jobs / max(1, summary.games), 2),
         "bots": bots_out,
+        "winners": winners,
     }
     print(f"{name}: {summary.games} deals of {variant}, seats {bots} rotating, "
           f"{data['seconds_per_deal']} s per deal (one core)")
@@ -111,6 +129,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hint", default="hint", help="the new bot")
     parser.add_argument("--old", default="hint-v1", help="the previous bot")
+    parser.add_argument("--ismcts", type=int, default=0, help="deals against IS-MCTS (openspiel extra)")
+    parser.add_argument("--ismcts-bot", default="ismcts", help="the IS-MCTS bot with its budget")
+    parser.add_argument("--backend", default="local", help="local or ray")
+    parser.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     parser.add_argument("--only", nargs="*", help="match names to run")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args()
@@ -119,7 +141,7 @@ def main() -> None:
         if args.only and name not in args.only:
             continue
         if games > 0:
-            results.append(run(name, variant, bots, games, args.seed, args.jobs))
+            results.append(run(name, variant, bots, games, args))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
