@@ -7,8 +7,10 @@ For the player to act, :func:`advise`
    hand, the same cards melded and pay the same card are one choice, shown
    with the arrangement that exposes the fewest unseen cards to forcing
    (R14), the first in engine order on a tie (:func:`candidate_moves`);
-2. draws deals of the hidden cards consistent with his view, uniformly
-   (:mod:`analyzer.sampling`; no inference from the others' past choices);
+2. draws deals of the hidden cards consistent with his view: ``v2`` among
+   those where no other player holds two cards that meld with a card he
+   declined (he would have taken it), ``v1`` uniformly
+   (:mod:`analyzer.sampling`);
 3. searches every candidate on each sampled deal as if every card were
    known, with the engine's search:
 
@@ -115,12 +117,12 @@ class Engine:
     node_budget: int = 2_000
     max_depth: int = 40
     stock: str = "known"
-    infer: bool = False
+    infer: bool = True
 
 
 ENGINES: dict[str, Engine] = {
     "v2": Engine("v2", "all", "lookahead", "fitted"),
-    "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET),
+    "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False),
 }
 """The hint engines by name; ``v1`` is the first one, kept to measure the others against."""
 DEFAULT_ENGINE = "v2"

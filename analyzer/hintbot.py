@@ -42,9 +42,9 @@ class HintBot:
     Parameters
     ----------
     samples : int
-        Deals sampled per decision.
+        Deals sampled per decision (8: a bot plays many deals; ``hint`` samples 48).
     node_budget : int, optional
-        Positions per sampled deal (the engine's default when omitted).
+        Positions per sampled deal (1,000; engine ``v1``: its own default).
     time_limit : float
         Seconds per decision, a safety net: the budgets above normally end
         the search first, which keeps seeded games reproducible.
@@ -70,7 +70,7 @@ class HintBot:
 
     def __init__(
         self,
-        samples: int = 16,
+        samples: int = 8,
         time_limit: float = 30.0,
         node_budget: int | None = None,
         engine: str = "v2",
@@ -91,7 +91,7 @@ class HintBot:
         )
         self.samples = samples
         self.time_limit = time_limit
-        self.node_budget = node_budget
+        self.node_budget = node_budget if node_budget is not None or engine != "v2" else 1_000
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move on ``view``."""

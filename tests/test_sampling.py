@@ -97,3 +97,33 @@ def test_uniform_over_consistent_deals_chi_square() -> None:
     chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
     # 11 degrees of freedom: the 0.999 quantile is 31.26.
     assert chi2 < 31.26, chi2
+
+
+def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None:
+    # A mid-game view where some uniform deals give player 0 two cards that meld with a card he
+    # let die: with infer=True no sampled deal does (he would have taken it, R12, R17).
+    from analyzer.bots import GreedyBot
+    from analyzer.position import deal, view
+    from analyzer.sampling import _broken, declined_pairs
+
+    rng = random.Random(4)
+    state = deal("classic", rng)
+    bot = GreedyBot()
+    found = None
+    while not state.is_terminal() and found is None:
+        if state.is_chance_node():
+            state = state.apply(state.chance_outcomes()[0][0])
+            continue
+        mine = view(state, 1)
+        pairs = declined_pairs(mine, 1)
+        if state.to_act == 1 and pairs[0]:
+            uniform = [_broken(list(sample_deal(mine, 1, rng).hands), pairs) for _ in range(100)]
+            if 0 < sum(1 for u in uniform if u) < 80:
+                found = mine, pairs
+        state = state.apply(bot.choose(view(state, state.to_act), rng))
+    assert found is not None
+    mine, pairs = found
+    for _ in range(50):
+        sample = sample_deal(mine, 1, rng, infer=True)
+        assert is_consistent(sample, mine, 1)
+        assert _broken(list(sample.hands), pairs) == 0
