@@ -45,6 +45,7 @@ are left), ``offer`` (1 when a centre card is offered, 0 before a turn),
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from importlib import resources
@@ -153,6 +154,91 @@ def _order(state: GameState) -> tuple[int, ...]:
     return tuple((first + k) % n for k in range(n))
 
 
+@lru_cache(maxsize=1 << 18)
+def _player_features(
+    layout: tuple[int, ...],
+    hand: int,
+    stock: int,
+    others: int,
+    card: int,
+    fewest: int,
+    s: int,
+    rules: Rules,
+) -> tuple[float, ...]:
+    """One player's block of :func:`features` (cached: a player's situation recurs in a search
+    while the others move)."""
+    lc = cards_of(layout)
+    outs, takes, takes2, alone = _gains(lc, hand, rules)
+    fit = _fitting_cards(layout, rules)
+    if card >= 0:
+        bit = 1 << card
+        c_out = float(bool(outs & bit))
+        c_take = float(bool(takes & bit)) + float(bool(takes2 & bit))
+    else:
+        c_out = c_take = 0.0
+    outs_stock = (outs & stock).bit_count()
+    outs_hands = (outs & others).bit_count()
+    takes_stock = (takes & stock).bit_count()
+    per = 1.0 / s if s else 0.0
+    count = hand.bit_count()
+    return (
+        float(lc.bit_count()),
+        float(count),
+        float(outs_stock),
+        float(outs_hands),
+        float(takes_stock),
+        float((takes2 & stock).bit_count()),
+        float((fit & (stock | others)).bit_count()),
+        c_out,
+        c_take,
+        float(fewest),
+        float(count == 0),
+        float(outs_stock + outs_hands > 0),
+        outs_stock * per,
+        takes_stock * per,
+        float(alone),
+    )
+
+
+def feature_blocks(state: GameState) -> tuple[list[tuple[float, ...]], tuple[float, ...]]:
+    """:func:`features` in blocks: one tuple per player from the one to act, and the
+    position-wide tuple (their concatenation is :func:`features`).
+
+    Raises
+    ------
+    ConquianError
+        If a hand or the stock cards are hidden, or the deal is over.
+    """
+    if state.phase is Phase.OVER:
+        raise ConquianError("the deal is over: nothing to estimate")
+    stock = state.stock_mask()
+    if stock is None:
+        raise ConquianError("the evaluation needs every hand and the stock cards")
+    rules = state.rules
+    hands = state.hands
+    everyone = 0
+    for hand in hands:
+        everyone |= hand or 0
+    centre = state.centre
+    card = -1 if centre is None else centre.card
+    counts = state.counts
+    s = state.stock_count
+    blocks: list[tuple[float, ...]] = []
+    for p in _order(state):
+        hand = hands[p] or 0
+        fewest = min(c for q, c in enumerate(counts) if q != p) - counts[p]
+        blocks.append(
+            _player_features(state.layouts[p], hand, stock, everyone & ~hand, card, fewest, s, rules)
+        )
+    paid = centre is not None and centre.kind == "paid"
+    return blocks, _global_features(s, centre is not None, paid)
+
+
+@cache
+def _global_features(s: int, offer: bool, paid: bool) -> tuple[float, ...]:
+    return (float(s), float(s <= 3), float(offer), float(paid), 1.0 / (s + 1))
+
+
 def features(state: GameState) -> list[float]:
     """The feature vector of a position (module docstring), players from the one to act.
 
@@ -171,66 +257,11 @@ def features(state: GameState) -> list[float]:
     ConquianError
         If a hand or the stock cards are hidden, or the deal is over.
     """
-    if state.phase is Phase.OVER:
-        raise ConquianError("the deal is over: nothing to estimate")
-    stock = state.stock_mask()
-    if stock is None:
-        raise ConquianError("the evaluation needs every hand and the stock cards")
-    rules = state.rules
-    hands = state.hands
-    everyone = 0
-    for hand in hands:
-        everyone |= hand or 0
-    centre = state.centre
-    counts = state.counts
-    s = state.stock_count
+    blocks, position = feature_blocks(state)
     out: list[float] = []
-    for p in _order(state):
-        hand = hands[p] or 0
-        layout = state.layouts[p]
-        lc = cards_of(layout)
-        outs, takes, takes2, alone = _gains(lc, hand, rules)
-        others = everyone & ~hand
-        fit = _fitting_cards(layout, rules)
-        if centre is not None:
-            bit = 1 << centre.card
-            c_out = float(bool(outs & bit))
-            c_take = float(bool(takes & bit)) + float(bool(takes2 & bit))
-        else:
-            c_out = c_take = 0.0
-        fewest = min(counts[q] for q in range(len(counts)) if q != p) - counts[p]
-        outs_stock = (outs & stock).bit_count()
-        outs_hands = (outs & others).bit_count()
-        takes_stock = (takes & stock).bit_count()
-        per = 1.0 / s if s else 0.0
-        out.extend(
-            (
-                float(lc.bit_count()),
-                float(counts[p]),
-                float(outs_stock),
-                float(outs_hands),
-                float(takes_stock),
-                float((takes2 & stock).bit_count()),
-                float((fit & (stock | others)).bit_count()),
-                c_out,
-                c_take,
-                float(fewest),
-                float(counts[p] == 0),
-                float(outs_stock + outs_hands > 0),
-                outs_stock * per,
-                takes_stock * per,
-                float(alone),
-            )
-        )
-    out.extend(
-        (
-            float(s),
-            float(s <= 3),
-            float(centre is not None),
-            float(centre is not None and centre.kind == "paid"),
-            1.0 / (s + 1),
-        )
-    )
+    for block in blocks:
+        out.extend(block)
+    out.extend(position)
     return out
 
 
@@ -272,6 +303,20 @@ class FittedEvaluator:
         width = len(FEATURES_PER_PLAYER) * players + len(GLOBAL_FEATURES)
         if self.layers[0][0].shape[1] != width or self.layers[-1][0].shape[0] != players + 1:
             raise ConquianError("the evaluation data does not fit this variant's features")
+        # The search calls the model on one position at a time, where numpy's per-call cost
+        # dominates: the same arithmetic in plain Python, the first layer split by feature
+        # block so that each block's product is computed once per distinct block.
+        w0 = self.layers[0][0]
+        k = len(FEATURES_PER_PLAYER)
+        self._w0_blocks = [
+            tuple(tuple(row) for row in w0[:, i * k : (i + 1) * k].tolist()) for i in range(players)
+        ]
+        self._w0_global = tuple(tuple(row) for row in w0[:, players * k :].tolist())
+        self._b0 = tuple(self.layers[0][1].tolist())
+        self._rest = [
+            (tuple(tuple(row) for row in w.tolist()), tuple(b.tolist())) for w, b in self.layers[1:]
+        ]
+        self._products: dict[tuple[int, tuple[float, ...]], tuple[float, ...]] = {}
 
     @staticmethod
     def label(to_act: int, winner: int | None, players: int) -> int:
@@ -291,6 +336,34 @@ class FittedEvaluator:
         z = np.exp(h - h.max())
         return (z / z.sum()).tolist()  # type: ignore[no-any-return]
 
+    def _product(self, i: int, block: tuple[float, ...]) -> tuple[float, ...]:
+        """First-layer contribution of feature block ``i`` (players, then the position)."""
+        key = (i, block)
+        hit = self._products.get(key)
+        if hit is None:
+            rows = self._w0_blocks[i] if i < self.players else self._w0_global
+            hit = tuple(sum(w * v for w, v in zip(row, block, strict=True)) for row in rows)
+            if len(self._products) > 1 << 18:
+                self._products.clear()
+            self._products[key] = hit
+        return hit
+
+    def fast_probabilities(self, state: GameState) -> list[float]:
+        """:meth:`probabilities` of ``state``'s features, in plain Python with the first
+        layer's products cached per feature block (the same numbers up to rounding)."""
+        blocks, position = feature_blocks(state)
+        h = list(self._b0)
+        for i, block in enumerate((*blocks, position)):
+            for j, v in enumerate(self._product(i, block)):
+                h[j] += v
+        for w, b in self._rest:
+            h = [max(z, 0.0) for z in h]
+            h = [bias + sum(x * y for x, y in zip(row, h, strict=True)) for row, bias in zip(w, b, strict=True)]
+        top = max(h)
+        exps = [math.exp(z - top) for z in h]
+        total = sum(exps)
+        return [e / total for e in exps]
+
     def __call__(self, state: GameState) -> Outcome:
         """The outcome vector of ``state``: (player 0 wins, ..., player n-1 wins, draw).
 
@@ -299,7 +372,7 @@ class FittedEvaluator:
         ConquianError
             If a hand or the stock cards are hidden, or the deal is over.
         """
-        probs = self.probabilities(features(state))
+        probs = self.fast_probabilities(state)
         n = self.players
         vec = [0.0] * (n + 1)
         first = state.to_act

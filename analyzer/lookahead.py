@@ -214,7 +214,7 @@ class Lookahead:
         Raises
         ------
         PositionError
-            If a hand or the stock order is hidden, or nobody is to act.
+            If a hand is hidden, or nobody is to act.
         ConquianError
             If the mode is unknown.
         """
