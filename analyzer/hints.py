@@ -11,7 +11,9 @@ Static evaluation (higher is better for the player choosing)::
           + 10 * melded               (his melded cards after the move)
           + 2 * outs                  (cards that would let him go out, see outs())
           - 3 * gives                 (players next offered the card he releases
-                                       whose layout it fits, R11, R14)
+                                       whose layout it fits, R11, R14; a pass of a
+                                       card that fits his own layout counts one
+                                       more: it may be forced on him)
           - 1 * exposed               (unseen cards that fit his layout, so that he
                                        can be forced with them, R14)
           + 3 * forces                (a force makes the forced player pay one of
