@@ -15,10 +15,12 @@
 
 from __future__ import annotations
 
+import errno
 import inspect
 import json
 import os
 import signal
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -391,6 +393,34 @@ def _umask() -> int:
     return mask
 
 
+def _shown(path: str, limit: int = 100) -> str:
+    """A path for a message: whole when short, else its start and its end (the file name)."""
+    if len(path) <= limit:
+        return path
+    head = limit // 3
+    return path[:head] + "…" + path[-(limit - head - 1) :]
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+_CANNOT_CREATE = {
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "it is on a read-only file system",
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is exceeded",
+}
+
+
 class OutputFile:
     """An output file, checked before any work and written whole at the end.
 
@@ -401,6 +431,12 @@ class OutputFile:
     ``--force``.  :meth:`commit` moves the finished file into place, so a
     failed or interrupted command leaves what the user had unchanged.
 
+    A symbolic link is followed: the file it points to is written (and
+    replaced, with ``--force``) and the link stays.  Only regular files are
+    written: an existing named pipe, device, socket or directory is refused,
+    since replacing it would destroy it and writing into it is not writing a
+    file.
+
     Use as a context manager: the temporary file is removed unless committed.
     """
 
@@ -410,46 +446,72 @@ class OutputFile:
         text = str(path)
         if not text.strip():
             usage(f"{option} needs a file name")
-        if path.is_dir():
-            usage(f"{option} {clip(text)!r} is a directory: give a file name")
-        parent = path.parent
+        try:
+            found: os.stat_result | None = os.stat(path)  # follows symbolic links
+        except (FileNotFoundError, NotADirectoryError):
+            found = None
+        except OSError as exc:  # a loop of links, a directory we may not search, ...
+            usage(f"{option}: cannot write {_shown(text)!r}: {exc.strerror or exc}")
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            usage(f"{option} {_shown(text)!r} is a directory: give a file name")
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            usage(
+                f"{option} {_shown(text)!r} is {_file_kind(found.st_mode)}: only a regular file "
+                "can be written"
+            )
+        # The file a link points to (and the real directory of the temporary file).
+        real = Path(os.path.realpath(path)) if path.is_symlink() else path
+        parent = real.parent
         if not parent.is_dir():
-            usage(f"{option}: no directory {clip(str(parent))!r} to write into")
-        for source in inputs:
-            if source and source != "-" and path.exists() and Path(source).exists():
+            usage(f"{option}: no directory {_shown(str(parent))!r} to write into")
+        if found is not None:
+            for source in inputs:
+                if not source or source == "-":
+                    continue
                 try:
-                    same = path.samefile(source)
+                    same = os.path.samestat(found, os.stat(source))
                 except OSError:
                     same = False
                 if same:
-                    usage(f"{option} would overwrite the input {clip(source)!r}")
-        if path.exists() and not force:
-            usage(f"{option} {clip(text)!r} exists: use --force to replace it")
+                    usage(f"{option} would overwrite the input {_shown(source)!r}")
+            if not force:
+                usage(f"{option} {_shown(text)!r} exists: use --force to replace it")
+        # A replaced file keeps its mode; a new one gets the usual mode (0666 less the umask).
+        mode = stat.S_IMODE(found.st_mode) if found is not None else 0o666 & ~_umask()
         try:
-            handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-            # mkstemp makes a private file; the output gets the usual mode (0666 less the umask).
-            os.fchmod(handle, 0o666 & ~_umask())
-            os.close(handle)
+            handle, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=parent)
         except OSError as exc:
-            usage(f"{option}: cannot write into {clip(str(parent))!r}: {exc.strerror or exc}")
+            reason = _CANNOT_CREATE.get(exc.errno or 0, "the directory does not accept new files")
+            usage(f"{option}: cannot write into {_shown(str(parent))!r}: {reason}")
+        try:
+            os.fchmod(handle, mode)
+        except OSError:
+            pass  # mkstemp's private mode: safe, only less readable
+        finally:
+            os.close(handle)
         self.path = path
+        self.real = real
         self.option = option
         self.tmp = Path(tmp)
         self.committed = False
 
     def write_text(self, text: str) -> None:
-        """Write ``text`` to the temporary file (not yet in place; see :meth:`commit`)."""
+        """Write ``text`` to the temporary file (not yet in place; see :meth:`commit`).
+
+        Text that UTF-8 cannot encode (a lone surrogate from a ``\\ud800`` escape in the
+        input) is written as its backslash escape.
+        """
         try:
-            self.tmp.write_text(text, encoding="utf-8")
+            self.tmp.write_text(text, encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
-            domain(f"cannot write {clip(str(self.path))!r}: {exc.strerror or exc}")
+            domain(f"cannot write {_shown(str(self.path))!r}: {exc.strerror or exc}")
 
     def commit(self) -> None:
-        """Move the written file into place."""
+        """Move the written file into place (for a link, onto the file it points to)."""
         try:
-            os.replace(self.tmp, self.path)
+            os.replace(self.tmp, self.real)
         except OSError as exc:
-            domain(f"cannot write {clip(str(self.path))!r}: {exc.strerror or exc}")
+            domain(f"cannot write {_shown(str(self.path))!r}: {exc.strerror or exc}")
         self.committed = True
 
     def discard(self) -> None:

@@ -66,7 +66,7 @@ def tree(
     if export is not None:
         fmt = FORMATS.get(export.suffix.lower().lstrip("."))
         if fmt is None and not export.is_dir():
-            usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export))!r}")
+            usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export), 100)!r}")
     target = (
         None
         if export is None
