@@ -20,7 +20,7 @@ from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, t
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
-from analyzer.schema import Position, check_shape
+from analyzer.schema import DuplicateKeyError, Position, check_shape, load_json
 from analyzer.state import GameState, Offer, Phase, offer_order
 
 __all__ = [
@@ -41,10 +41,13 @@ def parse_json(text: str, name: str) -> Any:
     Raises
     ------
     PositionError
-        If the text is not valid JSON (including nesting too deep to read).
+        If the text is not valid JSON (including nesting too deep to read), or an
+        object holds a key twice.
     """
     try:
-        return json.loads(text)
+        return load_json(text)
+    except DuplicateKeyError as exc:
+        raise PositionError(f"{name}: {exc}: write it once") from None
     except json.JSONDecodeError as exc:
         raise PositionError(
             f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"

@@ -55,8 +55,10 @@ __all__ = [
     "RecordHeader",
     "RecordMove",
     "RecordResult",
+    "DuplicateKeyError",
     "check_shape",
     "json_schema",
+    "load_json",
     "json_text",
     "schema_text",
     "write_schemas",
@@ -374,6 +376,45 @@ def _nearest(key: str, known: list[str]) -> str | None:
     return close[0] if close else None
 
 
+class DuplicateKeyError(ValueError):
+    """JSON text holds one key twice in an object: which value counts is unclear, so it is refused.
+
+    Attributes
+    ----------
+    key : str
+        The repeated key.
+    """
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {clip(key)!r} appears twice in one object")
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise DuplicateKeyError(key)
+        obj[key] = value
+    return obj
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` for every JSON input (files, standard input, engine requests, records).
+
+    Unlike ``json.loads``, a key repeated in one object is refused instead of
+    the last value silently winning.
+
+    Raises
+    ------
+    DuplicateKeyError
+        If an object holds a key twice (a ``ValueError``).
+    json.JSONDecodeError, RecursionError, ValueError
+        As ``json.loads``.
+    """
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
 def json_text(value: Any) -> str:
     """``value`` as JSON text, clipped, for messages: ``true``, ``null``, ``"7H"``, never Python."""
     try:
@@ -400,9 +441,22 @@ _MESSAGES = {
 }
 
 
-def _describe(error: Any, model: Any, what: str) -> str:
+def _is_key(data: Any, loc: list[str | int], text: Any) -> bool:
+    """True if ``text`` is a key of the object at ``loc`` in ``data`` (not a value)."""
+    for part in loc:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return isinstance(data, dict) and isinstance(text, str) and text in data
+
+
+def _describe(error: Any, model: Any, what: str, data: Any = None) -> str:
     loc = [p for p in error["loc"] if not (isinstance(p, str) and p.startswith("<"))]
     kind = error["type"]
+    if kind == "string_unicode" and _is_key(data, loc, error.get("input")):
+        # A key holding a lone surrogate (a "\\ud800" escape): no known key does.
+        kind, loc = "extra_forbidden", [*loc, error["input"]]
     where = _path(loc) or what
     if kind == "extra_forbidden":
         key = str(loc[-1])
@@ -436,6 +490,8 @@ def _describe(error: Any, model: Any, what: str) -> str:
         return f"{where} must be at most {ctx.get('le')}, got {got}"
     if kind == "cards_or_count":
         return f"{where} {error['msg']}, got {got}"
+    if kind == "string_unicode":
+        return f"{where} must be text without a lone surrogate escape (such as \\ud800), got {got}"
     return f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]}, got {got}"
 
 
@@ -475,7 +531,7 @@ def check_shape(
     except ValidationError as exc:
         # An unknown key explains a missing one ('toAct' for 'to_act'): name it first.
         errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        raise error(_describe(errors[0], model, what)) from None
+        raise error(_describe(errors[0], model, what, data)) from None
 
 
 def json_schema(kind: str) -> dict[str, Any]:

@@ -73,6 +73,7 @@ __all__ = [
     "input_text",
     "json_errors",
     "json_input",
+    "json_out",
     "maybe",
     "out",
     "progress",
@@ -148,9 +149,34 @@ def json_errors(on: bool) -> None:
     _STATE["json_errors"] = on
 
 
+def json_out(data: Any, *, indent: int | None = None) -> str:
+    """``data`` as JSON text for standard output: always valid JSON.
+
+    Never ``NaN`` or ``Infinity`` (not JSON: a :class:`ConquianError`
+    instead), and text that standard output cannot encode (a lone surrogate
+    read from a ``\\ud800`` escape in the input) as ``\\u`` escapes.
+
+    Raises
+    ------
+    ConquianError
+        If the data holds a number JSON cannot carry (NaN, an infinity).
+    """
+    try:
+        text = json.dumps(data, ensure_ascii=False, indent=indent, allow_nan=False)
+    except ValueError:
+        raise ConquianError(
+            "internal error: the answer holds a number JSON cannot carry (NaN or an infinity)"
+        ) from None
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(data, ensure_ascii=True, indent=indent, allow_nan=False)
+    return text
+
+
 def emit(data: Any) -> None:
-    """Print JSON on standard output."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    """Print JSON on standard output (see :func:`json_out`)."""
+    sys.stdout.write(json_out(data, indent=2) + "\n")
 
 
 def _error_line(message: str) -> None:

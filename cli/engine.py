@@ -25,10 +25,11 @@ from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
 from analyzer.position import load_position, relabel
 from analyzer.rules import get_rules
+from analyzer.schema import DuplicateKeyError, load_json
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
-from cli.common import LabelsOpt
+from cli.common import LabelsOpt, json_out
 from cli.results import (
     all_moves_data,
     analyze_data,
@@ -283,7 +284,9 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
     request_id: Any = None
     try:
         try:
-            request = json.loads(line)
+            request = load_json(line)
+        except DuplicateKeyError as exc:
+            raise RequestError(f"the request is not usable: {exc}: write it once") from None
         except (ValueError, RecursionError) as exc:  # ValueError: also a number too long
             reason = (
                 exc.msg
@@ -299,6 +302,14 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
         if "id" not in request or isinstance(request_id, (bool, dict, list)) or request_id is None:
             request_id = None
             raise RequestError("every request needs an 'id': a string or a number", "id")
+        if isinstance(request_id, float) and not math.isfinite(request_id):
+            # NaN, or a number too large for a double (1e400): echoed it would not be JSON.
+            request_id = None
+            raise RequestError(
+                "'id' must be a string or a finite number: NaN, Infinity and numbers too "
+                "large for a double (such as 1e400) cannot be echoed in JSON",
+                "id",
+            )
         if "action" in request:
             return _action(request, request_id)
         if "cmd" not in request:
@@ -395,7 +406,11 @@ def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = Non
             reply, stop = _error(None, "the request is not UTF-8 text", None), False
         else:
             reply, stop = answer(line, labels=labels)
-        write(json.dumps(reply, ensure_ascii=False) + "\n")
+        try:
+            text = json_out(reply)
+        except ConquianError as exc:
+            text = json_out(_error(reply.get("id"), str(exc), None))
+        write(text + "\n")
         if stop:
             break
     return 0
