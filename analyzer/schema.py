@@ -44,6 +44,7 @@ from analyzer.errors import ConquianError, PositionError
 __all__ = [
     "KINDS",
     "Centre",
+    "DuplicateKeyError",
     "Exchange",
     "MeldQuery",
     "MeldQueryFile",
@@ -55,11 +56,10 @@ __all__ = [
     "RecordHeader",
     "RecordMove",
     "RecordResult",
-    "DuplicateKeyError",
     "check_shape",
     "json_schema",
-    "load_json",
     "json_text",
+    "load_json",
     "schema_text",
     "write_schemas",
 ]

@@ -16,10 +16,14 @@ Every error is one line on standard error, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cli.app import COMMANDS, app
 
 __all__ = ["COMMANDS", "app", "main"]
 
@@ -41,10 +45,8 @@ def _escape_unencodable() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            try:
+            with contextlib.suppress(ValueError, OSError):
                 reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):
-                pass
 
 
 def main(args: list[str] | None = None) -> int:
@@ -67,14 +69,14 @@ def main(args: list[str] | None = None) -> int:
         previous = None
     try:
         _escape_unencodable()
-        from cli.app import app
+        from cli.app import app as command
 
         if previous is not None:
             # From here on the command's own handling applies (cli.common.Group): Ctrl-C
             # is a KeyboardInterrupt again, so that output files are cleaned up.
             signal.signal(signal.SIGINT, previous)
             previous = None
-        result = app(args=args, prog_name="conquian", standalone_mode=False)
+        result = command(args=args, prog_name="conquian", standalone_mode=False)
     except KeyboardInterrupt:
         os.write(2, _MESSAGE)
         return INTERRUPTED

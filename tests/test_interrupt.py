@@ -82,7 +82,7 @@ def test_ctrl_c_during_startup_is_exit_130_without_a_traceback(module: str) -> N
         capture_output=True,
         text=True,
         timeout=120,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr == "conquian: interrupted\n" and proc.stdout == ""
