@@ -322,6 +322,16 @@ def _validated(state: GameState) -> GameState:
                 f"player {p} passed {format_card(given, labels)} in the exchange, "
                 f"but it is still in his hand (R9)"
             )
+    passers: dict[int, int] = {}
+    for p, given in enumerate(state.gave):
+        if given is None:
+            continue
+        if given in passers:
+            raise PositionError(
+                f"players {passers[given]} and {p} both passed {format_card(given, labels)} in "
+                "the exchange: each passes a card of his own hand, so no card is passed twice (R9)"
+            )
+        passers[given] = p
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")
     total = (
@@ -376,6 +386,12 @@ def _validated(state: GameState) -> GameState:
                 f"{(state.dealer + 1) % n}, not player {state.to_act} (R10)"
             )
         return state
+    if centre.kind == "paid" and not state.layouts[centre.source]:
+        raise PositionError(
+            f"player {centre.source} paid the centre card {format_card(centre.card, labels)}, "
+            "but his layout is empty: a pay always follows a take or a lay-in, which melds "
+            "cards (R13, R14)"
+        )
     order = offer_order(rules, centre)
     if centre.kind == "turned" and state.stock_count >= rules.stock_size:
         raise PositionError("a turned centre card must have come from the stock (R10)")
