@@ -20,7 +20,16 @@ from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, t
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
-from analyzer.schema import DuplicateKeyError, Position, check_shape, load_json
+from analyzer.schema import (
+    NOTE_PREFIX,
+    DuplicateKeyError,
+    Position,
+    PositionWrapper,
+    PuzzleFile,
+    check_shape,
+    load_json,
+    nearest_key,
+)
 from analyzer.state import GameState, Offer, Phase, offer_order
 
 __all__ = [
@@ -31,6 +40,7 @@ __all__ = [
     "position_labels",
     "read_position",
     "relabel",
+    "unwrap_position",
     "view",
 ]
 
@@ -56,6 +66,41 @@ def parse_json(text: str, name: str) -> Any:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. a number too long to convert
         raise PositionError(f"{name} is not valid JSON: {clip(str(exc), 80)}") from None
+
+
+def unwrap_position(data: Any) -> Any:
+    """The position data inside a wrapper object, or ``data`` itself.
+
+    An object with a ``position`` key and no ``players`` key is a wrapper:
+    ``conquian notation --json`` output (``notation``, ``position``) or a
+    puzzle file (``"type": "puzzle"``, its shape checked as a puzzle).  Its
+    keys are checked like every other level (docs/position-format.md): an
+    unknown key is refused, naming the nearest known key, and a key of the
+    position written beside ``position`` instead of inside it is named as
+    such (``'stock' beside 'position'``).
+
+    Raises
+    ------
+    PositionError
+        If the wrapper has an unknown key or a value of the wrong type.
+    """
+    if not (isinstance(data, dict) and "position" in data and "players" not in data):
+        return data
+    if data.get("type") == "puzzle":
+        check_shape(PuzzleFile, data, "a puzzle file")
+        return data["position"]
+    known = sorted(PositionWrapper.model_fields)
+    inner = sorted(Position.model_fields)
+    for key in data:
+        if not isinstance(key, str) or key in known or key.startswith(NOTE_PREFIX):
+            continue
+        if nearest_key(key, known) is None and nearest_key(key, inner) is not None:
+            raise PositionError(
+                f"unknown key {key!r} beside 'position': the keys of a position go inside it; "
+                f"did you mean 'position.{nearest_key(key, inner)}'?"
+            )
+    check_shape(PositionWrapper, data, "the object around the position")
+    return data["position"]
 
 
 def _card_tokens(shape: Position) -> list[str]:
@@ -469,7 +514,8 @@ def read_position(path: str | Path) -> GameState:
     Raises
     ------
     PositionError
-        If the file cannot be read or is not valid JSON; other errors as
+        If the file cannot be read or is not valid JSON, or a wrapper object
+        around the position is wrong (:func:`unwrap_position`); other errors as
         :func:`load_position`.
     """
     path = Path(path)
@@ -479,10 +525,7 @@ def read_position(path: str | Path) -> GameState:
         raise PositionError(
             f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
         ) from None
-    data = parse_json(text, repr(str(path)))
-    if isinstance(data, dict) and "position" in data and "players" not in data:
-        data = data["position"]
-    return load_position(data)
+    return load_position(unwrap_position(parse_json(text, repr(str(path)))))
 
 
 def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, Any]:

@@ -50,6 +50,7 @@ __all__ = [
     "MeldQueryFile",
     "Player",
     "Position",
+    "PositionWrapper",
     "PuzzleAnswer",
     "PuzzleFile",
     "PuzzleQuestion",
@@ -60,6 +61,7 @@ __all__ = [
     "json_schema",
     "json_text",
     "load_json",
+    "nearest_key",
     "schema_text",
     "write_schemas",
 ]
@@ -192,6 +194,21 @@ class Position(_Shape):
     description: str | None = Field(default=None, description="A note: free text.")
     rule: str | None = Field(default=None, description="A note: the rules it illustrates.")
     expected: Any = Field(default=None, description="A note: expected answers, for tests.")
+
+
+class PositionWrapper(_Shape):
+    """An object holding a position under ``position`` (what ``conquian notation --json`` prints).
+
+    A position read from a file, standard input or an engine request may be
+    wrapped so; a puzzle file (``"type": "puzzle"``) is read from its position too,
+    with the puzzle's own shape (:class:`PuzzleFile`).
+    """
+
+    model_config = ConfigDict(title="Conquian position, wrapped")
+
+    position: dict[str, Any] = Field(description="The position (docs/position-format.md).")
+    notation: str | None = Field(default=None, description="The same position as one line.")
+    description: str | None = Field(default=None, description="A note: free text.")
 
 
 class RecordHeader(_Shape):
@@ -413,6 +430,11 @@ def load_json(text: str) -> Any:
         As ``json.loads``.
     """
     return json.loads(text, object_pairs_hook=_unique_keys)
+
+
+def nearest_key(key: str, known: list[str]) -> str | None:
+    """The known key ``key`` was most likely meant to be (a synonym, a spelling), or ``None``."""
+    return _nearest(key, known)
 
 
 def json_text(value: Any) -> str:

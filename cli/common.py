@@ -47,7 +47,7 @@ from typer.exceptions import TyperException
 from analyzer.cards import Labels, clip, mask_of, parse_cards
 from analyzer.errors import CardError, ConquianError, UnknownVariantError
 from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
-from analyzer.position import load_position, parse_json, relabel
+from analyzer.position import load_position, parse_json, relabel, unwrap_position
 from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.state import GameState
 
@@ -405,10 +405,7 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
         if looks_like_notation(text.strip()) and not text.lstrip().startswith("{"):
             state = parse_notation(text.strip())
             return PositionInput(relabel(state, labels), name, state.rules.labels)
-    data = json_input(text, name)
-    if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
-        data = data["position"]
-    state = load_position(data)
+    state = load_position(unwrap_position(json_input(text, name)))
     return PositionInput(relabel(state, labels), name, state.rules.labels)
 
 

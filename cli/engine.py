@@ -23,7 +23,7 @@ from analyzer.hints import static_hints
 from analyzer.multipv import solve_moves
 from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
-from analyzer.position import load_position, relabel
+from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import get_rules
 from analyzer.schema import DuplicateKeyError, load_json
 from analyzer.search import solve as search_solve
@@ -120,9 +120,7 @@ def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
         if isinstance(data, str):
             state = parse_notation(data)
         else:
-            if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
-                data = data["position"]
-            state = load_position(data)
+            state = load_position(unwrap_position(data))
     except RecursionError:
         raise RequestError("position: nested too deeply to read", "position") from None
     except ConquianError as exc:
