@@ -29,7 +29,7 @@ __all__ = ["deal"]
 def deal(
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Deal seed: same seed, same deal.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Deal seed: same seed, same deal.")
     ] = 0,
     dealer: Annotated[
         int | None,

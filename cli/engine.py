@@ -144,7 +144,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     top = _int(request, "top", 0, 0) or None
     if _bool(request, "static"):
         return static_data(state, static_hints(state), top=top)
-    seed = _int(request, "seed", 0, -(2**63))
+    seed = _int(request, "seed", 0, 0)
     open_hands = _bool(request, "open")
     advice = advise(
         state,
@@ -191,7 +191,7 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
         state,
         explanation,
         samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
-        seed=_int(request, "seed", 0, -(2**63)),
+        seed=_int(request, "seed", 0, 0),
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
     )
 

@@ -48,7 +48,7 @@ def hint(
         ),
     ] = DEFAULT_SAMPLES,
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Sampling seed: same seed, same answer.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same answer.")
     ] = 0,
     time_limit: Annotated[
         float,

@@ -26,7 +26,7 @@ __all__ = ["play"]
 def play(
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int | None, typer.Option("--seed", metavar="S", help="Deal seed (random if omitted).")
+        int | None, typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted).")
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, metavar="N", help="Your seat.")] = 0,
     bots: Annotated[

@@ -49,7 +49,7 @@ def simulate(
     ] = None,
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Run seed: same seed, same games.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Run seed: same seed, same games.")
     ] = 0,
     jobs: Annotated[
         int,
