@@ -123,10 +123,16 @@ def _card_tokens(shape: Position) -> list[str]:
     return tokens
 
 
-def _as_int(value: int, what: str, low: int, high: int) -> int:
+def _as_int(value: int, what: str, low: int, high: int, why: str = "") -> int:
     if not low <= value <= high:
-        raise PositionError(f"{what} must be a whole number from {low} to {high}, got {value}")
+        raise PositionError(f"{what} must be from {low} to {high}{why}, got {value}")
     return value
+
+
+def _seat(value: int, what: str, rules: Rules) -> int:
+    """A seat number, checked against the variant's players (the shape only knows seats >= 0)."""
+    n = rules.players
+    return _as_int(value, what, 0, n - 1, f" ({rules.name} has {n} players)")
 
 
 class _Cards:
@@ -220,7 +226,7 @@ def load_position(data: Any) -> GameState:
     rules = rules.with_labels(labels)
     n = rules.players
     reader = _Cards(labels)
-    dealer = _as_int(n - 1 if shape.dealer is None else shape.dealer, "dealer", 0, n - 1)
+    dealer = _seat(n - 1 if shape.dealer is None else shape.dealer, "dealer", rules)
     if len(shape.players) != n:
         raise PositionError(
             f"'players' must list {n} players for {rules.name}, got {len(shape.players)}"
@@ -240,7 +246,13 @@ def load_position(data: Any) -> GameState:
         else:
             hands.append(None)
             counts.append(
-                _as_int(entry.hand, f"player {p}'s hidden hand count", 0, rules.hand_size)
+                _as_int(
+                    entry.hand,
+                    f"player {p}'s hidden hand count",
+                    0,
+                    rules.hand_size,
+                    f" ({rules.name} deals {rules.hand_size} cards, R8)",
+                )
             )
         melds: list[int] = []
         for k, raw in enumerate(entry.layout):
@@ -273,10 +285,10 @@ def load_position(data: Any) -> GameState:
     if shape.centre is not None:
         given = shape.centre
         card = reader.card(given.card, "the centre")
-        source = _as_int(given.source, "centre source", 0, n - 1)
-        declined = tuple(_as_int(d, "a declining player", 0, n - 1) for d in given.declined)
+        source = _seat(given.source, "centre source", rules)
+        declined = tuple(_seat(d, "a declining player", rules) for d in given.declined)
         forced = (
-            None if given.forced is None else _as_int(given.forced, "forced player", 0, n - 1)
+            None if given.forced is None else _seat(given.forced, "forced player", rules)
         )
         centre = Offer(card, given.kind, source, declined, forced)
 
@@ -318,9 +330,7 @@ def load_position(data: Any) -> GameState:
         gifts=gifts,
         gave=tuple(gave) if any(g is not None for g in gave) else (),
     )
-    to_act = _as_int(
-        _default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", 0, n - 1
-    )
+    to_act = _seat(_default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", rules)
     state = _validated(GameState(**{**_fields(state), "to_act": to_act}))
     return state
 

@@ -70,7 +70,16 @@ NOTE_PREFIX = "x-"
 """Keys starting with this are notes, allowed at every level and ignored."""
 
 Card = Annotated[str, Field(description="A card, rank then suit: 7H, JS, 10o, 12b (R2).")]
-Seat = Annotated[int, Field(ge=0, le=3, description="A player's seat, from 0 in turn order.")]
+# The most seats of any variant is published in the schema but checked with the variant, so that
+# the message names its real range ("classic has 2 players, seats 0 to 1").
+Seat = Annotated[
+    int,
+    Field(
+        ge=0,
+        json_schema_extra={"maximum": 3},
+        description="A player's seat, from 0 in turn order.",
+    ),
+]
 
 
 class _Shape(BaseModel):
@@ -104,11 +113,15 @@ def _json_kind(value: Any) -> str | None:
     return None
 
 
-def _cards_or_count(what: str, high: int, description: str) -> Any:
+def _cards_or_count(what: str, high: int, description: str, *, checked: bool = True) -> Any:
+    """A list of cards or a count from 0 to ``high`` (published; checked here only if ``checked``,
+    else by the rules, which know the variant's own limit)."""
     return Annotated[
         Union[  # noqa: UP007 - a tagged union needs the Union form
             Annotated[list[Card], Tag("<cards>")],
-            Annotated[int, Field(ge=0, le=high), Tag("<count>")],
+            Annotated[int, Field(ge=0, le=high), Tag("<count>")]
+            if checked
+            else Annotated[int, Field(ge=0, json_schema_extra={"maximum": high}), Tag("<count>")],
         ],
         Discriminator(
             _json_kind,
@@ -123,6 +136,7 @@ Hand = _cards_or_count(
     "the number of cards in a hidden hand (0 to 10)",
     10,
     "The hand: its cards, or how many cards it holds when it is hidden.",
+    checked=False,
 )
 Stock = _cards_or_count(
     "the number of stock cards (0 to 40)",

@@ -331,10 +331,14 @@ def input_text(path_text: str, what: str) -> tuple[str, str]:
     if not path_text.strip():
         usage(f"no {what} named: the name is empty")
     path = Path(path_text)
-    if path.is_dir():
-        usage(f"{what} {clip(path_text)!r} is a directory, not a file")
-    if not path.exists():
+    try:
+        found = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
         usage(f"no such {what}: {clip(path_text)!r}")
+    except (OSError, ValueError) as exc:  # a name too long, a loop of links, a NUL byte
+        usage(f"cannot read {clip(path_text)!r}: {getattr(exc, 'strerror', None) or exc}")
+    if stat.S_ISDIR(found.st_mode):
+        usage(f"{what} {clip(path_text)!r} is a directory, not a file")
     try:
         # utf-8-sig: a byte-order mark from an editor is accepted.
         return path.read_text(encoding="utf-8-sig"), path_text
@@ -377,6 +381,14 @@ POSITION_HELP = (
 """The help of every POSITION argument."""
 
 
+def _names_a_file(text: str) -> bool:
+    """True if a file exists by the name ``text`` (False for text that cannot be a file name)."""
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def read_position(position: str | None, labels: Labels | None) -> PositionInput:
     """Read POSITION (a file, ``-``, notation text, or the bundled position when ``None``);
     answers in ``labels``.
@@ -393,7 +405,7 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
     if position is None:
         text = resources.files("cli").joinpath("data/default-position.json").read_text("utf-8")
         name = BUNDLED
-    elif position != "-" and not Path(position).exists() and looks_like_notation(position):
+    elif position != "-" and not _names_a_file(position) and looks_like_notation(position):
         try:
             data = notation_data(position)
         except NotationError as exc:

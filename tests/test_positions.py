@@ -154,3 +154,30 @@ def test_a_card_passed_twice_in_the_exchange_is_refused() -> None:
     data["players"][2]["gave"] = data["players"][0]["gave"]
     with pytest.raises(PositionError, match=r"players 0 and 2 both passed 12o in the exchange.*\(R9\)"):
         load_position(data)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "needle"),
+    [
+        ("dealer", 5, "dealer must be from 0 to 1 (classic has 2 players), got 5"),
+        ("dealer", 3, "dealer must be from 0 to 1 (classic has 2 players), got 3"),
+        ("to_act", 7, "to_act must be from 0 to 1 (classic has 2 players), got 7"),
+    ],
+)
+def test_seat_numbers_are_checked_with_the_variants_range(key: str, value: int, needle: str) -> None:
+    # Break finding 11: "dealer": 5 said "must be at most 3" in a 2-player variant.
+    data = forcing()
+    data[key] = value
+    code, _, err = run("analyze", "-", input=json.dumps(data))
+    assert code == 1 and one_error_line(err) and needle in err, err
+    data = forcing()
+    data["centre"]["source"] = 9
+    with pytest.raises(PositionError, match=r"centre source must be from 0 to 1 \(classic has 2 players\), got 9"):
+        load_position(data)
+
+
+def test_a_hidden_hand_count_is_checked_with_the_variants_hand_size() -> None:
+    data = json.loads((EXAMPLES.parent / "puzzles" / "megajogos-win-1.json").read_text())["position"]
+    data["players"][1]["hand"] = 11  # megajogos deals 8 (R8), not 10
+    with pytest.raises(PositionError, match=r"player 1's hidden hand count must be from 0 to 8 \(megajogos deals 8 cards, R8\), got 11"):
+        load_position(data)
