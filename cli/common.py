@@ -65,11 +65,13 @@ __all__ = [
     "OutputFile",
     "PositionInput",
     "TimeOpt",
+    "VariantLabelsOpt",
     "VariantOpt",
     "cards_arg",
     "domain",
     "emit",
     "err",
+    "given_options",
     "input_text",
     "json_errors",
     "json_input",
@@ -106,6 +108,17 @@ LabelsOpt = Annotated[
         "those of the input.",
     ),
 ]
+VariantLabelsOpt = Annotated[
+    Labels | None,
+    typer.Option(
+        "--labels",
+        "-l",
+        case_sensitive=False,
+        help="Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: "
+        "the variant's.",
+    ),
+]
+"""``--labels`` of a command without an input to take labels from (deal, play, simulate)."""
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an existing output file.")]
 BudgetOpt = Annotated[
     int,
@@ -298,6 +311,19 @@ def _usage_error(exc: TyperException) -> int:
         return USAGE
     _error_line(f"{message} (see '{command} --help')")
     return int(getattr(exc, "exit_code", USAGE))
+
+
+def given_options(ctx: typer.Context, *names: str) -> list[str]:
+    """The options among the parameters ``names`` given on the command line, as typed
+    (``--samples``), to refuse options that have no effect in a mode."""
+    shown: list[str] = []
+    for param in ctx.command.params:
+        if param.name not in names:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT", "PROMPT"):
+            shown.append(max(param.opts, key=len))
+    return shown
 
 
 # -------------------------------------------------------------------- input

@@ -14,8 +14,8 @@ from analyzer.position import dump_position, relabel, view
 from cli.common import (
     ForceOpt,
     JsonOpt,
-    LabelsOpt,
     OutputFile,
+    VariantLabelsOpt,
     VariantOpt,
     maybe,
     out,
@@ -66,7 +66,7 @@ def deal(
         ),
     ] = None,
     force: ForceOpt = False,
-    labels: LabelsOpt = None,
+    labels: VariantLabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Deal a valid position (R8) with every hand and the stock order, or one player's view.

@@ -141,8 +141,15 @@ def _notation(request: dict[str, Any]) -> dict[str, Any]:
 
 def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
-    top = _int(request, "top", 0, 0) or None
+    top = _int(request, "top", 0, 1) if "top" in request else None
     if _bool(request, "static"):
+        for key in ("samples", "seed", "time_limit", "budget", "engine", "open"):
+            if key in request:
+                raise RequestError(
+                    f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
+                    "without sampling)",
+                    key,
+                )
         return static_data(state, static_hints(state), top=top)
     seed = _int(request, "seed", 0, 0)
     open_hands = _bool(request, "open")

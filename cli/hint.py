@@ -22,17 +22,23 @@ from cli.common import (
     JsonOpt,
     LabelsOpt,
     emit,
+    given_options,
     interruptible,
     out,
     progress,
     read_position,
+    usage,
 )
 from cli.results import hint_data, static_data
 
-__all__ = ["hint"]
+__all__ = ["SAMPLING_OPTIONS", "hint"]
+
+SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "open_hands")
+"""The parameters of the sampling search, which --static does without."""
 
 
 def hint(
+    ctx: typer.Context,
     position: Annotated[
         str | None,
         typer.Argument(
@@ -75,7 +81,11 @@ def hint(
     ] = DEFAULT_ENGINE,
     static: Annotated[
         bool,
-        typer.Option("--static", help="One-move static evaluation only (instant, no sampling)."),
+        typer.Option(
+            "--static",
+            help="One-move static evaluation only (instant, no sampling; so without --samples, "
+            "--seed, --time-limit, --budget, --engine and --open).",
+        ),
     ] = False,
     open_hands: Annotated[
         bool,
@@ -99,6 +109,13 @@ def hint(
     deal (win/draw/loss with 95% intervals); --static ranks every legal move by a one-move
     static evaluation instead.
     """
+    if static:
+        unused = given_options(ctx, *SAMPLING_OPTIONS)
+        if unused:
+            usage(
+                f"--static ranks moves by a one-move evaluation, without sampling: "
+                f"{', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect with it"
+            )
     pos = read_position(position, labels)
     state, name = pos.state, pos.name
     if static:

@@ -11,6 +11,7 @@ from analyzer.cards import clip
 from analyzer.search import Solver
 from analyzer.tree import build_tree, export_tree
 from cli.common import (
+    POSITION_HELP,
     BudgetOpt,
     ForceOpt,
     JsonOpt,
@@ -31,7 +32,7 @@ FORMATS = {"graphml": "graphml", "xml": "graphml", "gexf": "gexf", "json": "json
 
 
 def tree(
-    position: Annotated[str, typer.Argument(metavar="POSITION", help="Position JSON, or -.")],
+    position: Annotated[str, typer.Argument(metavar="POSITION", help=POSITION_HELP)],
     depth: Annotated[
         int,
         typer.Option("--depth", "-d", min=0, max=12, metavar="N", help="Plies to expand."),

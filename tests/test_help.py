@@ -8,8 +8,11 @@ import re
 import subprocess
 import sys
 
+import json
+
 import pytest
-from cli_run import run
+from cli_run import forcing, one_error_line, run
+from conftest import EXAMPLES
 
 from cli.main import COMMANDS
 
@@ -72,3 +75,55 @@ def test_readme_quick_start_is_two_commands_that_ci_runs() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert install in ci and tests in ci and ci[-1] == tests
     assert "`pip install .` (without `[test]`) is enough" in readme
+
+
+def _params(name: str) -> dict[str, object]:
+    import typer.main
+
+    from cli.main import app
+
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+    return {p.name: p for p in command.params}
+
+
+def test_help_texts_say_what_the_options_do() -> None:
+    # Break finding 12: tree said POSITION is "Position JSON, or -" though the notation works too;
+    # --labels said "default: those of the input" on commands that have no input.
+    from cli.common import POSITION_HELP
+
+    for name in NAMES:
+        params = _params(name)
+        if "position" in params:
+            assert POSITION_HELP in params["position"].help, name  # type: ignore[attr-defined]
+        if "labels" in params:
+            text = params["labels"].help  # type: ignore[attr-defined]
+            inputs = name not in ("deal", "play", "simulate")  # these make their own deals
+            assert ("those of the input" in text) == inputs, (name, text)
+            assert inputs or "the variant's" in text, (name, text)
+    assert "notation" in run("tree", "-h")[1]
+
+
+def test_hint_static_refuses_sampling_options() -> None:
+    # Break finding 12: hint --static silently ignored --samples and --open.
+    position = str(EXAMPLES / "forcing.json")
+    for extra in (["--samples", "3"], ["--open"], ["--seed", "2"], ["--time-limit", "1"],
+                  ["--engine", "v1"], ["--budget", "500"], ["-n", "3", "--open"]):  # fmt: skip
+        code, out, err = run("hint", position, "--static", *extra)
+        named = "--samples" if extra[0] == "-n" else extra[0]
+        assert code == 2 and one_error_line(err) and named in err and "--static" in err, err
+        assert out == ""
+    assert run("hint", position, "--static", "--top", "2")[0] == 0
+
+
+def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
+    from cli.engine import answer
+
+    position = forcing()
+    code, _, err = run("hint", str(EXAMPLES / "forcing.json"), "--static", "--top", "0")
+    assert code == 2
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 0}))
+    assert reply["ok"] is False and reply["field"] == "top" and "at least 1" in reply["error"]
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "samples": 3}))
+    assert reply["ok"] is False and reply["field"] == "samples" and "static" in reply["error"]
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 1}))
+    assert reply["ok"] and len(reply["result"]["moves"]) == 1
