@@ -21,6 +21,7 @@ from cli.common import (
     POSITION_HELP,
     JsonOpt,
     LabelsOpt,
+    domain,
     emit,
     given_options,
     interruptible,
@@ -118,6 +119,11 @@ def hint(
             )
     pos = read_position(position, labels)
     state, name = pos.state, pos.name
+    if state.is_chance_node():
+        domain(
+            f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
+            "nobody chooses until it is offered (from a new deal: conquian deal --after 1)"
+        )
     if static:
         _static_hint(state, name, top, as_json)
         return
