@@ -93,7 +93,7 @@ def deal(
         if notation:
             text = format_notation(state)
         else:
-            text = json.dumps(dump_position(state), ensure_ascii=False, indent=2)
+            text = json.dumps(dump_position(state), ensure_ascii=False, indent=2, allow_nan=False)
         if target is not None:
             target.write_text(text + "\n")
             target.commit()
