@@ -19,6 +19,7 @@ from cli.common import (
     OutputFile,
     emit,
     err,
+    given_options,
     maybe,
     out,
     progress,
@@ -32,6 +33,7 @@ FORMATS = {"graphml": "graphml", "xml": "graphml", "gexf": "gexf", "json": "json
 
 
 def tree(
+    ctx: typer.Context,
     position: Annotated[str, typer.Argument(metavar="POSITION", help=POSITION_HELP)],
     depth: Annotated[
         int,
@@ -63,6 +65,8 @@ def tree(
     without them (solve gives chances for an unknown stock order). A position whose player
     to act has a hidden hand cannot be expanded: that is an error, not a tree of one node.
     """
+    if not values and given_options(ctx, "budget"):
+        usage("--budget is the search budget of the node values: it has no effect with --no-values")
     fmt = None
     if export is not None:
         fmt = FORMATS.get(export.suffix.lower().lstrip("."))

@@ -3,12 +3,11 @@ usage errors pointing at the command's own help."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
-
-import json
 
 import pytest
 from cli_run import forcing, one_error_line, run
@@ -42,7 +41,7 @@ def test_every_command_takes_the_shared_options(name: str) -> None:
 
 
 def test_shell_completion_is_on() -> None:
-    code, text, _ = run("-h")
+    _code, text, _ = run("-h")
     assert "--install-completion" in text and "--show-completion" in text
     env = {**os.environ, "_CONQUIAN_COMPLETE": "complete_bash", "COMP_WORDS": "conquian hint --st",
            "COMP_CWORD": "2"}  # fmt: skip
@@ -119,7 +118,7 @@ def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
     from cli.engine import answer
 
     position = forcing()
-    code, _, err = run("hint", str(EXAMPLES / "forcing.json"), "--static", "--top", "0")
+    code, _, _err = run("hint", str(EXAMPLES / "forcing.json"), "--static", "--top", "0")
     assert code == 2
     reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 0}))
     assert reply["ok"] is False and reply["field"] == "top" and "at least 1" in reply["error"]
@@ -176,3 +175,15 @@ def test_hint_at_a_turn_says_how_to_reach_a_choice() -> None:
     code, _, err = run("hint", "-", input=out)
     assert code == 1 and one_error_line(err)
     assert "turns the next stock card (R10)" in err and "conquian deal --after 1" in err
+
+
+def test_options_without_effect_in_a_mode_are_refused() -> None:
+    # The kind of fault of hint --static: an option silently ignored. melds --file has its own
+    # 'must' and 'variant'; tree --no-values searches nothing, so --budget does nothing.
+    runs = EXAMPLES / "example1-runs.json"
+    for extra, named in ((["-m", "AS"], "--must"), (["-v", "megajogos"], "--variant")):
+        code, out, err = run("melds", "--file", str(runs), *extra)
+        assert code == 2 and one_error_line(err) and named in err and out == "", err
+    assert run("melds", "--file", str(runs))[0] == 0
+    code, _, err = run("tree", str(EXAMPLES / "forcing.json"), "--no-values", "--budget", "5")
+    assert code == 2 and one_error_line(err) and "--budget" in err and "--no-values" in err

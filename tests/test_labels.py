@@ -55,7 +55,7 @@ def test_spanish_cards_decide_a_shared_token() -> None:
 def test_a_text_of_shared_tokens_only_takes_the_default_or_is_refused() -> None:
     assert parse_cards("5C 6C 7C", Labels.FRENCH) == [card("5C"), card("6C"), card("7C")]
     assert parse_cards("5C 6C 7C", Labels.SPANISH) == [card("5H"), card("6H"), card("7H")]
-    with pytest.raises(AmbiguousCardError, match="'5C'.*choose the labels"):
+    with pytest.raises(AmbiguousCardError, match=r"'5C'.*choose the labels"):
         parse_cards("5C 6C 7C", None)
 
 
