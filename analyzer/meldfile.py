@@ -58,8 +58,24 @@ class MeldAnswer:
     problems: tuple[str, ...]
 
 
-def load_meld_queries(data: Any) -> tuple[MeldQueryFile, Labels]:
+def load_meld_queries(data: Any, labels: Labels | None = None) -> tuple[MeldQueryFile, Labels]:
     """Check a meld query file: its shape, then the one label set of its cards (R2).
+
+    The labels are decided as for cards typed on the command line
+    (``conquian melds``): the file's ``labels`` key, else its cards that
+    belong to one label set only, else ``labels`` (``--labels``), else the
+    variants' own default, which decides only when every query's variant
+    reads French by default (:attr:`Rules.reading_default`): in a file with a
+    ``megajogos`` query, ``5C 6C 7C`` alone is refused, never read silently
+    as clubs or as copas.
+
+    Parameters
+    ----------
+    data : Any
+        The parsed file.
+    labels : Labels, optional
+        The labels chosen by the caller (``--labels``) for cards that
+        nothing else decides.
 
     Returns
     -------
@@ -77,21 +93,25 @@ def load_meld_queries(data: Any) -> tuple[MeldQueryFile, Labels]:
     shape = check_shape(MeldQueryFile, data, "a meld query file")
     if not shape.queries:
         raise PositionError("the meld query file has no queries: nothing to answer")
-    rules = get_rules(shape.variant)
-    for query in shape.queries:
-        if query.variant is not None:
-            get_rules(query.variant)
+    used = [get_rules(query.variant or shape.variant) for query in shape.queries]
+    default = labels
+    if default is None:
+        defaults = {rules.reading_default for rules in used}
+        default = defaults.pop() if len(defaults) == 1 else None
     tokens = [t for q in shape.queries for t in f"{q.cards} {q.must}".replace(",", " ").split()]
     declared = None if shape.labels is None else Labels(shape.labels)
     try:
-        labels = text_labels(tokens, rules.reading_default, declared=declared)
+        chosen = text_labels(tokens, default, declared=declared)
     except CardError as exc:
         raise PositionError(str(exc)) from None
-    return shape, labels
+    return shape, chosen
 
 
-def answer_meld_queries(data: Any) -> list[MeldAnswer]:
+def answer_meld_queries(data: Any, labels: Labels | None = None) -> list[MeldAnswer]:
     """Answer every query of a meld query file and compare with its expected answers.
+
+    ``labels`` decide the cards that nothing in the file decides, as in
+    :func:`load_meld_queries`.
 
     Raises
     ------
@@ -99,7 +119,7 @@ def answer_meld_queries(data: Any) -> list[MeldAnswer]:
         As :func:`load_meld_queries`, or if a query's cards cannot be read
         (the message names the query, from 1).
     """
-    shape, labels = load_meld_queries(data)
+    shape, labels = load_meld_queries(data, labels)
     answers: list[MeldAnswer] = []
     for k, query in enumerate(shape.queries, 1):
         rules = get_rules(query.variant or shape.variant).with_labels(labels)

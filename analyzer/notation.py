@@ -105,8 +105,13 @@ class _Token:
 
 
 _FIELD = re.compile(r"\S+")
-_INT = re.compile(r"[0-9]{1,3}")
-_COUNT = re.compile(r"[0-9]{1,6}")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _number(text: str) -> int:
+    """The value of a token of digits; a very long one (beyond any count here) as a large number
+    without converting it (Python refuses to convert more than 4,300 digits)."""
+    return int(text) if len(text) <= 9 else 10**9
 
 
 def looks_like_notation(text: str) -> bool:
@@ -127,14 +132,15 @@ class _Reader:
         return NotationError(field, token.column, problem)
 
     def seat(self, field: str, token: _Token, rules: Rules, what: str) -> int:
-        if not _INT.fullmatch(token.text):
+        if not _DIGITS.fullmatch(token.text):
             raise self.fail(field, token, f"{what} must be a seat number, got {clip(token.text)!r}")
-        value = int(token.text)
+        value = _number(token.text)
         if value >= rules.players:
             raise self.fail(
                 field,
                 token,
-                f"{what} must be a seat from 0 to {rules.players - 1} in {rules.name}, got {value}",
+                f"{what} must be a seat from 0 to {rules.players - 1} in {rules.name}, "
+                f"got {clip(token.text)}",
             )
         return value
 
@@ -206,14 +212,14 @@ class _Reader:
     def hand(self, token: _Token, p: int, rules: Rules) -> list[str] | int:
         if token.text == "-":
             return []
-        if _COUNT.fullmatch(token.text):
-            count = int(token.text)
+        if _DIGITS.fullmatch(token.text):
+            count = _number(token.text)
             if count > rules.hand_size:
                 raise self.fail(
                     "players",
                     token,
-                    f"player {p}'s hidden hand: {count} cards, more than the {rules.hand_size} "
-                    f"dealt in {rules.name} (R7, R8)",
+                    f"player {p}'s hidden hand: {clip(token.text)} cards, more than the "
+                    f"{rules.hand_size} dealt in {rules.name} (R7, R8)",
                 )
             return count
         if not token.text:
@@ -262,10 +268,14 @@ class _Reader:
     def stock(self, token: _Token) -> list[str] | int:
         if token.text == "-":
             return []
-        if _COUNT.fullmatch(token.text):
-            count = int(token.text)
+        if _DIGITS.fullmatch(token.text):
+            count = _number(token.text)
             if count > 40:
-                raise self.fail("stock", token, f"{count} stock cards: the deck has 40 (R1)")
+                raise self.fail(
+                    "stock",
+                    token,
+                    f"a stock of {clip(token.text)} cards: the deck has 40 (R1)",
+                )
             return count
         return self.card_list("stock", token, "the stock")
 

@@ -20,7 +20,16 @@ from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, t
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
-from analyzer.schema import Position, check_shape
+from analyzer.schema import (
+    NOTE_PREFIX,
+    DuplicateKeyError,
+    Position,
+    PositionWrapper,
+    PuzzleFile,
+    check_shape,
+    load_json,
+    nearest_key,
+)
 from analyzer.state import GameState, Offer, Phase, offer_order
 
 __all__ = [
@@ -31,6 +40,7 @@ __all__ = [
     "position_labels",
     "read_position",
     "relabel",
+    "unwrap_position",
     "view",
 ]
 
@@ -41,10 +51,13 @@ def parse_json(text: str, name: str) -> Any:
     Raises
     ------
     PositionError
-        If the text is not valid JSON (including nesting too deep to read).
+        If the text is not valid JSON (including nesting too deep to read), or an
+        object holds a key twice.
     """
     try:
-        return json.loads(text)
+        return load_json(text)
+    except DuplicateKeyError as exc:
+        raise PositionError(f"{name}: {exc}: write it once") from None
     except json.JSONDecodeError as exc:
         raise PositionError(
             f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
@@ -53,6 +66,41 @@ def parse_json(text: str, name: str) -> Any:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. a number too long to convert
         raise PositionError(f"{name} is not valid JSON: {clip(str(exc), 80)}") from None
+
+
+def unwrap_position(data: Any) -> Any:
+    """The position data inside a wrapper object, or ``data`` itself.
+
+    An object with a ``position`` key and no ``players`` key is a wrapper:
+    ``conquian notation --json`` output (``notation``, ``position``) or a
+    puzzle file (``"type": "puzzle"``, its shape checked as a puzzle).  Its
+    keys are checked like every other level (docs/position-format.md): an
+    unknown key is refused, naming the nearest known key, and a key of the
+    position written beside ``position`` instead of inside it is named as
+    such (``'stock' beside 'position'``).
+
+    Raises
+    ------
+    PositionError
+        If the wrapper has an unknown key or a value of the wrong type.
+    """
+    if not (isinstance(data, dict) and "position" in data and "players" not in data):
+        return data
+    if data.get("type") == "puzzle":
+        check_shape(PuzzleFile, data, "a puzzle file")
+        return data["position"]
+    known = sorted(PositionWrapper.model_fields)
+    inner = sorted(Position.model_fields)
+    for key in data:
+        if not isinstance(key, str) or key in known or key.startswith(NOTE_PREFIX):
+            continue
+        if nearest_key(key, known) is None and nearest_key(key, inner) is not None:
+            raise PositionError(
+                f"unknown key {key!r} beside 'position': the keys of a position go inside it; "
+                f"did you mean 'position.{nearest_key(key, inner)}'?"
+            )
+    check_shape(PositionWrapper, data, "the object around the position")
+    return data["position"]
 
 
 def _card_tokens(shape: Position) -> list[str]:
@@ -75,10 +123,16 @@ def _card_tokens(shape: Position) -> list[str]:
     return tokens
 
 
-def _as_int(value: int, what: str, low: int, high: int) -> int:
+def _as_int(value: int, what: str, low: int, high: int, why: str = "") -> int:
     if not low <= value <= high:
-        raise PositionError(f"{what} must be a whole number from {low} to {high}, got {value}")
+        raise PositionError(f"{what} must be from {low} to {high}{why}, got {value}")
     return value
+
+
+def _seat(value: int, what: str, rules: Rules) -> int:
+    """A seat number, checked against the variant's players (the shape only knows seats >= 0)."""
+    n = rules.players
+    return _as_int(value, what, 0, n - 1, f" ({rules.name} has {n} players)")
 
 
 class _Cards:
@@ -172,7 +226,7 @@ def load_position(data: Any) -> GameState:
     rules = rules.with_labels(labels)
     n = rules.players
     reader = _Cards(labels)
-    dealer = _as_int(n - 1 if shape.dealer is None else shape.dealer, "dealer", 0, n - 1)
+    dealer = _seat(n - 1 if shape.dealer is None else shape.dealer, "dealer", rules)
     if len(shape.players) != n:
         raise PositionError(
             f"'players' must list {n} players for {rules.name}, got {len(shape.players)}"
@@ -192,7 +246,13 @@ def load_position(data: Any) -> GameState:
         else:
             hands.append(None)
             counts.append(
-                _as_int(entry.hand, f"player {p}'s hidden hand count", 0, rules.hand_size)
+                _as_int(
+                    entry.hand,
+                    f"player {p}'s hidden hand count",
+                    0,
+                    rules.hand_size,
+                    f" ({rules.name} deals {rules.hand_size} cards, R8)",
+                )
             )
         melds: list[int] = []
         for k, raw in enumerate(entry.layout):
@@ -225,10 +285,10 @@ def load_position(data: Any) -> GameState:
     if shape.centre is not None:
         given = shape.centre
         card = reader.card(given.card, "the centre")
-        source = _as_int(given.source, "centre source", 0, n - 1)
-        declined = tuple(_as_int(d, "a declining player", 0, n - 1) for d in given.declined)
+        source = _seat(given.source, "centre source", rules)
+        declined = tuple(_seat(d, "a declining player", rules) for d in given.declined)
         forced = (
-            None if given.forced is None else _as_int(given.forced, "forced player", 0, n - 1)
+            None if given.forced is None else _seat(given.forced, "forced player", rules)
         )
         centre = Offer(card, given.kind, source, declined, forced)
 
@@ -270,9 +330,7 @@ def load_position(data: Any) -> GameState:
         gifts=gifts,
         gave=tuple(gave) if any(g is not None for g in gave) else (),
     )
-    to_act = _as_int(
-        _default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", 0, n - 1
-    )
+    to_act = _seat(_default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", rules)
     state = _validated(GameState(**{**_fields(state), "to_act": to_act}))
     return state
 
@@ -319,6 +377,16 @@ def _validated(state: GameState) -> GameState:
                 f"player {p} passed {format_card(given, labels)} in the exchange, "
                 f"but it is still in his hand (R9)"
             )
+    passers: dict[int, int] = {}
+    for p, given in enumerate(state.gave):
+        if given is None:
+            continue
+        if given in passers:
+            raise PositionError(
+                f"players {passers[given]} and {p} both passed {format_card(given, labels)} in "
+                "the exchange: each passes a card of his own hand, so no card is passed twice (R9)"
+            )
+        passers[given] = p
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")
     total = (
@@ -373,6 +441,12 @@ def _validated(state: GameState) -> GameState:
                 f"{(state.dealer + 1) % n}, not player {state.to_act} (R10)"
             )
         return state
+    if centre.kind == "paid" and not state.layouts[centre.source]:
+        raise PositionError(
+            f"player {centre.source} paid the centre card {format_card(centre.card, labels)}, "
+            "but his layout is empty: a pay always follows a take or a lay-in, which melds "
+            "cards (R13, R14)"
+        )
     order = offer_order(rules, centre)
     if centre.kind == "turned" and state.stock_count >= rules.stock_size:
         raise PositionError("a turned centre card must have come from the stock (R10)")
@@ -450,7 +524,8 @@ def read_position(path: str | Path) -> GameState:
     Raises
     ------
     PositionError
-        If the file cannot be read or is not valid JSON; other errors as
+        If the file cannot be read or is not valid JSON, or a wrapper object
+        around the position is wrong (:func:`unwrap_position`); other errors as
         :func:`load_position`.
     """
     path = Path(path)
@@ -460,10 +535,7 @@ def read_position(path: str | Path) -> GameState:
         raise PositionError(
             f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
         ) from None
-    data = parse_json(text, repr(str(path)))
-    if isinstance(data, dict) and "position" in data and "players" not in data:
-        data = data["position"]
-    return load_position(data)
+    return load_position(unwrap_position(parse_json(text, repr(str(path)))))
 
 
 def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, Any]:

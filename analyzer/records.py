@@ -26,7 +26,15 @@ from analyzer.cards import clip
 from analyzer.errors import ConquianError
 from analyzer.moves import Move, parse_move
 from analyzer.position import dump_position, load_position
-from analyzer.schema import RecordHeader, RecordMove, RecordResult, check_shape, json_text
+from analyzer.schema import (
+    DuplicateKeyError,
+    RecordHeader,
+    RecordMove,
+    RecordResult,
+    check_shape,
+    json_text,
+    load_json,
+)
 from analyzer.state import GameState
 
 __all__ = ["FORMAT", "RecordError", "Replay", "record_lines", "replay_file", "replay_lines"]
@@ -102,16 +110,18 @@ def record_lines(
         "players": players,
         "start": dump_position(start),
     }
-    lines = [json.dumps(header, ensure_ascii=False)]
+    lines = [json.dumps(header, ensure_ascii=False, allow_nan=False)]
     count = 0
     for count, (player, move) in enumerate(moves, 1):
         lines.append(
             json.dumps(
-                {"n": count, "player": player, "move": move.text(labels)}, ensure_ascii=False
+                {"n": count, "player": player, "move": move.text(labels)},
+                ensure_ascii=False,
+                allow_nan=False,
             )
         )
     if final is not None and final.is_terminal():
-        lines.append(json.dumps({"result": _result(final), "moves": count}))
+        lines.append(json.dumps({"result": _result(final), "moves": count}, allow_nan=False))
     return lines
 
 
@@ -189,7 +199,9 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         if not text:
             continue
         try:
-            entry = json.loads(text)
+            entry = load_json(text)
+        except DuplicateKeyError as exc:
+            raise RecordError(f"line {number}: {exc}: write it once") from None
         except json.JSONDecodeError as exc:
             raise RecordError(f"line {number}: not valid JSON ({exc.msg})") from None
         except RecursionError:

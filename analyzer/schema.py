@@ -44,11 +44,13 @@ from analyzer.errors import ConquianError, PositionError
 __all__ = [
     "KINDS",
     "Centre",
+    "DuplicateKeyError",
     "Exchange",
     "MeldQuery",
     "MeldQueryFile",
     "Player",
     "Position",
+    "PositionWrapper",
     "PuzzleAnswer",
     "PuzzleFile",
     "PuzzleQuestion",
@@ -58,6 +60,8 @@ __all__ = [
     "check_shape",
     "json_schema",
     "json_text",
+    "load_json",
+    "nearest_key",
     "schema_text",
     "write_schemas",
 ]
@@ -66,7 +70,16 @@ NOTE_PREFIX = "x-"
 """Keys starting with this are notes, allowed at every level and ignored."""
 
 Card = Annotated[str, Field(description="A card, rank then suit: 7H, JS, 10o, 12b (R2).")]
-Seat = Annotated[int, Field(ge=0, le=3, description="A player's seat, from 0 in turn order.")]
+# The most seats of any variant is published in the schema but checked with the variant, so that
+# the message names its real range ("classic has 2 players, seats 0 to 1").
+Seat = Annotated[
+    int,
+    Field(
+        ge=0,
+        json_schema_extra={"maximum": 3},
+        description="A player's seat, from 0 in turn order.",
+    ),
+]
 
 
 class _Shape(BaseModel):
@@ -100,11 +113,15 @@ def _json_kind(value: Any) -> str | None:
     return None
 
 
-def _cards_or_count(what: str, high: int, description: str) -> Any:
+def _cards_or_count(what: str, high: int, description: str, *, checked: bool = True) -> Any:
+    """A list of cards or a count from 0 to ``high`` (published; checked here only if ``checked``,
+    else by the rules, which know the variant's own limit)."""
     return Annotated[
         Union[  # noqa: UP007 - a tagged union needs the Union form
             Annotated[list[Card], Tag("<cards>")],
-            Annotated[int, Field(ge=0, le=high), Tag("<count>")],
+            Annotated[int, Field(ge=0, le=high), Tag("<count>")]
+            if checked
+            else Annotated[int, Field(ge=0, json_schema_extra={"maximum": high}), Tag("<count>")],
         ],
         Discriminator(
             _json_kind,
@@ -119,6 +136,7 @@ Hand = _cards_or_count(
     "the number of cards in a hidden hand (0 to 10)",
     10,
     "The hand: its cards, or how many cards it holds when it is hidden.",
+    checked=False,
 )
 Stock = _cards_or_count(
     "the number of stock cards (0 to 40)",
@@ -190,6 +208,21 @@ class Position(_Shape):
     description: str | None = Field(default=None, description="A note: free text.")
     rule: str | None = Field(default=None, description="A note: the rules it illustrates.")
     expected: Any = Field(default=None, description="A note: expected answers, for tests.")
+
+
+class PositionWrapper(_Shape):
+    """An object holding a position under ``position`` (what ``conquian notation --json`` prints).
+
+    A position read from a file, standard input or an engine request may be
+    wrapped so; a puzzle file (``"type": "puzzle"``) is read from its position too,
+    with the puzzle's own shape (:class:`PuzzleFile`).
+    """
+
+    model_config = ConfigDict(title="Conquian position, wrapped")
+
+    position: dict[str, Any] = Field(description="The position (docs/position-format.md).")
+    notation: str | None = Field(default=None, description="The same position as one line.")
+    description: str | None = Field(default=None, description="A note: free text.")
 
 
 class RecordHeader(_Shape):
@@ -374,6 +407,50 @@ def _nearest(key: str, known: list[str]) -> str | None:
     return close[0] if close else None
 
 
+class DuplicateKeyError(ValueError):
+    """JSON text holds one key twice in an object: which value counts is unclear, so it is refused.
+
+    Attributes
+    ----------
+    key : str
+        The repeated key.
+    """
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {clip(key)!r} appears twice in one object")
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise DuplicateKeyError(key)
+        obj[key] = value
+    return obj
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` for every JSON input (files, standard input, engine requests, records).
+
+    Unlike ``json.loads``, a key repeated in one object is refused instead of
+    the last value silently winning.
+
+    Raises
+    ------
+    DuplicateKeyError
+        If an object holds a key twice (a ``ValueError``).
+    json.JSONDecodeError, RecursionError, ValueError
+        As ``json.loads``.
+    """
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
+def nearest_key(key: str, known: list[str]) -> str | None:
+    """The known key ``key`` was most likely meant to be (a synonym, a spelling), or ``None``."""
+    return _nearest(key, known)
+
+
 def json_text(value: Any) -> str:
     """``value`` as JSON text, clipped, for messages: ``true``, ``null``, ``"7H"``, never Python."""
     try:
@@ -400,9 +477,22 @@ _MESSAGES = {
 }
 
 
-def _describe(error: Any, model: Any, what: str) -> str:
+def _is_key(data: Any, loc: list[str | int], text: Any) -> bool:
+    """True if ``text`` is a key of the object at ``loc`` in ``data`` (not a value)."""
+    for part in loc:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return isinstance(data, dict) and isinstance(text, str) and text in data
+
+
+def _describe(error: Any, model: Any, what: str, data: Any = None) -> str:
     loc = [p for p in error["loc"] if not (isinstance(p, str) and p.startswith("<"))]
     kind = error["type"]
+    if kind == "string_unicode" and _is_key(data, loc, error.get("input")):
+        # A key holding a lone surrogate (a "\\ud800" escape): no known key does.
+        kind, loc = "extra_forbidden", [*loc, error["input"]]
     where = _path(loc) or what
     if kind == "extra_forbidden":
         key = str(loc[-1])
@@ -436,6 +526,8 @@ def _describe(error: Any, model: Any, what: str) -> str:
         return f"{where} must be at most {ctx.get('le')}, got {got}"
     if kind == "cards_or_count":
         return f"{where} {error['msg']}, got {got}"
+    if kind == "string_unicode":
+        return f"{where} must be text without a lone surrogate escape (such as \\ud800), got {got}"
     return f"{where}: {error['msg'][:1].lower()}{error['msg'][1:]}, got {got}"
 
 
@@ -475,7 +567,7 @@ def check_shape(
     except ValidationError as exc:
         # An unknown key explains a missing one ('toAct' for 'to_act'): name it first.
         errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        raise error(_describe(errors[0], model, what)) from None
+        raise error(_describe(errors[0], model, what, data)) from None
 
 
 def json_schema(kind: str) -> dict[str, Any]:

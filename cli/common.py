@@ -15,10 +15,12 @@
 
 from __future__ import annotations
 
+import errno
 import inspect
 import json
 import os
 import signal
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -45,7 +47,7 @@ from typer.exceptions import TyperException
 from analyzer.cards import Labels, clip, mask_of, parse_cards
 from analyzer.errors import CardError, ConquianError, UnknownVariantError
 from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
-from analyzer.position import load_position, parse_json, relabel
+from analyzer.position import load_position, parse_json, relabel, unwrap_position
 from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.state import GameState
 
@@ -63,14 +65,17 @@ __all__ = [
     "OutputFile",
     "PositionInput",
     "TimeOpt",
+    "VariantLabelsOpt",
     "VariantOpt",
     "cards_arg",
     "domain",
     "emit",
     "err",
+    "given_options",
     "input_text",
     "json_errors",
     "json_input",
+    "json_out",
     "maybe",
     "out",
     "progress",
@@ -103,6 +108,17 @@ LabelsOpt = Annotated[
         "those of the input.",
     ),
 ]
+VariantLabelsOpt = Annotated[
+    Labels | None,
+    typer.Option(
+        "--labels",
+        "-l",
+        case_sensitive=False,
+        help="Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: "
+        "the variant's.",
+    ),
+]
+"""``--labels`` of a command without an input to take labels from (deal, play, simulate)."""
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an existing output file.")]
 BudgetOpt = Annotated[
     int,
@@ -146,9 +162,34 @@ def json_errors(on: bool) -> None:
     _STATE["json_errors"] = on
 
 
+def json_out(data: Any, *, indent: int | None = None) -> str:
+    """``data`` as JSON text for standard output: always valid JSON.
+
+    Never ``NaN`` or ``Infinity`` (not JSON: a :class:`ConquianError`
+    instead), and text that standard output cannot encode (a lone surrogate
+    read from a ``\\ud800`` escape in the input) as ``\\u`` escapes.
+
+    Raises
+    ------
+    ConquianError
+        If the data holds a number JSON cannot carry (NaN, an infinity).
+    """
+    try:
+        text = json.dumps(data, ensure_ascii=False, indent=indent, allow_nan=False)
+    except ValueError:
+        raise ConquianError(
+            "internal error: the answer holds a number JSON cannot carry (NaN or an infinity)"
+        ) from None
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(data, ensure_ascii=True, indent=indent, allow_nan=False)
+    return text
+
+
 def emit(data: Any) -> None:
-    """Print JSON on standard output."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    """Print JSON on standard output (see :func:`json_out`)."""
+    sys.stdout.write(json_out(data, indent=2) + "\n")
 
 
 def _error_line(message: str) -> None:
@@ -272,6 +313,19 @@ def _usage_error(exc: TyperException) -> int:
     return int(getattr(exc, "exit_code", USAGE))
 
 
+def given_options(ctx: typer.Context, *names: str) -> list[str]:
+    """The options among the parameters ``names`` given on the command line, as typed
+    (``--samples``), to refuse options that have no effect in a mode."""
+    shown: list[str] = []
+    for param in ctx.command.params:
+        if param.name not in names:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT", "PROMPT"):
+            shown.append(max(param.opts, key=len))
+    return shown
+
+
 # -------------------------------------------------------------------- input
 def rules_of(variant: str) -> Rules:
     """The preset named ``variant``; an unknown name is a usage error."""
@@ -303,10 +357,14 @@ def input_text(path_text: str, what: str) -> tuple[str, str]:
     if not path_text.strip():
         usage(f"no {what} named: the name is empty")
     path = Path(path_text)
-    if path.is_dir():
-        usage(f"{what} {clip(path_text)!r} is a directory, not a file")
-    if not path.exists():
+    try:
+        found = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
         usage(f"no such {what}: {clip(path_text)!r}")
+    except (OSError, ValueError) as exc:  # a name too long, a loop of links, a NUL byte
+        usage(f"cannot read {clip(path_text)!r}: {getattr(exc, 'strerror', None) or exc}")
+    if stat.S_ISDIR(found.st_mode):
+        usage(f"{what} {clip(path_text)!r} is a directory, not a file")
     try:
         # utf-8-sig: a byte-order mark from an editor is accepted.
         return path.read_text(encoding="utf-8-sig"), path_text
@@ -349,6 +407,14 @@ POSITION_HELP = (
 """The help of every POSITION argument."""
 
 
+def _names_a_file(text: str) -> bool:
+    """True if a file exists by the name ``text`` (False for text that cannot be a file name)."""
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def read_position(position: str | None, labels: Labels | None) -> PositionInput:
     """Read POSITION (a file, ``-``, notation text, or the bundled position when ``None``);
     answers in ``labels``.
@@ -365,7 +431,7 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
     if position is None:
         text = resources.files("cli").joinpath("data/default-position.json").read_text("utf-8")
         name = BUNDLED
-    elif position != "-" and not Path(position).exists() and looks_like_notation(position):
+    elif position != "-" and not _names_a_file(position) and looks_like_notation(position):
         try:
             data = notation_data(position)
         except NotationError as exc:
@@ -377,10 +443,7 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
         if looks_like_notation(text.strip()) and not text.lstrip().startswith("{"):
             state = parse_notation(text.strip())
             return PositionInput(relabel(state, labels), name, state.rules.labels)
-    data = json_input(text, name)
-    if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
-        data = data["position"]
-    state = load_position(data)
+    state = load_position(unwrap_position(json_input(text, name)))
     return PositionInput(relabel(state, labels), name, state.rules.labels)
 
 
@@ -389,6 +452,34 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def _shown(path: str, limit: int = 100) -> str:
+    """A path for a message: whole when short, else its start and its end (the file name)."""
+    if len(path) <= limit:
+        return path
+    head = limit // 3
+    return path[:head] + "…" + path[-(limit - head - 1) :]
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+_CANNOT_CREATE = {
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "it is on a read-only file system",
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is exceeded",
+}
 
 
 class OutputFile:
@@ -401,6 +492,12 @@ class OutputFile:
     ``--force``.  :meth:`commit` moves the finished file into place, so a
     failed or interrupted command leaves what the user had unchanged.
 
+    A symbolic link is followed: the file it points to is written (and
+    replaced, with ``--force``) and the link stays.  Only regular files are
+    written: an existing named pipe, device, socket or directory is refused,
+    since replacing it would destroy it and writing into it is not writing a
+    file.
+
     Use as a context manager: the temporary file is removed unless committed.
     """
 
@@ -410,46 +507,72 @@ class OutputFile:
         text = str(path)
         if not text.strip():
             usage(f"{option} needs a file name")
-        if path.is_dir():
-            usage(f"{option} {clip(text)!r} is a directory: give a file name")
-        parent = path.parent
+        try:
+            found: os.stat_result | None = os.stat(path)  # follows symbolic links
+        except (FileNotFoundError, NotADirectoryError):
+            found = None
+        except OSError as exc:  # a loop of links, a directory we may not search, ...
+            usage(f"{option}: cannot write {_shown(text)!r}: {exc.strerror or exc}")
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            usage(f"{option} {_shown(text)!r} is a directory: give a file name")
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            usage(
+                f"{option} {_shown(text)!r} is {_file_kind(found.st_mode)}: only a regular file "
+                "can be written"
+            )
+        # The file a link points to (and the real directory of the temporary file).
+        real = Path(os.path.realpath(path)) if path.is_symlink() else path
+        parent = real.parent
         if not parent.is_dir():
-            usage(f"{option}: no directory {clip(str(parent))!r} to write into")
-        for source in inputs:
-            if source and source != "-" and path.exists() and Path(source).exists():
+            usage(f"{option}: no directory {_shown(str(parent))!r} to write into")
+        if found is not None:
+            for source in inputs:
+                if not source or source == "-":
+                    continue
                 try:
-                    same = path.samefile(source)
+                    same = os.path.samestat(found, os.stat(source))
                 except OSError:
                     same = False
                 if same:
-                    usage(f"{option} would overwrite the input {clip(source)!r}")
-        if path.exists() and not force:
-            usage(f"{option} {clip(text)!r} exists: use --force to replace it")
+                    usage(f"{option} would overwrite the input {_shown(source)!r}")
+            if not force:
+                usage(f"{option} {_shown(text)!r} exists: use --force to replace it")
+        # A replaced file keeps its mode; a new one gets the usual mode (0666 less the umask).
+        mode = stat.S_IMODE(found.st_mode) if found is not None else 0o666 & ~_umask()
         try:
-            handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-            # mkstemp makes a private file; the output gets the usual mode (0666 less the umask).
-            os.fchmod(handle, 0o666 & ~_umask())
-            os.close(handle)
+            handle, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=parent)
         except OSError as exc:
-            usage(f"{option}: cannot write into {clip(str(parent))!r}: {exc.strerror or exc}")
+            reason = _CANNOT_CREATE.get(exc.errno or 0, "the directory does not accept new files")
+            usage(f"{option}: cannot write into {_shown(str(parent))!r}: {reason}")
+        try:
+            os.fchmod(handle, mode)
+        except OSError:
+            pass  # mkstemp's private mode: safe, only less readable
+        finally:
+            os.close(handle)
         self.path = path
+        self.real = real
         self.option = option
         self.tmp = Path(tmp)
         self.committed = False
 
     def write_text(self, text: str) -> None:
-        """Write ``text`` to the temporary file (not yet in place; see :meth:`commit`)."""
+        """Write ``text`` to the temporary file (not yet in place; see :meth:`commit`).
+
+        Text that UTF-8 cannot encode (a lone surrogate from a ``\\ud800`` escape in the
+        input) is written as its backslash escape.
+        """
         try:
-            self.tmp.write_text(text, encoding="utf-8")
+            self.tmp.write_text(text, encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
-            domain(f"cannot write {clip(str(self.path))!r}: {exc.strerror or exc}")
+            domain(f"cannot write {_shown(str(self.path))!r}: {exc.strerror or exc}")
 
     def commit(self) -> None:
-        """Move the written file into place."""
+        """Move the written file into place (for a link, onto the file it points to)."""
         try:
-            os.replace(self.tmp, self.path)
+            os.replace(self.tmp, self.real)
         except OSError as exc:
-            domain(f"cannot write {clip(str(self.path))!r}: {exc.strerror or exc}")
+            domain(f"cannot write {_shown(str(self.path))!r}: {exc.strerror or exc}")
         self.committed = True
 
     def discard(self) -> None:

@@ -14,8 +14,8 @@ from analyzer.position import dump_position, relabel, view
 from cli.common import (
     ForceOpt,
     JsonOpt,
-    LabelsOpt,
     OutputFile,
+    VariantLabelsOpt,
     VariantOpt,
     maybe,
     out,
@@ -29,7 +29,7 @@ __all__ = ["deal"]
 def deal(
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Deal seed: same seed, same deal.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Deal seed: same seed, same deal.")
     ] = 0,
     dealer: Annotated[
         int | None,
@@ -66,14 +66,16 @@ def deal(
         ),
     ] = None,
     force: ForceOpt = False,
-    labels: LabelsOpt = None,
+    labels: VariantLabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Deal a valid position (R8) with every hand and the stock order, or one player's view.
 
     The position is JSON in the position format (docs/position-format.md), the default and
     what --json asks for, or the one-line notation with --notation; every command that takes
-    a POSITION reads either (conquian deal | conquian hint -).
+    a POSITION reads either. A new deal starts with a stock card to turn (R10), where nobody
+    chooses yet; after one greedy choice (--after 1) a player is to choose:
+    conquian deal --after 1 | conquian hint -
     """
     rules = rules_of(variant)
     if dealer is not None and dealer >= rules.players:
@@ -91,7 +93,7 @@ def deal(
         if notation:
             text = format_notation(state)
         else:
-            text = json.dumps(dump_position(state), ensure_ascii=False, indent=2)
+            text = json.dumps(dump_position(state), ensure_ascii=False, indent=2, allow_nan=False)
         if target is not None:
             target.write_text(text + "\n")
             target.commit()

@@ -23,12 +23,13 @@ from analyzer.hints import static_hints
 from analyzer.multipv import solve_moves
 from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
-from analyzer.position import load_position, relabel
+from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import get_rules
+from analyzer.schema import DuplicateKeyError, load_json
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
-from cli.common import LabelsOpt
+from cli.common import LabelsOpt, json_out
 from cli.results import (
     all_moves_data,
     analyze_data,
@@ -119,9 +120,7 @@ def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
         if isinstance(data, str):
             state = parse_notation(data)
         else:
-            if isinstance(data, dict) and "players" not in data and isinstance(data.get("position"), dict):
-                data = data["position"]
-            state = load_position(data)
+            state = load_position(unwrap_position(data))
     except RecursionError:
         raise RequestError("position: nested too deeply to read", "position") from None
     except ConquianError as exc:
@@ -142,10 +141,17 @@ def _notation(request: dict[str, Any]) -> dict[str, Any]:
 
 def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
-    top = _int(request, "top", 0, 0) or None
+    top = _int(request, "top", 0, 1) if "top" in request else None
     if _bool(request, "static"):
+        for key in ("samples", "seed", "time_limit", "budget", "engine", "open"):
+            if key in request:
+                raise RequestError(
+                    f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
+                    "without sampling)",
+                    key,
+                )
         return static_data(state, static_hints(state), top=top)
-    seed = _int(request, "seed", 0, -(2**63))
+    seed = _int(request, "seed", 0, 0)
     open_hands = _bool(request, "open")
     advice = advise(
         state,
@@ -192,7 +198,7 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
         state,
         explanation,
         samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
-        seed=_int(request, "seed", 0, -(2**63)),
+        seed=_int(request, "seed", 0, 0),
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
     )
 
@@ -283,7 +289,9 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
     request_id: Any = None
     try:
         try:
-            request = json.loads(line)
+            request = load_json(line)
+        except DuplicateKeyError as exc:
+            raise RequestError(f"the request is not usable: {exc}: write it once") from None
         except (ValueError, RecursionError) as exc:  # ValueError: also a number too long
             reason = (
                 exc.msg
@@ -299,6 +307,14 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
         if "id" not in request or isinstance(request_id, (bool, dict, list)) or request_id is None:
             request_id = None
             raise RequestError("every request needs an 'id': a string or a number", "id")
+        if isinstance(request_id, float) and not math.isfinite(request_id):
+            # NaN, or a number too large for a double (1e400): echoed it would not be JSON.
+            request_id = None
+            raise RequestError(
+                "'id' must be a string or a finite number: NaN, Infinity and numbers too "
+                "large for a double (such as 1e400) cannot be echoed in JSON",
+                "id",
+            )
         if "action" in request:
             return _action(request, request_id)
         if "cmd" not in request:
@@ -395,7 +411,11 @@ def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = Non
             reply, stop = _error(None, "the request is not UTF-8 text", None), False
         else:
             reply, stop = answer(line, labels=labels)
-        write(json.dumps(reply, ensure_ascii=False) + "\n")
+        try:
+            text = json_out(reply)
+        except ConquianError as exc:
+            text = json_out(_error(reply.get("id"), str(exc), None))
+        write(text + "\n")
         if stop:
             break
     return 0

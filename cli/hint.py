@@ -21,18 +21,25 @@ from cli.common import (
     POSITION_HELP,
     JsonOpt,
     LabelsOpt,
+    domain,
     emit,
+    given_options,
     interruptible,
     out,
     progress,
     read_position,
+    usage,
 )
 from cli.results import hint_data, static_data
 
-__all__ = ["hint"]
+__all__ = ["SAMPLING_OPTIONS", "hint"]
+
+SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "open_hands")
+"""The parameters of the sampling search, which --static does without."""
 
 
 def hint(
+    ctx: typer.Context,
     position: Annotated[
         str | None,
         typer.Argument(
@@ -48,7 +55,7 @@ def hint(
         ),
     ] = DEFAULT_SAMPLES,
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Sampling seed: same seed, same answer.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same answer.")
     ] = 0,
     time_limit: Annotated[
         float,
@@ -75,7 +82,11 @@ def hint(
     ] = DEFAULT_ENGINE,
     static: Annotated[
         bool,
-        typer.Option("--static", help="One-move static evaluation only (instant, no sampling)."),
+        typer.Option(
+            "--static",
+            help="One-move static evaluation only (instant, no sampling; so without --samples, "
+            "--seed, --time-limit, --budget, --engine and --open).",
+        ),
     ] = False,
     open_hands: Annotated[
         bool,
@@ -99,8 +110,20 @@ def hint(
     deal (win/draw/loss with 95% intervals); --static ranks every legal move by a one-move
     static evaluation instead.
     """
+    if static:
+        unused = given_options(ctx, *SAMPLING_OPTIONS)
+        if unused:
+            usage(
+                f"--static ranks moves by a one-move evaluation, without sampling: "
+                f"{', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect with it"
+            )
     pos = read_position(position, labels)
     state, name = pos.state, pos.name
+    if state.is_chance_node():
+        domain(
+            f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
+            "nobody chooses until it is offered (from a new deal: conquian deal --after 1)"
+        )
     if static:
         _static_hint(state, name, top, as_json)
         return

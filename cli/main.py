@@ -1,101 +1,52 @@
-"""The ``conquian`` command: registers every command module and holds :func:`main`.
+"""The entry point of the ``conquian`` command: :func:`main` (the console script).
 
-Each command lives in its own module (``cli/hint.py``, ``cli/melds.py``, ...)
-that only parses and renders; the pieces they share (the error boundary,
-option types, position input, label choice, output files, progress) are in
-:mod:`cli.common`.
+This module imports nothing heavy, so that :func:`main` sets up Ctrl-C
+handling before typer, rich and the analyzer are imported (about a second):
+a Ctrl-C at any moment of start-up ends the command with exit 130 and one
+line, never a traceback.  The typer app and its commands are in
+:mod:`cli.app` (``cli.main.app`` and ``cli.main.COMMANDS`` still name them);
+the pieces the commands share are in :mod:`cli.common`.
 
 Exit codes: 0 success; 1 a domain error (an impossible position, an
 illegal move, a position file that is not valid JSON); 2 a usage error (a
 malformed card or duplicate card on the command line, an unknown variant,
-a missing file, an unusable output path, a bad option).  Every error is one
-line on standard error, never a traceback.
+a missing file, an unusable output path, a bad option); 130 interrupted.
+Every error is one line on standard error, never a traceback.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import contextlib
+import os
+import signal
+import sys
+from typing import TYPE_CHECKING, Any
 
-import typer
+if TYPE_CHECKING:
+    from cli.app import COMMANDS, app
 
-from cli import (
-    analyze,
-    deal,
-    engine,
-    hint,
-    melds,
-    notation,
-    play,
-    puzzle,
-    replay,
-    review,
-    show,
-    simulate,
-    solve,
-    tree,
-    variants,
-    why,
-)
-from cli.common import Command, Group, out
+__all__ = ["COMMANDS", "app", "main"]
 
-__all__ = ["app", "main"]
-
-app = typer.Typer(
-    name="conquian",
-    cls=Group,
-    help="Play, check and analyse Conquian, the oldest rummy game of the West.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-COMMANDS = (
-    ("variants", variants.variants),
-    ("melds", melds.melds),
-    ("analyze", analyze.analyze),
-    ("hint", hint.hint),
-    ("why", why.why),
-    ("replay", replay.replay),
-    ("simulate", simulate.simulate),
-    ("play", play.play),
-    ("solve", solve.solve),
-    ("tree", tree.tree),
-    ("puzzle", puzzle.puzzle),
-    ("review", review.review),
-    ("notation", notation.notation),
-    ("show", show.show),
-    ("deal", deal.deal),
-    ("engine", engine.engine),
-)
-"""Every command, by name, in the order of ``conquian --help``."""
-
-for _name, _function in COMMANDS:
-    app.command(name=_name, cls=Command)(_function)
+INTERRUPTED = 130
+_MESSAGE = b"conquian: interrupted\n"
 
 
-def _version(value: bool) -> None:
-    if value:
-        from importlib.metadata import version
+def _interrupted_during_startup(signum: int, frame: object) -> None:
+    """Ctrl-C before the command runs: nothing is written yet, so stop at once."""
+    try:
+        os.write(2, _MESSAGE)
+    finally:
+        os._exit(INTERRUPTED)
 
-        out.print(f"conquian {version('conquian')}")
-        raise typer.Exit(0)
 
-
-@app.callback()
-def _root(
-    show_version: Annotated[
-        bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
-        ),
-    ] = False,
-) -> None:
-    """Play, check and analyse Conquian, the oldest rummy game of the West.
-
-    Exit codes: 0 success, 1 domain error (impossible position, illegal move,
-    bad file content), 2 usage error (bad argument or option).
-    """
+def _escape_unencodable() -> None:
+    """Text the terminal or pipe cannot encode (a lone surrogate from a ``\\ud800`` escape in
+    the input) is printed as its backslash escape instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 def main(args: list[str] | None = None) -> int:
@@ -112,5 +63,33 @@ def main(args: list[str] | None = None) -> int:
         The exit code (also passed to ``sys.exit`` by the console script):
         0, 1 for a domain error, 2 for a usage error, 130 when interrupted.
     """
-    result = app(args=args, prog_name="conquian", standalone_mode=False)
+    try:
+        previous: Any = signal.signal(signal.SIGINT, _interrupted_during_startup)
+    except ValueError:  # not the main thread: no Ctrl-C reaches us here
+        previous = None
+    try:
+        _escape_unencodable()
+        from cli.app import app as command
+
+        if previous is not None:
+            # From here on the command's own handling applies (cli.common.Group): Ctrl-C
+            # is a KeyboardInterrupt again, so that output files are cleaned up.
+            signal.signal(signal.SIGINT, previous)
+            previous = None
+        result = command(args=args, prog_name="conquian", standalone_mode=False)
+    except KeyboardInterrupt:
+        os.write(2, _MESSAGE)
+        return INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     return result if isinstance(result, int) else 0
+
+
+def __getattr__(name: str) -> Any:
+    """``cli.main.app`` and ``cli.main.COMMANDS``, imported on first use."""
+    if name in ("app", "COMMANDS"):
+        from cli import app as module
+
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

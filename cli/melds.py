@@ -17,6 +17,7 @@ from cli.common import (
     VariantOpt,
     cards_arg,
     emit,
+    given_options,
     input_text,
     json_input,
     out,
@@ -29,6 +30,7 @@ __all__ = ["melds"]
 
 
 def melds(
+    ctx: typer.Context,
     cards: Annotated[
         list[str] | None,
         typer.Argument(
@@ -65,6 +67,13 @@ def melds(
     if file is not None:
         if cards:
             usage("give CARDS or --file, not both")
+        unused = given_options(ctx, "must", "variant")
+        if unused:
+            usage(
+                f"{', '.join(unused)} {'applies' if len(unused) == 1 else 'apply'} to CARDS: "
+                "a meld query file gives its own ('must' per query, 'variant' for the file or "
+                "a query)"
+            )
         _file(file, labels, as_json)
         return
     text = " ".join(cards or [])
@@ -106,7 +115,7 @@ def _print_melds(result: Arrangement, lab: Labels) -> None:
 
 def _file(path: str, labels: Labels | None, as_json: bool) -> None:
     text, name = input_text(path, "meld query file")
-    answers = answer_meld_queries(json_input(text, name))
+    answers = answer_meld_queries(json_input(text, name), labels)
 
     def lab(answer: MeldAnswer) -> Labels:
         return labels or answer.rules.labels

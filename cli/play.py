@@ -18,7 +18,16 @@ from analyzer.position import deal, view
 from analyzer.records import record_lines
 from analyzer.rules import Rules
 from analyzer.state import GameState, Phase
-from cli.common import ForceOpt, LabelsOpt, OutputFile, VariantOpt, maybe, out, rules_of, usage
+from cli.common import (
+    ForceOpt,
+    OutputFile,
+    VariantLabelsOpt,
+    VariantOpt,
+    maybe,
+    out,
+    rules_of,
+    usage,
+)
 
 __all__ = ["play"]
 
@@ -26,7 +35,7 @@ __all__ = ["play"]
 def play(
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int | None, typer.Option("--seed", metavar="S", help="Deal seed (random if omitted).")
+        int | None, typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted).")
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, metavar="N", help="Your seat.")] = 0,
     bots: Annotated[
@@ -47,7 +56,7 @@ def play(
         ),
     ] = None,
     force: ForceOpt = False,
-    labels: LabelsOpt = None,
+    labels: VariantLabelsOpt = None,
 ) -> None:
     """Play a deal against bots in the terminal. Type a move, its number, 'hint', 'moves' or 'quit'.
 

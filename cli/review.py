@@ -55,7 +55,7 @@ def review(
         ),
     ] = DEFAULT_REVIEW_SAMPLES,
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Sampling seed: same seed, same review.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same review.")
     ] = 0,
     time_limit: Annotated[
         float,

@@ -20,7 +20,7 @@ from analyzer.simulate import BACKENDS, GameResult, Summary
 from analyzer.simulate import simulate as simulate_games
 from cli.common import (
     JsonOpt,
-    LabelsOpt,
+    VariantLabelsOpt,
     VariantOpt,
     domain,
     emit,
@@ -49,7 +49,7 @@ def simulate(
     ] = None,
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Run seed: same seed, same games.")
+        int, typer.Option("--seed", min=0, metavar="S", help="Run seed: same seed, same games.")
     ] = 0,
     jobs: Annotated[
         int,
@@ -92,7 +92,7 @@ def simulate(
             "needs --backend ray.",
         ),
     ] = None,
-    labels: LabelsOpt = None,
+    labels: VariantLabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many deals between bots; print win and draw rates with 95% intervals."""

@@ -11,6 +11,7 @@ from analyzer.cards import clip
 from analyzer.search import Solver
 from analyzer.tree import build_tree, export_tree
 from cli.common import (
+    POSITION_HELP,
     BudgetOpt,
     ForceOpt,
     JsonOpt,
@@ -18,6 +19,7 @@ from cli.common import (
     OutputFile,
     emit,
     err,
+    given_options,
     maybe,
     out,
     progress,
@@ -31,7 +33,8 @@ FORMATS = {"graphml": "graphml", "xml": "graphml", "gexf": "gexf", "json": "json
 
 
 def tree(
-    position: Annotated[str, typer.Argument(metavar="POSITION", help="Position JSON, or -.")],
+    ctx: typer.Context,
+    position: Annotated[str, typer.Argument(metavar="POSITION", help=POSITION_HELP)],
     depth: Annotated[
         int,
         typer.Option("--depth", "-d", min=0, max=12, metavar="N", help="Plies to expand."),
@@ -62,11 +65,13 @@ def tree(
     without them (solve gives chances for an unknown stock order). A position whose player
     to act has a hidden hand cannot be expanded: that is an error, not a tree of one node.
     """
+    if not values and given_options(ctx, "budget"):
+        usage("--budget is the search budget of the node values: it has no effect with --no-values")
     fmt = None
     if export is not None:
         fmt = FORMATS.get(export.suffix.lower().lstrip("."))
         if fmt is None and not export.is_dir():
-            usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export))!r}")
+            usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export), 100)!r}")
     target = (
         None
         if export is None

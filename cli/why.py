@@ -33,7 +33,7 @@ def why(
             "--samples", "-n", min=1, metavar="N", help="Deals to sample when comparing."
         ),
     ] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Sampling seed.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed.")] = 0,
     time_limit: Annotated[
         float,
         typer.Option(

@@ -15,6 +15,7 @@ from conftest import EXAMPLES
 
 from analyzer.errors import IllegalMoveError
 from analyzer.moves import parse_move
+from cli.engine import answer
 from cli.main import main
 
 
@@ -153,3 +154,37 @@ def test_a_number_too_long_to_read_is_one_line() -> None:
     header = json.dumps({"format": "conquian-record", "start": start})
     code, _, err = run("replay", "-", input=header + '\n{"n": ' + huge + "}\n")
     assert code == 1 and one_error_line(err) and "line 2: not valid JSON" in err
+
+
+def _commands_with(option: str) -> list[str]:
+    import typer.main
+
+    from cli.main import app
+
+    group = typer.main.get_command(app)
+    return [
+        name
+        for name, command in group.commands.items()  # type: ignore[attr-defined]
+        if any(option in getattr(p, "opts", ()) for p in command.params)
+    ]
+
+
+# Positional arguments that make each command otherwise valid.
+_ARGS = {
+    "hint": [str(EXAMPLES / "forcing.json")],
+    "why": [str(EXAMPLES / "forcing.json"), "pass"],
+    "review": [str(EXAMPLES.parent.parent / "tests" / "golden" / "classic-1.jsonl")],
+}
+
+
+def test_negative_seeds_are_refused_everywhere() -> None:
+    # Break finding 10: --seed S and --seed -S gave the same results (Random uses abs of an int).
+    names = _commands_with("--seed")
+    assert set(names) >= {"deal", "hint", "play", "review", "simulate", "why"}
+    for name in names:
+        code, out, err = run(name, *_ARGS.get(name, []), "--seed", "-3", input="quit\n")
+        assert code == 2 and one_error_line(err) and "--seed" in err and "greater than or equal to 0" in err, (name, err)
+        assert out == ""
+    for cmd, extra in (("hint", {"static": False, "samples": 1}), ("why", {"move": "pass"})):
+        reply, _ = answer(json.dumps({"id": 1, "cmd": cmd, "position": forcing(), "seed": -3, **extra}))
+        assert reply["ok"] is False and reply["field"] == "seed" and "at least 0" in reply["error"]

@@ -3,13 +3,15 @@ usage errors pointing at the command's own help."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 
 import pytest
-from cli_run import run
+from cli_run import forcing, one_error_line, run
+from conftest import EXAMPLES
 
 from cli.main import COMMANDS
 
@@ -39,7 +41,7 @@ def test_every_command_takes_the_shared_options(name: str) -> None:
 
 
 def test_shell_completion_is_on() -> None:
-    code, text, _ = run("-h")
+    _code, text, _ = run("-h")
     assert "--install-completion" in text and "--show-completion" in text
     env = {**os.environ, "_CONQUIAN_COMPLETE": "complete_bash", "COMP_WORDS": "conquian hint --st",
            "COMP_CWORD": "2"}  # fmt: skip
@@ -72,3 +74,116 @@ def test_readme_quick_start_is_two_commands_that_ci_runs() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert install in ci and tests in ci and ci[-1] == tests
     assert "`pip install .` (without `[test]`) is enough" in readme
+
+
+def _params(name: str) -> dict[str, object]:
+    import typer.main
+
+    from cli.main import app
+
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+    return {p.name: p for p in command.params}
+
+
+def test_help_texts_say_what_the_options_do() -> None:
+    # Break finding 12: tree said POSITION is "Position JSON, or -" though the notation works too;
+    # --labels said "default: those of the input" on commands that have no input.
+    from cli.common import POSITION_HELP
+
+    for name in NAMES:
+        params = _params(name)
+        if "position" in params:
+            assert POSITION_HELP in params["position"].help, name  # type: ignore[attr-defined]
+        if "labels" in params:
+            text = params["labels"].help  # type: ignore[attr-defined]
+            inputs = name not in ("deal", "play", "simulate")  # these make their own deals
+            assert ("those of the input" in text) == inputs, (name, text)
+            assert inputs or "the variant's" in text, (name, text)
+    assert "notation" in run("tree", "-h")[1]
+
+
+def test_hint_static_refuses_sampling_options() -> None:
+    # Break finding 12: hint --static silently ignored --samples and --open.
+    position = str(EXAMPLES / "forcing.json")
+    for extra in (["--samples", "3"], ["--open"], ["--seed", "2"], ["--time-limit", "1"],
+                  ["--engine", "v1"], ["--budget", "500"], ["-n", "3", "--open"]):  # fmt: skip
+        code, out, err = run("hint", position, "--static", *extra)
+        named = "--samples" if extra[0] == "-n" else extra[0]
+        assert code == 2 and one_error_line(err) and named in err and "--static" in err, err
+        assert out == ""
+    assert run("hint", position, "--static", "--top", "2")[0] == 0
+
+
+def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
+    from cli.engine import answer
+
+    position = forcing()
+    code, _, _err = run("hint", str(EXAMPLES / "forcing.json"), "--static", "--top", "0")
+    assert code == 2
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 0}))
+    assert reply["ok"] is False and reply["field"] == "top" and "at least 1" in reply["error"]
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "samples": 3}))
+    assert reply["ok"] is False and reply["field"] == "samples" and "static" in reply["error"]
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 1}))
+    assert reply["ok"] and len(reply["result"]["moves"]) == 1
+
+
+# Every example that a help text gives, with how to run it: (command whose help shows it, the
+# example as the help writes it, the commands it runs; "-" reads the previous one's output).
+HELP_EXAMPLES: list[tuple[str, str, list[list[str]]]] = [
+    ("deal", "conquian deal --after 1 | conquian hint -",
+     [["deal", "--after", "1"], ["hint", "-", "--time-limit", "0.5", "--samples", "4"]]),
+    ("melds", "'AS 2S 3S 7H 7D 7C'", [["melds", "AS 2S 3S 7H 7D 7C"]]),
+    ("melds", "'10o 11o 12o'", [["melds", "10o 11o 12o"]]),
+    ("melds", "examples/positions/example1-runs.json",
+     [["melds", "--file", "examples/positions/example1-runs.json"]]),
+    ("why", "'take [5C 6C 7C] pay KS', or just 'take'",
+     [["why", "examples/positions/forcing.json", "take [5C 6C 7C] pay KS"],
+      ["why", "examples/positions/forcing.json", "take"]]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "text", "commands"), HELP_EXAMPLES, ids=[e[1] for e in HELP_EXAMPLES])
+def test_every_help_example_works(
+    name: str, text: str, commands: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Break finding 9: `conquian deal --help` suggested `conquian deal | conquian hint -`, which
+    # fails: a new deal starts with a stock card to turn, where nobody chooses.
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    code, help_text, _ = run(name, "-h")
+    assert code == 0 and text in " ".join(help_text.replace("│", " ").split()), help_text
+    previous = None
+    for args in commands:
+        code, out, err = run(*args, input=previous)
+        assert code == 0, (args, err)
+        previous = out
+
+
+def test_no_help_text_pipes_a_command_not_listed_above() -> None:
+    """A help text that gains an example of a pipe or a file must add it to HELP_EXAMPLES."""
+    listed = {text for _, text, _ in HELP_EXAMPLES}
+    for name in NAMES:
+        words = " ".join(run(name, "-h")[1].replace("│", " ").split())
+        for found in re.findall(r"conquian [a-z]+[^()|]*\| conquian [a-z]+ -", words):
+            assert found in listed, (name, found)
+
+
+def test_hint_at_a_turn_says_how_to_reach_a_choice() -> None:
+    code, out, _ = run("deal")
+    code, _, err = run("hint", "-", input=out)
+    assert code == 1 and one_error_line(err)
+    assert "turns the next stock card (R10)" in err and "conquian deal --after 1" in err
+
+
+def test_options_without_effect_in_a_mode_are_refused() -> None:
+    # The kind of fault of hint --static: an option silently ignored. melds --file has its own
+    # 'must' and 'variant'; tree --no-values searches nothing, so --budget does nothing.
+    runs = EXAMPLES / "example1-runs.json"
+    for extra, named in ((["-m", "AS"], "--must"), (["-v", "megajogos"], "--variant")):
+        code, out, err = run("melds", "--file", str(runs), *extra)
+        assert code == 2 and one_error_line(err) and named in err and out == "", err
+    assert run("melds", "--file", str(runs))[0] == 0
+    code, _, err = run("tree", str(EXAMPLES / "forcing.json"), "--no-values", "--budget", "5")
+    assert code == 2 and one_error_line(err) and "--budget" in err and "--no-values" in err

@@ -31,7 +31,7 @@ def without(libraries: tuple[str, ...], *args: str) -> subprocess.CompletedProce
 def test_the_base_install_imports_no_extra() -> None:
     code = (
         "import sys\n"
-        "import analyzer, analyzer.bots, analyzer.simulate, analyzer.interop.match, cli.main\n"
+        "import analyzer, analyzer.bots, analyzer.simulate, analyzer.interop.match, cli.main, cli.app\n"
         f"print(sorted(m for m in {EXTRA_LIBRARIES!r} if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -30,7 +30,7 @@ def test_ctrl_c_keeps_finished_records(tmp_path: Path, jobs: int) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 120
@@ -48,3 +48,51 @@ def test_ctrl_c_keeps_finished_records(tmp_path: Path, jobs: int) -> None:
     assert summary["interrupted"] is True and summary["games"] == len(files) >= 5
     for path in files:
         assert replay_file(path).finished
+
+
+# A Ctrl-C that arrives while the module named here is being imported (start-up, before and
+# while the command runs): the child process sends itself SIGINT from an import hook.
+_CTRL_C_DURING_IMPORT = """
+import os, signal, sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from cli.main import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+@pytest.mark.parametrize(
+    "module",
+    ["typer", "rich.console", "pydantic", "ortools", "analyzer.state", "cli.common", "cli.hint",
+     "cli.app"],
+)  # fmt: skip
+def test_ctrl_c_during_startup_is_exit_130_without_a_traceback(module: str) -> None:
+    # Break finding 5: Ctrl-C in the first second of any command (while imports ran) printed a
+    # KeyboardInterrupt traceback.
+    proc = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_DURING_IMPORT.format(module=module), "hint", "--static"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "conquian: interrupted\n" and proc.stdout == ""
+
+
+def test_the_entry_module_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, cli.main\n"
+        "print(sorted(m for m in ('typer', 'rich', 'click', 'pydantic', 'ortools', 'analyzer')"
+        " if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr

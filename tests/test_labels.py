@@ -55,7 +55,7 @@ def test_spanish_cards_decide_a_shared_token() -> None:
 def test_a_text_of_shared_tokens_only_takes_the_default_or_is_refused() -> None:
     assert parse_cards("5C 6C 7C", Labels.FRENCH) == [card("5C"), card("6C"), card("7C")]
     assert parse_cards("5C 6C 7C", Labels.SPANISH) == [card("5H"), card("6H"), card("7H")]
-    with pytest.raises(AmbiguousCardError, match="'5C'.*choose the labels"):
+    with pytest.raises(AmbiguousCardError, match=r"'5C'.*choose the labels"):
         parse_cards("5C 6C 7C", None)
 
 
@@ -213,3 +213,30 @@ def test_labels_option_chooses_the_output_labels_on_every_command(
     text = out + written
     assert SPANISH_ONLY.search(text), text[:500]
     assert not FRENCH_ONLY.search(text), FRENCH_ONLY.search(text)
+
+
+def _meld_file(tmp_path: Path, data: dict[str, Any]) -> str:
+    path = tmp_path / "melds.json"
+    path.write_text(json.dumps({"type": "melds", **data}))
+    return str(path)
+
+
+def test_a_meld_query_file_decides_labels_as_the_command_line(tmp_path: Path) -> None:
+    # Break finding 6: a megajogos query "5C 6C 7C" was read as French clubs from a file, while
+    # `conquian melds -v megajogos 5C 6C 7C` and the engine refuse the same ambiguous text.
+    code, _, err = run("melds", "-v", "megajogos", "5C", "6C", "7C")
+    assert code == 2 and "ambiguous card: '5C'" in err
+    megajogos = {"queries": [{"cards": "5C 6C 7C", "variant": "megajogos"}]}
+    for data in (megajogos, {"variant": "megajogos", "queries": [{"cards": "5C 6C 7C"}]},
+                 {"queries": [{"cards": "2C 3C 4C"}, {"cards": "5C 6C 7C", "variant": "megajogos"}]}):  # fmt: skip
+        code, _, err = run("melds", "--file", _meld_file(tmp_path, data), "--json")
+        assert code == 1 and one_error_line(err) and "ambiguous card: '" in err, err
+    for labels, first in (("french", "5C"), ("spanish", "5c")):
+        code, out, err = run("melds", "--file", _meld_file(tmp_path, megajogos), "--labels", labels, "--json")
+        assert code == 0, err
+        assert json.loads(out)["queries"][0]["melds"][0][0] == first
+        code, out, err = run("melds", "--file", _meld_file(tmp_path, {**megajogos, "labels": labels}), "--json")
+        assert code == 0 and json.loads(out)["queries"][0]["cards"][0] == first, err
+    classic = {"queries": [{"cards": "5C 6C 7C"}]}  # classic reads French by default (R2)
+    code, out, err = run("melds", "--file", _meld_file(tmp_path, classic), "--json")
+    assert code == 0 and json.loads(out)["queries"][0]["cards"] == ["5C", "6C", "7C"], err

@@ -282,3 +282,19 @@ def test_mutated_notations_parse_or_fail_with_one_position_error(
         assert "\n" not in str(exc)
     else:
         assert parse_notation(format_notation(state)) == state
+
+
+@pytest.mark.parametrize("count", ["41", "99999999999999999999999", "9" * 5000])
+def test_a_huge_stock_count_says_what_is_wrong(count: str) -> None:
+    # Break finding 11: a huge stock number said "the stock: not a card".
+    code, _, err = run("notation", f"classic french 1 1 KS,KH/AH 5C:turned:0:0 7D {count}")
+    assert code == 2 and one_error_line(err), err
+    assert "notation field 'stock'" in err and "cards: the deck has 40 (R1)" in err
+    assert "not a card" not in err and "File name too long" not in err
+
+
+def test_huge_seat_and_hand_numbers_say_what_is_wrong() -> None:
+    code, _, err = run("notation", "classic french 1 12345 KS,KH/AH 5C:turned:0:0 7D 18")
+    assert code == 2 and "to_act must be a seat from 0 to 1 in classic, got 12345" in err
+    code, _, err = run("notation", "classic french 1 1 KS,KH/12345678901 5C:turned:0:0 7D 18")
+    assert code == 2 and "hidden hand: 12345678901 cards, more than the 10 dealt" in err

@@ -29,6 +29,7 @@ def test_an_unwritable_place_is_refused_before_the_work(name: str, args: list[st
     # Issue 11: tree --export /proc/t.json and play --record did all the work, then failed.
     code, out, err = run(*_args(args, "/proc/t.json"), input="1\n" * 50)
     assert code == 2 and one_error_line(err) and "cannot write into '/proc'" in err
+    assert "does not accept new files" in err and "No such file" not in err
     assert "your move" not in out and "Explored" not in out
 
 
@@ -117,3 +118,65 @@ def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+# Every command that writes a file through OutputFile, with --force; {out} is the output path.
+FORCED_WRITERS: list[tuple[str, list[str]]] = [
+    ("tree", ["tree", POSITION, "--depth", "1", "--no-values", "--export", "{out}", "--force"]),
+    ("play", ["play", "--seed", "3", "--record", "{out}", "--force"]),
+    ("show", ["show", POSITION, "--svg", "{out}", "--force"]),
+    ("deal", ["deal", "--seed", "1", "-o", "{out}", "--force"]),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), FORCED_WRITERS, ids=[w[0] for w in FORCED_WRITERS])
+def test_force_follows_a_link_to_a_regular_file(name: str, args: list[str], tmp_path: Path) -> None:
+    # Break finding 1: --force turned a symbolic link into a regular file. The link stays and
+    # the file it points to is replaced.
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    real.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    code, _, err = run(*_args(args, str(link)), input="quit\n")
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() != "old" and real.stat().st_mode & 0o777 == 0o640  # mode kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+@pytest.mark.parametrize(("name", "args"), FORCED_WRITERS, ids=[w[0] for w in FORCED_WRITERS])
+def test_a_target_that_is_not_a_regular_file_is_refused(
+    name: str, args: list[str], tmp_path: Path
+) -> None:
+    # Break finding 1: --force replaced a FIFO (and /dev/stdout) with a regular file.
+    fifo = tmp_path / "p.json"
+    os.mkfifo(fifo)
+    link = tmp_path / "to-fifo.json"
+    link.symlink_to(fifo)
+    for target in (fifo, link):
+        code, out, err = run(*_args(args, str(target)), input="quit\n")
+        assert code == 2 and one_error_line(err), err
+        assert "named pipe" in err and "regular file" in err and str(target) in err
+        assert "your move" not in out
+    assert fifo.is_fifo() and link.is_symlink() and os.readlink(link) == str(fifo)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.json", "to-fifo.json"]
+
+
+def test_a_link_to_a_directory_or_a_link_loop_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (tmp_path / "dir-link.svg").symlink_to(folder)
+    (tmp_path / "loop.svg").symlink_to(tmp_path / "loop.svg")
+    for target, needle in (("dir-link.svg", "is a directory"), ("loop.svg", "cannot write")):
+        code, _, err = run("show", POSITION, "--svg", str(tmp_path / target), "--force")
+        assert code == 2 and one_error_line(err) and needle in err, err
+    assert (tmp_path / "dir-link.svg").is_symlink() and (tmp_path / "loop.svg").is_symlink()
+
+
+def test_a_dangling_link_is_followed(tmp_path: Path) -> None:
+    link = tmp_path / "link.svg"
+    link.symlink_to(tmp_path / "new.svg")
+    code, _, err = run("show", POSITION, "--svg", str(link))
+    assert code == 0, err
+    assert link.is_symlink() and (tmp_path / "new.svg").read_text().startswith("<")

@@ -32,7 +32,7 @@ def test_play_records_seed_and_players(tmp_path: Path) -> None:
 
 
 def test_play_hides_the_exchange() -> None:
-    code, out, _ = run("play", "--variant", "megajogos", "--seed", "5", "--seat", "2", input="1\nquit\n")
+    _code, out, _ = run("play", "--variant", "megajogos", "--seed", "5", "--seat", "2", input="1\nquit\n")
     assert "(greedy): give" not in out  # the bots' passes stay face down (R9)
     assert "has chosen a card to pass" in out
 
@@ -43,7 +43,7 @@ def test_play_shows_turned_cards() -> None:
 
 
 def test_play_keeps_the_case_of_its_messages() -> None:
-    code, out, _ = run("play", "--seed", "3", input="take [9z] out\nquit\n")
+    _code, out, _ = run("play", "--seed", "3", input="take [9z] out\nquit\n")
     assert "'9z'" in out and "French" in out
 
 

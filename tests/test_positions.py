@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from cli_run import example, forcing, one_error_line, run
+from conftest import EXAMPLES
 
 from analyzer.errors import PositionError
 from analyzer.position import load_position
@@ -129,4 +130,54 @@ def test_a_forced_card_must_fit() -> None:
     data["dead"] = ["5C"]
     data["players"][1]["hand"] = ["AH", "2H", "2D", "3D", "5D", "6H", "3S", "JD", "7D", "QH"]
     with pytest.raises(PositionError, match="does not fit"):
+        load_position(data)
+
+
+def test_a_card_paid_by_a_player_without_melds_is_refused() -> None:
+    # Break finding 4: a pay always follows a take or a lay-in (R13, R14), so the payer has melds.
+    data = forcing()
+    data["to_act"] = 0
+    data["centre"] = {"card": "5C", "kind": "paid", "source": 1, "declined": []}
+    with pytest.raises(PositionError, match=r"player 1 paid the centre card 5C, but his layout is empty.*\(R13, R14\)"):
+        load_position(data)
+    code, _, err = run("analyze", "-", input=json.dumps(data))
+    assert code == 1 and one_error_line(err) and "layout is empty" in err
+    data["to_act"] = 1
+    data["centre"] = {"card": "5C", "kind": "paid", "source": 0, "declined": []}
+    assert load_position(data).to_act == 1  # paid by player 0, who has melds: possible
+
+
+def test_a_card_passed_twice_in_the_exchange_is_refused() -> None:
+    # Break finding 4: two players cannot both have passed 1o (R9).
+    data = json.loads((EXAMPLES.parent / "puzzles" / "megajogos-win-1.json").read_text())["position"]
+    load_position(data)
+    data["players"][2]["gave"] = data["players"][0]["gave"]
+    with pytest.raises(PositionError, match=r"players 0 and 2 both passed 12o in the exchange.*\(R9\)"):
+        load_position(data)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "needle"),
+    [
+        ("dealer", 5, "dealer must be from 0 to 1 (classic has 2 players), got 5"),
+        ("dealer", 3, "dealer must be from 0 to 1 (classic has 2 players), got 3"),
+        ("to_act", 7, "to_act must be from 0 to 1 (classic has 2 players), got 7"),
+    ],
+)
+def test_seat_numbers_are_checked_with_the_variants_range(key: str, value: int, needle: str) -> None:
+    # Break finding 11: "dealer": 5 said "must be at most 3" in a 2-player variant.
+    data = forcing()
+    data[key] = value
+    code, _, err = run("analyze", "-", input=json.dumps(data))
+    assert code == 1 and one_error_line(err) and needle in err, err
+    data = forcing()
+    data["centre"]["source"] = 9
+    with pytest.raises(PositionError, match=r"centre source must be from 0 to 1 \(classic has 2 players\), got 9"):
+        load_position(data)
+
+
+def test_a_hidden_hand_count_is_checked_with_the_variants_hand_size() -> None:
+    data = json.loads((EXAMPLES.parent / "puzzles" / "megajogos-win-1.json").read_text())["position"]
+    data["players"][1]["hand"] = 11  # megajogos deals 8 (R8), not 10
+    with pytest.raises(PositionError, match=r"player 1's hidden hand count must be from 0 to 8 \(megajogos deals 8 cards, R8\), got 11"):
         load_position(data)

@@ -16,6 +16,7 @@ from analyzer.errors import PositionError
 from analyzer.position import load_position
 from analyzer.puzzles import load_puzzle
 from analyzer.schema import KINDS, json_schema, schema_text
+from cli.engine import answer
 
 PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*.json"))
 POSITIONS = [p for p in sorted(EXAMPLES.glob("*.json")) if json.loads(p.read_text()).get("type") != "melds"]
@@ -220,3 +221,41 @@ def test_a_meld_query_file_without_queries_is_refused() -> None:
     assert code == 1 and one_error_line(err) and "no queries" in err and out == ""
     code, _, err = run("melds", "AS", "--file", "-", input="{}")
     assert code == 2 and "not both" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        ({"stok": 3}, "unknown key 'stok' beside 'position': the keys of a position go inside it; did you mean 'position.stock'?"),
+        ({"variant": "megajogos"}, "unknown key 'variant' beside 'position'"),
+        ({"notaton": "x"}, "unknown key 'notaton'; did you mean 'notation'?"),
+        ({"zzz": 1}, "unknown key 'zzz' (known: description, notation, position"),
+        ({"notation": 5}, "notation must be a text, got 5"),
+    ],
+)
+def test_a_wrapper_object_refuses_unknown_keys(extra: dict[str, Any], needle: str) -> None:
+    # Break finding 7: {"position": {...}, "variant": "megajogos", "stok": 3} was read as the
+    # position alone, the other keys silently dropped.
+    wrapped = {"position": forcing(), **extra}
+    code, _, err = run("analyze", "-", input=json.dumps(wrapped))
+    assert code == 1 and one_error_line(err) and needle in err, err
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "analyze", "position": wrapped}))
+    assert reply["ok"] is False and reply["field"] == "position" and needle in reply["error"]
+
+
+def test_wrapped_positions_that_are_right_are_read(tmp_path: Path) -> None:
+    code, out, _ = run("notation", str(EXAMPLES / "forcing.json"), "--json")
+    assert code == 0
+    wrapped = json.loads(out)  # notation --json: {"notation": ..., "position": {...}}
+    for data in (wrapped, {"position": forcing(), "x-note": 1, "description": "d"}):
+        assert run("analyze", "-", input=json.dumps(data))[0] == 0
+        reply, _ = answer(json.dumps({"id": 1, "cmd": "analyze", "position": data}))
+        assert reply["ok"], reply
+    puzzle = ROOT / "examples" / "puzzles" / "classic-win-1.json"
+    assert run("analyze", str(puzzle))[0] == 0  # a puzzle file is read from its position
+    bad = json.loads(puzzle.read_text())
+    bad["titel"] = "x"
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(bad))
+    code, _, err = run("analyze", str(path))
+    assert code == 1 and "unknown key 'titel'; did you mean 'title'?" in err
