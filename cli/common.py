@@ -78,6 +78,7 @@ __all__ = [
     "json_out",
     "maybe",
     "out",
+    "output_directory",
     "progress",
     "read_position",
     "rules_of",
@@ -590,6 +591,51 @@ class OutputFile:
         tb: TracebackType | None,
     ) -> None:
         self.discard()
+
+
+def output_directory(text: str, option: str) -> Path:
+    """A directory for output files, checked (and created when new) before any work.
+
+    The checks are usage errors (exit 2) naming ``option`` and the text: the
+    name is not empty, it is not a file, an existing directory is empty, its
+    parent directory exists (only the named directory itself is created, as
+    an output file's directory must exist), and a file can be created in it.
+    """
+    if not text.strip():
+        usage(f"{option} needs a directory name")
+    directory = Path(text)
+    shown = _shown(text)
+    try:
+        found: os.stat_result | None = os.stat(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        found = None
+    except (OSError, ValueError) as exc:  # a name too long, a loop of links, a NUL byte
+        usage(f"{option}: cannot write into {shown!r}: {getattr(exc, 'strerror', None) or exc}")
+    try:
+        if found is None:
+            parent = Path(os.path.realpath(directory)).parent
+            if not parent.is_dir():
+                usage(f"{option}: no directory {_shown(str(parent))!r} to create {shown!r} in")
+            directory.mkdir()
+        elif not stat.S_ISDIR(found.st_mode):
+            usage(f"{option} must be a directory: {shown!r} is a file")
+        else:
+            held = sorted(p.name for p in directory.iterdir())
+            if any(name.startswith("game-") and name.endswith(".jsonl") for name in held):
+                usage(f"{option} directory {shown!r} already holds game records: use a new one")
+            if held:
+                usage(
+                    f"{option} directory {shown!r} is not empty (it holds "
+                    f"{clip(', '.join(held[:3]))}{', ...' if len(held) > 3 else ''}): give a new "
+                    "or empty directory"
+                )
+        handle, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=directory)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = _CANNOT_CREATE.get(exc.errno or 0, exc.strerror or str(exc))
+        usage(f"{option}: cannot write into {shown!r}: {reason}")
+    return directory
 
 
 @contextmanager

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,6 +24,7 @@ from cli.common import (
     emit,
     err,
     out,
+    output_directory,
     progress,
     rules_of,
     usage,
@@ -70,7 +69,8 @@ def simulate(
         typer.Option(
             "--records",
             metavar="DIR",
-            help="Write one record per game into this new or empty directory.",
+            help="Write one record per game into this new or empty directory (a new one is created; "
+            "its parent directory must exist).",
         ),
     ] = None,
     backend: Annotated[
@@ -171,31 +171,7 @@ def _terminate(signum: int, frame: object) -> None:
 
 def _records_dir(records: str | None) -> Path | None:
     """Check ``--records`` before any game is played: a new or empty directory we can write into."""
-    if records is None:
-        return None
-    if not records.strip():
-        usage("--records needs a directory name")
-    directory = Path(records)
-    if directory.exists() and not directory.is_dir():
-        usage(f"--records must be a directory: {clip(records)!r} is a file")
-    if directory.is_dir():
-        held = sorted(p.name for p in directory.iterdir())
-        if any(name.startswith("game-") and name.endswith(".jsonl") for name in held):
-            usage(f"--records directory {clip(records)!r} already holds game records: use a new one")
-        if held:
-            usage(
-                f"--records directory {clip(records)!r} is not empty (it holds "
-                f"{clip(', '.join(held[:3]))}{', ...' if len(held) > 3 else ''}): give a new or "
-                "empty directory"
-            )
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=".probe-", suffix=".tmp", dir=directory)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as exc:
-        usage(f"--records: cannot write into {clip(records)!r}: {exc.strerror or exc}")
-    return directory
+    return None if records is None else output_directory(records, "--records")
 
 
 def _write_record(directory: Path, result: GameResult, labels: Labels | None) -> None:

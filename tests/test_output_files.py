@@ -112,6 +112,22 @@ def test_records_directory_must_be_new_or_empty(tmp_path: Path) -> None:
     assert code == 2 and "--records" in err
 
 
+def test_records_directory_name_too_long_is_a_usage_error() -> None:
+    # A name too long for the file system: exit 2 naming --records, like every output option.
+    code, out, err = run("simulate", "--games", "1", "--records", "d" * 300)
+    assert code == 2 and one_error_line(err) and out == ""
+    assert "--records: cannot write into 'ddd" in err and "File name too long" in err
+
+
+def test_records_directory_needs_an_existing_parent(tmp_path: Path) -> None:
+    # Only the named directory is created (as an output file's directory must exist), and the
+    # check comes before any game is played.
+    target = tmp_path / "missing" / "deeper" / "recs"
+    code, out, err = run("simulate", "--games", "1", "--records", str(target))
+    assert code == 2 and one_error_line(err) and out == ""
+    assert "--records: no directory" in err and not (tmp_path / "missing").exists()
+
+
 def test_outputs_get_the_usual_file_mode(tmp_path: Path) -> None:
     target = tmp_path / "t.json"
     assert run("tree", POSITION, "--depth", "1", "--no-values", "--export", str(target))[0] == 0
