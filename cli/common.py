@@ -44,8 +44,10 @@ from rich.progress import (
 from typer.core import TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
+from analyzer.advisor import ENGINES
+from analyzer.bots import BOTS, make_bot, parse_bot
 from analyzer.cards import Labels, clip, mask_of, parse_cards
-from analyzer.errors import CardError, ConquianError, UnknownVariantError
+from analyzer.errors import CardError, ConquianError, MissingExtraError, UnknownVariantError
 from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
 from analyzer.position import load_position, parse_json, relabel, unwrap_position
 from analyzer.rules import PRESETS, Rules, get_rules
@@ -58,6 +60,7 @@ __all__ = [
     "USAGE",
     "BudgetOpt",
     "Command",
+    "EngineOpt",
     "ForceOpt",
     "Group",
     "JsonOpt",
@@ -67,6 +70,7 @@ __all__ = [
     "TimeOpt",
     "VariantLabelsOpt",
     "VariantOpt",
+    "bots_arg",
     "cards_arg",
     "domain",
     "emit",
@@ -147,6 +151,26 @@ class UsageProblem(typer.BadParameter):
 def usage(message: str) -> NoReturn:
     """Stop with a usage error (exit 2): one line naming the offending text and the command's help."""
     raise UsageProblem(message)
+
+
+def _engine_name(value: str) -> str:
+    """``--engine``: a known hint engine, as its canonical name; an unknown one is a usage error."""
+    name = value.strip().lower()
+    if name not in ENGINES:
+        usage(f"unknown hint engine: {clip(value)!r} (known: {', '.join(ENGINES)})")
+    return name
+
+
+EngineOpt = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        metavar="NAME",
+        callback=_engine_name,
+        help=f"Hint engine: {', '.join(ENGINES)} (v1 is the first one, kept for comparison).",
+    ),
+]
+"""``--engine`` of hint and review: checked when the command line is read (exit 2)."""
 
 
 def domain(message: str) -> NoReturn:
@@ -334,6 +358,31 @@ def rules_of(variant: str) -> Rules:
         return get_rules(variant)
     except UnknownVariantError as exc:
         usage(str(exc))
+
+
+def bots_arg(text: str, option: str = "--bots") -> list[str]:
+    """The comma-separated bot names of ``option`` (lower case, options kept), each one made once
+    to check it: an unknown bot, or an option it does not take or whose value it refuses (an
+    unknown hint engine), is a usage error naming the text.  A bot whose optional library is
+    missing stays a domain error (:class:`MissingExtraError`: nothing to fix on the command line).
+    """
+    names = [part.strip().lower() for part in text.split(",")]
+    names = [name for name in names if name]
+    for name in names:
+        try:
+            base, _ = parse_bot(name)
+        except ConquianError as exc:
+            usage(f"{option}: {exc}")
+        if base not in BOTS:
+            usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
+    for name in dict.fromkeys(names):
+        try:
+            make_bot(name)
+        except MissingExtraError:
+            raise
+        except ConquianError as exc:
+            usage(f"{option} {clip(name)!r}: {exc}")
+    return names
 
 
 def cards_arg(text: str, labels: Labels | None, what: str) -> int:

@@ -11,7 +11,6 @@ from analyzer.advisor import (
     DEFAULT_ENGINE,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
-    ENGINES,
     Advice,
     advise,
 )
@@ -19,6 +18,7 @@ from analyzer.hints import static_hints
 from analyzer.state import GameState
 from cli.common import (
     POSITION_HELP,
+    EngineOpt,
     JsonOpt,
     LabelsOpt,
     domain,
@@ -72,14 +72,7 @@ def hint(
             show_default=False,
         ),
     ] = None,
-    engine: Annotated[
-        str,
-        typer.Option(
-            "--engine",
-            metavar="NAME",
-            help=f"Hint engine: {', '.join(ENGINES)} (v1 is the first one, kept for comparison).",
-        ),
-    ] = DEFAULT_ENGINE,
+    engine: EngineOpt = DEFAULT_ENGINE,
     static: Annotated[
         bool,
         typer.Option(
@@ -137,7 +130,7 @@ def hint(
             time_limit=time_limit,
             node_budget=budget,
             open_hands=open_hands,
-            engine=engine.strip().lower(),
+            engine=engine,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
         )

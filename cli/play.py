@@ -10,8 +10,8 @@ import typer
 from rich.table import Table
 
 from analyzer.advisor import advise
-from analyzer.bots import BOTS, Bot, known_bot, make_bot
-from analyzer.cards import Labels, clip, format_card, format_mask
+from analyzer.bots import Bot, make_bot
+from analyzer.cards import Labels, format_card, format_mask
 from analyzer.errors import ConquianError
 from analyzer.moves import Give, Move, parse_move
 from analyzer.position import deal, view
@@ -23,6 +23,7 @@ from cli.common import (
     OutputFile,
     VariantLabelsOpt,
     VariantOpt,
+    bots_arg,
     maybe,
     out,
     rules_of,
@@ -68,15 +69,12 @@ def play(
         rules = rules.with_labels(labels)
     if seat >= rules.players:
         usage(f"--seat must be below {rules.players} in {rules.name}")
-    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    names = bots_arg(bots)
     if len(names) == 1:
         names *= rules.players - 1
     if len(names) != rules.players - 1:
         others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
         usage(f"give {others_text} for the other seats")
-    for name in names:
-        if not known_bot(name):
-            usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
     target = None if record is None else OutputFile(record, "--record", force=force)
     with maybe(target):
         _game(rules, seat, names, seed, target)

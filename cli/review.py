@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.advisor import DEFAULT_ENGINE, ENGINES
+from analyzer.advisor import DEFAULT_ENGINE
 from analyzer.records import replay_lines
 from analyzer.review import (
     DEFAULT_REVIEW_SAMPLES,
@@ -18,6 +18,7 @@ from analyzer.review import (
     review_record,
 )
 from cli.common import (
+    EngineOpt,
     ForceOpt,
     JsonOpt,
     LabelsOpt,
@@ -73,10 +74,7 @@ def review(
             show_default=False,
         ),
     ] = None,
-    engine: Annotated[
-        str,
-        typer.Option("--engine", metavar="NAME", help=f"Hint engine: {', '.join(ENGINES)}."),
-    ] = DEFAULT_ENGINE,
+    engine: EngineOpt = DEFAULT_ENGINE,
     svg: Annotated[
         Path | None,
         typer.Option(
@@ -112,7 +110,7 @@ def review(
                 seed=seed,
                 time_limit=time_limit,
                 node_budget=budget,
-                engine=engine.strip().lower(),
+                engine=engine,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )
         data = review_data(result, labels or replay.start.rules.labels)

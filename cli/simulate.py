@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.bots import BOTS, known_bot, make_bot
+from analyzer.bots import BOTS
 from analyzer.cards import Labels, clip
 from analyzer.position import relabel
 from analyzer.records import record_lines
@@ -20,6 +20,7 @@ from cli.common import (
     JsonOpt,
     VariantLabelsOpt,
     VariantOpt,
+    bots_arg,
     domain,
     emit,
     err,
@@ -99,10 +100,7 @@ def simulate(
     rules = rules_of(variant)
     if bots is None:
         bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
-    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
-    for name in names:
-        if not known_bot(name):
-            usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
+    names = bots_arg(bots)
     if len(names) not in (1, rules.players):
         usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")
     seats = names * rules.players if len(names) == 1 else names
@@ -113,8 +111,6 @@ def simulate(
         usage("--address needs --backend ray")
     if address is not None and not address.strip():
         usage("--address needs a HOST:PORT (or auto)")
-    for name in dict.fromkeys(seats):
-        make_bot(name)  # a bot whose extra is missing stops here, in one line
     if backend == "ray":
         from analyzer.interop import require
 
