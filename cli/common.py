@@ -83,6 +83,8 @@ __all__ = [
     "maybe",
     "out",
     "output_directory",
+    "output_file",
+    "output_name",
     "progress",
     "read_position",
     "rules_of",
@@ -532,6 +534,44 @@ _CANNOT_CREATE = {
 }
 
 
+def output_name(text: str, option: str, what: str = "file") -> Path:
+    """The path of an output file or directory named by ``option``, as typed.
+
+    An empty (or blank) name is a usage error naming it as empty, not read as
+    the current directory; ``-`` is a usage error too, since it means
+    standard output and this option writes a file (a command whose output
+    may go to standard output handles ``-`` itself, see :func:`output_file`;
+    ``./-`` names a file called ``-``).
+    """
+    if not text.strip():
+        usage(
+            f"{option}: the {what} name is empty"
+            if not text
+            else f"{option}: the {what} name {text!r} is blank"
+        )
+    if text == "-":
+        usage(
+            f"{option} '-': this option writes a {what}, not standard output "
+            f"(for a {what} named '-', give ./-)"
+        )
+    return Path(text)
+
+
+def output_file(
+    text: str | None,
+    option: str,
+    *,
+    force: bool,
+    inputs: Sequence[str | None] = (),
+    stdout: bool = False,
+) -> OutputFile | None:
+    """The :class:`OutputFile` named by ``option``, or ``None`` when the option is not given or,
+    with ``stdout`` (the command writes to standard output without the option), is ``-``."""
+    if text is None or (stdout and text == "-"):
+        return None
+    return OutputFile(text, option, force=force, inputs=inputs)
+
+
 class OutputFile:
     """An output file, checked before any work and written whole at the end.
 
@@ -552,11 +592,10 @@ class OutputFile:
     """
 
     def __init__(
-        self, path: Path, option: str, *, force: bool, inputs: Sequence[str | None] = ()
+        self, name: str, option: str, *, force: bool, inputs: Sequence[str | None] = ()
     ) -> None:
-        text = str(path)
-        if not text.strip():
-            usage(f"{option} needs a file name")
+        text = name
+        path = output_name(name, option)
         try:
             found: os.stat_result | None = os.stat(path)  # follows symbolic links
         except (FileNotFoundError, NotADirectoryError):
@@ -650,9 +689,7 @@ def output_directory(text: str, option: str) -> Path:
     parent directory exists (only the named directory itself is created, as
     an output file's directory must exist), and a file can be created in it.
     """
-    if not text.strip():
-        usage(f"{option} needs a directory name")
-    directory = Path(text)
+    directory = output_name(text, option, "directory")
     shown = _shown(text)
     try:
         found: os.stat_result | None = os.stat(directory)

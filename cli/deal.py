@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,11 +13,11 @@ from analyzer.position import dump_position, relabel, view
 from cli.common import (
     ForceOpt,
     JsonOpt,
-    OutputFile,
     VariantLabelsOpt,
     VariantOpt,
     maybe,
     out,
+    output_file,
     rules_of,
     usage,
 )
@@ -60,9 +59,9 @@ def deal(
         typer.Option("--notation", help="Print the one-line notation instead of JSON."),
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            "--output", "-o", metavar="FILE", help="Write the position to FILE instead of stdout."
+            "--output", "-o", metavar="FILE", help="Write the position to FILE instead of stdout (- is stdout)."
         ),
     ] = None,
     force: ForceOpt = False,
@@ -84,7 +83,7 @@ def deal(
         usage(f"--view: {rules.name} has seats 0 to {rules.players - 1}, not {seat}")
     if notation and as_json:
         usage("--notation and --json choose different outputs: give one")
-    target = None if output is None else OutputFile(output, "--output", force=force)
+    target = output_file(output, "--output", force=force, stdout=True)
     with maybe(target):
         state, _ = deal_position(rules, seed=seed, dealer=dealer, after=after)
         if seat is not None:

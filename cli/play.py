@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -26,6 +25,7 @@ from cli.common import (
     bots_arg,
     maybe,
     out,
+    output_file,
     rules_of,
     usage,
 )
@@ -48,7 +48,7 @@ def play(
         ),
     ] = "greedy",
     record: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--record",
             metavar="FILE",
@@ -75,7 +75,7 @@ def play(
     if len(names) != rules.players - 1:
         others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
         usage(f"give {others_text} for the other seats")
-    target = None if record is None else OutputFile(record, "--record", force=force)
+    target = output_file(record, "--record", force=force)
     with maybe(target):
         _game(rules, seat, names, seed, target)
 

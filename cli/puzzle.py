@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -17,13 +16,13 @@ from cli.common import (
     ForceOpt,
     JsonOpt,
     LabelsOpt,
-    OutputFile,
     TimeOpt,
     emit,
     input_text,
     json_input,
     maybe,
     out,
+    output_file,
 )
 from cli.svg import position_svg
 
@@ -35,7 +34,7 @@ def puzzle(
     budget: BudgetOpt = 2_000_000,
     time_limit: TimeOpt = 60.0,
     svg: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--svg",
             metavar="FILE",
@@ -52,7 +51,7 @@ def puzzle(
     Exit 1 when the stored answer is wrong, or when the search could not prove the answer
     within the budget (the stored answer is then not judged).
     """
-    target = None if svg is None else OutputFile(svg, "--svg", force=force, inputs=[file])
+    target = output_file(svg, "--svg", force=force, inputs=[file])
     with maybe(target):
         text, name = input_text(file, "puzzle file")
         puz = load_puzzle(json_input(text, name))

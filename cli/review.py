@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -22,11 +21,11 @@ from cli.common import (
     ForceOpt,
     JsonOpt,
     LabelsOpt,
-    OutputFile,
     emit,
     input_text,
     maybe,
     out,
+    output_file,
     progress,
 )
 from cli.results import review_data
@@ -76,7 +75,7 @@ def review(
     ] = None,
     engine: EngineOpt = DEFAULT_ENGINE,
     svg: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--svg",
             metavar="FILE",
@@ -97,7 +96,7 @@ def review(
     a sure win) is a blunder unless the game was already nearly decided. Forced moves (one
     choice) and turns of the stock are not reviewed. See docs/review.md.
     """
-    target = None if svg is None else OutputFile(svg, "--svg", force=force, inputs=[record])
+    target = output_file(svg, "--svg", force=force, inputs=[record])
     with maybe(target):
         text, _ = input_text(record, "record file")
         replay = replay_lines(text.splitlines())
@@ -124,7 +123,7 @@ def review(
     _print(result, data, svg)
 
 
-def _print(result: GameReview, data: dict[str, Any], svg: Path | None) -> None:
+def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
     table = Table(show_lines=False)
     for col, just in (("ply", "right"), ("player", "right"), ("move", "left"), ("", "left"),
                       ("win", "right"), ("best", "left"), ("best win", "right"),

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
 from analyzer.position import dump_position
-from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, OutputFile, maybe, out, read_position
+from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, maybe, out, output_file, read_position
 from cli.svg import position_svg
 
 __all__ = ["card_text", "show", "table_lines"]
@@ -24,7 +23,7 @@ traditional deck (oros gold, copas red, espadas blue, bastos green)."""
 def show(
     position: Annotated[str, typer.Argument(metavar="POSITION", help=POSITION_HELP)],
     svg: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--svg",
             metavar="FILE",
@@ -37,7 +36,7 @@ def show(
 ) -> None:
     """Draw POSITION: each player's hand and layout, the centre card, the stock and the dead
     cards, cards as coloured rank-suit glyphs; --svg writes a picture a page can embed."""
-    target = None if svg is None else OutputFile(svg, "--svg", force=force, inputs=[position])
+    target = output_file(svg, "--svg", force=force, inputs=[position])
     with maybe(target):
         pos = read_position(position, labels)
         state = pos.state

@@ -16,12 +16,13 @@ from cli.common import (
     ForceOpt,
     JsonOpt,
     LabelsOpt,
-    OutputFile,
     emit,
     err,
     given_options,
     maybe,
     out,
+    output_file,
+    output_name,
     progress,
     read_position,
     usage,
@@ -40,7 +41,7 @@ def tree(
         typer.Option("--depth", "-d", min=0, max=12, metavar="N", help="Plies to expand."),
     ] = 3,
     export: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--export",
             metavar="FILE",
@@ -69,14 +70,11 @@ def tree(
         usage("--budget is the search budget of the node values: it has no effect with --no-values")
     fmt = None
     if export is not None:
-        fmt = FORMATS.get(export.suffix.lower().lstrip("."))
-        if fmt is None and not export.is_dir():
+        path = output_name(export, "--export")
+        fmt = FORMATS.get(path.suffix.lower().lstrip("."))
+        if fmt is None and not _is_dir(path):
             usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export), 100)!r}")
-    target = (
-        None
-        if export is None
-        else OutputFile(export, "--export", force=force, inputs=[position])
-    )
+    target = output_file(export, "--export", force=force, inputs=[position])
     with maybe(target):
         pos = read_position(position, labels)
         state = pos.state
@@ -133,3 +131,11 @@ def tree(
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _is_dir(path: Path) -> bool:
+    """True if ``path`` is a directory (False for a name the system cannot look up)."""
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long: OutputFile names the fault
+        return False

@@ -52,6 +52,35 @@ def test_bad_output_paths_are_usage_errors(name: str, args: list[str], tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]  # no temporary file left
 
 
+# Every output-path option, with what it names; {out} is the output path.
+EVERY_OUTPUT: list[tuple[str, list[str]]] = [
+    *WRITERS,
+    ("deal", ["deal", "--output", "{out}"]),
+    ("show", ["show", POSITION, "--svg", "{out}"]),
+    ("review", ["review", "missing.jsonl", "--svg", "{out}"]),
+    ("puzzle", ["puzzle", str(EXAMPLES.parent / "puzzles" / "classic-win-1.json"), "--svg", "{out}"]),
+    ("simulate", ["simulate", "--games", "1", "--records", "{out}"]),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), EVERY_OUTPUT, ids=[w[0] for w in EVERY_OUTPUT])
+def test_an_empty_output_name_is_refused_as_empty(
+    name: str, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was read as the current directory: "--output '.' is a directory".
+    monkeypatch.chdir(tmp_path)
+    option = next(a for a in args if a.startswith("-") and "{out}" in args[args.index(a) + 1])
+    code, out, err = run(*_args(args, ""), input="quit\n")
+    assert code == 2 and one_error_line(err) and f"{option}: the " in err and "name is empty" in err
+    assert "'.'" not in err and "your move" not in out
+    code, out, err = run(*_args(args, "-"), input="quit\n")
+    if name == "deal":  # - is standard output, as without -o
+        assert code == 0 and json.loads(out)["variant"] == "classic"
+    else:  # - would be standard output, which this option does not write
+        assert code == 2 and one_error_line(err) and f"{option} '-'" in err and "./-" in err
+    assert list(tmp_path.iterdir()) == []  # no file (or directory) named '-'
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
 def test_a_read_only_directory_is_refused(tmp_path: Path) -> None:
     locked = tmp_path / "locked"
