@@ -363,13 +363,16 @@ def rules_of(variant: str) -> Rules:
 
 
 def bots_arg(text: str, option: str = "--bots") -> list[str]:
-    """The comma-separated bot names of ``option`` (lower case, options kept), each one made once
+    """The comma-separated bot names of ``option`` (lower case, options kept; an empty entry, as
+    in ``greedy,`` or ``greedy,,random``, is refused), each one made once
     to check it: an unknown bot, or an option it does not take or whose value it refuses (an
     unknown hint engine), is a usage error naming the text.  A bot whose optional library is
     missing stays a domain error (:class:`MissingExtraError`: nothing to fix on the command line).
     """
     names = [part.strip().lower() for part in text.split(",")]
-    names = [name for name in names if name]
+    if not all(names):
+        what = "is empty" if not text.strip() else "has an empty entry"
+        usage(f"{option} {clip(text)!r} {what}: give bot names separated by single commas")
     for name in names:
         try:
             base, _ = parse_bot(name)

@@ -79,6 +79,11 @@ def test_json_errors_for_validating_commands(tmp_path: Path) -> None:
         (("simulate", "--games", "0"), "--games"),
         (("simulate", "--bots", "greedy,deepblue"), "unknown bot: 'deepblue'"),
         (("simulate", "--bots", "greedy,random,random"), "2 seats"),
+        # An empty entry was dropped silently, so "greedy," played greedy at every seat.
+        (("simulate", "--bots", "greedy,"), "--bots 'greedy,' has an empty entry"),
+        (("simulate", "--bots", ",greedy"), "--bots ',greedy' has an empty entry"),
+        (("play", "--bots", "greedy,,random"), "--bots 'greedy,,random' has an empty entry"),
+        (("simulate", "--bots", " "), "--bots ' ' is empty"),
         (("simulate", "--variant", "poker"), "unknown variant"),
         (("simulate", "--games", "2", "--jobs", "100000"), "--jobs"),
         (("replay", "missing.jsonl"), "no such record file"),
