@@ -409,7 +409,8 @@ def advise(
             f"player {player}'s hand is hidden, and this needs the hand of the player to act"
         )
     if open_hands and any(h is None for h in state.hands):
-        raise PositionError("--open needs every hand known")
+        problem = "needs every hand known (double-dummy), and this position hides a hand"
+        raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
     mine = state if open_hands else view_of(state, player)
     v1 = engine.candidates == "v1"
     groups = [[m] for m in _v1_candidates(mine)] if v1 else choices(mine)

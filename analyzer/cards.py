@@ -208,11 +208,14 @@ def text_labels(
             )
         chosen = voted or declared or default
         if chosen is None:
-            raise AmbiguousCardError(
+            problem = (
                 f"ambiguous card: {clip(token)!r} is {_readings(token)}, and no card of this text "
-                "decides which: choose the labels (--labels french or --labels spanish on the "
-                'command line, "labels" in a file)'
+                "decides which: choose the labels"
             )
+            raise AmbiguousCardError(
+                f"{problem} (--labels french or --labels spanish on the command line, "
+                '"labels" in a file)'
+            ).naming("labels", f'{problem} ("labels": "french" or "spanish" in the request)')
         return chosen
     if declared is not None:
         return declared

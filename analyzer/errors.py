@@ -9,6 +9,8 @@ derive from :class:`ValueError`, following python-chess.
 
 from __future__ import annotations
 
+from typing import Self
+
 __all__ = [
     "AmbiguousCardError",
     "CardError",
@@ -22,7 +24,28 @@ __all__ = [
 
 
 class ConquianError(Exception):
-    """Root of every error raised by conquian."""
+    """Root of every error raised by conquian.
+
+    Attributes
+    ----------
+    option : str or None
+        The option the problem is about, when one decides it (``"open"`` for
+        ``--open``): the message names it as typed on the command line
+        (``--open``), and the engine (docs/engine.md), whose requests spell
+        options as fields, answers :attr:`request_message` naming that field.
+    request_message : str or None
+        The message in the engine's words (``'open' needs ...``).
+    """
+
+    option: str | None = None
+    request_message: str | None = None
+
+    def naming(self, option: str, request_message: str) -> Self:
+        """This error, marked as about ``option``; ``request_message`` says it in the engine's
+        words (the request field instead of the command-line option)."""
+        self.option = option
+        self.request_message = request_message
+        return self
 
 
 class CardError(ConquianError, ValueError):

@@ -16,13 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, text_labels
+from analyzer.cards import Labels, format_card, format_mask, parse_card, text_labels
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
 from analyzer.schema import (
     NOTE_PREFIX,
     DuplicateKeyError,
+    NumberTooLongError,
     Position,
     PositionWrapper,
     PuzzleFile,
@@ -58,14 +59,16 @@ def parse_json(text: str, name: str) -> Any:
         return load_json(text)
     except DuplicateKeyError as exc:
         raise PositionError(f"{name}: {exc}: write it once") from None
+    except NumberTooLongError as exc:
+        raise PositionError(f"{name}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise PositionError(
             f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
     except RecursionError:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. a number too long to convert
-        raise PositionError(f"{name} is not valid JSON: {clip(str(exc), 80)}") from None
+    except ValueError as exc:
+        raise PositionError(f"{name} is not valid JSON: {exc}") from None
 
 
 def unwrap_position(data: Any) -> Any:

@@ -28,6 +28,7 @@ from analyzer.moves import Move, parse_move
 from analyzer.position import dump_position, load_position
 from analyzer.schema import (
     DuplicateKeyError,
+    NumberTooLongError,
     RecordHeader,
     RecordMove,
     RecordResult,
@@ -202,12 +203,14 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             entry = load_json(text)
         except DuplicateKeyError as exc:
             raise RecordError(f"line {number}: {exc}: write it once") from None
+        except NumberTooLongError as exc:
+            raise RecordError(f"line {number}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise RecordError(f"line {number}: not valid JSON ({exc.msg})") from None
         except RecursionError:
             raise RecordError(f"line {number}: not valid JSON (nested too deeply)") from None
-        except ValueError as exc:  # e.g. a number too long to convert
-            raise RecordError(f"line {number}: not valid JSON ({clip(str(exc), 80)})") from None
+        except ValueError as exc:
+            raise RecordError(f"line {number}: not valid JSON ({exc})") from None
         if not isinstance(entry, dict):
             raise RecordError(f"line {number}: expected a JSON object")
         if replay is None:

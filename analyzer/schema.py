@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import sys
 import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar, Union
@@ -48,6 +49,7 @@ __all__ = [
     "Exchange",
     "MeldQuery",
     "MeldQueryFile",
+    "NumberTooLongError",
     "Player",
     "Position",
     "PositionWrapper",
@@ -421,6 +423,33 @@ class DuplicateKeyError(ValueError):
         self.key = key
 
 
+class NumberTooLongError(ValueError):
+    """JSON text holds a whole number with more digits than Python converts from text
+    (``sys.get_int_max_str_digits()``, 4300 by default): the JSON is valid, the number is not
+    readable.
+
+    Attributes
+    ----------
+    digits : int
+        The number's digits.
+    """
+
+    def __init__(self, digits: int) -> None:
+        limit = sys.get_int_max_str_digits()
+        super().__init__(
+            f"a number has too many digits ({digits}; Python reads whole numbers of at most "
+            f"{limit} digits: its int max str digits limit)"
+        )
+        self.digits = digits
+
+
+def _parse_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # json only hands over well-formed whole numbers: the digit limit
+        raise NumberTooLongError(len(text.lstrip("-"))) from None
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
@@ -440,10 +469,12 @@ def load_json(text: str) -> Any:
     ------
     DuplicateKeyError
         If an object holds a key twice (a ``ValueError``).
+    NumberTooLongError
+        If a whole number has more digits than Python converts (a ``ValueError``).
     json.JSONDecodeError, RecursionError, ValueError
         As ``json.loads``.
     """
-    return json.loads(text, object_pairs_hook=_unique_keys)
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_parse_int)
 
 
 def nearest_key(key: str, known: list[str]) -> str | None:

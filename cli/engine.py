@@ -25,7 +25,7 @@ from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
 from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import get_rules
-from analyzer.schema import DuplicateKeyError, load_json
+from analyzer.schema import DuplicateKeyError, NumberTooLongError, load_json
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
@@ -54,6 +54,14 @@ class RequestError(ConquianError):
         super().__init__(message)
         self.field = field
 
+    @classmethod
+    def about(cls, exc: ConquianError, field: str) -> RequestError:
+        """``exc`` found reading the request's ``field``, as ``field: message``; an error about
+        an option (:attr:`ConquianError.option`, e.g. the labels) names that field instead."""
+        if exc.option is not None:
+            return cls(exc.request_message or str(exc), exc.option)
+        return cls(f"{field}: {exc}", field)
+
 
 # ------------------------------------------------------------- field readers
 def _get(request: dict[str, Any], key: str, kinds: tuple[type, ...], what: str) -> Any:
@@ -79,8 +87,12 @@ def _float(request: dict[str, Any], key: str, default: float, low: float) -> flo
     if key not in request:
         return default
     value = float(_get(request, key, (int, float), "a number of seconds"))
-    if not math.isfinite(value) or value < low:
-        raise RequestError(f"'{key}' must be a number of at least {low:g}, got {value}", key)
+    if math.isnan(value) or value < low:  # infinity (1e400) is no limit, as --time-limit inf
+        raise RequestError(
+            f"'{key}' must be a number of seconds of at least {low:g} (1e400: no limit), got "
+            f"{json.dumps(value)}",
+            key,
+        )
     return value
 
 
@@ -124,7 +136,7 @@ def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
     except RecursionError:
         raise RequestError("position: nested too deeply to read", "position") from None
     except ConquianError as exc:
-        raise RequestError(f"position: {exc}", "position") from None
+        raise RequestError.about(exc, "position") from None
     return relabel(state, _labels(request)), state.rules.labels
 
 
@@ -193,7 +205,7 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
     try:
         explanation = explain(state, move, labels=own)
     except IllegalMoveError as exc:
-        raise RequestError(f"move: {exc}", "move") from None
+        raise RequestError.about(exc, "move") from None
     return why_data(
         state,
         explanation,
@@ -229,13 +241,13 @@ def _melds(request: dict[str, Any]) -> dict[str, Any]:
             f"{cards} {must}".replace(",", " ").split(), labels or rules.reading_default
         )
     except ConquianError as exc:
-        raise RequestError(f"cards: {exc}", "cards") from None
+        raise RequestError.about(exc, "cards") from None
     masks = []
     for key, text in (("cards", cards), ("must", must)):
         try:
             masks.append(mask_of(parse_cards(text, read_in)))
         except ConquianError as exc:
-            raise RequestError(f"{key}: {exc}", key) from None
+            raise RequestError.about(exc, key) from None
     mask, need = masks
     lab = labels or read_in
     if need & ~mask:
@@ -292,13 +304,15 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
             request = load_json(line)
         except DuplicateKeyError as exc:
             raise RequestError(f"the request is not usable: {exc}: write it once") from None
-        except (ValueError, RecursionError) as exc:  # ValueError: also a number too long
+        except NumberTooLongError as exc:
+            raise RequestError(f"the request is not usable: {exc}") from None
+        except (ValueError, RecursionError) as exc:
             reason = (
                 exc.msg
                 if isinstance(exc, json.JSONDecodeError)
                 else "nested too deeply"
                 if isinstance(exc, RecursionError)
-                else str(exc)[:80]
+                else str(exc)
             )
             raise RequestError(f"the request is not valid JSON: {reason}") from None
         if not isinstance(request, dict):
@@ -337,7 +351,7 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
     except RecursionError:
         return _error(request_id, "the request is nested too deeply to read", None), False
     except ConquianError as exc:
-        return _error(request_id, str(exc), None), False
+        return _error(request_id, exc.request_message or str(exc), exc.option), False
     except Exception as exc:  # the engine goes on whatever one request does
         return _error(request_id, f"internal error: {type(exc).__name__}: {exc}", None), False
     return {"id": request_id, "ok": True, "result": result}, False

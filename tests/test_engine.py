@@ -127,7 +127,17 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "analyze", "position": "x", "labels": "klingon"}', "labels", "french"),
         ('{"id": 1, "action": "dance"}', "action", "unknown action"),
         ("[" * 5000 + "]" * 5000, None, "nested too deeply"),
-        ('{"id": 1, "cmd": "analyze", "position": ' + "9" * 5000 + "}", None, "not valid JSON"),
+        # A whole number past Python's digit limit: said so, not "not valid JSON ... 5000 di".
+        ('{"id": 1, "cmd": "analyze", "position": ' + "9" * 5000 + "}", None,
+         "a number has too many digits (5000; Python reads whole numbers of at most 4300 digits: "
+         "its int max str digits limit)"),
+        ('{"id": 1, "cmd": "hint", "position": "x", "time_limit": -1e400}', "time_limit",
+         "at least 0.05 (1e400: no limit), got -Infinity"),
+        ('{"id": 1, "cmd": "hint", "position": "x", "samples": 100001}', "samples",
+         "from 1 to 100000"),
+        # Problems about an option name the request field, not the command-line option.
+        ('{"id": 1, "cmd": "melds", "cards": "5C 6C 7C", "variant": "megajogos"}', "labels",
+         '("labels": "french" or "spanish" in the request)'),
     ],
 )
 def test_bad_requests_get_an_error_answer(line: str, field: str | None, needle: str) -> None:
@@ -138,6 +148,28 @@ def test_bad_requests_get_an_error_answer(line: str, field: str | None, needle: 
     assert reply["field"] == field and needle in reply["error"], reply
     assert set(reply) == {"id", "ok", "error", "field"}
     assert "\n" not in reply["error"]
+    assert not reply["error"].endswith(" di")
+
+
+def test_open_on_a_hidden_hand_names_the_field_open() -> None:
+    hidden = example("forcing.json")
+    hidden["players"][0]["hand"] = 2  # player 0's hand hidden (2 cards); player 1 to act
+    reply, _ = answer(json.dumps({"id": 4, "cmd": "hint", "position": hidden, "open": True}))
+    assert reply["ok"] is False and reply["field"] == "open"
+    assert reply["error"].startswith("'open' needs every hand known") and "--open" not in reply["error"]
+    code, _, err = run("hint", "-", "--open", input=json.dumps(hidden))  # the command line's words
+    assert code == 1 and "--open needs every hand known" in err
+
+
+def test_an_infinite_time_limit_is_no_limit() -> None:
+    # As --time-limit inf on the command line; it was refused as "at least 0.05, got inf".
+    for cmd in ("hint", "why"):
+        request = {"id": 1, "cmd": cmd, "position": FORCING, "samples": 2}
+        line = json.dumps(request)[:-1] + ', "time_limit": 1e400}'
+        if cmd == "why":
+            line = line[:-1] + ', "move": "pass"}'
+        reply, _ = answer(line)
+        assert reply["ok"] is True, reply
 
 
 def test_why_and_hint_problems_name_the_field() -> None:
