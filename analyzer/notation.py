@@ -383,9 +383,8 @@ def notation_data(text: str) -> dict[str, Any]:
     declared = reader.labels(fields[1])
     data: dict[str, Any] = {"variant": rules.name}
     for name, token in zip(("dealer", "to_act"), fields[2:4], strict=True):
-        data[name] = (
-            None if token.text == "-" else reader.seat(name, token, rules, name)
-        )
+        if token.text != "-":  # "-": the default, a key left out (null is not a seat)
+            data[name] = reader.seat(name, token, rules, name)
     data["players"] = reader.players(fields[4], rules)
     centre = fields[5] if len(fields) > 5 else _Token("-", 0)
     data["centre"] = reader.centre(centre, rules)

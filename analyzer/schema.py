@@ -26,7 +26,7 @@ import json
 import sys
 import typing
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union
 
 from pydantic import (
     BaseModel,
@@ -36,8 +36,11 @@ from pydantic import (
     Tag,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from analyzer.cards import clip
 from analyzer.errors import ConquianError, PositionError
@@ -84,15 +87,50 @@ Seat = Annotated[
 ]
 
 
+def _shape_schema(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """The published schema of a shape: ``x-`` keys are notes, and ``null`` is allowed only for
+    the keys whose documented type is nullable (:attr:`_Shape.nullable_keys`)."""
+    schema["patternProperties"] = {"^x-": {"description": "a note, ignored"}}
+    nullable: frozenset[str] = getattr(model, "nullable_keys", frozenset())
+    for key, prop in schema.get("properties", {}).items():
+        if key in nullable or "anyOf" not in prop:
+            continue
+        kept = [branch for branch in prop["anyOf"] if branch != {"type": "null"}]
+        if len(kept) == 1:
+            outer = {k: v for k, v in prop.items() if k != "anyOf"}  # its own description wins
+            prop.clear()
+            prop.update({**kept[0], **outer})
+        else:
+            prop["anyOf"] = kept
+        if prop.get("default", ...) is None:
+            del prop["default"]  # absent, not null: the key's default is described
+
+
 class _Shape(BaseModel):
-    """Strict shape: JSON types only, unknown keys refused, ``x-`` keys are notes."""
+    """Strict shape: JSON types only, unknown keys refused, ``x-`` keys are notes, and ``null``
+    only for the keys whose documented type is nullable (:attr:`nullable_keys`): an optional key
+    is left out, not written as ``null`` (``"labels": null`` is refused like ``"variant": null``).
+    """
 
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
         frozen=True,
-        json_schema_extra={"patternProperties": {"^x-": {"description": "a note, ignored"}}},
+        json_schema_extra=_shape_schema,
     )
+
+    nullable_keys: ClassVar[frozenset[str]] = frozenset()
+    """The keys that may hold ``null`` (documented so); every other key's ``null`` is refused."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _null_only_where_documented(cls, value: Any, info: ValidationInfo) -> Any:
+        name = info.field_name or ""
+        if value is None and name not in cls.nullable_keys and name in cls.model_fields:
+            if cls.model_fields[name].is_required():
+                return value  # a required key: its type's own message ("must be a list, got null")
+            raise PydanticCustomError("null_value", "must not be null")
+        return value
 
     @model_validator(mode="before")
     @classmethod
@@ -186,6 +224,8 @@ class Exchange(_Shape):
 class Position(_Shape):
     """A position (docs/position-format.md)."""
 
+    nullable_keys = frozenset({"centre", "description", "rule", "expected"})
+
     model_config = ConfigDict(title="Conquian position")
 
     variant: str = Field(default="classic", description="A preset: classic or megajogos.")
@@ -220,6 +260,8 @@ class PositionWrapper(_Shape):
     with the puzzle's own shape (:class:`PuzzleFile`).
     """
 
+    nullable_keys = frozenset({"description"})
+
     model_config = ConfigDict(title="Conquian position, wrapped")
 
     position: dict[str, Any] = Field(description="The position (docs/position-format.md).")
@@ -229,6 +271,8 @@ class PositionWrapper(_Shape):
 
 class RecordHeader(_Shape):
     """The first line of a game record (docs/record-format.md)."""
+
+    nullable_keys = frozenset({"seed", "players"})
 
     model_config = ConfigDict(title="Conquian game record: header line")
 
@@ -245,6 +289,8 @@ class RecordHeader(_Shape):
 class RecordMove(_Shape):
     """A move line of a game record."""
 
+    nullable_keys = frozenset({"player"})
+
     model_config = ConfigDict(title="Conquian game record: move line")
 
     n: int | None = Field(default=None, ge=1, description="Move number, from 1.")
@@ -256,6 +302,8 @@ class RecordMove(_Shape):
 
 class RecordResultData(_Shape):
     """The result of a finished deal."""
+
+    nullable_keys = frozenset({"winner"})
 
     winner: int | None = Field(description="The winner's seat, or null for a draw.")
     returns: list[float] | None = Field(default=None, description="+1 / -1 / 0 per seat (R20).")
@@ -290,6 +338,8 @@ class PuzzleAnswer(_Shape):
 class PuzzleFile(_Shape):
     """A puzzle file."""
 
+    nullable_keys = frozenset({"description"})
+
     model_config = ConfigDict(title="Conquian puzzle")
 
     type: Literal["puzzle"]
@@ -318,6 +368,8 @@ class MeldQuery(_Shape):
 
 class MeldQueryFile(_Shape):
     """A meld query file, read by ``conquian melds --file``."""
+
+    nullable_keys = frozenset({"description", "rule"})
 
     model_config = ConfigDict(title="Conquian meld queries")
 
@@ -539,7 +591,10 @@ def _describe(error: Any, model: Any, what: str, data: Any = None) -> str:
             f"unknown key {clip(key)!r}{place} (known: {', '.join(known)}; "
             f"notes go in keys starting with {NOTE_PREFIX!r})"
         )
+    if kind == "null_value":
+        return f"{where} must not be null: leave the key out for its default, or give a value"
     if kind == "missing":
+
         return f"missing key {str(loc[-1])!r}" + (f" in {_path(loc[:-1])}" if loc[:-1] else "")
     got = _got(error.get("input"))
     ctx = error.get("ctx") or {}

@@ -44,7 +44,7 @@ def test_exchange_choice_must_be_in_the_hand() -> None:
     }  # fmt: skip
     with pytest.raises(PositionError, match="not in his hand"):
         load_position(data)
-    data["exchange"] = None
+    del data["exchange"]
     data["players"][0]["gave"] = "1e"
     data["stock"] = 15
     data["centre"] = {"card": "11b", "kind": "turned", "source": 0, "declined": []}

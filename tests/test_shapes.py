@@ -70,7 +70,12 @@ def test_notes_have_documented_places() -> None:
         ({"players": [], "dealer": "1"}, 'dealer must be a whole number, got "1"'),
         ({"players": [], "centre": {"card": "5C"}}, "missing key 'source' in centre"),
         ([1, 2], "a position must be a JSON object"),
-        ({"players": [], "labels": None, "stock": None}, "stock must be a list of cards or"),
+        ({"players": [], "stock": True}, "stock must be a list of cards or"),
+        # null only where the format says so (centre): an optional key is left out, not null.
+        ({"players": [], "labels": None}, "labels must not be null"),
+        ({"players": [], "dealer": None}, "dealer must not be null"),
+        ({"players": [], "stock": None}, "stock must not be null"),
+        ({"players": [{"hand": [], "gave": None}]}, "players[0].gave must not be null"),
     ],
 )
 def test_shape_is_checked_before_labels_and_rules(data: Any, message: str) -> None:
@@ -90,7 +95,11 @@ def test_messages_quote_json_values_not_python() -> None:
     data["players"][1]["hand"] = None
     with pytest.raises(PositionError) as info:
         load_position(data)
-    assert "got null" in str(info.value) and "None" not in str(info.value)
+    assert "must not be null" in str(info.value) and "None" not in str(info.value)
+    data["players"][1]["hand"] = True
+    with pytest.raises(PositionError) as info:
+        load_position(data)
+    assert "got true" in str(info.value) and "True" not in str(info.value)
 
 
 def test_puzzles_refuse_unknown_keys() -> None:
@@ -259,3 +268,11 @@ def test_wrapped_positions_that_are_right_are_read(tmp_path: Path) -> None:
     path.write_text(json.dumps(bad))
     code, _, err = run("analyze", str(path))
     assert code == 1 and "unknown key 'titel'; did you mean 'title'?" in err
+
+
+def test_null_is_accepted_where_the_format_says_so() -> None:
+    # centre is "object or null"; notes take any value.
+    data = {**forcing(), "description": None, "rule": None}
+    assert load_position(data).centre is not None
+    data = {"players": [{"hand": 10}, {"hand": 10}], "stock": 20, "centre": None}
+    assert load_position(data).centre is None
