@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import Labels, format_card, format_mask, parse_card, text_labels
+from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, text_labels
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
@@ -103,7 +103,26 @@ def unwrap_position(data: Any) -> Any:
                 f"did you mean 'position.{nearest_key(key, inner)}'?"
             )
     check_shape(PositionWrapper, data, "the object around the position")
+    if data.get("notation") is not None:
+        _check_notation(data["notation"], data["position"])
     return data["position"]
+
+
+def _check_notation(text: str, position: Any) -> None:
+    """A wrapper's ``notation`` must parse and describe its ``position`` (both are read: which
+    one counts would be unclear).  Compared in one label set, so that only the cards count."""
+    from analyzer.notation import format_notation, parse_notation
+
+    try:
+        described = parse_notation(text)
+    except PositionError as exc:
+        raise PositionError(f"notation: {exc}") from None
+    state = load_position(position)
+    if format_notation(state, Labels.FRENCH) != format_notation(described, Labels.FRENCH):
+        raise PositionError(
+            f"notation {clip(text, 60)!r} does not describe the same position as 'position': "
+            "correct it, or leave 'notation' out"
+        )
 
 
 def _card_tokens(shape: Position) -> list[str]:

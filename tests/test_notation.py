@@ -298,3 +298,20 @@ def test_huge_seat_and_hand_numbers_say_what_is_wrong() -> None:
     assert code == 2 and "to_act must be a seat from 0 to 1 in classic, got 12345" in err
     code, _, err = run("notation", "classic french 1 1 KS,KH/12345678901 5C:turned:0:0 7D 18")
     assert code == 2 and "hidden hand: 12345678901 cards, more than the 10 dealt" in err
+
+
+def test_a_wrapper_notation_must_describe_its_position(tmp_path: Path) -> None:
+    # 'notation --json' output with its notation edited was read from 'position' alone.
+    code, out, _ = run("notation", "--json", str(EXAMPLES / "forcing.json"))
+    wrapper = json.loads(out)
+    path = tmp_path / "nj.json"
+    path.write_text(json.dumps(wrapper))
+    assert run("analyze", str(path))[0] == 0
+    other = json.loads(run("notation", "--json", str(EXAMPLES / "example4-rearrangement.json"))[1])
+    for notation, needle in (
+        ("garbage", "notation: notation field"),
+        (other["notation"], "does not describe the same position as 'position'"),
+    ):
+        path.write_text(json.dumps({**wrapper, "notation": notation}))
+        code, _, err = run("analyze", str(path))
+        assert code == 1 and one_error_line(err) and "notation" in err and needle in err, err
