@@ -79,6 +79,14 @@ def load_puzzle(data: Any) -> Puzzle:
     question = data.get("question")
     if not isinstance(question, dict) or question.get("kind") not in KINDS:
         raise PositionError(f"puzzle question kind must be one of {', '.join(KINDS)}")
+    kind = question["kind"]
+    extra = [k for k in question if k != "kind" and k not in QUESTION_KEYS[kind]]
+    if extra:
+        others = ", ".join(QUESTION_KEYS[kind]) or "none"
+        raise PositionError(
+            f"puzzle 'question' has {clip(repr(extra[0]))}, not a key of a {kind!r} question "
+            f"(its other keys: {others})"
+        )
     n = state.rules.players
     if question["kind"] in ("win", "go_out_within"):
         player = question.get("player")
@@ -92,6 +100,14 @@ def load_puzzle(data: Any) -> Puzzle:
     if answer is not None:
         answer = _normalised_answer(answer, question["kind"], state)
     return Puzzle(str(data.get("title", "")), state, question, answer)
+
+
+QUESTION_KEYS = {
+    "win": ("player",),
+    "best_pay": (),
+    "go_out_within": ("player", "turns"),
+}
+"""The keys a question may hold besides ``kind``, per kind (docs/puzzle-format.md)."""
 
 
 ANSWER_KEYS = {
@@ -134,11 +150,19 @@ def _normalised_answer(answer: Any, kind: str, state: GameState) -> dict[str, An
             raise PositionError(f"puzzle answer {key!r} must be a list of texts")
         try:
             if key == "moves":
-                out[key] = sorted({parse_move(v, labels).text(labels) for v in value})
+                texts = [parse_move(v, labels).text(labels) for v in value]
             else:
-                out[key] = sorted({format_card(parse_card(v, labels), labels) for v in value})
+                texts = [format_card(parse_card(v, labels), labels) for v in value]
         except ConquianError as exc:
             raise PositionError(f"puzzle answer {key!r}: {exc}") from None
+        for i, text in enumerate(texts):
+            if text in texts[:i]:
+                what = "move" if key == "moves" else "card"
+                raise PositionError(
+                    f"puzzle answer {key!r} lists the {what} {clip(value[i], 60)!r} twice: "
+                    "list answers are sets, give each once"
+                )
+        out[key] = sorted(texts)
     return out
 
 

@@ -106,8 +106,11 @@ def test_puzzle_not_judged_without_proof_and_bad_answers(tmp_path: Path) -> None
         path.write_text(json.dumps({**data, "answer": answer}))
         code, _, err = run("puzzle", str(path))
         assert code == 1 and needle in err, err
+    path.write_text(json.dumps({**data, "answer": {"pays": data["answer"]["pays"][::-1]}}))
+    assert run("puzzle", str(path))[0] == 0  # a set: any order
     path.write_text(json.dumps({**data, "answer": {"pays": data["answer"]["pays"] * 2}}))
-    assert run("puzzle", str(path))[0] == 0
+    code, _, err = run("puzzle", str(path))
+    assert code == 1 and "twice" in err  # but each item once
     code, _, err = run("puzzle", str(tmp_path))
     assert code == 2 and "directory" in err
 
@@ -132,3 +135,35 @@ def test_puzzle_output_is_plain_words(tmp_path: Path) -> None:
     path.write_text(json.dumps(wrong))
     code, out, _ = run("puzzle", str(path))
     assert code == 1 and "expected" in out and "True" not in out and "False" not in out
+
+
+def _best_pay() -> dict[str, object]:
+    data: dict[str, object] = json.loads(
+        (ROOT / "examples" / "puzzles" / "classic-best-pay-1.json").read_text()
+    )
+    return data
+
+
+def test_a_question_key_of_another_kind_is_refused() -> None:
+    # docs/puzzle-format.md: best_pay has no other keys; "player" was accepted silently.
+    data = _best_pay()
+    load_puzzle(data)
+    data["question"] = {"kind": "best_pay", "player": 0}
+    with pytest.raises(PositionError, match="'question' has 'player', not a key of a 'best_pay'"):
+        load_puzzle(data)
+    win = json.loads((ROOT / "examples" / "puzzles" / "classic-win-1.json").read_text())
+    win["question"]["turns"] = 2
+    with pytest.raises(PositionError, match="'turns', not a key of a 'win' question"):
+        load_puzzle(win)
+
+
+def test_a_card_twice_in_an_answer_is_refused_naming_it() -> None:
+    data = _best_pay()
+    data["answer"] = {"pays": ["4S", "4S", "6C"]}
+    with pytest.raises(PositionError, match="lists the card '4S' twice"):
+        load_puzzle(data)
+    win = json.loads((ROOT / "examples" / "puzzles" / "classic-win-1.json").read_text())
+    move = win["answer"]["moves"][0]
+    win["answer"]["moves"] = [move, move]
+    with pytest.raises(PositionError, match=r"lists the move .* twice"):
+        load_puzzle(win)
