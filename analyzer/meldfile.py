@@ -90,9 +90,20 @@ def load_meld_queries(data: Any, labels: Labels | None = None) -> tuple[MeldQuer
     UnknownVariantError
         If a variant is not a preset.
     """
+    if isinstance(data, dict) and (
+        data.get("type") in ("position", "puzzle") or "players" in data or "position" in data
+    ):
+        what = "a puzzle" if data.get("type") == "puzzle" else "a position"
+        raise PositionError(
+            f"this is {what}, not a meld query file: read it with 'conquian "
+            f"{'puzzle' if what == 'a puzzle' else 'analyze'} FILE'"
+        )
     shape = check_shape(MeldQueryFile, data, "a meld query file")
     if not shape.queries:
         raise PositionError("the meld query file has no queries: nothing to answer")
+    for k, query in enumerate(shape.queries):
+        if not query.cards.replace(",", " ").split():
+            raise PositionError(f"queries[{k}]: 'cards': no cards given")
     used = [get_rules(query.variant or shape.variant) for query in shape.queries]
     default = labels
     if default is None:
@@ -103,8 +114,28 @@ def load_meld_queries(data: Any, labels: Labels | None = None) -> tuple[MeldQuer
     try:
         chosen = text_labels(tokens, default, declared=declared)
     except CardError as exc:
-        raise PositionError(str(exc)) from None
+        raise PositionError(_where_labels_fail(shape, default, declared, exc)) from None
     return shape, chosen
+
+
+def _where_labels_fail(
+    shape: MeldQueryFile, default: Labels | None, declared: Labels | None, exc: CardError
+) -> str:
+    """The message of a label problem of the file's cards, naming the query it is in: the first
+    query whose own cards fail alone, else (a French query beside a Spanish one) the first query
+    whose cards fail together with the ones before it."""
+    texts = [f"{q.cards} {q.must}".replace(",", " ").split() for q in shape.queries]
+    for k, tokens in enumerate(texts):
+        try:
+            text_labels(tokens, default, declared=declared)
+        except CardError as own:
+            return f"queries[{k}]: {own}"
+    for k in range(1, len(texts)):
+        try:
+            text_labels([t for part in texts[: k + 1] for t in part], default, declared=declared)
+        except CardError as joined:
+            return f"queries[{k}] and the queries before it: {joined}"
+    return str(exc)
 
 
 def answer_meld_queries(data: Any, labels: Labels | None = None) -> list[MeldAnswer]:

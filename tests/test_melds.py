@@ -7,7 +7,9 @@ of RULES.md section 5 and, with hypothesis, against the brute force of
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -313,3 +315,29 @@ def test_must_outside_cards_is_infeasible(rules: Rules, chosen: set[int], outsid
         -1 if outside not in chosen else ref_max_melded(sorted(chosen), rules.max_run, {outside})
     )
     assert max_melded(mask, rules, must) == expected
+
+
+def test_meld_query_file_problems_name_the_query(tmp_path: Path) -> None:
+    from cli_run import one_error_line, run
+
+    def ask(queries: list[dict[str, str]]) -> str:
+        path = tmp_path / "q.json"
+        path.write_text(json.dumps({"type": "melds", "queries": queries}))
+        code, out, err = run("melds", "--file", str(path))
+        assert code == 1 and one_error_line(err) and out == "", (out, err)
+        return err
+
+    # An empty query was answered "0 of 0 cards melded"; the command line refuses "no cards given".
+    assert "queries[1]: 'cards': no cards given" in ask([{"cards": "AS 2S 3S"}, {"cards": ""}])
+    # A mixed-labels query was refused without naming it.
+    err = ask([{"cards": "AS 2S 3S"}, {"cards": "KS 5C 10o"}])
+    assert "queries[1]: ambiguous card: '5C'" in err
+
+
+def test_a_position_given_as_a_meld_query_file_is_named() -> None:
+    from cli_run import one_error_line, run
+    from conftest import EXAMPLES
+
+    code, _, err = run("melds", "--file", str(EXAMPLES / "forcing.json"))
+    assert code == 1 and one_error_line(err)
+    assert "this is a position, not a meld query file" in err and "unknown key" not in err
