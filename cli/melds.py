@@ -61,7 +61,10 @@ def melds(
 
     The cards are read in one label set, decided by the cards that belong to one set only
     (7C is the 7 of clubs next to 7H, the 7 of copas next to 7o); when none does, --labels
-    decides (in megajogos, where both are accepted, give it).
+    decides (5C 6C 7C --labels spanish is 5, 6, 7 de copas), and without it classic reads
+    French (R2's default) while megajogos, where both are accepted, asks for --labels. A meld
+    query file decides by its "labels" key first. The answer is in --labels, or else in the
+    labels the cards were read in.
     """
     rules = rules_of(variant)
     if file is not None:

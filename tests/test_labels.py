@@ -240,3 +240,18 @@ def test_a_meld_query_file_decides_labels_as_the_command_line(tmp_path: Path) ->
     classic = {"queries": [{"cards": "5C 6C 7C"}]}  # classic reads French by default (R2)
     code, out, err = run("melds", "--file", _meld_file(tmp_path, classic), "--json")
     assert code == 0 and json.loads(out)["queries"][0]["cards"] == ["5C", "6C", "7C"], err
+
+
+def test_labels_decide_only_text_that_nothing_else_decides_in_every_variant() -> None:
+    # One rule (README, melds --help): a text's own cards, else its context, else --labels, else
+    # R2's default (classic: French; megajogos: refused). The same in classic and megajogos.
+    for variant in ("classic", "megajogos"):
+        code, out, err = run("melds", "5C", "6C", "7C", "-v", variant, "--labels", "spanish", "--json")
+        assert code == 0 and json.loads(out)["melds"] == [["5c", "6c", "7c"]], err
+        # KS decides French: clubs, shown in the chosen Spanish labels (bastos).
+        code, out, err = run("melds", "5C 6C 7C KS", "-v", variant, "--labels", "spanish", "--json")
+        assert code == 0 and json.loads(out)["melds"] == [["5b", "6b", "7b"]], err
+    code, out, _ = run("melds", "5C", "6C", "7C", "--json")
+    assert code == 0 and json.loads(out)["melds"] == [["5C", "6C", "7C"]]
+    readme = (ROOT / "README.md").read_text()
+    assert "`conquian melds 5C 6C 7C --labels spanish` is\n5, 6, 7 de copas, in every variant" in readme
