@@ -36,13 +36,15 @@ bench/ismcts.py so that it thinks as long per decision as the hint bot; needs
 the openspiel extra).  ``--backend ray [--address ADDR]`` plays the deals as Ray
 tasks (the ray extra), with the same results.  ``--json FILE`` also writes every
 figure and each deal's winner, so that two runs on the same seed can be compared
-deal by deal.
+deal by deal.  Ctrl-C or ``kill PID`` ends the current match: the deals finished
+so far are reported (JSON ``"interrupted": true``) and the run stops there.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -82,12 +84,20 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         variant, bots, games, args.seed, jobs=args.jobs, rotate=True,
         backend=args.backend, address=args.address,
     )
-    for k, result in enumerate(played, 1):
-        summary.add(result)
-        w = result.final.winner
-        winners.append(None if w is None else result.seats[w])
-        if k % 50 == 0:
-            print(f"  {name}: {k}/{games} deals, {time.perf_counter() - start:.0f} s", flush=True)
+    interrupted = False
+    try:
+        for k, result in enumerate(played, 1):
+            summary.add(result)
+            w = result.final.winner
+            winners.append(None if w is None else result.seats[w])
+            if k % 50 == 0:
+                print(f"  {name}: {k}/{games} deals, {time.perf_counter() - start:.0f} s", flush=True)
+    except KeyboardInterrupt:
+        # Ctrl-C (or SIGINT to this process) ends the match: the finished deals are reported,
+        # marked as interrupted, and the run goes on to write its JSON.
+        interrupted = True
+        played.close()
+        print(f"  {name}: interrupted after {summary.games} deals", flush=True)
     seconds = time.perf_counter() - start
     decided = summary.games - summary.draws
     bots_out = {}
@@ -101,6 +111,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         "variant": variant,
         "seats": bots,
         "deals": summary.games,
+        "interrupted": interrupted,
         "draws": summary.draws,
         "seconds_per_deal": round(seconds * args.jobs / max(1, summary.games), 2),
         "bots": bots_out,
@@ -119,7 +130,15 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
     return data
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    # Ctrl-C or `kill PID` (SIGTERM) ends the current match with the deals finished so far, even
+    # when the shell started this process in the background with SIGINT ignored.
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="classic deals against greedy")
     parser.add_argument("--megajogos", type=int, default=1000, help="megajogos deals against greedy")
@@ -142,6 +161,8 @@ def main() -> None:
             continue
         if games > 0:
             results.append(run(name, variant, bots, games, args))
+            if results[-1]["interrupted"]:
+                break
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
