@@ -51,8 +51,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.simulate import Summary, simulate  # noqa: E402
-from analyzer.stats import wilson  # noqa: E402
+from analyzer.simulate import Summary, simulate
+from analyzer.stats import wilson
 
 
 def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
