@@ -105,26 +105,20 @@ VariantOpt = Annotated[
         "--variant", "-v", metavar="NAME", help=f"Variant preset: {', '.join(PRESETS)}."
     ),
 ]
-LabelsOpt = Annotated[
-    Labels | None,
-    typer.Option(
+
+
+def _labels_option(default: str) -> Any:
+    """The ``--labels`` option (R2), saying where its default comes from."""
+    return typer.Option(
         "--labels",
         "-l",
         case_sensitive=False,
-        help="Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: "
-        "those of the input.",
-    ),
-]
-VariantLabelsOpt = Annotated[
-    Labels | None,
-    typer.Option(
-        "--labels",
-        "-l",
-        case_sensitive=False,
-        help="Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: "
-        "the variant's.",
-    ),
-]
+        help=f"Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: {default}.",
+    )
+
+
+LabelsOpt = Annotated[Labels | None, _labels_option("those of the input")]
+VariantLabelsOpt = Annotated[Labels | None, _labels_option("the variant's")]
 """``--labels`` of a command without an input to take labels from (deal, play, simulate)."""
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an existing output file.")]
 BudgetOpt = Annotated[
