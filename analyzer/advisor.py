@@ -47,6 +47,7 @@ from analyzer.hints import Hint, outs, score_move, usefulness
 from analyzer.lookahead import Lookahead
 from analyzer.melds import cards_of, catalog, layoff_mask
 from analyzer.moves import LayIn, Move, Take
+from analyzer.playout import RolloutLeaf
 from analyzer.position import view as view_of
 from analyzer.sampling import sample_deal, unseen_cards
 from analyzer.search import Outcome, Solver
@@ -91,7 +92,9 @@ class Engine:
         (:class:`analyzer.search.Solver` to the end of the deal).
     leaf : str
         ``"fitted"`` (:func:`analyzer.evaluation.fitted_evaluator`, the
-        melded-card lead where no model was fitted) or ``"melded"``.
+        melded-card lead where no model was fitted), ``"melded"`` or
+        ``"rollout"`` (:class:`analyzer.playout.RolloutLeaf`: eager playouts
+        to the end of the sampled deal).
     mode : str
         Three players: ``"auto"`` (max-n), ``"maxn"`` or ``"paranoid"``.
     node_budget : int
@@ -104,6 +107,8 @@ class Engine:
         that order (it sees the cards to come, as double-dummy does);
         ``"chance"``: the search averages over every card a turn may bring
         (expectimax), seeing only the hands of the sampled deal.
+    playouts : int
+        Playouts per leaf with ``leaf="rollout"``.
     infer : bool
         Sample only deals consistent with the other players' declines
         (:func:`analyzer.sampling.sample_deal` with ``infer=True``).
@@ -118,6 +123,8 @@ class Engine:
     max_depth: int = 40
     stock: str = "known"
     infer: bool = True
+    playouts: int = 1
+    spread: int = 1
 
 
 ENGINES: dict[str, Engine] = {
@@ -332,7 +339,9 @@ def candidate_moves(state: GameState) -> list[Move]:
     return [group[0] for group in choices(state)]
 
 
-def _evaluator(engine: Engine, state: GameState) -> Callable[[GameState], Outcome]:
+def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameState], Outcome]:
+    if engine.leaf == "rollout":
+        return RolloutLeaf(engine.playouts, seed)
     if engine.leaf == "fitted":
         fitted = fitted_evaluator(state.rules.name)
         if fitted is not None and fitted.players == state.rules.players:
@@ -438,11 +447,12 @@ def advise(
 
     lookahead = (
         Lookahead(
-            _evaluator(engine, state),
+            _evaluator(engine, state, seed),
             mode=engine.mode,
             max_nodes=budget,
             time_limit=max(0.05, time_limit),
             max_depth=engine.max_depth,
+            spread=engine.spread,
             stop=stopping if stop is not None else None,
         )
         if engine.search == "lookahead"

@@ -59,6 +59,10 @@ class HintBot:
     infer : int, optional
         1: sample only deals consistent with the others' declines; 0: uniform; the engine's
         when omitted.
+    leaf : str, optional
+        Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
+    playouts : int, optional
+        Playouts per leaf with ``leaf="rollout"``; the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -78,6 +82,9 @@ class HintBot:
         max_depth: int | None = None,
         stock: str | None = None,
         infer: int | None = None,
+        leaf: str | None = None,
+        playouts: int | None = None,
+        spread: int | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
@@ -88,6 +95,9 @@ class HintBot:
             max_depth=base.max_depth if max_depth is None else max_depth,
             stock=base.stock if stock is None else stock,
             infer=base.infer if infer is None else bool(infer),
+            leaf=base.leaf if leaf is None else leaf,
+            playouts=base.playouts if playouts is None else playouts,
+            spread=base.spread if spread is None else spread,
         )
         self.samples = samples
         self.time_limit = time_limit

@@ -37,7 +37,7 @@ from analyzer.cards import FULL_DECK, iter_mask
 from analyzer.errors import ConquianError, PositionError
 from analyzer.hints import usefulness
 from analyzer.melds import catalog
-from analyzer.moves import Give, LayIn, Move, Pass, Take
+from analyzer.moves import Give, LayIn, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector, position_key
 from analyzer.state import GameState, Phase
 
@@ -177,6 +177,7 @@ class Lookahead:
     time_limit: float = 10.0
     max_depth: int = 40
     stop: Callable[[], bool] | None = None
+    spread: int = 1
     history: dict[Move, int] = field(default_factory=dict)
     nodes: int = 0
     leaves: int = 0
@@ -270,11 +271,18 @@ class Lookahead:
                 return outcome_vector(state)
         return self.evaluate(state)
 
+    def _key(self, state: GameState) -> Hashable:
+        """The table key: with ``spread`` the stock order varies within one deal, so it is part
+        of the key (:func:`analyzer.search.position_key` lets the stock length stand for it)."""
+        if self.spread > 1:
+            return (position_key(state), state.stock)
+        return position_key(state)
+
     def _evaluate(self, state: GameState) -> Outcome:
         """The leaf evaluation, once per position of this deal."""
         self.leaves += 1
         self._estimates += 1
-        key = position_key(state)
+        key = self._key(state)
         vec = self._leaf_values.get(key)
         if vec is None:
             vec = self._leaf_values[key] = self.evaluate(state)
@@ -343,6 +351,8 @@ class Lookahead:
                     return state, depth, self._evaluate(state)
                 if state.stock is None:
                     return state, depth, self._chance(state, depth)
+                if self.spread > 1 and len(state.stock) > 1:
+                    return state, depth, self._sparse(state, depth)
                 ((move, _),) = state.chance_outcomes()
                 state = state.apply(move, check=False)
                 depth -= 1
@@ -353,7 +363,7 @@ class Lookahead:
         """Stock order unknown: the average over every card that may be turned (R8, R10),
         each searched with a full window (expectimax)."""
         self._tick()
-        key = (position_key(state), depth)
+        key = (self._key(state), depth)
         hit = self._table.get(key)
         if hit is not None and hit[0] == hit[2]:
             return self._hit(key, hit[1])
@@ -365,6 +375,33 @@ class Lookahead:
             vec = self._value(child, depth - 1, self._mode)
             for k in range(n + 1):
                 total[k] += p * vec[k]
+        outcome = tuple(total)
+        v = _utility(outcome, self._root)
+        self._store(key, (v, outcome, v, outcome), before)
+        return outcome
+
+    def _sparse(self, state: GameState, depth: int) -> Outcome:
+        """Stock order known, but searched as a chance node over its first ``spread`` cards
+        (each in turn the card turned, the rest in their order): sparse sampling (Kearns,
+        Mansour and Ng 2002), so that a choice before a turn does not rest on knowing the
+        card that comes."""
+        self._tick()
+        key = (self._key(state), depth)
+        hit = self._table.get(key)
+        if hit is not None and hit[0] == hit[2]:
+            return self._hit(key, hit[1])
+        before = self._estimates
+        n = state.rules.players
+        stock = state.stock
+        assert stock is not None
+        cards = stock[: self.spread]
+        total = [0.0] * (n + 1)
+        for i, card in enumerate(cards):
+            order = (card, *stock[:i], *stock[i + 1 :])
+            child = state.evolve(stock=order).apply(Turn(card), check=False)
+            vec = self._value(child, depth - 1, self._mode)
+            for k in range(n + 1):
+                total[k] += vec[k] / len(cards)
         outcome = tuple(total)
         v = _utility(outcome, self._root)
         self._store(key, (v, outcome, v, outcome), before)
@@ -382,7 +419,7 @@ class Lookahead:
             vec = self._evaluate(state)
             return _utility(vec, root), vec
         self._tick()
-        pos = position_key(state)
+        pos = self._key(state)
         key = (pos, depth)
         # Bounds with the outcome vector of the line that set each: lower, its vector, upper, its.
         lower, lvec, upper, uvec = self._table.get(key, _OPEN)
@@ -430,7 +467,7 @@ class Lookahead:
         if _boundary(state) and depth <= 0:
             return self._evaluate(state)
         self._tick()
-        pos = position_key(state)
+        pos = self._key(state)
         key = (pos, depth)
         hit = self._table.get(key)
         if hit is not None:

@@ -208,6 +208,26 @@ def test_chance_lookahead_averages_the_stock() -> None:
     assert unknown.outcomes[0][0] == pytest.approx(0.5) and unknown.outcomes[0][1] == pytest.approx(0.5)
 
 
+def test_spread_searches_the_first_stock_cards_as_a_chance_node() -> None:
+    # The position of the test above: with spread 2 the known order KH 5D is searched as KH
+    # first and 5D first, one half each, the same as the unknown order; spread 1 follows it.
+    data = json.loads(json.dumps(PAY_MATTERS))
+    data["stock"] = ["KH", "5D"]
+    data["dead"].remove("5D")
+    state = load_position(data)
+    move = parse_move("take [2S 3S 4S 5S 6S] [QS QH QD QC] pay 7S")
+    one = Lookahead(melded_lead, spread=1).values(state, [move])
+    two = Lookahead(melded_lead, spread=2).values(state, [move])
+    assert one.exact and two.exact
+    assert one.outcomes[0][0] == 1.0
+    assert two.outcomes[0][0] == pytest.approx(0.5) and two.outcomes[0][1] == pytest.approx(0.5)
+    # Reversed order: spread 2 answers the same, spread 1 follows the order (5D first loses).
+    data["stock"] = ["5D", "KH"]
+    reverse = load_position(data)
+    assert Lookahead(melded_lead, spread=2).values(reverse, [move]).outcomes == two.outcomes
+    assert Lookahead(melded_lead, spread=1).values(reverse, [move]).outcomes[0][1] == 1.0
+
+
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])
 def test_fitted_evaluation_ships_and_beats_the_old_heuristic(variant: str) -> None:
     fitted = fitted_evaluator(variant)

@@ -10,15 +10,12 @@ from cli_run import run
 pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
 
 from analyzer import bots
-from analyzer.cards import format_card
 from analyzer.interop.ismcts import (
     DEFAULT_SIMULATIONS,
     IsmctsBot,
     RolloutEvaluator,
-    eager_move,
-    playout,
 )
-from analyzer.moves import Pass, Take
+from analyzer.moves import Take
 from analyzer.position import deal, load_position, view
 from analyzer.simulate import play_game
 
@@ -84,42 +81,6 @@ def test_choose_from_a_view_plays_a_legal_move_and_goes_out_at_once() -> None:
     )
     chosen = bot.choose(view(out, 0), rng)
     assert isinstance(chosen, Take) and chosen.pay is None
-
-
-def test_the_eager_playout_policy_takes_the_most_cards() -> None:
-    state = load_position(
-        {
-            "variant": "classic",
-            "dealer": 1,
-            "to_act": 0,
-            "players": [
-                {
-                    "hand": ["5H", "6H", "JS", "JD", "2C", "AD", "QC", "KC", "3D", "4S"],
-                    "layout": [],
-                },
-                {"hand": 10, "layout": []},
-            ],
-            "stock": 19,
-            "dead": [],
-            "centre": {"card": "7H", "kind": "turned", "source": 0, "declined": []},
-        }
-    )
-    move = eager_move(state, state.legal_moves(), random.Random(1))
-    assert isinstance(move, Take) and move.layout == Take.parse("take [5H 6H 7H] pay 2C").layout
-    # The pay is a card with no link to the cards kept (no same rank, no same suit within two).
-    assert move.pay is not None and format_card(move.pay) in {"2C", "4S"}
-    pass_only = [Pass()]
-    assert eager_move(state, pass_only, random.Random(1)) == Pass()
-
-
-@pytest.mark.parametrize("policy", ["eager", "random"])
-def test_playouts_end_with_r20_results(policy: str) -> None:
-    rng = random.Random(2)
-    state = deal("megajogos", 3)
-    for _ in range(5):
-        returns = playout(state.evolve(stock=None), policy, rng)
-        assert len(returns) == 3
-        assert returns == (0.0, 0.0, 0.0) or sorted(returns) == [-1.0, -1.0, 1.0]
 
 
 def test_bad_settings_are_refused() -> None:

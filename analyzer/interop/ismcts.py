@@ -32,14 +32,13 @@ import random
 from functools import cache
 from typing import Any
 
-from analyzer.cards import iter_mask
 from analyzer.errors import ConquianError
 from analyzer.interop import missing_extra
 from analyzer.interop.match import sample_world
-from analyzer.melds import cards_of
-from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.moves import LayIn, Move, Take
+from analyzer.playout import POLICIES, eager_move, playout
 from analyzer.rules import PRESETS, Rules
-from analyzer.state import GameState, Phase
+from analyzer.state import GameState
 
 try:
     import numpy as np
@@ -50,16 +49,12 @@ try:
 except ImportError as _exc:
     raise missing_extra("openspiel", "the ismcts bot", _exc) from None
 
-__all__ = ["DEFAULT_SIMULATIONS", "IsmctsBot", "RolloutEvaluator", "game_for"]
+__all__ = ["DEFAULT_SIMULATIONS", "POLICIES", "IsmctsBot", "RolloutEvaluator", "eager_move", "game_for", "playout"]
 
 DEFAULT_SIMULATIONS = 1000
 """Simulations per decision of the ``ismcts`` bot: about 2 s per decision in ``classic`` and 3 to
 4.5 s in ``megajogos`` on the development machine, somewhat less than the ``hint`` bot's thinking
 time there; ``bench/ismcts.py`` measures both and gives the budget of equal thinking time."""
-
-POLICIES = ("eager", "random")
-"""Playout policies of :class:`RolloutEvaluator`."""
-
 
 @cache
 def game_for(rules: Rules) -> Any:
@@ -75,85 +70,6 @@ def game_for(rules: Rules) -> Any:
     if rules.hand_melds != base.hand_melds:
         params["hand_melds"] = "true" if rules.hand_melds else "false"
     return _openspiel.load(**params)
-
-
-def _links(card: int, hand: int) -> int:
-    """How much ``card`` helps the cards of ``hand``: same rank (a set, R4), or same suit within
-    two ranks (a run, R5)."""
-    rank, suit = divmod(card, 4)
-    links = 0
-    for other in iter_mask(hand & ~(1 << card)):
-        r, s = divmod(other, 4)
-        if r == rank or (s == suit and abs(r - rank) <= 2):
-            links += 1
-    return links
-
-
-def _cheapest(moves: list[Any], hand: int, rng: random.Random) -> Any:
-    """Among takes, lay-ins or gives: the one giving up the card least linked to what stays."""
-
-    def cost(move: Any) -> int:
-        card = move.card if isinstance(move, Give) else move.pay
-        kept = hand & ~cards_of(move.layout) if isinstance(move, (Take, LayIn)) else hand
-        return _links(card, kept)
-
-    low = min(cost(m) for m in moves)
-    return rng.choice([m for m in moves if cost(m) == low])
-
-
-def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
-    """The ``eager`` playout policy's move among ``moves`` (see the module docstring)."""
-    best: list[Take] = []
-    most = -1
-    for move in moves:
-        if isinstance(move, (Take, LayIn)) and move.pay is None:
-            return move  # going out wins (R15)
-        if isinstance(move, Take):
-            count = cards_of(move.layout).bit_count()
-            if count > most:
-                best, most = [move], count
-            elif count == most:
-                best.append(move)
-    hand = state.hands[state.to_act] or 0
-    if best:
-        chosen: Move = _cheapest(best, hand, rng)
-        return chosen
-    for move in moves:
-        if isinstance(move, Meld):
-            return move
-    forces = [m for m in moves if isinstance(m, Force) and state.counts[m.player] > 0]
-    if forces:
-        return rng.choice(forces)
-    if state.phase is Phase.OFFER:
-        return Pass()
-    if state.phase in (Phase.FORCED, Phase.EXCHANGE):
-        picked: Move = _cheapest(moves, hand, rng)
-        return picked
-    return rng.choice(moves)
-
-
-def playout(state: GameState, policy: str, rng: random.Random) -> tuple[float, ...]:
-    """Play ``state`` (every hand known) to the end with ``policy``; the results per R20.
-
-    Turned cards are drawn uniformly from the stock (R10).
-
-    Raises
-    ------
-    ValueError
-        If ``policy`` is not one of :data:`POLICIES`.
-    """
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            move: Move = outcomes[rng.randrange(len(outcomes))][0]
-            assert isinstance(move, Turn)
-        else:
-            moves = state.legal_moves()
-            move = rng.choice(moves) if policy == "random" else eager_move(state, moves, rng)
-        state = state.apply(move, check=False)
-    return state.returns()
 
 
 class RolloutEvaluator(_mcts.Evaluator):  # type: ignore[misc]

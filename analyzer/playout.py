@@ -1,0 +1,166 @@
+"""Playouts: a deal played to its end by a fast fixed policy, and a leaf evaluation made of them.
+
+The ``eager`` policy (the playout policy of the ``ismcts`` bot and of the hint
+engine's ``rollout`` leaf): go out when possible (R15); else the take that
+melds the most cards, paying the card with the fewest links to the cards kept
+(same rank, R4, or same suit within two ranks, R5); else a hand-only meld
+(R16); else force a player who cannot go out by it (R14); else pass.  A card
+to lay in or give (R9) is likewise the least linked one.  Ties are broken by
+the random generator.  It looks at nothing but the hand and the centre card,
+so it plays the same whether or not the stock order is known: a playout on a
+sampled deal is an unbiased sample of the result of that deal under the
+policy, with no knowledge of the cards to come (the search above the leaves
+is what sees them).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from analyzer.cards import iter_mask
+from analyzer.melds import cards_of
+from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.search import Outcome, outcome_vector
+from analyzer.state import GameState, Phase
+
+__all__ = ["POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome"]
+
+POLICIES = ("eager", "random")
+"""Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
+
+
+def _links(card: int, hand: int) -> int:
+    """How much ``card`` helps the cards of ``hand``: same rank (a set, R4), or same suit within
+    two ranks (a run, R5)."""
+    rank, suit = divmod(card, 4)
+    links = 0
+    for other in iter_mask(hand & ~(1 << card)):
+        r, s = divmod(other, 4)
+        if r == rank or (s == suit and abs(r - rank) <= 2):
+            links += 1
+    return links
+
+
+def _cheapest(moves: list[Any], hand: int, rng: random.Random) -> Any:
+    """Among takes, lay-ins or gives: the one giving up the card least linked to what stays."""
+
+    def cost(move: Any) -> int:
+        card = move.card if isinstance(move, Give) else move.pay
+        kept = hand & ~cards_of(move.layout) if isinstance(move, (Take, LayIn)) else hand
+        return _links(card, kept)
+
+    low = min(cost(m) for m in moves)
+    return rng.choice([m for m in moves if cost(m) == low])
+
+
+def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
+    """The ``eager`` playout policy's move among ``moves`` (see the module docstring)."""
+    best: list[Take] = []
+    most = -1
+    for move in moves:
+        if isinstance(move, (Take, LayIn)) and move.pay is None:
+            return move  # going out wins (R15)
+        if isinstance(move, Take):
+            count = cards_of(move.layout).bit_count()
+            if count > most:
+                best, most = [move], count
+            elif count == most:
+                best.append(move)
+    hand = state.hands[state.to_act] or 0
+    if best:
+        chosen: Move = _cheapest(best, hand, rng)
+        return chosen
+    for move in moves:
+        if isinstance(move, Meld):
+            return move
+    forces = [m for m in moves if isinstance(m, Force) and state.counts[m.player] > 0]
+    if forces:
+        return rng.choice(forces)
+    if state.phase is Phase.OFFER:
+        return Pass()
+    if state.phase in (Phase.FORCED, Phase.EXCHANGE):
+        picked: Move = _cheapest(moves, hand, rng)
+        return picked
+    return rng.choice(moves)
+
+
+def _play(state: GameState, policy: str, rng: random.Random) -> GameState:
+    """``state`` played to its end with ``policy``: turned cards uniformly from the stock (R10)."""
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            move: Move = outcomes[rng.randrange(len(outcomes))][0] if len(outcomes) > 1 else outcomes[0][0]
+            assert isinstance(move, Turn)
+        else:
+            moves = state.legal_moves()
+            move = rng.choice(moves) if policy == "random" else eager_move(state, moves, rng)
+        state = state.apply(move, check=False)
+    return state
+
+
+def playout(state: GameState, policy: str, rng: random.Random) -> tuple[float, ...]:
+    """Play ``state`` (every hand known) to the end with ``policy``; the results per R20.
+
+    Turned cards follow the stock order when it is known, else are drawn
+    uniformly from the stock (R10).
+
+    Raises
+    ------
+    ValueError
+        If ``policy`` is not one of :data:`POLICIES`.
+    """
+    return _play(state, policy, rng).returns()
+
+
+def playout_outcome(state: GameState, policy: str, rng: random.Random) -> Outcome:
+    """Play ``state`` to the end like :func:`playout`; the outcome vector (1.0 for the winner,
+    or for the draw, R18, R20), as :func:`analyzer.search.outcome_vector` gives it.
+
+    Raises
+    ------
+    ValueError
+        If ``policy`` is not one of :data:`POLICIES`.
+    """
+    return outcome_vector(_play(state, policy, rng))
+
+
+class RolloutLeaf:
+    """Leaf evaluation by playouts: the mean outcome vector of ``playouts`` eager playouts.
+
+    Parameters
+    ----------
+    playouts : int
+        Playouts per evaluated position (at least 1).  On a sampled deal with
+        the stock order known the eager policy is deterministic but for ties,
+        so one is usually enough; the samples of the hint supply the variety.
+    seed : int
+        Seeds the ties and, with the stock order unknown, the turned cards.
+
+    Returns (when called)
+    ---------------------
+    tuple of float
+        Probabilities of (player 0 wins, ..., player n-1 wins, draw), each a
+        multiple of ``1 / playouts``.
+
+    Raises
+    ------
+    ValueError
+        If ``playouts`` is below 1.
+    """
+
+    def __init__(self, playouts: int = 1, seed: int = 0) -> None:
+        if playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {playouts}")
+        self.playouts = playouts
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: GameState) -> Outcome:
+        """The mean outcome vector of the playouts from ``state`` (every hand known)."""
+        total: list[float] = []
+        for _ in range(self.playouts):
+            vec = playout_outcome(state, "eager", self.rng)
+            total = list(vec) if not total else [a + b for a, b in zip(total, vec, strict=True)]
+        return tuple(x / self.playouts for x in total)

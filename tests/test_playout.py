@@ -1,0 +1,70 @@
+"""Playouts with the eager policy (R15, R13, R16, R14) and the rollout leaf evaluation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analyzer.cards import format_card
+from analyzer.moves import Pass, Take
+from analyzer.playout import RolloutLeaf, eager_move, playout, playout_outcome
+from analyzer.position import deal, load_position
+
+
+def test_the_eager_playout_policy_takes_the_most_cards() -> None:
+    state = load_position(
+        {
+            "variant": "classic",
+            "dealer": 1,
+            "to_act": 0,
+            "players": [
+                {
+                    "hand": ["5H", "6H", "JS", "JD", "2C", "AD", "QC", "KC", "3D", "4S"],
+                    "layout": [],
+                },
+                {"hand": 10, "layout": []},
+            ],
+            "stock": 19,
+            "dead": [],
+            "centre": {"card": "7H", "kind": "turned", "source": 0, "declined": []},
+        }
+    )
+    move = eager_move(state, state.legal_moves(), random.Random(1))
+    assert isinstance(move, Take) and move.layout == Take.parse("take [5H 6H 7H] pay 2C").layout
+    # The pay is a card with no link to the cards kept (no same rank, no same suit within two).
+    assert move.pay is not None and format_card(move.pay) in {"2C", "4S"}
+    assert eager_move(state, [Pass()], random.Random(1)) == Pass()
+
+
+@pytest.mark.parametrize("policy", ["eager", "random"])
+def test_playouts_end_with_r20_results(policy: str) -> None:
+    rng = random.Random(2)
+    state = deal("megajogos", 3)
+    for _ in range(5):
+        returns = playout(state.evolve(stock=None), policy, rng)
+        assert len(returns) == 3
+        assert returns == (0.0, 0.0, 0.0) or sorted(returns) == [-1.0, -1.0, 1.0]
+        vec = playout_outcome(state.evolve(stock=None), policy, rng)
+        assert sorted(vec) == [0.0, 0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_the_rollout_leaf_is_a_reproducible_mean_of_playouts(variant: str) -> None:
+    state = deal(variant, 5)
+    while state.is_chance_node():
+        state = state.apply(state.chance_outcomes()[0][0])
+    first = RolloutLeaf(playouts=4, seed=9)(state)
+    assert len(first) == state.rules.players + 1
+    assert sum(first) == pytest.approx(1.0)
+    assert all(4 * x == pytest.approx(round(4 * x)) for x in first)
+    assert RolloutLeaf(playouts=4, seed=9)(state) == first
+    # With the stock order known and one playout, the policy alone decides: one outcome.
+    assert sorted(RolloutLeaf(playouts=1, seed=3)(state)).count(1.0) == 1
+
+
+def test_bad_playout_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="playouts must be at least 1"):
+        RolloutLeaf(playouts=0)
+    with pytest.raises(ValueError, match="policy must be one of eager, random"):
+        playout(deal("classic", 1), "clever", random.Random(0))
