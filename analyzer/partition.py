@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from analyzer.cards import iter_mask
+from analyzer.cards import format_card, format_mask, iter_mask
 from analyzer.errors import ConquianError
 from analyzer.melds import catalog, extensions, is_meld
 from analyzer.rules import ForceFit, Rules
@@ -67,6 +67,13 @@ class Arrangement:
     unmelded: int
     optimal: bool
 
+    def __repr__(self) -> str:
+        melds = " ".join(f"[{format_mask(m)}]" for m in self.melds)
+        return (
+            f"Arrangement(feasible={self.feasible}, melds='{melds}', melded={self.melded}, "
+            f"unmelded='{format_mask(self.unmelded)}', optimal={self.optimal})"
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class TakeChoice:
@@ -92,6 +99,14 @@ class TakeChoice:
     pay: int | None
     goes_out: bool
     optimal: bool
+
+    def __repr__(self) -> str:
+        melds = " ".join(f"[{format_mask(m)}]" for m in self.melds)
+        pay = "None" if self.pay is None else repr(format_card(self.pay))
+        return (
+            f"TakeChoice(melds='{melds}', used='{format_mask(self.used)}', pay={pay}, "
+            f"goes_out={self.goes_out}, optimal={self.optimal})"
+        )
 
 
 def check_arrangement(cards: int, melds: tuple[int, ...], rules: Rules, must: int = 0) -> None:

@@ -239,7 +239,8 @@ class Summary:
 
         def rate(k: int, n: int) -> dict[str, object]:
             low, high = wilson(k, n)
-            return {"rate": k / n if n else 0.0, "ci95": [low, high]}
+            # Rounded like every other figure of the JSON output (six places).
+            return {"rate": round(k / n, 6) if n else 0.0, "ci95": [round(low, 6), round(high, 6)]}
 
         return {
             "games": g,

@@ -41,7 +41,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from analyzer.advisor import ENGINES
@@ -218,10 +218,13 @@ def _error_line(message: str) -> None:
 
 
 def _flags_without_type(params: list[Any]) -> list[Any]:
-    """Show flags as flags: no ``<bool>`` type column in the help (they take no value)."""
+    """Show flags as flags: no ``<bool>`` type column in the help (they take no value); and no
+    Python type (``<str>``) beside an argument, whose name (``POSITION``) says what it is."""
     for param in params:
         if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
             param.metavar = ""
+        elif isinstance(param, TyperArgument):
+            param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
     return params
 
 

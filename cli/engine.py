@@ -25,7 +25,7 @@ from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
 from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import get_rules
-from analyzer.schema import DuplicateKeyError, NumberTooLongError, load_json
+from analyzer.schema import DuplicateKeyError, NumberTooLongError, load_json, nearest_key
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
@@ -341,8 +341,12 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
         handler, fields = COMMANDS[cmd]
         for key in request:
             if key not in fields and key not in _COMMON:
-                known = ", ".join(sorted(fields | _COMMON))
-                raise RequestError(f"unknown field {key!r} for {cmd!r} (known: {known})", key)
+                known = sorted(fields | _COMMON)
+                near = nearest_key(str(key), known)
+                hint = f"; did you mean {near!r}?" if near else ""
+                raise RequestError(
+                    f"unknown field {key!r} for {cmd!r}{hint} (known: {', '.join(known)})", key
+                )
         if labels is not None and request.get("labels") is None:
             request = {**request, "labels": str(labels)}
         result = handler(request)
@@ -361,7 +365,9 @@ def _action(request: dict[str, Any], request_id: Any) -> tuple[dict[str, Any], b
     action = request["action"]
     for key in request:
         if key not in ("id", "action"):
-            raise RequestError(f"unknown field {key!r} for an action (known: action, id)", key)
+            near = nearest_key(str(key), ["action", "id"])
+            hint = f"; did you mean {near!r}?" if near else ""
+            raise RequestError(f"unknown field {key!r} for an action{hint} (known: action, id)", key)
     if action == "query_version":
         from importlib.metadata import version
 

@@ -26,6 +26,8 @@ def test_h_is_help_and_flags_have_no_type(name: str) -> None:
     assert run(*args, "--help")[1] == short
     # Flags take no value: the help must not show one (issue 11: "--json <bool>").
     assert "<bool>" not in short
+    # Nor does an argument show a Python type ("POSITION <str>").
+    assert "<str>" not in short and "<int>" not in short
 
 
 @pytest.mark.parametrize("name", NAMES)

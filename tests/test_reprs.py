@@ -90,3 +90,18 @@ def test_state_offer_and_rules_reprs() -> None:
     assert repr(french.rules) == "get_rules('megajogos').with_labels('french')"
     assert rebuilt(french.rules) == french.rules and rebuilt(french) == french
     assert isinstance(rebuilt(state), GameState)
+
+
+def test_solver_results_show_cards_as_text_not_masks() -> None:
+    from analyzer.cards import mask_of, parse_cards
+    from analyzer.partition import best_take, solve_arrangement
+
+    rules = get_rules("classic")
+    found = solve_arrangement(mask_of(parse_cards("5H 6H 7H KS KH KD 2C")), rules)
+    assert repr(found) == (
+        "Arrangement(feasible=True, melds='[5H 6H 7H] [KS KH KD]', melded=6, "
+        "unmelded='2C', optimal=True)"
+    )
+    take = best_take(0, mask_of(parse_cards("5H 6H 2C 3D")), parse_card("7H"), rules)
+    assert take is not None
+    assert "melds='[5H 6H 7H]'" in repr(take) and "used='5H 6H'" in repr(take)
