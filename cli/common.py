@@ -395,17 +395,38 @@ def cards_arg(text: str, labels: Labels | None, what: str) -> int:
         usage(f"{what}: {exc}")
 
 
+MAX_INPUT = 32 * 1024 * 1024
+"""Most bytes read from one input (a position, record, puzzle or meld query file, or standard
+input): far more than any of them needs, and a device such as ``/dev/zero`` or an endless pipe
+ends with a usage error instead of filling the memory."""
+
+
+def _read_capped(handle: Any, name: str, what: str | None) -> str:
+    label = name if what is None else f"{what} {clip(name)!r}"
+    data = handle.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        usage(
+            f"{label} is larger than {MAX_INPUT // (1024 * 1024)} MB: "
+            "not a file this command reads"
+        )
+    try:
+        return bytes(data).decode("utf-8-sig")  # a byte-order mark from an editor is accepted
+    except UnicodeDecodeError:
+        domain(f"{label} is not UTF-8 text")
+
+
 def input_text(path_text: str, what: str) -> tuple[str, str]:
     """Read a file named on the command line (``-`` is standard input): (text, printable name).
 
-    A missing path or a directory is a usage error (exit 2); content that is
-    not UTF-8 text is a domain error (exit 1).
+    A missing path, a directory or more than :data:`MAX_INPUT` bytes is a
+    usage error (exit 2); content that is not UTF-8 text is a domain error
+    (exit 1).
     """
     if path_text == "-":
-        try:
-            return sys.stdin.read().removeprefix("\ufeff"), "standard input"
-        except UnicodeDecodeError:
-            domain("standard input is not UTF-8 text")
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream without bytes (tests): read it as it is
+            return sys.stdin.read(MAX_INPUT + 1).removeprefix("\ufeff"), "standard input"
+        return _read_capped(stream, "standard input", None), "standard input"
     if not path_text.strip():
         usage(f"no {what} named: the name is empty")
     path = Path(path_text)
@@ -418,10 +439,8 @@ def input_text(path_text: str, what: str) -> tuple[str, str]:
     if stat.S_ISDIR(found.st_mode):
         usage(f"{what} {clip(path_text)!r} is a directory, not a file")
     try:
-        # utf-8-sig: a byte-order mark from an editor is accepted.
-        return path.read_text(encoding="utf-8-sig"), path_text
-    except UnicodeDecodeError:
-        domain(f"{what} {clip(path_text)!r} is not UTF-8 text")
+        with open(path, "rb") as handle:
+            return _read_capped(handle, path_text, what), path_text
     except OSError as exc:
         usage(f"cannot read {clip(path_text)!r}: {exc.strerror or exc}")
 

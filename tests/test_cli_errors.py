@@ -45,6 +45,14 @@ def test_directory_and_binary_inputs(tmp_path: Path) -> None:
         assert code == 1 and "not UTF-8" in err
 
 
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+@pytest.mark.parametrize("command", ["analyze", "replay", "puzzle"])
+def test_an_endless_input_is_refused_not_read_whole(command: str) -> None:
+    # Reading /dev/zero whole once filled the memory: inputs are read up to MAX_INPUT bytes.
+    code, _, err = run(command, "/dev/zero")
+    assert code == 2 and one_error_line(err) and "/dev/zero' is larger than 32 MB" in err
+
+
 def test_files_with_bom_empty_names_and_version(tmp_path: Path) -> None:
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "forcing.json").read_bytes())
