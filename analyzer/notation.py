@@ -333,7 +333,8 @@ class _Reader:
                 raise self.fail(
                     field,
                     token,
-                    f"duplicate card: {token.text!r} in {where} is also in {first_where} "
+                    f"duplicate card: {token.text!r} in {where} is "
+                    f"{'twice' if first_where == where else 'also in ' + first_where} "
                     f"(column {first.column}) (R1)",
                 )
             if field not in KEYWORDS:

@@ -167,9 +167,9 @@ class _Cards:
     def card(self, token: str, where: str) -> int:
         index = self.loose(token, where)
         if index in self.seen:
-            raise DuplicateCardError(
-                f"duplicate card: {token!r} in {where} is also in {self.seen[index]}"
-            )
+            first = self.seen[index]
+            place = "twice" if first == where else f"also in {first}"
+            raise DuplicateCardError(f"duplicate card: {token!r} in {where} is {place}")
         self.seen[index] = where
         return index
 

@@ -135,8 +135,13 @@ def _shape(model: Any, entry: dict[str, Any], number: int, what: str) -> None:
 
 
 def _header(entry: dict[str, Any], number: int) -> Replay:
-    if entry.get("format") != FORMAT or "start" not in entry:
+    if "format" not in entry or "start" not in entry:
         raise RecordError(f"line {number}: not a conquian record header (need format and start)")
+    if entry.get("format") != FORMAT:
+        raise RecordError(
+            f"line {number}: not a conquian record header: format is "
+            f"{json.dumps(entry.get('format'))[:40]}, not {json.dumps(FORMAT)}"
+        )
     version = entry.get("version", 1)
     if version != 1 or isinstance(version, bool):
         raise RecordError(

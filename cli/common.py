@@ -174,7 +174,7 @@ def domain(message: str) -> NoReturn:
     raise ConquianError(message)
 
 
-_STATE = {"json_errors": False}
+_STATE: dict[str, Any] = {"json_errors": False}
 
 
 def json_errors(on: bool) -> None:
@@ -284,6 +284,15 @@ class Group(TyperGroup):
         self, args: Sequence[str] | None, prog_name: str, complete_var: str | None, **extra: Any
     ) -> int:
         json_errors(False)
+        _STATE["argv"] = list(sys.argv[1:] if args is None else args)
+        _STATE["commands"] = tuple(getattr(self, "commands", ()))
+        shell = _completion_shell(_STATE["argv"])
+        if shell is not None:
+            _error_line(
+                f"unknown shell for completion: {clip(shell)!r} (one of {', '.join(SHELLS)}, "
+                "or none to detect it) (see 'conquian --help')"
+            )
+            return USAGE
         try:
             result = super().main(
                 args, prog_name, complete_var, standalone_mode=False, **extra
@@ -324,11 +333,66 @@ def _silence_stdout() -> None:
         pass
 
 
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""The shells whose completion ``--install-completion`` and ``--show-completion`` know."""
+
+
+def _completion_shell(args: list[str]) -> str | None:
+    """The shell named after a completion option when it is not one of :data:`SHELLS` (typer would
+    ignore it and install for the detected shell), else ``None``."""
+    for k, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in ("--install-completion", "--show-completion"):
+            if not eq:
+                if k + 1 >= len(args) or args[k + 1].startswith("-"):
+                    return None
+                value = args[k + 1]
+            return None if value in SHELLS else value
+    return None
+
+
+def _typed_value(opts: list[str]) -> str | None:
+    """The text typed after one of the option names ``opts`` on the command line, if any."""
+    args = _STATE.get("argv") or []
+    for k, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in opts:
+            if eq:
+                return value
+            if k + 1 < len(args):
+                return args[k + 1]
+    return None
+
+
+def _subcommand_path(ctx: Any) -> str:
+    """The command's path for the help hint: an option error found while the parser has no
+    command context (``conquian hint --samples``) still points at the command's help."""
+    if ctx is not None:
+        return str(ctx.command_path)
+    path = "conquian"
+    commands = _STATE.get("commands") or ()
+    if commands:
+        for arg in _STATE.get("argv") or []:
+            if arg in commands:
+                return f"{path} {arg}"
+    return path
+
+
 def _usage_error(exc: TyperException) -> int:
-    """Argument and option errors: one line pointing at the command's own help, exit 2."""
+    """Argument and option errors: one line pointing at the command's own help, exit 2.
+
+    A value out of range names the text typed (``got '-5'``), and the validation
+    library's ``Value error,`` prefix is dropped.
+    """
     ctx = getattr(exc, "ctx", None)
-    command = ctx.command_path if ctx is not None else "conquian"
+    command = _subcommand_path(ctx) if ctx is not None else _subcommand_path(None)
     message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    message = message.replace(": Value error, ", ": ")
+    param = getattr(exc, "param", None)
+    if message.startswith("Invalid value for '-") and param is not None:
+        typed = _typed_value(list(getattr(param, "opts", [])) + list(getattr(param, "secondary_opts", [])))
+        if typed is not None and repr(typed) not in message:
+            message = f"{message.rstrip('.')} (got {clip(typed)!r})"
     if not message.strip() and ctx is not None:
         # No command given: show the help, as 'conquian --help' does.
         out.print(ctx.get_help(), markup=False)

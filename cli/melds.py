@@ -152,6 +152,9 @@ def _file(path: str, labels: Labels | None, as_json: bool) -> None:
             for problem in a.problems:
                 out.print(f"   WRONG expected answer: {problem}", markup=False)
         checked = sum(1 for a in answers if a.expected is not None)
-        out.print(f"{checked - wrong} of {checked} expected answers are correct.")
+        if checked:
+            out.print(f"{checked - wrong} of {checked} expected answers are correct.")
+        else:
+            out.print("No query gives an expected answer to check.")
     if wrong:
         raise typer.Exit(DOMAIN)

@@ -58,7 +58,7 @@ def puzzle(
         if target is not None:
             pictured = relabel(puz.state, labels)
             caption = f"{puz.title}: {pictured.describe()}" if puz.title else pictured.describe()
-            target.write_text(position_svg(dump_position(pictured), caption=caption) + "\n")
+            target.write_text(position_svg(dump_position(pictured), caption=caption, over=pictured.is_terminal()) + "\n")
             target.commit()
     found = solve_puzzle(puz, max_nodes=budget, time_limit=time_limit)
     verified = bool(found["proven"])

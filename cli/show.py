@@ -44,11 +44,11 @@ def show(
         if state.is_terminal():
             data["to_act"] = None  # the deal is over: nobody acts (R15, R18)
         if target is not None:
-            target.write_text(position_svg(data, caption=state.describe()) + "\n")
+            target.write_text(position_svg(data, caption=state.describe(), over=state.is_terminal()) + "\n")
             target.commit()
             out.print(f"Written the picture of {pos.name} to {svg}.", markup=False)
             return
-    for line in table_lines(data, state.describe()):
+    for line in table_lines(data, state.describe(), over=state.is_terminal()):
         out.print(line)
 
 
@@ -83,7 +83,7 @@ def _melds(layout: list[list[str]], labels: str) -> Text:
     return Text("  ").join(Text("[") + _cards(m, labels) + Text("]") for m in layout)
 
 
-def table_lines(data: dict[str, Any], describe: str) -> list[Text]:
+def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> list[Text]:
     """The terminal drawing of position data: one line per part.
 
     Parameters
@@ -92,6 +92,8 @@ def table_lines(data: dict[str, Any], describe: str) -> list[Text]:
         A position as :func:`analyzer.position.dump_position` writes it.
     describe : str
         The position's one-line description, the first line.
+    over : bool
+        The deal is over (R15, R18): the centre line says so.
 
     Returns
     -------
@@ -124,7 +126,9 @@ def table_lines(data: dict[str, Any], describe: str) -> list[Text]:
             lines.append(Text("    gave    ") + card_text(entry["gave"], labels))
     centre = data["centre"]
     if centre is None:
-        lines.append(Text("  Centre    none: a stock card is turned next"))
+        lines.append(
+            Text("  Centre    none: " + ("the deal is over" if over else "a stock card is turned next"))
+        )
     else:
         note = f"  {centre['kind']} by player {centre['source']}"
         if centre["declined"]:

@@ -24,6 +24,7 @@ from cli.common import (
     out,
     progress,
     read_position,
+    usage,
 )
 from cli.results import all_moves_data, solve_data
 
@@ -64,6 +65,11 @@ def solve(
     """Solve a position with every hand known under best play (double-dummy)."""
     pos = read_position(position, labels)
     state = pos.state
+    if mode is not SearchMode.AUTO and state.rules.players == 2:
+        usage(
+            f"--mode {mode.value} chooses how three players are searched; this position has two "
+            "players, whose search is the same either way: it has no effect"
+        )
     lab = state.rules.labels
     if all_moves:
         _all_moves(state, pos.name, mode, budget, time_limit, as_json)

@@ -200,6 +200,7 @@ def position_svg(
     colors: Mapping[str, str] | None = None,
     caption: str | None = None,
     title: str = "Conquian position",
+    over: bool = False,
 ) -> str:
     """The table of a position as an SVG picture (card faces in suit colours, hidden hands as
     card backs, the player to act marked).
@@ -217,6 +218,8 @@ def position_svg(
         A line of text above the table (e.g. the position's description).
     title : str
         The picture's ``<title>``.
+    over : bool
+        The deal is over (R15, R18): no centre card, and none to come.
 
     Returns
     -------
@@ -297,7 +300,7 @@ def position_svg(
         for k, line in enumerate(words):
             _text(middle, 68, y + 42 + 16 * k, line, size=12, fill=palette["text"], cls="centre-note")
     else:
-        _text(middle, 20, y + 56, "none: a stock card is turned next", size=12,
+        _text(middle, 20, y + 56, "none: the deal is over" if over else "none: a stock card is turned next", size=12,
               fill=palette["text"], cls="centre-note")  # fmt: skip
     sx = 260.0
     _text(middle, sx, y + 18, "stock", size=11, fill=palette["muted"], cls="label")

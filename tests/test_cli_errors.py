@@ -203,3 +203,39 @@ def test_negative_seeds_are_refused_everywhere() -> None:
     for cmd, extra in (("hint", {"static": False, "samples": 1}), ("why", {"move": "pass"})):
         reply, _ = answer(json.dumps({"id": 1, "cmd": cmd, "position": forcing(), "seed": -3, **extra}))
         assert reply["ok"] is False and reply["field"] == "seed" and "at least 0" in reply["error"]
+
+
+def test_option_errors_point_at_the_command_and_name_the_value() -> None:
+    # A missing option value is found before the command has a context: still its own help.
+    code, _, err = run("hint", "--samples")
+    assert code == 2 and one_error_line(err) and "(see 'conquian hint --help')" in err
+    code, _, err = run("hint", "--samples", "-5")
+    assert code == 2 and "(got '-5')" in err and "conquian hint --help" in err
+    code, _, err = run("hint", "--time-limit=nan")
+    assert code == 2 and "(got 'nan')" in err
+    code, _, err = run("melds", "AS", "--labels", "german")
+    assert code == 2 and "Value error" not in err and "'german'" in err
+
+
+def test_solve_refuses_a_three_player_mode_on_two_players() -> None:
+    code, _, err = run("solve", str(EXAMPLES / "forcing.json"), "--mode", "paranoid")
+    assert code == 2 and one_error_line(err) and "two players" in err and "--mode paranoid" in err
+
+
+def test_completion_for_an_unknown_shell_is_refused_before_anything_is_written() -> None:
+    code, out, err = run("--install-completion", "bogusshell")
+    assert code == 2 and one_error_line(err) and "'bogusshell'" in err and out == ""
+
+
+def test_messages_say_twice_and_name_a_wrong_record_format(tmp_path: Path) -> None:
+    data = forcing()
+    hand = data["players"][0]["hand"]
+    hand[1] = hand[0]
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run("analyze", str(path))
+    assert code == 1 and f"{hand[0]!r} in player 0's hand is twice" in err
+    record = tmp_path / "r.jsonl"
+    record.write_text('{"format": "chess", "start": {}}\n')
+    code, _, err = run("replay", str(record))
+    assert code == 1 and 'format is "chess", not "conquian-record"' in err

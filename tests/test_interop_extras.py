@@ -44,7 +44,7 @@ def test_ismcts_without_openspiel_is_one_line() -> None:
     assert done.returncode == 1
     assert one_error_line(done.stderr)
     assert "the ismcts bot needs the 'openspiel' extra" in done.stderr
-    assert "pip install 'conquian[openspiel]'" in done.stderr
+    assert "pip install -e '.[openspiel]'" in done.stderr
 
 
 def test_play_with_ismcts_without_openspiel_is_one_line() -> None:
@@ -57,7 +57,7 @@ def test_the_ray_backend_without_ray_is_one_line() -> None:
     done = without(("ray",), "simulate", "--games", "1", "--backend", "ray")
     assert done.returncode == 1 and one_error_line(done.stderr)
     assert "the Ray backend needs the 'ray' extra" in done.stderr
-    assert "pip install 'conquian[ray]'" in done.stderr
+    assert "pip install -e '.[ray]'" in done.stderr
 
 
 @pytest.mark.parametrize(

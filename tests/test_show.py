@@ -127,3 +127,7 @@ def test_nobody_is_marked_to_act_once_the_deal_is_over() -> None:
     assert over.is_terminal()
     code, out, _ = run("show", "-", input=json.dumps(dump_position(over)))
     assert code == 0 and "deal over, player 0 won" in out.lower() and "to act" not in out
+    # No card is turned next either: the centre line says the deal is over.
+    assert "the deal is over" in out and "turned next" not in out
+    picture = position_svg(dump_position(over), over=True)
+    assert "the deal is over" in picture and "turned next" not in picture

@@ -70,5 +70,6 @@ def missing_extra(extra: str, what: str, exc: ImportError) -> MissingExtraError:
     """
     return MissingExtraError(
         f"{what} needs the {extra!r} extra ({exc.name or 'a library'} is not installed): "
-        f"pip install 'conquian[{extra}]'"
+        f"pip install -e '.[{extra}]' in the project's folder (pip install 'conquian[{extra}]' "
+        "where the package is published)"
     )
