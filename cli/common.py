@@ -353,7 +353,7 @@ def _completion_shell(args: list[str]) -> str | None:
 
 def _typed_value(opts: list[str]) -> str | None:
     """The text typed after one of the option names ``opts`` on the command line, if any."""
-    args = _STATE.get("argv") or []
+    args: list[str] = _STATE.get("argv") or []
     for k, arg in enumerate(args):
         name, eq, value = arg.partition("=")
         if name in opts:
