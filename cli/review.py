@@ -127,7 +127,7 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
     table = Table(show_lines=False)
     for col, just in (("ply", "right"), ("player", "right"), ("move", "left"), ("", "left"),
                       ("win", "right"), ("best", "left"), ("best win", "right"),
-                      ("lost", "right"), ("label", "left")):  # fmt: skip
+                      ("drop", "right"), ("label", "left")):  # fmt: skip
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for m, row in zip(result.moves, data["moves"], strict=True):
         same = m.label is Label.BEST
@@ -148,7 +148,7 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
         out.print("No decisions to review: every move was forced or a turn of the stock.")
     out.print(
         f"Each decision: up to {result.samples} sampled deals (seed {result.seed}, "
-        f"{result.time_limit:g} s); 'lost' is the expected result given up (win +1, loss -1)."
+        f"{result.time_limit:g} s); 'drop' is the expected result given up (win +1, draw 0, loss -1; JSON 'loss' is the win chance given up)."
     )
     if result.time_limited:
         out.print(

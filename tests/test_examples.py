@@ -68,3 +68,16 @@ def test_example(path: Path) -> None:
 def test_bundled_default_is_worked_example_5() -> None:
     bundled = ROOT / "cli" / "data" / "default-position.json"
     assert bundled.read_bytes() == (EXAMPLES / "forcing.json").read_bytes()
+
+
+def test_the_bundled_record_replays_and_reviews() -> None:
+    from cli_run import run
+
+    record = ROOT / "examples" / "records" / "classic-hint-vs-greedy.jsonl"
+    code, out, err = run("replay", str(record), "--json")
+    assert code == 0, err
+    assert json.loads(out)["winner"] == 0
+    code, out, err = run("review", str(record), "--samples", "2", "--json")
+    assert code == 0, err
+    review = json.loads(out)
+    assert review["moves"] and {s["player"] for s in review["summary"]} == {0, 1}

@@ -102,6 +102,8 @@ COMMANDS = {
     "why": ["why", "-", "pass", "--samples", "1", "--time-limit", "0.05"],
     "solve": ["solve", "-", "--budget", "50", "--time-limit", "0.2"],
     "tree": ["tree", "-", "--depth", "1", "--max-nodes", "5", "--budget", "50"],
+    "show": ["show", "-"],
+    "notation": ["notation", "-"],
 }
 
 

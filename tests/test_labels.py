@@ -193,6 +193,10 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("tree", ["tree", str(EXAMPLES / "example4-rearrangement.json"), "--depth", "1", "--no-values",
               "--export", "{tmp}/t.json"]),
     ("replay", ["replay", "{tmp}/unfinished.jsonl"]),
+    ("review", ["review", "{tmp}/unfinished.jsonl", "--samples", "1", "--json"]),
+    ("show", ["show", str(EXAMPLES / "forcing.json")]),
+    ("notation", ["notation", str(EXAMPLES / "forcing.json")]),
+    ("deal", ["deal", "--seed", "1"]),
     ("play", ["play", "--seed", "3", "--record", "{tmp}/g.jsonl"]),
     ("simulate", ["simulate", "--games", "1", "--records", "{tmp}/records"]),
 ]  # fmt: skip

@@ -194,6 +194,9 @@ READERS: list[tuple[str, list[str], str]] = [
     ("tree", ["tree", "-", "--depth", "1"], "position"),
     ("puzzle", ["puzzle", "-"], "puzzle"),
     ("replay", ["replay", "-"], "record"),
+    ("review", ["review", "-", "--samples", "1"], "record"),
+    ("show", ["show", "-"], "position"),
+    ("notation", ["notation", "-"], "position"),
     ("melds --file", ["melds", "--file", "-"], "melds"),
 ]  # fmt: skip
 
