@@ -166,6 +166,12 @@ class Lookahead:
     stop : callable, optional
         Polled during the search; True ends it like a spent budget
         (``stopped_by="interrupted"``).
+    spread : int
+        With the stock order known and ``spread`` above 1, a turn inside the
+        horizon is a chance node over the next ``spread`` stock cards, each
+        turned in its turn with the others kept in order, at equal weight
+        (sparse sampling); 1 follows the order.  Measured: no gain in
+        strength (``docs/hint.md``).
 
     The history table persists across calls, so the samples of one hint
     share their move ordering; the transposition table is per deal.
