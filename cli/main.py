@@ -63,6 +63,7 @@ def main(args: list[str] | None = None) -> int:
         The exit code (also passed to ``sys.exit`` by the console script):
         0, 1 for a domain error, 2 for a usage error, 130 when interrupted.
     """
+    terminate: Any = None
     try:
         previous: Any = signal.signal(signal.SIGINT, _interrupted_during_startup)
     except ValueError:  # not the main thread: no Ctrl-C reaches us here
@@ -73,9 +74,11 @@ def main(args: list[str] | None = None) -> int:
 
         if previous is not None:
             # From here on the command's own handling applies (cli.common.Group): Ctrl-C
-            # is a KeyboardInterrupt again, so that output files are cleaned up.
+            # is a KeyboardInterrupt again, so that output files are cleaned up; and so is
+            # a kill (SIGTERM, e.g. from 'timeout'): no half-written temporary file is left.
             signal.signal(signal.SIGINT, previous)
             previous = None
+            terminate = signal.signal(signal.SIGTERM, _terminated)
         result = command(args=args, prog_name="conquian", standalone_mode=False)
     except KeyboardInterrupt:
         os.write(2, _MESSAGE)
@@ -83,7 +86,14 @@ def main(args: list[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+        if terminate is not None:
+            signal.signal(signal.SIGTERM, terminate)
     return result if isinstance(result, int) else 0
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM ends a command as Ctrl-C does (output files cleaned up, exit 130)."""
+    raise KeyboardInterrupt
 
 
 def __getattr__(name: str) -> Any:

@@ -96,3 +96,28 @@ def test_the_entry_module_imports_nothing_heavy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
+def test_a_kill_leaves_no_temporary_output_file(tmp_path: Path) -> None:
+    # 'timeout' sends SIGTERM: the command ends as on Ctrl-C and removes its temporary file.
+    from conftest import EXAMPLES
+
+    command = [
+        sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())",
+        "tree", str(EXAMPLES / "forcing.json"), "--depth", "12", "--max-nodes", "100000000",
+        "--no-values", "--export", str(tmp_path / "x.json"),
+    ]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list(tmp_path.glob(".x.json.*.tmp")):
+            time.sleep(0.05)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
