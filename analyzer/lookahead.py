@@ -355,10 +355,8 @@ class Lookahead:
             if state.phase is Phase.TURN:
                 if depth <= 0:
                     return state, depth, self._evaluate(state)
-                if state.stock is None:
+                if state.stock is None or (self.spread > 1 and len(state.stock) > 1):
                     return state, depth, self._chance(state, depth)
-                if self.spread > 1 and len(state.stock) > 1:
-                    return state, depth, self._sparse(state, depth)
                 ((move, _),) = state.chance_outcomes()
                 state = state.apply(move, check=False)
                 depth -= 1
@@ -366,8 +364,8 @@ class Lookahead:
             return state, depth, None
 
     def _chance(self, state: GameState, depth: int) -> Outcome:
-        """Stock order unknown: the average over every card that may be turned (R8, R10),
-        each searched with a full window (expectimax)."""
+        """A turn searched as a chance node: the weighted average of its branches
+        (:meth:`_branches`), each searched with a full window (expectimax)."""
         self._tick()
         key = (self._key(state), depth)
         hit = self._table.get(key)
@@ -376,8 +374,7 @@ class Lookahead:
         before = self._estimates
         n = state.rules.players
         total = [0.0] * (n + 1)
-        for move, p in state.chance_outcomes():
-            child = state.apply(move, check=False)
+        for child, p in self._branches(state):
             vec = self._value(child, depth - 1, self._mode)
             for k in range(n + 1):
                 total[k] += p * vec[k]
@@ -386,32 +383,26 @@ class Lookahead:
         self._store(key, (v, outcome, v, outcome), before)
         return outcome
 
-    def _sparse(self, state: GameState, depth: int) -> Outcome:
-        """Stock order known, but searched as a chance node over its first ``spread`` cards
-        (each in turn the card turned, the rest in their order): sparse sampling (Kearns,
-        Mansour and Ng 2002), so that a choice before a turn does not rest on knowing the
-        card that comes."""
-        self._tick()
-        key = (self._key(state), depth)
-        hit = self._table.get(key)
-        if hit is not None and hit[0] == hit[2]:
-            return self._hit(key, hit[1])
-        before = self._estimates
-        n = state.rules.players
+    def _branches(self, state: GameState) -> list[tuple[GameState, float]]:
+        """The positions a turn may lead to, with their weights.
+
+        Stock order unknown: every stock card (R8, R10).  Stock order known
+        with ``spread`` above 1: each of its first ``spread`` cards turned in
+        its turn, the rest kept in order, at equal weight -- sparse sampling
+        (Kearns, Mansour and Ng 2002), so that a choice before a turn does not
+        rest on knowing the card that comes.
+        """
         stock = state.stock
-        assert stock is not None
+        if stock is None:
+            return [(state.apply(move, check=False), p) for move, p in state.chance_outcomes()]
         cards = stock[: self.spread]
-        total = [0.0] * (n + 1)
-        for i, card in enumerate(cards):
-            order = (card, *stock[:i], *stock[i + 1 :])
-            child = state.evolve(stock=order).apply(Turn(card), check=False)
-            vec = self._value(child, depth - 1, self._mode)
-            for k in range(n + 1):
-                total[k] += vec[k] / len(cards)
-        outcome = tuple(total)
-        v = _utility(outcome, self._root)
-        self._store(key, (v, outcome, v, outcome), before)
-        return outcome
+        return [
+            (
+                state.evolve(stock=(card, *stock[:i], *stock[i + 1 :])).apply(Turn(card), check=False),
+                1.0 / len(cards),
+            )
+            for i, card in enumerate(cards)
+        ]
 
     def _alphabeta(
         self, state: GameState, depth: int, alpha: float, beta: float

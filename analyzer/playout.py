@@ -92,7 +92,7 @@ def _play(state: GameState, policy: str, rng: random.Random) -> GameState:
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
-            move: Move = outcomes[rng.randrange(len(outcomes))][0] if len(outcomes) > 1 else outcomes[0][0]
+            move: Move = outcomes[rng.randrange(len(outcomes))][0]
             assert isinstance(move, Turn)
         else:
             moves = state.legal_moves()
@@ -159,8 +159,5 @@ class RolloutLeaf:
 
     def __call__(self, state: GameState) -> Outcome:
         """The mean outcome vector of the playouts from ``state`` (every hand known)."""
-        total: list[float] = []
-        for _ in range(self.playouts):
-            vec = playout_outcome(state, "eager", self.rng)
-            total = list(vec) if not total else [a + b for a, b in zip(total, vec, strict=True)]
-        return tuple(x / self.playouts for x in total)
+        runs = [playout_outcome(state, "eager", self.rng) for _ in range(self.playouts)]
+        return tuple(sum(column) / self.playouts for column in zip(*runs, strict=True))

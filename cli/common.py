@@ -286,7 +286,7 @@ class Group(TyperGroup):
         json_errors(False)
         _STATE["argv"] = list(sys.argv[1:] if args is None else args)
         _STATE["commands"] = tuple(getattr(self, "commands", ()))
-        shell = _completion_shell(_STATE["argv"])
+        shell = _completion_shell()
         if shell is not None:
             _error_line(
                 f"unknown shell for completion: {clip(shell)!r} (one of {', '.join(SHELLS)}, "
@@ -337,18 +337,11 @@ SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 """The shells whose completion ``--install-completion`` and ``--show-completion`` know."""
 
 
-def _completion_shell(args: list[str]) -> str | None:
+def _completion_shell() -> str | None:
     """The shell named after a completion option when it is not one of :data:`SHELLS` (typer would
     ignore it and install for the detected shell), else ``None``."""
-    for k, arg in enumerate(args):
-        name, eq, value = arg.partition("=")
-        if name in ("--install-completion", "--show-completion"):
-            if not eq:
-                if k + 1 >= len(args) or args[k + 1].startswith("-"):
-                    return None
-                value = args[k + 1]
-            return None if value in SHELLS else value
-    return None
+    value = _typed_value(["--install-completion", "--show-completion"])
+    return None if value is None or value.startswith("-") or value in SHELLS else value
 
 
 def _typed_value(opts: list[str]) -> str | None:

@@ -192,15 +192,23 @@ def test_lookahead_values_every_move_like_the_exact_search(variant: str, seed: i
         )
 
 
+WINNING_TAKE = "take [2S 3S 4S 5S 6S] [QS QH QD QC] pay 7S"
+
+
+def _two_card_stock(order: list[str]) -> GameState:
+    """PAY_MATTERS with 5D moved from the dead cards into a two-card stock of ``order``."""
+    data = json.loads(json.dumps(PAY_MATTERS))
+    data["stock"] = order
+    data["dead"].remove("5D")
+    return load_position(data)
+
+
 def test_chance_lookahead_averages_the_stock() -> None:
     # After the winning take, player 1 turns next: KH first lets player 0 go out, 5D first lets
     # player 1 go out (5D on his diamond run, AS and JD JC JS with it).  Known order KH 5D: a win;
     # unknown order: one chance in two.
-    data = json.loads(json.dumps(PAY_MATTERS))
-    data["stock"] = ["KH", "5D"]
-    data["dead"].remove("5D")
-    state = load_position(data)
-    move = parse_move("take [2S 3S 4S 5S 6S] [QS QH QD QC] pay 7S")
+    state = _two_card_stock(["KH", "5D"])
+    move = parse_move(WINNING_TAKE)
     known = Lookahead(melded_lead).values(state, [move])
     unknown = Lookahead(melded_lead).values(state.evolve(stock=None), [move])
     assert known.exact and unknown.exact
@@ -211,19 +219,15 @@ def test_chance_lookahead_averages_the_stock() -> None:
 def test_spread_searches_the_first_stock_cards_as_a_chance_node() -> None:
     # The position of the test above: with spread 2 the known order KH 5D is searched as KH
     # first and 5D first, one half each, the same as the unknown order; spread 1 follows it.
-    data = json.loads(json.dumps(PAY_MATTERS))
-    data["stock"] = ["KH", "5D"]
-    data["dead"].remove("5D")
-    state = load_position(data)
-    move = parse_move("take [2S 3S 4S 5S 6S] [QS QH QD QC] pay 7S")
+    state = _two_card_stock(["KH", "5D"])
+    move = parse_move(WINNING_TAKE)
     one = Lookahead(melded_lead, spread=1).values(state, [move])
     two = Lookahead(melded_lead, spread=2).values(state, [move])
     assert one.exact and two.exact
     assert one.outcomes[0][0] == 1.0
     assert two.outcomes[0][0] == pytest.approx(0.5) and two.outcomes[0][1] == pytest.approx(0.5)
     # Reversed order: spread 2 answers the same, spread 1 follows the order (5D first loses).
-    data["stock"] = ["5D", "KH"]
-    reverse = load_position(data)
+    reverse = _two_card_stock(["5D", "KH"])
     assert Lookahead(melded_lead, spread=2).values(reverse, [move]).outcomes == two.outcomes
     assert Lookahead(melded_lead, spread=1).values(reverse, [move]).outcomes[0][1] == 1.0
 
