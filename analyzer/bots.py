@@ -133,6 +133,7 @@ BOTS: dict[str, str | BotFactory] = {
     "hint-v1": "analyzer.hintbot:HintV1Bot",
     "oracle": "analyzer.hintbot:OracleBot",
     "peek": "analyzer.hintbot:PeekBot",
+    "mcts": "analyzer.mcts:MctsBot",
     "ismcts": "analyzer.interop.ismcts:IsmctsBot",  # OpenSpiel's IS-MCTS: pip install conquian[openspiel]
 }
 """Every bot by name: a factory, or ``"module:attribute"`` imported when the bot is made.

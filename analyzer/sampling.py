@@ -14,12 +14,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 from analyzer.cards import FULL_DECK, iter_mask
 from analyzer.errors import PositionError
-from analyzer.state import GameState
+from analyzer.melds import cards_of
+from analyzer.state import GameState, Phase
 
-__all__ = ["MAX_TRIES", "declined_pairs", "is_consistent", "sample_deal", "sample_deals", "unseen_cards"]
+__all__ = [
+    "MAX_TRIES",
+    "declined_pairs",
+    "is_consistent",
+    "sample_deal",
+    "sample_deals",
+    "sample_world",
+    "unseen_cards",
+]
 
 MAX_TRIES = 64
 """Uniform draws tried by ``sample_deal(..., infer=True)`` before it settles for the best one."""
@@ -195,3 +205,49 @@ def is_consistent(sample: GameState, view: GameState, player: int) -> bool:
         total |= 1 << card
     need = _required(view, player, unseen_cards(view, player))
     return all(sample.hands[q] is not None and sample.hands[q] & m for q, m in need.items())  # type: ignore[operator]
+
+
+def sample_world(view_state: GameState, player: int, rng: random.Random) -> GameState:
+    """A whole deal consistent with ``player``'s view, for a :meth:`Match.from_position`.
+
+    Hidden hands are drawn by :func:`analyzer.sampling.sample_deal`
+    (uniform, no inference); hidden exchange gifts (R9) uniformly from the
+    hand that holds them.  The stock order is left to chance.
+
+    Raises
+    ------
+    PositionError
+        If the view is impossible (the counts do not fit the unseen cards).
+    """
+    world = sample_deal(view_state, player, rng)
+    n = world.rules.players
+    hands = [h or 0 for h in world.hands]
+    changes: dict[str, Any] = {"stock": None}
+    if world.phase is Phase.EXCHANGE:
+        gifts: list[int | None] = list(view_state.gifts) if view_state.gifts else [None] * n
+        for q, g in zip(range(n), chosen_gifts(view_state), strict=True):
+            if g is None and q != player:
+                gifts[q] = rng.choice(list(iter_mask(hands[q])))
+        changes["gifts"] = tuple(gifts)
+    elif world.gave:
+        gave = list(world.gave)
+        for q in range(n):
+            if gave[q] is None:
+                holder = (q + 1) % n
+                pool = hands[holder] | cards_of(world.layouts[holder])
+                gave[q] = rng.choice(list(iter_mask(pool))) if pool else None
+        changes["gave"] = tuple(gave)
+    return world.evolve(**changes)
+
+
+def chosen_gifts(state: GameState) -> list[int | None]:
+    """Per seat in the exchange: his gift if chosen and shown, ``None`` if hidden, ``-1`` if not yet chosen.
+
+    The exchange is played in turn order from the player after the dealer (R9):
+    the seats before the one to act have chosen.
+    """
+    n = state.rules.players
+    order = [(state.dealer + 1 + k) % n for k in range(n)]
+    done = set(order[: order.index(state.to_act)])
+    gifts = state.gifts or (None,) * n
+    return [gifts[q] if q in done else -1 for q in range(n)]

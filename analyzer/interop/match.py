@@ -39,7 +39,7 @@ from analyzer.melds import cards_of
 from analyzer.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.position import deal, view
 from analyzer.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
-from analyzer.sampling import sample_deal
+from analyzer.sampling import chosen_gifts, sample_deal, sample_world
 from analyzer.state import GameState, Phase, fits_layout
 
 __all__ = [
@@ -227,7 +227,7 @@ class Match:
         """
         if any(h is None for h in state.hands):
             raise PositionError("a match needs every hand: sample the hidden ones first")
-        if state.phase is Phase.EXCHANGE and None in _chosen_gifts(state):
+        if state.phase is Phase.EXCHANGE and None in chosen_gifts(state):
             raise PositionError("a gift chosen in the exchange is hidden: sample it first")
         start = state.evolve(stock=None)
         zeros = (0,) * state.rules.players
@@ -805,52 +805,6 @@ def tensor_layout(
     return out
 
 
-def sample_world(view_state: GameState, player: int, rng: random.Random) -> GameState:
-    """A whole deal consistent with ``player``'s view, for a :meth:`Match.from_position`.
-
-    Hidden hands are drawn by :func:`analyzer.sampling.sample_deal`
-    (uniform, no inference); hidden exchange gifts (R9) uniformly from the
-    hand that holds them.  The stock order is left to chance.
-
-    Raises
-    ------
-    PositionError
-        If the view is impossible (the counts do not fit the unseen cards).
-    """
-    world = sample_deal(view_state, player, rng)
-    n = world.rules.players
-    hands = [h or 0 for h in world.hands]
-    changes: dict[str, Any] = {"stock": None}
-    if world.phase is Phase.EXCHANGE:
-        gifts: list[int | None] = list(view_state.gifts) if view_state.gifts else [None] * n
-        for q, g in zip(range(n), _chosen_gifts(view_state), strict=True):
-            if g is None and q != player:
-                gifts[q] = rng.choice(list(iter_mask(hands[q])))
-        changes["gifts"] = tuple(gifts)
-    elif world.gave:
-        gave = list(world.gave)
-        for q in range(n):
-            if gave[q] is None:
-                holder = (q + 1) % n
-                pool = hands[holder] | cards_of(world.layouts[holder])
-                gave[q] = rng.choice(list(iter_mask(pool))) if pool else None
-        changes["gave"] = tuple(gave)
-    return world.evolve(**changes)
-
-
-def _chosen_gifts(state: GameState) -> list[int | None]:
-    """Per seat in the exchange: his gift if chosen and shown, ``None`` if hidden, ``-1`` if not yet chosen.
-
-    The exchange is played in turn order from the player after the dealer (R9):
-    the seats before the one to act have chosen.
-    """
-    n = state.rules.players
-    order = [(state.dealer + 1 + k) % n for k in range(n)]
-    done = set(order[: order.index(state.to_act)])
-    gifts = state.gifts or (None,) * n
-    return [gifts[q] if q in done else -1 for q in range(n)]
-
-
 def _with_hidden(
     values: tuple[int | None, ...], gifts: Sequence[int], player: int
 ) -> tuple[int | None, ...]:
@@ -893,7 +847,7 @@ def _public_summary(state: GameState) -> str:
             text += f", p{c.forced} forced"
         parts.append(text)
     if state.phase is Phase.EXCHANGE:
-        chosen = [q for q, g in enumerate(_chosen_gifts(state)) if g != -1]
+        chosen = [q for q, g in enumerate(chosen_gifts(state)) if g != -1]
         parts.append("chosen " + (" ".join(f"p{q}" for q in chosen) or "-"))
     parts.append("hands " + " ".join(str(k) for k in state.counts))
     parts.append(f"stock {state.stock_count}")
