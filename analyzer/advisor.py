@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyzer.cards import iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
@@ -45,10 +45,12 @@ from analyzer.errors import ConquianError, PositionError
 from analyzer.evaluation import fitted_evaluator, melded_lead
 from analyzer.hints import Hint, outs, score_move, usefulness
 from analyzer.lookahead import Lookahead
+from analyzer.mcts import search as mcts_search
 from analyzer.melds import cards_of, catalog, layoff_mask
 from analyzer.moves import LayIn, Move, Take
 from analyzer.playout import RolloutLeaf
 from analyzer.position import view as view_of
+from analyzer.rules import Rules
 from analyzer.sampling import sample_deal, unseen_cards
 from analyzer.search import Outcome, Solver
 from analyzer.state import GameState, Phase, fits_layout
@@ -60,12 +62,14 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "DEFAULT_TIME_LIMIT",
     "ENGINES",
+    "ENGINE_NAMES",
     "Advice",
     "Engine",
     "MoveEstimate",
     "advise",
     "candidate_moves",
     "choices",
+    "engine_for",
     "same_choice",
 ]
 
@@ -88,8 +92,10 @@ class Engine:
         ``"all"`` (every distinct choice, :func:`candidate_moves`) or ``"v1"``
         (one take per set of hand cards, arranged and paid by CP-SAT).
     search : str
-        ``"lookahead"`` (:class:`analyzer.lookahead.Lookahead`) or ``"exact"``
-        (:class:`analyzer.search.Solver` to the end of the deal).
+        ``"lookahead"`` (:class:`analyzer.lookahead.Lookahead`), ``"exact"``
+        (:class:`analyzer.search.Solver` to the end of the deal) or ``"mcts"``
+        (:func:`analyzer.mcts.search`: one IS-MCTS tree over every sampled
+        deal, the stock drawn at random, never seen in advance).
     leaf : str
         ``"fitted"`` (:func:`analyzer.evaluation.fitted_evaluator`, the
         melded-card lead where no model was fitted), ``"melded"`` or
@@ -112,6 +118,15 @@ class Engine:
     infer : bool
         Sample only deals consistent with the other players' declines
         (:func:`analyzer.sampling.sample_deal` with ``infer=True``).
+    spread : int
+        ``lookahead`` with a known stock: the first ``spread`` stock cards are
+        searched as a chance node (:class:`analyzer.lookahead.Lookahead`).
+    samples : int
+        Deals sampled by default (``mcts``: iterations, each on its own sampled deal).
+    bot_samples : int
+        Deals sampled per decision by the ``hint`` bot of this engine.
+    c : float
+        ``mcts``: UCB1 exploration constant (:func:`analyzer.mcts.search`).
     """
 
     name: str
@@ -125,14 +140,50 @@ class Engine:
     infer: bool = True
     playouts: int = 1
     spread: int = 1
+    samples: int = DEFAULT_SAMPLES
+    bot_samples: int = 8
+    c: float = 0.7
 
 
 ENGINES: dict[str, Engine] = {
+    "v3": Engine("v3", "all", "mcts", "rollout", samples=4_000, bot_samples=1_000),
     "v2": Engine("v2", "all", "lookahead", "fitted"),
     "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False),
 }
 """The hint engines by name; ``v1`` is the first one, kept to measure the others against."""
-DEFAULT_ENGINE = "v2"
+
+AUTO = "auto"
+"""The default engine name: ``v3`` (IS-MCTS) for three or more players, ``v2`` for two.
+
+Chosen by measured strength (``bench/strength.py``, docs/hint.md): in
+``megajogos`` the IS-MCTS search wins far more deals against greedy than the
+``v2`` lookahead, in less time; in ``classic`` the two are level on the same
+deals and ``v2`` is the faster."""
+
+ENGINE_NAMES: tuple[str, ...] = (AUTO, *ENGINES)
+"""Every name ``--engine`` takes."""
+
+
+def engine_for(engine: str | Engine, rules: Rules) -> Engine:
+    """The engine named ``engine`` (:data:`ENGINE_NAMES`) for a deal of ``rules``.
+
+    ``"auto"`` is ``v3`` with three or more players, else ``v2`` (:data:`AUTO`).
+
+    Raises
+    ------
+    ConquianError
+        If the name is unknown.
+    """
+    if isinstance(engine, Engine):
+        return engine
+    if engine == AUTO:
+        return ENGINES["v3" if rules.players >= 3 else "v2"]
+    if engine not in ENGINES:
+        raise ConquianError(
+            f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
+        )
+    return ENGINES[engine]
+DEFAULT_ENGINE = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +235,9 @@ class Advice:
         Fraction of the searches (one per deal, or per deal and move for
         ``v1``) whose values are estimates, not exact results: ``v1``, the
         solves that ran out of their node budget; ``v2``, the deals where the
-        lookahead stopped before the end of the deal and used its leaf evaluation.
+        lookahead stopped before the end of the deal and used its leaf evaluation;
+        ``v3``, the IS-MCTS iterations that left the tree before the end of the
+        deal and were scored by a playout (or the fitted leaf).
     seed : int
     planned : int
         Deals planned; more than ``samples`` when the time limit stopped sampling.
@@ -193,11 +246,12 @@ class Advice:
     depth : float
         ``v2``: median depth in offers of the lookahead over the deals
         (-1: the budget allowed only the evaluation of each move's position);
-        ``v1``: 0.
+        ``v1``: 0; ``v3``: median number of moves chosen in the tree per iteration.
     shallow : float
         ``v2``: fraction of deals where the budget cut the lookahead before
         it had looked one full offer beyond the move (depth below 1) and the
         search did not reach the end of the deal; ``v1``: equal to ``unproven``.
+        ``v3``: 0.
     interrupted : bool
         True when ``stop`` ended the sampling early (Ctrl-C): the answer is
         the best found so far.
@@ -352,7 +406,7 @@ def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameSta
 def advise(
     state: GameState,
     *,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     seed: int = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
     node_budget: int | None = None,
@@ -369,8 +423,10 @@ def advise(
     state : GameState
         The position; only the hand of the player to act needs to be known.
         Other hands, even if given, are hidden unless ``open_hands``.
-    samples : int
-        Most deals to sample (at least one is always evaluated).
+    samples : int, optional
+        Most deals to sample (at least one is always evaluated); the engine's
+        default when omitted (``v2`` 48; ``v3`` 4,000 IS-MCTS iterations, each
+        on its own sampled deal).
     seed : int
         Same seed, same deals, same answer (given the same time budget).
     time_limit : float
@@ -387,7 +443,8 @@ def advise(
     progress : callable, optional
         Called with (deals done, deals planned).
     engine : str or Engine
-        The hint engine (:data:`ENGINES`), ``"v2"`` by default.
+        The hint engine (:data:`ENGINE_NAMES`), ``"auto"`` by default: ``v3``
+        for three players, ``v2`` for two (:data:`AUTO`).
     stop : callable, optional
         Polled between and during the searches; when it returns True the
         answer is built from the deals finished so far (at least one), and
@@ -405,11 +462,9 @@ def advise(
         If the engine is unknown.
     """
     start = time.perf_counter()
-    if isinstance(engine, str):
-        if engine not in ENGINES:
-            raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
-        engine = ENGINES[engine]
+    engine = engine_for(engine, state.rules)
     budget = engine.node_budget if node_budget is None else node_budget
+    samples = engine.samples if samples is None else samples
     player = state.to_act
     if state.phase in (Phase.OVER, Phase.TURN):
         raise PositionError(f"no move to choose: {state.describe()}")
@@ -436,6 +491,13 @@ def advise(
     candidates = [m for g in groups for m in g]
     rng = random.Random(seed)
     exact_deal = open_hands and state.stock is not None
+    if engine.search == "mcts":
+        if not exact_deal:
+            return _advise_mcts(
+                mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start
+            )
+        # Every card and the stock order known: the exact lookahead of v2 answers.
+        engine = replace(ENGINES["v2"], name=engine.name)
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
@@ -537,6 +599,69 @@ def advise(
         float(depths[len(depths) // 2]) if depths else 0.0,
         shallow / searches if searches else 0.0,
         interrupted,
+    )
+
+
+def _advise_mcts(
+    mine: GameState,
+    groups: list[list[Move]],
+    asked: set[Move],
+    engine: Engine,
+    samples: int,
+    seed: int,
+    time_limit: float,
+    progress: Callable[[int, int], None] | None,
+    stop: Callable[[], bool] | None,
+    start: float,
+) -> Advice:
+    """``advise`` with the ``mcts`` search: one IS-MCTS tree over one move per choice.
+
+    Each choice is searched with the arrangement asked about, else the one
+    exposing the fewest cards to forcing (:func:`choices`).  Per move: the
+    mean win and draw results of the iterations that tried it, with a 95%
+    Wilson interval over its visits; moves are ranked by visits (the move the
+    search settled on first), a move that goes out first of all.
+    """
+    player = mine.to_act
+    roots = [([m for m in g if m in asked] or g)[0] for g in groups]
+    found = mcts_search(
+        mine,
+        max(1, samples),
+        seed=seed,
+        c=engine.c,
+        leaf=engine.leaf,
+        root_moves=roots,
+        time_limit=max(0.05, time_limit),
+        stop=stop,
+        progress=progress,
+    )
+    estimates: list[MoveEstimate] = []
+    static: dict[Move, Hint] = {}
+    for st in found.moves:
+        win, draw = st.win, st.draw
+        loss = max(0.0, 1.0 - win - draw) if st.visits else 0.0
+        ci = wilson(round(win * st.visits), st.visits) if st.visits else (0.0, 1.0)
+        static[st.move] = score_move(mine, st.move)
+        estimates.append(
+            MoveEstimate(
+                st.move, win, draw, loss, ci, win - loss, st.visits, static[st.move].score, ()
+            )
+        )
+    visits = {st.move: st.visits for st in found.moves}
+    estimates.sort(key=lambda e: (not _goes_out(e.move), -visits[e.move], -e.expected))
+    estimates = _with_reasons(mine, player, estimates, static)
+    return Advice(
+        player,
+        estimates,
+        found.iterations,
+        time.perf_counter() - start,
+        1.0 - found.ended,
+        seed,
+        max(1, samples),
+        engine.name,
+        found.depth,
+        0.0,
+        found.interrupted,
     )
 
 

@@ -130,6 +130,7 @@ BOTS: dict[str, str | BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "hint": "analyzer.hintbot:HintBot",
+    "hint-v2": "analyzer.hintbot:HintV2Bot",
     "hint-v1": "analyzer.hintbot:HintV1Bot",
     "oracle": "analyzer.hintbot:OracleBot",
     "peek": "analyzer.hintbot:PeekBot",

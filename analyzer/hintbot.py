@@ -1,7 +1,9 @@
 """Bots that search: ``hint`` (the advisor), ``hint-v1`` (the first advisor) and ``oracle``.
 
-``hint`` and ``hint-v1`` play the best move of :func:`analyzer.advisor.advise`
-from their own view with the ``v2`` and ``v1`` engines.  Their budgets are
+``hint``, ``hint-v2`` and ``hint-v1`` play the best move of
+:func:`analyzer.advisor.advise` from their own view: ``hint`` with the default
+engine (``auto``: ``v3`` IS-MCTS for three players, ``v2`` for two),
+``hint-v2`` and ``hint-v1`` with the earlier engines, kept to measure against.  Their budgets are
 counted in deals and positions, not seconds, so a seeded game is the same
 game on any machine and under any load (the time limit is only a safety net).
 
@@ -15,14 +17,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
-from analyzer.advisor import ENGINES, advise
+from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
 from analyzer.errors import ConquianError
 from analyzer.moves import LayIn, Move, Take
+from analyzer.rules import Rules
 from analyzer.search import Solver
 from analyzer.state import GameState
 
-__all__ = ["HintBot", "HintV1Bot", "OracleBot", "PeekBot"]
+__all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "OracleBot", "PeekBot"]
 
 
 def _obvious(view: GameState) -> Move | None:
@@ -41,15 +45,18 @@ class HintBot:
 
     Parameters
     ----------
-    samples : int
-        Deals sampled per decision (8: a bot plays many deals; ``hint`` samples 48).
+    samples : int, optional
+        Deals sampled per decision; the engine's ``bot_samples`` when omitted
+        (``v2``: 8, ``v3``: 1,000 IS-MCTS iterations; a bot plays many deals,
+        the ``hint`` command samples more).
     node_budget : int, optional
-        Positions per sampled deal (1,000; engine ``v1``: its own default).
+        Positions per sampled deal (``v2``: 1,000; other engines: their own default).
     time_limit : float
         Seconds per decision, a safety net: the budgets above normally end
         the search first, which keeps seeded games reproducible.
     engine : str
-        The advisor's engine (``"v2"``).
+        The advisor's engine: ``"auto"`` (``v3`` for three players, ``v2`` for
+        two, :data:`analyzer.advisor.AUTO`), ``"v3"``, ``"v2"`` or ``"v1"``.
     mode : str, optional
         Search mode for three players (``"maxn"`` or ``"paranoid"``); the engine's when omitted.
     max_depth : int, optional
@@ -63,6 +70,10 @@ class HintBot:
         Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
     playouts : int, optional
         Playouts per leaf with ``leaf="rollout"``; the engine's when omitted.
+    spread : int, optional
+        Stock cards searched as a chance node (``lookahead``); the engine's when omitted.
+    c : float, optional
+        UCB1 exploration constant (``mcts``); the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -74,10 +85,10 @@ class HintBot:
 
     def __init__(
         self,
-        samples: int = 8,
+        samples: int | None = None,
         time_limit: float = 30.0,
         node_budget: int | None = None,
-        engine: str = "v2",
+        engine: str = "auto",
         mode: str | None = None,
         max_depth: int | None = None,
         stock: str | None = None,
@@ -85,36 +96,50 @@ class HintBot:
         leaf: str | None = None,
         playouts: int | None = None,
         spread: int | None = None,
+        c: float | None = None,
     ) -> None:
-        if engine not in ENGINES:
-            raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINES)})")
-        base = ENGINES[engine]
-        self.engine = replace(
-            base,
-            mode=base.mode if mode is None else mode,
-            max_depth=base.max_depth if max_depth is None else max_depth,
-            stock=base.stock if stock is None else stock,
-            infer=base.infer if infer is None else bool(infer),
-            leaf=base.leaf if leaf is None else leaf,
-            playouts=base.playouts if playouts is None else playouts,
-            spread=base.spread if spread is None else spread,
-        )
-        self.samples = samples
+        if engine not in ENGINE_NAMES:
+            raise ConquianError(
+                f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
+            )
+        self.engine_name = engine
+        self.overrides: dict[str, Any] = {
+            "mode": mode, "max_depth": max_depth, "stock": stock,
+            "infer": None if infer is None else bool(infer), "leaf": leaf,
+            "playouts": playouts, "spread": spread, "c": c,
+        }  # fmt: skip
+        self._samples = samples
+        self._node_budget = node_budget
         self.time_limit = time_limit
-        self.node_budget = node_budget if node_budget is not None or engine != "v2" else 1_000
+        self._setups: dict[int, tuple[Engine, int, int | None]] = {}
+
+    def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
+        """The engine, the deals sampled per decision and the node budget for a deal of ``rules``
+        (``"auto"`` picks the engine by the number of players, :data:`analyzer.advisor.AUTO`)."""
+        found = self._setups.get(rules.players)
+        if found is None:
+            base = engine_for(self.engine_name, rules)
+            engine = replace(base, **{k: v for k, v in self.overrides.items() if v is not None})
+            samples = engine.bot_samples if self._samples is None else self._samples
+            budget = self._node_budget
+            if budget is None and engine.name == "v2":
+                budget = 1_000
+            found = self._setups[rules.players] = (engine, samples, budget)
+        return found
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move on ``view``."""
         obvious = _obvious(view)
         if obvious is not None:
             return obvious
+        engine, samples, budget = self.setup(view.rules)
         advice = advise(
             view,
-            samples=self.samples,
+            samples=samples,
             seed=rng.randrange(2**31),
             time_limit=self.time_limit,
-            node_budget=self.node_budget,
-            engine=self.engine,
+            node_budget=budget,
+            engine=engine,
         )
         return advice.estimates[0].move
 
@@ -135,16 +160,29 @@ class PeekBot(HintBot):
         obvious = _obvious(view)
         if obvious is not None:
             return obvious
+        engine, samples, budget = self.setup(view.rules)
         advice = advise(
             view.evolve(stock=None),
-            samples=self.samples,
+            samples=samples,
             seed=rng.randrange(2**31),
             time_limit=self.time_limit,
-            node_budget=self.node_budget,
-            engine=self.engine,
+            node_budget=budget,
+            engine=engine,
             open_hands=True,
         )
         return advice.estimates[0].move
+
+
+class HintV2Bot(HintBot):
+    """The second hint bot (engine ``v2`` in every variant: 8 deals, 1,000 positions each), the
+    default before ``v3``, kept as a named bot so that every change is measured head to head
+    against it.  Same options as :class:`HintBot`."""
+
+    name = "hint-v2"
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("engine", "v2")
+        super().__init__(**options)
 
 
 class HintV1Bot(HintBot):

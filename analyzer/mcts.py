@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from analyzer.errors import ConquianError
@@ -44,7 +46,7 @@ from analyzer.playout import playout
 from analyzer.sampling import sample_world
 from analyzer.state import GameState
 
-__all__ = ["LEAVES", "MctsBot", "MoveStats", "Node", "search"]
+__all__ = ["LEAVES", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
 
 LEAVES = ("rollout", "fitted")
 """Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
@@ -62,6 +64,8 @@ class Node:
         Iterations in which this move was legal at its parent (availability count).
     reward : list of float
         Summed reward per player (win 1, draw 1/2, loss 0; R20).
+    draws : float
+        Summed draw results (a probability per iteration with the fitted leaf).
     children : dict
         Child edges by move.
     """
@@ -69,6 +73,7 @@ class Node:
     visits: int = 0
     available: int = 0
     reward: list[float] = field(default_factory=list)
+    draws: float = 0.0
     children: dict[Move, Node] = field(default_factory=dict)
 
 
@@ -83,11 +88,42 @@ class MoveStats:
         Iterations that tried it.
     value : float
         Mean reward of the searching player after it, in [0, 1] (win 1, draw 1/2).
+    win, draw : float
+        Mean win and draw results of the searching player after it (probabilities).
     """
 
     move: Move
     visits: int
     value: float
+    win: float = 0.0
+    draw: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What :func:`search` found.
+
+    Attributes
+    ----------
+    moves : list of MoveStats
+        The root moves, most visited first (ties: higher value, then the given order).
+    iterations : int
+        Iterations done (fewer than asked when the time limit or ``stop`` ended the search).
+    seconds : float
+    interrupted : bool
+        ``stop`` ended the search.
+    depth : float
+        Median number of moves chosen in the tree per iteration (the rest was evaluated by the leaf).
+    ended : float
+        Fraction of the iterations that reached the end of the deal inside the tree.
+    """
+
+    moves: list[MoveStats]
+    iterations: int
+    seconds: float
+    interrupted: bool
+    depth: float
+    ended: float
 
 
 def _reward(state: GameState) -> list[float]:
@@ -98,12 +134,13 @@ def _reward(state: GameState) -> list[float]:
     return [1.0 if p == state.winner else 0.0 for p in range(n)]
 
 
-def _fitted_reward(state: GameState, model: object) -> list[float]:
-    """Expected reward per player from the fitted outcome probabilities (win 1, draw 1/2)."""
+def _fitted_reward(state: GameState, model: object) -> tuple[list[float], float]:
+    """Expected reward per player from the fitted outcome probabilities (win 1, draw 1/2),
+    and the draw probability."""
     probs = model(state)  # type: ignore[operator]
     n = state.rules.players
     draw = probs[n]
-    return [probs[p] + 0.5 * draw for p in range(n)]
+    return [probs[p] + 0.5 * draw for p in range(n)], draw
 
 
 def search(
@@ -113,8 +150,12 @@ def search(
     seed: int | random.Random = 0,
     c: float = 0.7,
     leaf: str = "rollout",
-) -> list[MoveStats]:
-    """IS-MCTS from the view of the player to act (module docstring); root moves, most visited first.
+    root_moves: Sequence[Move] | None = None,
+    time_limit: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchResult:
+    """IS-MCTS from the view of the player to act (module docstring).
 
     Parameters
     ----------
@@ -130,11 +171,19 @@ def search(
         UCB1 exploration constant (rewards lie in [0, 1]).
     leaf : str
         ``"rollout"`` or ``"fitted"`` (:data:`LEAVES`).
+    root_moves : sequence of Move, optional
+        The root moves to weigh (legal ones; default every legal move).
+    time_limit : float, optional
+        Seconds; the search stops after the iteration that passes it (at least one is done).
+    stop : callable, optional
+        Polled between iterations; True ends the search (``interrupted``).
+    progress : callable, optional
+        Called with (iterations done, iterations planned) every 50 iterations and at the end.
 
     Returns
     -------
-    list of MoveStats
-        Every legal root move, most visited first (ties: higher value, then engine order).
+    SearchResult
+        Every root move with its visits and values, most visited first.
 
     Raises
     ------
@@ -159,14 +208,31 @@ def search(
         leaf = "rollout"  # no fitted model for these rules
     n = view.rules.players
     root = Node(reward=[0.0] * n)
-    root_moves = view.legal_moves()
+    legal = view.legal_moves()
+    if root_moves is None:
+        root_list = legal
+    else:
+        root_list = list(dict.fromkeys(root_moves))
+        bad = [m for m in root_list if m not in legal]
+        if bad or not root_list:
+            raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
     log = math.log
     sqrt = math.sqrt
-    for _ in range(iterations):
+    start = time.perf_counter()
+    done = ended = 0
+    interrupted = False
+    depths: list[int] = []
+    while done < iterations:
+        if done and stop is not None and stop():
+            interrupted = True
+            break
+        if done and time_limit is not None and time.perf_counter() - start > time_limit:
+            break
         state = sample_world(view, me, rng)
         node = root
         path: list[Node] = []
         expanded = False
+        first = True
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -177,7 +243,8 @@ def search(
                 state = state.apply(move, check=False)
                 node = child
                 continue
-            moves = state.legal_moves()
+            moves = root_list if first else state.legal_moves()
+            first = False
             p = state.to_act
             children = node.children
             untried = []
@@ -207,31 +274,51 @@ def search(
             node = children[move]
             path.append(node)
             state = state.apply(move, check=False)
+        depths.append(len(path))
         if state.is_terminal():
+            ended += 1
             reward = _reward(state)
+            draw = 1.0 if state.winner is None else 0.0
         elif model is not None and expanded:
-            reward = _fitted_reward(state, model)
+            reward, draw = _fitted_reward(state, model)
         else:
-            reward = _reward_of_playout(state, rng)
+            reward, draw = _reward_of_playout(state, rng)
         for edge in path:
             edge.visits += 1
+            edge.draws += draw
             r = edge.reward
             for q in range(n):
                 r[q] += reward[q]
+        done += 1
+        if progress is not None and (done % 50 == 0 or done == iterations):
+            progress(done, iterations)
+    if progress is not None and done % 50 and done != iterations:
+        progress(done, iterations)
     stats = []
-    for m in root_moves:
+    for m in root_list:
         ch = root.children.get(m)
         if ch is None or ch.visits == 0:
             stats.append(MoveStats(m, 0, 0.0))
         else:
-            stats.append(MoveStats(m, ch.visits, ch.reward[me] / ch.visits))
+            draw = ch.draws / ch.visits
+            value = ch.reward[me] / ch.visits
+            stats.append(MoveStats(m, ch.visits, value, value - 0.5 * draw, draw))
     order = sorted(range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].value, i))
-    return [stats[i] for i in order]
+    depths.sort()
+    return SearchResult(
+        [stats[i] for i in order],
+        done,
+        time.perf_counter() - start,
+        interrupted,
+        float(depths[len(depths) // 2]) if depths else 0.0,
+        ended / done if done else 0.0,
+    )
 
 
-def _reward_of_playout(state: GameState, rng: random.Random) -> list[float]:
-    """One ``eager`` playout's reward per player (win 1, draw 1/2, loss 0)."""
-    return [(r + 1.0) / 2.0 for r in playout(state, "eager", rng)]
+def _reward_of_playout(state: GameState, rng: random.Random) -> tuple[list[float], float]:
+    """One ``eager`` playout's reward per player (win 1, draw 1/2, loss 0), and 1 for a draw."""
+    returns = playout(state, "eager", rng)
+    return [(r + 1.0) / 2.0 for r in returns], 1.0 if not any(returns) else 0.0
 
 
 class MctsBot:
@@ -276,5 +363,5 @@ class MctsBot:
         for move in moves:
             if isinstance(move, (Take, LayIn)) and move.pay is None:
                 return move  # going out wins at once (R15)
-        stats = search(view, self.iterations, seed=rng.randrange(2**31), c=self.c, leaf=self.leaf)
-        return stats[0].move
+        found = search(view, self.iterations, seed=rng.randrange(2**31), c=self.c, leaf=self.leaf)
+        return found.moves[0].move

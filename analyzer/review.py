@@ -56,10 +56,10 @@ from dataclasses import dataclass
 
 from analyzer.advisor import (
     DEFAULT_ENGINE,
-    DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
     advise,
     candidate_moves,
+    engine_for,
 )
 from analyzer.moves import Move
 from analyzer.position import view
@@ -85,8 +85,9 @@ __all__ = [
     "summarize",
 ]
 
-DEFAULT_REVIEW_SAMPLES = DEFAULT_SAMPLES
-"""Most deals sampled per decision by default (as ``hint``)."""
+DEFAULT_REVIEW_SAMPLES: int | None = None
+"""Most deals sampled per decision by default: the engine's, as ``hint``
+(:attr:`analyzer.advisor.Engine.samples`)."""
 DEFAULT_REVIEW_TIME_LIMIT = DEFAULT_TIME_LIMIT
 """Seconds of sampling per decision by default (as ``hint``): a 60-move classic game has
 about 5-15 decisions, so its review takes well under a minute on one core
@@ -388,7 +389,7 @@ def review_game(
     start: GameState,
     moves: Sequence[Move],
     *,
-    samples: int = DEFAULT_REVIEW_SAMPLES,
+    samples: int | None = DEFAULT_REVIEW_SAMPLES,
     seed: int = 0,
     time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
     node_budget: int | None = None,
@@ -408,8 +409,8 @@ def review_game(
         The position the moves are played from, every hand known.
     moves : sequence of Move
         The moves in order, chance moves (turns, R10) included.
-    samples : int
-        Most deals sampled per decision.
+    samples : int, optional
+        Most deals sampled per decision; the engine's default when omitted.
     seed : int
         Same seed, same review (given the same time budget).
     time_limit : float
@@ -490,7 +491,7 @@ def review_game(
     return GameReview(
         reviewed,
         summarize(reviewed, start.rules.players),
-        samples,
+        engine_for(engine, start.rules).samples if samples is None else samples,
         seed,
         time_limit,
         limited,
@@ -501,7 +502,7 @@ def review_game(
 def review_record(
     replay: Replay,
     *,
-    samples: int = DEFAULT_REVIEW_SAMPLES,
+    samples: int | None = DEFAULT_REVIEW_SAMPLES,
     seed: int = 0,
     time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
     node_budget: int | None = None,

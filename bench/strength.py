@@ -16,12 +16,12 @@ Matches (``--only`` picks some by name):
 name                       seats                                        deals
 =========================  ===========================================  ===============
 classic-hint-greedy        hint, greedy                                 --games
-classic-old-greedy         hint-v1, greedy                              --games
-classic-hint-old           hint, hint-v1 (head to head)                 --head
+classic-old-greedy         hint-v2, greedy                              --games
+classic-hint-old           hint, hint-v2 (head to head)                 --head
 classic-oracle-greedy      oracle (sees every card), greedy             --ceiling
 megajogos-hint-greedy      hint, greedy, greedy                         --megajogos
-megajogos-old-greedy       hint-v1, greedy, greedy                      --megajogos
-megajogos-hint-old         hint, hint-v1, greedy (head to head)         --head
+megajogos-old-greedy       hint-v2, greedy, greedy                      --megajogos
+megajogos-hint-old         hint, hint-v2, greedy (head to head)         --head
 megajogos-oracle-greedy    oracle, greedy, greedy                       --ceiling
 classic-hint-ismcts        hint, ismcts (OpenSpiel IS-MCTS, equal time) --ismcts
 megajogos-hint-ismcts      hint, ismcts, ismcts                         --ismcts
@@ -147,7 +147,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hint", default="hint", help="the new bot")
-    parser.add_argument("--old", default="hint-v1", help="the previous bot")
+    parser.add_argument("--old", default="hint-v2", help="the previous bot")
     parser.add_argument("--ismcts", type=int, default=0, help="deals against IS-MCTS (openspiel extra)")
     parser.add_argument("--ismcts-bot", default="ismcts", help="the IS-MCTS bot with its budget")
     parser.add_argument("--backend", default="local", help="local or ray")

@@ -44,7 +44,7 @@ from rich.progress import (
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from analyzer.advisor import ENGINES
+from analyzer.advisor import ENGINE_NAMES, ENGINES
 from analyzer.bots import BOTS, make_bot, parse_bot
 from analyzer.cards import Labels, clip, mask_of, parse_cards
 from analyzer.errors import CardError, ConquianError, MissingExtraError, UnknownVariantError
@@ -152,9 +152,16 @@ def usage(message: str) -> NoReturn:
 def _engine_name(value: str) -> str:
     """``--engine``: a known hint engine, as its canonical name; an unknown one is a usage error."""
     name = value.strip().lower()
-    if name not in ENGINES:
-        usage(f"unknown hint engine: {clip(value)!r} (known: {', '.join(ENGINES)})")
+    if name not in ENGINE_NAMES:
+        usage(f"unknown hint engine: {clip(value)!r} (known: {', '.join(ENGINE_NAMES)})")
     return name
+
+
+SAMPLES_DEFAULTS = (
+    f" (default: the engine's: v3 {ENGINES['v3'].samples:,} IS-MCTS iterations, each on its own "
+    f"sampled deal; v2 and v1 {ENGINES['v2'].samples} deals)."
+)
+"""The end of the ``--samples`` help of hint, why and review."""
 
 
 EngineOpt = Annotated[
@@ -163,7 +170,8 @@ EngineOpt = Annotated[
         "--engine",
         metavar="NAME",
         callback=_engine_name,
-        help=f"Hint engine: {', '.join(ENGINES)} (v1 is the first one, kept for comparison).",
+        help="Hint engine: auto (the default: v3 for three players, v2 for two), v3 (IS-MCTS), "
+        "v2 (sampled deals searched by a lookahead) or v1 (the first one, kept for comparison).",
     ),
 ]
 """``--engine`` of hint and review: checked when the command line is read (exit 2)."""

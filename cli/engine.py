@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT, ENGINES, advise
+from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_TIME_LIMIT, ENGINE_NAMES, advise
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import ConquianError, IllegalMoveError
 from analyzer.hints import static_hints
@@ -73,7 +73,9 @@ def _get(request: dict[str, Any], key: str, kinds: tuple[type, ...], what: str) 
     return value
 
 
-def _int(request: dict[str, Any], key: str, default: int, low: int, high: int | None = None) -> int:
+def _int(
+    request: dict[str, Any], key: str, default: Any, low: int, high: int | None = None
+) -> Any:
     if key not in request:
         return default
     value: int = _get(request, key, (int,), "a whole number")
@@ -167,7 +169,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     open_hands = _bool(request, "open")
     advice = advise(
         state,
-        samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+        samples=_int(request, "samples", None, 1, 100_000),
         seed=seed,
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
         node_budget=_int(request, "budget", 0, 100) or None,
@@ -179,9 +181,9 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
 
 def _engine(request: dict[str, Any]) -> str:
     name = _text(request, "engine", DEFAULT_ENGINE).strip().lower()
-    if name not in ENGINES:
+    if name not in ENGINE_NAMES:
         raise RequestError(
-            f"'engine' must be one of {', '.join(ENGINES)}, got {json.dumps(name)[:40]}", "engine"
+            f"'engine' must be one of {', '.join(ENGINE_NAMES)}, got {json.dumps(name)[:40]}", "engine"
         )
     return name
 
@@ -209,7 +211,7 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
     return why_data(
         state,
         explanation,
-        samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+        samples=_int(request, "samples", None, 1, 100_000),
         seed=_int(request, "seed", 0, 0),
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
     )

@@ -9,7 +9,6 @@ from rich.table import Table
 
 from analyzer.advisor import (
     DEFAULT_ENGINE,
-    DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
     Advice,
     advise,
@@ -18,6 +17,7 @@ from analyzer.hints import static_hints
 from analyzer.state import GameState
 from cli.common import (
     POSITION_HELP,
+    SAMPLES_DEFAULTS,
     EngineOpt,
     JsonOpt,
     LabelsOpt,
@@ -49,11 +49,17 @@ def hint(
         ),
     ] = None,
     samples: Annotated[
-        int,
+        int | None,
         typer.Option(
-            "--samples", "-n", min=1, metavar="N", help="Most deals of the hidden cards to sample."
+            "--samples",
+            "-n",
+            min=1,
+            metavar="N",
+            help="Most deals of the hidden cards to sample"
+            f"{SAMPLES_DEFAULTS}",
+            show_default=False,
         ),
-    ] = DEFAULT_SAMPLES,
+    ] = None,
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same answer.")
     ] = 0,

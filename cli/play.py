@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from analyzer.advisor import advise
+from analyzer.advisor import DEFAULT_ENGINE, advise, engine_for
 from analyzer.bots import Bot, make_bot
 from analyzer.cards import Labels, format_card, format_mask
 from analyzer.errors import ConquianError
@@ -198,7 +198,10 @@ def _ask(state: GameState, seat: int) -> Move:
             _list_moves(moves, lab)
             continue
         if word == "hint":
-            advice = advise(view(state, seat), samples=24, time_limit=1.0, seed=len(state.dead))
+            # One second of the default engine (v2: up to 24 deals; v3: its iterations).
+            mine = view(state, seat)
+            samples = 24 if engine_for(DEFAULT_ENGINE, mine.rules).name == "v2" else None
+            advice = advise(mine, samples=samples, time_limit=1.0, seed=len(state.dead))
             for k, e in enumerate(advice.estimates[:5], 1):
                 out.print(
                     f"  {k}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "

@@ -264,7 +264,7 @@ def why_data(
     state: GameState,
     explanation: Explanation,
     *,
-    samples: int,
+    samples: int | None,
     seed: int,
     time_limit: float,
     progress: Callable[[int, int], None] | None = None,
@@ -277,8 +277,10 @@ def why_data(
     state : GameState
     explanation : Explanation
         :func:`analyzer.why.explain`'s answer for the move.
-    samples, seed : int
-        Deals sampled for the comparison, and their seed.
+    samples : int or None
+        Deals sampled for the comparison (None: the engine's default).
+    seed : int
+        Their seed.
     time_limit : float
         Seconds of sampling for the comparison.
     progress : callable, optional

@@ -10,13 +10,13 @@ from rich.table import Table
 from analyzer.advisor import DEFAULT_ENGINE
 from analyzer.records import replay_lines
 from analyzer.review import (
-    DEFAULT_REVIEW_SAMPLES,
     DEFAULT_REVIEW_TIME_LIMIT,
     GameReview,
     Label,
     review_record,
 )
 from cli.common import (
+    SAMPLES_DEFAULTS,
     EngineOpt,
     ForceOpt,
     JsonOpt,
@@ -49,11 +49,16 @@ def review(
         typer.Argument(metavar="RECORD", help="Game record (JSON lines), or - for stdin."),
     ],
     samples: Annotated[
-        int,
+        int | None,
         typer.Option(
-            "--samples", "-n", min=1, metavar="N", help="Most deals sampled per decision."
+            "--samples",
+            "-n",
+            min=1,
+            metavar="N",
+            help=f"Most deals sampled per decision{SAMPLES_DEFAULTS}",
+            show_default=False,
         ),
-    ] = DEFAULT_REVIEW_SAMPLES,
+    ] = None,
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same review.")
     ] = 0,

@@ -6,10 +6,19 @@ from typing import Annotated
 
 import typer
 
-from analyzer.advisor import DEFAULT_SAMPLES, DEFAULT_TIME_LIMIT
+from analyzer.advisor import DEFAULT_TIME_LIMIT
 from analyzer.errors import IllegalMoveError
 from analyzer.why import explain
-from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, out, read_position, usage
+from cli.common import (
+    POSITION_HELP,
+    SAMPLES_DEFAULTS,
+    JsonOpt,
+    LabelsOpt,
+    emit,
+    out,
+    read_position,
+    usage,
+)
 from cli.results import why_data
 
 __all__ = ["why"]
@@ -28,11 +37,16 @@ def why(
         ),
     ],
     samples: Annotated[
-        int,
+        int | None,
         typer.Option(
-            "--samples", "-n", min=1, metavar="N", help="Deals to sample when comparing."
+            "--samples",
+            "-n",
+            min=1,
+            metavar="N",
+            help=f"Deals to sample when comparing{SAMPLES_DEFAULTS}",
+            show_default=False,
         ),
-    ] = DEFAULT_SAMPLES,
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed.")] = 0,
     time_limit: Annotated[
         float,

@@ -279,18 +279,18 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
     # Like an unknown --variant, --bots or --backend: exit 2 with the command's help, checked
     # when the command line is read (before review reads its record or checks --svg).
     forcing = str(EXAMPLES / "forcing.json")
-    code, out, err = run("hint", forcing, "--engine", "v3")
+    code, out, err = run("hint", forcing, "--engine", "v9")
     assert code == 2 and one_error_line(err) and out == ""
-    assert "unknown hint engine: 'v3' (known: v2, v1)" in err
+    assert "unknown hint engine: 'v9' (known: v3, v2, v1)" in err
     assert "(see 'conquian hint --help')" in err
     record = tmp_path / "game.jsonl"
     record.write_text("not read\n")
-    code, out, err = run("review", str(record), "--engine", "v3", "--svg", str(tmp_path / "r.svg"))
-    assert code == 2 and one_error_line(err) and "'v3'" in err
+    code, out, err = run("review", str(record), "--engine", "v9", "--svg", str(tmp_path / "r.svg"))
+    assert code == 2 and one_error_line(err) and "'v9'" in err
     assert "(see 'conquian review --help')" in err and not (tmp_path / "r.svg").exists()
     for command in ("simulate", "play"):  # the engine of a hint bot, too
         code, out, err = run(command, "--bots", "hint:engine=v3", input="quit\n")
-        assert code == 2 and one_error_line(err) and "unknown hint engine: 'v3'" in err
+        assert code == 2 and one_error_line(err) and "unknown hint engine: 'v9'" in err
         assert f"(see 'conquian {command} --help')" in err
     code, out, _ = run("hint", forcing, "--engine", " V1 ", "--samples", "2", "--json")
     assert code == 0 and json.loads(out)["engine"] == "v1"

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from analyzer.advisor import ENGINES, advise, candidate_moves, engine_for
 from analyzer.bots import make_bot
 from analyzer.cards import iter_mask
 from analyzer.errors import ConquianError
 from analyzer.mcts import MctsBot, search
 from analyzer.moves import Take, parse_move
-from analyzer.position import deal, load_position, view
+from analyzer.position import deal, load_position, read_position, view
+from analyzer.rules import get_rules
 from analyzer.sampling import is_consistent, sample_world
 from analyzer.search import solve
 from analyzer.simulate import simulate
 from tests.test_hint_engine import PAY_MATTERS
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
 WINNING = "take [2S 3S 4S 5S 6S] [QS QH QD QC] pay 7S"
 
 
@@ -37,7 +41,7 @@ def test_the_winning_pay_card_is_found(leaf: str) -> None:
     # Issue 8, fault 1: only paying 7S wins (R13, R15); every card known, one stock card.
     state = load_position(PAY_MATTERS)
     assert solve(state).values[0] == 1.0
-    stats = search(state, 400, seed=3, leaf=leaf)
+    stats = search(state, 400, seed=3, leaf=leaf).moves
     assert stats[0].move == parse_move(WINNING)
     assert stats[0].value > 0.9  # below 1 only by exploring later moves
     # The takes that pay JH lose to best play (player 1 takes JH and goes out); the search,
@@ -51,7 +55,7 @@ def test_the_winning_pay_card_is_found(leaf: str) -> None:
 def test_every_root_move_is_listed_and_the_visits_add_up(variant: str) -> None:
     state = _mid_game(variant, 4)
     me = state.to_act
-    stats = search(view(state, me), 120, seed=1)
+    stats = search(view(state, me), 120, seed=1).moves
     assert sorted(map(str, (s.move for s in stats))) == sorted(map(str, state.legal_moves()))
     assert sum(s.visits for s in stats) == 120
     assert [s.visits for s in stats] == sorted((s.visits for s in stats), reverse=True)
@@ -60,11 +64,32 @@ def test_every_root_move_is_listed_and_the_visits_add_up(variant: str) -> None:
 
 def test_a_seeded_search_is_reproducible_and_the_seed_matters() -> None:
     state = view(_mid_game("megajogos", 9), _mid_game("megajogos", 9).to_act)
-    a = search(state, 150, seed=5)
-    b = search(state, 150, seed=5)
+    a = search(state, 150, seed=5).moves
+    b = search(state, 150, seed=5).moves
     assert a == b
-    c = search(state, 150, seed=6)
+    c = search(state, 150, seed=6).moves
     assert [(s.move, s.visits) for s in c] != [(s.move, s.visits) for s in a] or len(a) == 1
+
+
+def test_root_moves_time_limit_stop_and_progress() -> None:
+    state = _mid_game("classic", 4)
+    v = view(state, state.to_act)
+    legal = v.legal_moves()
+    some = legal[-2:]
+    found = search(v, 60, seed=2, root_moves=some)
+    assert {s.move for s in found.moves} == set(some) and found.iterations == 60
+    for s in found.moves:
+        assert 0.0 <= s.win <= s.win + s.draw <= 1.0 + 1e-9
+        assert s.value == pytest.approx(s.win + 0.5 * s.draw)
+    seen: list[tuple[int, int]] = []
+    calls = iter(range(1000))
+    stopped = search(v, 10_000, seed=2, stop=lambda: next(calls) >= 30, progress=lambda d, t: seen.append((d, t)))
+    assert stopped.interrupted and stopped.iterations == 31
+    assert seen == [(31, 10_000)]  # stopped before the 50th, then the last count
+    timed = search(v, 10**7, seed=2, time_limit=0.0)
+    assert timed.iterations == 1 and not timed.interrupted
+    with pytest.raises(ConquianError, match="not a legal root move"):
+        search(v, 5, root_moves=[parse_move("force 1")] if "force 1" not in map(str, legal) else [])
 
 
 def test_the_search_refuses_what_it_cannot_search() -> None:
@@ -112,3 +137,42 @@ def test_the_mcts_bot_plays_whole_deals(variant: str) -> None:
     assert len(results) == 2
     again = list(simulate(variant, bots, games=2, seed=1, rotate=True))
     assert again == results
+
+
+def test_auto_is_v3_for_three_players_and_v2_for_two() -> None:
+    assert engine_for("auto", get_rules("megajogos")).name == "v3"
+    assert engine_for("auto", get_rules("classic")).name == "v2"
+    assert engine_for("v1", get_rules("megajogos")).name == "v1"
+    with pytest.raises(ConquianError, match=r"unknown hint engine: 'v9' \(known: auto, v3, v2, v1\)"):
+        engine_for("v9", get_rules("classic"))
+    bot = make_bot("hint")
+    assert bot.setup(get_rules("megajogos"))[:2] == (ENGINES["v3"], ENGINES["v3"].bot_samples)  # type: ignore[attr-defined]
+    assert bot.setup(get_rules("classic"))[0].name == "v2"  # type: ignore[attr-defined]
+    old = make_bot("hint-v2")
+    assert old.setup(get_rules("megajogos"))[0].name == "v2"  # type: ignore[attr-defined]
+    tuned = make_bot("hint:engine=v3:c=1.5:samples=50")
+    engine, samples, _ = tuned.setup(get_rules("classic"))  # type: ignore[attr-defined]
+    assert (engine.name, engine.c, samples) == ("v3", 1.5, 50)
+
+
+def test_v3_advice_ranks_every_choice_from_the_players_view() -> None:
+    state = read_position(EXAMPLES / "example6-forced-out.json")
+    advice = advise(state, engine="v3", samples=300, seed=1)
+    assert advice.engine == "v3" and advice.samples == 300 and not advice.interrupted
+    assert {str(e.move) for e in advice.estimates} == {str(m) for m in candidate_moves(state)}
+    assert sum(e.samples for e in advice.estimates) == 300
+    # Forcing player 0 with 5S hands him the game (worked example 6): the search passes.
+    assert str(advice.estimates[0].move) == "pass"
+    force = next(e for e in advice.estimates if str(e.move) == "force 0")
+    assert force.win == 0.0 and force.samples < advice.estimates[0].samples
+    for e in advice.estimates:
+        assert e.win + e.draw + e.loss == pytest.approx(1.0) and e.ci95[0] <= e.win <= e.ci95[1]
+    assert advise(state, engine="v3", samples=300, seed=1).estimates == advice.estimates
+
+
+def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
+    # --open with the stock order given: v3 hands over to v2's exact lookahead (= solve).
+    state = load_position(PAY_MATTERS)
+    advice = advise(state, engine="v3", open_hands=True)
+    assert advice.engine == "v3" and advice.unproven == 0
+    assert advice.estimates[0].move == parse_move(WINNING) and advice.estimates[0].win == 1.0
