@@ -146,7 +146,7 @@ class Engine:
 
 
 ENGINES: dict[str, Engine] = {
-    "v3": Engine("v3", "all", "mcts", "rollout", samples=4_000, bot_samples=1_000),
+    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=1_000),
     "v2": Engine("v2", "all", "lookahead", "fitted"),
     "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False),
 }
@@ -425,7 +425,7 @@ def advise(
         Other hands, even if given, are hidden unless ``open_hands``.
     samples : int, optional
         Most deals to sample (at least one is always evaluated); the engine's
-        default when omitted (``v2`` 48; ``v3`` 4,000 IS-MCTS iterations, each
+        default when omitted (``v2`` 48; ``v3`` 2,000 IS-MCTS iterations, each
         on its own sampled deal).
     seed : int
         Same seed, same deals, same answer (given the same time budget).

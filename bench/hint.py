@@ -1,8 +1,9 @@
 """Hint time at default settings on 50 seeded mid-game positions.
 
-    python3 bench/hint.py [--positions 50] [--seed 0]
+    python3 bench/hint.py [--positions 50] [--seed 0] [--variant classic]
 
-Each position comes from a seeded greedy-vs-greedy classic deal, at the first
+Each position comes from a seeded deal of greedy bots (``classic`` by default;
+``megajogos`` answers with the ``v3`` engine, ``classic`` with ``v2``), at the first
 decision with three or more legal moves once eight cards have left the stock,
 seen by the player to act.
 Prints the median, p90 and max time per hint (wall clock, and the CPU time of
@@ -22,12 +23,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.advisor import advise  # noqa: E402
 from analyzer.position import view  # noqa: E402
+from analyzer.rules import get_rules  # noqa: E402
 from analyzer.simulate import game_seed, play_game  # noqa: E402
 from analyzer.state import GameState, Phase  # noqa: E402
 
 
-def mid_game(seed: int) -> GameState | None:
-    result = play_game("classic", ["greedy", "greedy"], seed)
+def mid_game(seed: int, variant: str = "classic") -> GameState | None:
+    players = get_rules(variant).players
+    result = play_game(variant, ["greedy"] * players, seed)
     state = result.start
     for _, move in result.moves:
         if state.stock_count <= 12 and state.phase in (Phase.OFFER, Phase.FORCED):
@@ -41,11 +44,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", default="classic")
     args = parser.parse_args()
-    times, cpu, samples, moves = [], [], [], []
+    times, cpu, samples, moves, engines = [], [], [], [], set()
     k = 0
     while len(times) < args.positions:
-        state = mid_game(game_seed(args.seed, k))
+        state = mid_game(game_seed(args.seed, k), args.variant)
         k += 1
         if state is None:
             continue
@@ -54,8 +58,9 @@ def main() -> None:
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
         samples.append(advice.samples)
+        engines.add(advice.engine)
         moves.append(len(advice.estimates))
-    print(f"{len(times)} mid-game classic positions, default settings")
+    print(f"{len(times)} mid-game {args.variant} positions, default settings")
     for name, values in (("wall", times), ("cpu", cpu)):
         print(
             f"{name:4s} median {statistics.median(values):.2f} s, "
@@ -63,7 +68,7 @@ def main() -> None:
         )
     print(
         f"median {statistics.median(samples):.0f} deals sampled, "
-        f"median {statistics.median(moves):.0f} candidate moves"
+        f"median {statistics.median(moves):.0f} candidate moves; engine {', '.join(sorted(engines))}"
     )
 
 

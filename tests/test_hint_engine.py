@@ -281,7 +281,7 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
     forcing = str(EXAMPLES / "forcing.json")
     code, out, err = run("hint", forcing, "--engine", "v9")
     assert code == 2 and one_error_line(err) and out == ""
-    assert "unknown hint engine: 'v9' (known: v3, v2, v1)" in err
+    assert "unknown hint engine: 'v9' (known: auto, v3, v2, v1)" in err
     assert "(see 'conquian hint --help')" in err
     record = tmp_path / "game.jsonl"
     record.write_text("not read\n")
@@ -289,7 +289,7 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
     assert code == 2 and one_error_line(err) and "'v9'" in err
     assert "(see 'conquian review --help')" in err and not (tmp_path / "r.svg").exists()
     for command in ("simulate", "play"):  # the engine of a hint bot, too
-        code, out, err = run(command, "--bots", "hint:engine=v3", input="quit\n")
+        code, out, err = run(command, "--bots", "hint:engine=v9", input="quit\n")
         assert code == 2 and one_error_line(err) and "unknown hint engine: 'v9'" in err
         assert f"(see 'conquian {command} --help')" in err
     code, out, _ = run("hint", forcing, "--engine", " V1 ", "--samples", "2", "--json")
