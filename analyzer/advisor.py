@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from analyzer.cards import iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
@@ -496,8 +496,8 @@ def advise(
             return _advise_mcts(
                 mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start
             )
-        # Every card and the stock order known: the exact lookahead of v2 answers.
-        engine = replace(ENGINES["v2"], name=engine.name)
+        # Every card and the stock order known: the exact lookahead of v2 answers (and says so).
+        engine = ENGINES["v2"]
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss

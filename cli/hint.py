@@ -150,10 +150,20 @@ def hint(
     out.print(f"{state.describe()}.", markup=False)
     if exact:
         how = "Solved double-dummy with every hand and the stock as given"
+    elif open_hands and advice.engine == "v3":
+        how = (
+            f"Searched {advice.samples} IS-MCTS iterations with every hand as given, the stock "
+            f"cards turned at random (seed {seed})"
+        )
     elif open_hands:
         how = (
             f"Evaluated on {advice.samples} sampled stock orders, every hand as given "
             f"(seed {seed}), each solved double-dummy"
+        )
+    elif advice.engine == "v3":
+        how = (
+            f"Searched {advice.samples} IS-MCTS iterations, each on its own sampled deal of the "
+            f"cards player {state.to_act} cannot see (seed {seed}), the stock order never assumed"
         )
     else:
         how = (
@@ -197,6 +207,12 @@ def _search_text(advice: Advice) -> str:
         return (
             f"Engine v1: {100 * advice.unproven:.0f}% of the solves hit their position budget "
             "and used the melded-card heuristic."
+        )
+    if advice.engine == "v3":
+        return (
+            f"Engine v3: a median of {advice.depth:.0f} moves chosen in the tree per iteration; "
+            f"{exact:.0f}% of the iterations ended the deal inside the tree, the rest were played "
+            "out by the eager policy; moves ranked by how often the search chose them."
         )
     if advice.unproven == 0:
         return f"Engine {advice.engine}: every search reached the end of the deal (exact)."
