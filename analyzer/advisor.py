@@ -638,6 +638,7 @@ def _advise_mcts(
     estimates: list[MoveEstimate] = []
     static: dict[Move, Hint] = {}
     for st in found.moves:
+        # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
         win, draw = st.win, st.draw
         loss = max(0.0, 1.0 - win - draw) if st.visits else 0.0
         ci = wilson(round(win * st.visits), st.visits) if st.visits else (0.0, 1.0)
@@ -679,13 +680,20 @@ def _with_reasons(
     labels = state.rules.labels
     out: list[MoveEstimate] = []
     best = estimates[0]
+    tried = [e for e in estimates if e.samples > 0]
     for rank, est in enumerate(estimates):
-        reasons = [
-            f"wins {_pct(est.win)} of {est.samples} sampled deals "
-            f"(95% interval {_pct(est.ci95[0])}-{_pct(est.ci95[1])}), draws {_pct(est.draw)}"
-        ]
-        if rank == 0 and len(estimates) > 1:
-            second = estimates[1]
+        if est.samples == 0:
+            # v3 with few iterations: the search never tried this move; nothing is claimed.
+            reasons = ["not evaluated: the search never tried it (raise --samples)"]
+        else:
+            reasons = [
+                f"wins {_pct(est.win)} of {est.samples} sampled deals "
+                f"(95% interval {_pct(est.ci95[0])}-{_pct(est.ci95[1])}), draws {_pct(est.draw)}"
+            ]
+        if est.samples == 0:
+            pass
+        elif rank == 0 and len(tried) > 1:
+            second = tried[1]
             gap = est.expected - second.expected
             reasons.append(
                 f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "

@@ -9,8 +9,10 @@ cards, so any bot can sit at any seat.
 from __future__ import annotations
 
 import importlib
+import inspect
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from analyzer.cards import FULL_DECK
@@ -26,6 +28,7 @@ __all__ = [
     "Bot",
     "GreedyBot",
     "RandomBot",
+    "bot_option",
     "known_bot",
     "make_bot",
     "parse_bot",
@@ -184,6 +187,8 @@ def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
         key, sep, text = part.partition("=")
         if not sep or not key.isidentifier():
             raise ConquianError(f"bot option {part!r} of {name!r} is not key=value")
+        if key in options:
+            raise ConquianError(f"bot option {key!r} is given twice in {name!r}")
         value: int | float | str = text
         for convert in (int, float):
             try:
@@ -193,6 +198,46 @@ def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
                 continue
         options[key] = value
     return base, options
+
+
+def bot_option(
+    name: str,
+    value: object,
+    *,
+    whole: bool = False,
+    low: float | None = None,
+    choices: tuple[str, ...] | None = None,
+) -> None:
+    """Check one option of a bot (``hint:samples=8``): its kind and range.
+
+    Parameters
+    ----------
+    name : str
+        The option's name, for the message.
+    value : object
+        Its value, as :func:`parse_bot` converted it (int, float or str).
+    whole : bool
+        It must be a whole number (an int, not a bool).
+    low : float, optional
+        Its least value (it must then be a finite number).
+    choices : tuple of str, optional
+        The words it may be.
+
+    Raises
+    ------
+    ConquianError
+        If the value is of the wrong kind or out of range; the message names the option.
+    """
+    if choices is not None:
+        if value not in choices:
+            raise ConquianError(f"option {name}={value} must be one of {', '.join(choices)}")
+        return
+    if whole and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ConquianError(f"option {name}={value} must be a whole number")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ConquianError(f"option {name}={value} must be a finite number")
+    if low is not None and value < low:
+        raise ConquianError(f"option {name}={value} must be at least {low:g}")
 
 
 def known_bot(name: str) -> bool:
@@ -219,6 +264,18 @@ def make_bot(name: str) -> Bot:
     if isinstance(spec, str):
         module, _, attr = spec.partition(":")
         spec = getattr(importlib.import_module(module), attr)
+    try:
+        params: Mapping[str, inspect.Parameter] | None = inspect.signature(spec).parameters
+    except (TypeError, ValueError):
+        params = None  # a callable whose signature cannot be read: let the call decide
+    takes_any = params is None or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()
+    )
+    unknown = [key for key in options if params is not None and key not in params]
+    if unknown and params is not None and not takes_any:
+        known = [p for p in params if p != "self"]
+        offer = f"its options: {', '.join(known)}" if known else "it takes no options"
+        raise ConquianError(f"bot {base!r} has no option {unknown[0]!r} ({offer})")
     try:
         return spec(**options)
     except TypeError as exc:

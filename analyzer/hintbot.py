@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
+from analyzer.bots import bot_option
 from analyzer.errors import ConquianError
 from analyzer.moves import LayIn, Move, Take
 from analyzer.rules import Rules
@@ -54,8 +55,8 @@ class HintBot:
     time_limit : float
         Seconds per decision, a safety net: the budgets above normally end
         the search first, which keeps seeded games reproducible.
-    engine : str
-        The advisor's engine: ``"auto"`` (``v3`` for three players, ``v2`` for
+    engine : str, optional
+        The advisor's engine (default :attr:`default_engine`): ``"auto"`` (``v3`` for three players, ``v2`` for
         two, :data:`analyzer.advisor.AUTO`), ``"v3"``, ``"v2"`` or ``"v1"``.
     mode : str, optional
         Search mode for three players (``"maxn"`` or ``"paranoid"``); the engine's when omitted.
@@ -82,13 +83,15 @@ class HintBot:
 
     name = "hint"
     sees_all = False
+    default_engine = "auto"
+    """The engine when none is named (``hint-v2``: ``"v2"``)."""
 
     def __init__(
         self,
         samples: int | None = None,
         time_limit: float = 30.0,
         node_budget: int | None = None,
-        engine: str = "auto",
+        engine: str | None = None,
         mode: str | None = None,
         max_depth: int | None = None,
         stock: str | None = None,
@@ -98,10 +101,26 @@ class HintBot:
         spread: int | None = None,
         c: float | None = None,
     ) -> None:
+        engine = self.default_engine if engine is None else engine
         if engine not in ENGINE_NAMES:
             raise ConquianError(
                 f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
             )
+        for key, value, rule in (
+            ("samples", samples, {"whole": True, "low": 1}),
+            ("time_limit", time_limit, {"low": 0.05}),
+            ("node_budget", node_budget, {"whole": True, "low": 1}),
+            ("mode", mode, {"choices": ("auto", "maxn", "paranoid")}),
+            ("max_depth", max_depth, {"whole": True, "low": 0}),
+            ("stock", stock, {"choices": ("known", "chance")}),
+            ("infer", infer, {"whole": True, "low": 0}),
+            ("leaf", leaf, {"choices": ("fitted", "melded", "rollout")}),
+            ("playouts", playouts, {"whole": True, "low": 1}),
+            ("spread", spread, {"whole": True, "low": 1}),
+            ("c", c, {"low": 0}),
+        ):
+            if value is not None:
+                bot_option(key, value, **rule)
         self.engine_name = engine
         self.overrides: dict[str, Any] = {
             "mode": mode, "max_depth": max_depth, "stock": stock,
@@ -179,10 +198,7 @@ class HintV2Bot(HintBot):
     against it.  Same options as :class:`HintBot`."""
 
     name = "hint-v2"
-
-    def __init__(self, **options: Any) -> None:
-        options.setdefault("engine", "v2")
-        super().__init__(**options)
+    default_engine = "v2"
 
 
 class HintV1Bot(HintBot):

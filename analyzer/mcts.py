@@ -342,10 +342,11 @@ class MctsBot:
     sees_all = False
 
     def __init__(self, iterations: int = 1000, c: float = 0.7, leaf: str = "rollout") -> None:
-        if iterations < 1:
-            raise ConquianError(f"iterations must be at least 1, not {iterations}")
-        if leaf not in LEAVES:
-            raise ConquianError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
+        from analyzer.bots import bot_option  # the bot registry imports this module lazily
+
+        bot_option("iterations", iterations, whole=True, low=1)
+        bot_option("c", c, low=0)
+        bot_option("leaf", leaf, choices=LEAVES)
         self.iterations = iterations
         self.c = c
         self.leaf = leaf

@@ -12,6 +12,7 @@ from analyzer.advisor import (
     DEFAULT_TIME_LIMIT,
     Advice,
     advise,
+    engine_for,
 )
 from analyzer.hints import static_hints
 from analyzer.state import GameState
@@ -126,6 +127,12 @@ def hint(
     if static:
         _static_hint(state, name, top, as_json)
         return
+    exact_deal = open_hands and state.stock is not None  # v3 hands such a deal to v2
+    if budget is not None and not exact_deal and engine_for(engine, state.rules).name == "v3":
+        usage(
+            "--budget counts the positions of engines v2 and v1; this position is searched by v3 "
+            "(IS-MCTS), which counts iterations: use --samples"
+        )
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)
@@ -140,7 +147,7 @@ def hint(
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
         )
-    exact = open_hands and state.stock is not None
+    exact = open_hands and state.stock is not None and advice.unproven == 0
     data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)
     moves: list[dict[str, Any]] = data["moves"]
     if as_json:
@@ -150,6 +157,11 @@ def hint(
     out.print(f"{state.describe()}.", markup=False)
     if exact:
         how = "Solved double-dummy with every hand and the stock as given"
+    elif open_hands and state.stock is not None:
+        how = (
+            "Searched double-dummy with every hand and the stock as given, not to the end of "
+            "every line (the values are estimates)"
+        )
     elif open_hands and advice.engine == "v3":
         how = (
             f"Searched {advice.samples} IS-MCTS iterations with every hand as given, the stock "

@@ -139,7 +139,7 @@ def hint_data(
     return {
         "to_act": state.to_act,
         "evaluation": "open" if open_hands else "sampled",
-        "exact": open_hands and state.stock is not None,
+        "exact": open_hands and state.stock is not None and advice.unproven == 0,
         "labels": str(state.rules.labels),
         "samples": advice.samples,
         "seed": seed,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
+from cli_run import one_error_line, run
 
 from analyzer.advisor import ENGINES, advise, candidate_moves, engine_for
 from analyzer.bots import make_bot
@@ -176,3 +178,72 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
     advice = advise(state, engine="v3", open_hands=True)
     assert advice.engine == "v2" and advice.unproven == 0
     assert advice.estimates[0].move == parse_move(WINNING) and advice.estimates[0].win == 1.0
+
+
+@pytest.mark.parametrize(
+    ("bot", "named"),
+    [
+        ("hint:samples=abc", "samples=abc"),
+        ("hint:samples=2.5", "samples=2.5"),
+        ("hint:samples=0", "samples=0"),
+        ("hint:node_budget=-1", "node_budget=-1"),
+        ("hint:engine=v3:c=abc", "c=abc"),
+        ("hint:c=nan:engine=v3", "c=nan"),
+        ("hint:mode=foo", "mode=foo"),
+        ("hint:leaf=x", "leaf=x"),
+        ("hint:samples=1:samples=2", "'samples' is given twice"),
+        ("hint:foo=1", "no option 'foo'"),
+        ("hint-v2:foo=1", "no option 'foo'"),
+        ("greedy:x=1", "no option 'x'"),
+        ("mcts:iterations=abc", "iterations=abc"),
+        ("mcts:iterations=-5", "iterations=-5"),
+        ("mcts:c=-1", "c=-1"),
+    ],
+)
+def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
+    # Fresh-user finding: these crashed with a traceback once the bot moved, or were accepted.
+    for command in ("simulate", "play"):
+        code, _, err = run(command, "--games" if command == "simulate" else "--seed", "1",
+                             "--bots", f"{bot},greedy" if command == "simulate" else bot,
+                             input="quit\n")  # fmt: skip
+        assert code == 2 and one_error_line(err) and named in err and "Traceback" not in err
+
+
+def test_v3_marks_the_moves_it_never_tried() -> None:
+    state = read_position(EXAMPLES / "example4-rearrangement.json")
+    advice = advise(state, engine="v3", samples=3, seed=0)
+    untried = [e for e in advice.estimates if e.samples == 0]
+    assert untried and advice.estimates[0].samples > 0
+    for e in untried:
+        assert (e.win, e.draw, e.loss, e.expected, e.ci95) == (0.0, 0.0, 0.0, 0.0, (0.0, 1.0))
+        assert e.reasons[0].startswith("not evaluated")
+        assert not any("worse in expected result" in r for r in e.reasons)
+    # The best move is compared with a move that was tried, never with an untried one.
+    tried = [e for e in advice.estimates if e.samples > 0]
+    if len(tried) > 1:
+        assert tried[1].move.text(state.rules.labels) in advice.estimates[0].reasons[1]
+
+
+def test_open_hint_is_exact_only_when_every_line_reached_the_end(tmp_path: Path) -> None:
+    # Fresh-user finding: --open on a new deal said "exact" with unproven 1.0.
+    code, out, _ = run("deal", "--seed", "5", "--after", "3")
+    assert code == 0
+    position = tmp_path / "deal.json"
+    position.write_text(out)
+    code, out, _ = run("hint", str(position), "--open", "--json", "--budget", "200")
+    data = json.loads(out)
+    assert code == 0 and data["unproven"] > 0 and data["exact"] is False
+    code, out, _ = run("hint", str(position), "--open", "--budget", "200")
+    assert "exact" not in out.split("Best move")[0].split("95% (win)")[-1]
+    solved = tmp_path / "pay-matters.json"
+    solved.write_text(json.dumps(PAY_MATTERS))
+    code, out, _ = run("hint", str(solved), "--open", "--json")
+    assert code == 0 and json.loads(out)["exact"] is True
+
+
+def test_budget_is_refused_where_v3_searches() -> None:
+    megajogos = str(EXAMPLES / "example3-megajogos-nine-card-run.json")
+    code, _, err = run("hint", megajogos, "--budget", "500")
+    assert code == 2 and one_error_line(err) and "--samples" in err
+    code, _, _ = run("hint", megajogos, "--budget", "500", "--engine", "v2", "--samples", "2")
+    assert code == 0
