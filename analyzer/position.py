@@ -28,6 +28,7 @@ from analyzer.schema import (
     PositionWrapper,
     PuzzleFile,
     check_shape,
+    json_error_text,
     load_json,
     nearest_key,
 )
@@ -63,7 +64,7 @@ def parse_json(text: str, name: str) -> Any:
         raise PositionError(f"{name}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise PositionError(
-            f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"{name} is not valid JSON: {json_error_text(exc)}"
         ) from None
     except RecursionError:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None

@@ -33,6 +33,7 @@ from analyzer.schema import (
     RecordMove,
     RecordResult,
     check_shape,
+    json_error_text,
     json_text,
     load_json,
 )
@@ -211,7 +212,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         except NumberTooLongError as exc:
             raise RecordError(f"line {number}: {exc}") from None
         except json.JSONDecodeError as exc:
-            raise RecordError(f"line {number}: not valid JSON ({exc.msg})") from None
+            raise RecordError(f"line {number}: not valid JSON ({json_error_text(exc)})") from None
         except RecursionError:
             raise RecordError(f"line {number}: not valid JSON (nested too deeply)") from None
         except ValueError as exc:

@@ -511,6 +511,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def json_error_text(exc: json.JSONDecodeError) -> str:
+    """What is wrong in a JSON text and where, in one phrase: ``"Expecting value at line 1
+    column 5"``, ``"Unterminated string starting at line 1 column 17"`` (the decoder's message
+    already ends in "at" there, and is not given it twice)."""
+    where = f"line {exc.lineno} column {exc.colno}"
+    return f"{exc.msg} {where}" if exc.msg.endswith(" at") else f"{exc.msg} at {where}"
+
+
 def load_json(text: str) -> Any:
     """``json.loads`` for every JSON input (files, standard input, engine requests, records).
 

@@ -25,7 +25,13 @@ from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
 from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import get_rules
-from analyzer.schema import DuplicateKeyError, NumberTooLongError, load_json, nearest_key
+from analyzer.schema import (
+    DuplicateKeyError,
+    NumberTooLongError,
+    json_error_text,
+    load_json,
+    nearest_key,
+)
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
@@ -310,7 +316,7 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
             raise RequestError(f"the request is not usable: {exc}") from None
         except (ValueError, RecursionError) as exc:
             reason = (
-                exc.msg
+                json_error_text(exc)
                 if isinstance(exc, json.JSONDecodeError)
                 else "nested too deeply"
                 if isinstance(exc, RecursionError)

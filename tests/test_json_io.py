@@ -146,3 +146,12 @@ def test_duplicate_keys_are_refused_in_records_meld_files_and_puzzles(tmp_path: 
     path.write_text(puzzle.replace('"title"', '"title": "x", "title"', 1))
     code, _, err = run("puzzle", str(path))
     assert code == 1 and one_error_line(err) and "'title' appears twice" in err
+
+
+def test_a_cut_json_text_says_where_once(tmp_path: Path) -> None:
+    # Fresh-user finding: "Unterminated string starting at at line 1 column 17".
+    position = tmp_path / "cut.json"
+    position.write_text('{"variant": "cl')
+    code, _, err = run("analyze", str(position))
+    assert code == 1 and "Unterminated string starting at line 1 column 13" in err
+    assert " at at " not in err
