@@ -255,6 +255,8 @@ class Advice:
     interrupted : bool
         True when ``stop`` ended the sampling early (Ctrl-C): the answer is
         the best found so far.
+    clock_cut : bool
+        ``v2``: a search within a deal was stopped by the time limit, not by its budget.
     """
 
     player: int
@@ -268,6 +270,14 @@ class Advice:
     depth: float = 0.0
     shallow: float = 0.0
     interrupted: bool = False
+    clock_cut: bool = False
+
+    @property
+    def time_limited(self) -> bool:
+        """True when the clock, not the budgets, shaped the answer: sampling stopped before the
+        planned deals, or a search within a deal was cut by the time limit (the answer then
+        depends on machine speed)."""
+        return not self.interrupted and (self.samples < self.planned or self.clock_cut)
 
 
 def _usable(state: GameState, player: int, card: int) -> int:
@@ -501,7 +511,7 @@ def advise(
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
-    searches = unproven = shallow = done = 0
+    searches = unproven = shallow = done = clock_cut = 0
     depths: list[int] = []
     def stopping() -> bool:
         # The searches of a deal may be cut only once one deal is whole.
@@ -541,6 +551,7 @@ def advise(
             searches += 1
             unproven += not found.exact
             shallow += not found.exact and found.depth < 1
+            clock_cut += found.stopped_by == "time"
             depths.append(found.depth)
             for move, outcome in zip(candidates, found.outcomes, strict=True):
                 tally(move, outcome)
@@ -599,6 +610,7 @@ def advise(
         float(depths[len(depths) // 2]) if depths else 0.0,
         shallow / searches if searches else 0.0,
         interrupted,
+        clock_cut > 0,
     )
 
 

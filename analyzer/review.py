@@ -455,7 +455,7 @@ def review_game(
                 extra=[move],
                 engine=engine,
             )
-            limited += advice.samples < advice.planned
+            limited += advice.time_limited
             best = advice.estimates[0]
             played = next(e for e in advice.estimates if e.move == move)
             label = (

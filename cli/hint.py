@@ -193,6 +193,11 @@ def hint(
             f"The time limit stopped sampling after {advice.samples} of {advice.planned} deals: "
             "the answer depends on machine speed (raise --time-limit for a reproducible one)."
         )
+    elif advice.time_limited:
+        out.print(
+            "The time limit cut a search before its --budget of positions: the answer depends "
+            "on machine speed (raise --time-limit, or lower --budget, for a reproducible one)."
+        )
     table = Table(show_lines=False)
     for col, just in (("#", "right"), ("move", "left"), ("win", "right"), ("draw", "right"),
                       ("95% (win)", "right"), ("reasons", "left")):  # fmt: skip

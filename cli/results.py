@@ -145,7 +145,7 @@ def hint_data(
         "seed": seed,
         "seconds": round(advice.seconds, 3),
         "unproven": round(advice.unproven, 4),
-        "time_limited": advice.samples < advice.planned and not advice.interrupted,
+        "time_limited": advice.time_limited,
         "interrupted": advice.interrupted,
         "engine": advice.engine,
         "depth": advice.depth,
@@ -327,7 +327,7 @@ def why_data(
             "expected": round(mine.expected, 6),
             "best_expected": round(best.expected, 6),
             "samples": advice.samples,
-            "time_limited": advice.samples < advice.planned,
+            "time_limited": advice.time_limited,
         }
     return data
 

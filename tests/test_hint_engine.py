@@ -294,3 +294,17 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
         assert f"(see 'conquian {command} --help')" in err
     code, out, _ = run("hint", forcing, "--engine", " V1 ", "--samples", "2", "--json")
     assert code == 0 and json.loads(out)["engine"] == "v1"
+
+
+def test_a_search_cut_by_the_clock_is_time_limited() -> None:
+    # Fresh-user finding: with a huge --budget the time limit decided the depth (and the answer)
+    # while the output said time_limited false.
+    forcing = str(EXAMPLES / "forcing.json")
+    code, out, _ = run("hint", forcing, "--budget", "100000000", "--samples", "1",
+                       "--time-limit", "0.2", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["time_limited"] is True
+    code, out, _ = run("hint", forcing, "--budget", "100000000", "--samples", "1",
+                       "--time-limit", "0.2")  # fmt: skip
+    assert "The time limit cut a search" in out
+    code, out, _ = run("hint", forcing, "--samples", "2", "--json")
+    assert code == 0 and json.loads(out)["time_limited"] is False
