@@ -157,7 +157,7 @@ AUTO = "auto"
 
 Chosen by measured strength (``bench/strength.py``, docs/hint.md): in
 ``megajogos`` the IS-MCTS search wins far more deals against greedy than the
-``v2`` lookahead, in less time; in ``classic`` the two are level on the same
+``v2`` lookahead at about the same time per deal; in ``classic`` the two are level on the same
 deals and ``v2`` is the faster."""
 
 ENGINE_NAMES: tuple[str, ...] = (AUTO, *ENGINES)
