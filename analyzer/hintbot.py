@@ -22,6 +22,7 @@ from typing import Any
 from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
 from analyzer.bots import bot_option
 from analyzer.errors import ConquianError
+from analyzer.mcts import LEAVES
 from analyzer.moves import LayIn, Move, Take
 from analyzer.rules import Rules
 from analyzer.search import Solver
@@ -121,6 +122,8 @@ class HintBot:
         ):
             if value is not None:
                 bot_option(key, value, **rule)
+        if engine == "v3" and leaf is not None:
+            bot_option("leaf", leaf, choices=LEAVES)  # the leaves of the IS-MCTS search
         self.engine_name = engine
         self.overrides: dict[str, Any] = {
             "mode": mode, "max_depth": max_depth, "stock": stock,

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_TIME_LIMIT, ENGINE_NAMES, advise
+from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_TIME_LIMIT, ENGINE_NAMES, advise, engine_for
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import ConquianError, IllegalMoveError
 from analyzer.hints import static_hints
@@ -173,6 +173,14 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         return static_data(state, static_hints(state), top=top)
     seed = _int(request, "seed", 0, 0)
     open_hands = _bool(request, "open")
+    engine = _engine(request)
+    exact_deal = open_hands and state.stock is not None  # v3 hands such a deal to v2
+    if "budget" in request and not exact_deal and engine_for(engine, state.rules).name == "v3":
+        raise RequestError(
+            "'budget' counts the positions of engines v2 and v1; this position is searched by "
+            "v3 (IS-MCTS), which counts iterations: use 'samples'",
+            "budget",
+        )
     advice = advise(
         state,
         samples=_int(request, "samples", None, 1, 100_000),
@@ -180,7 +188,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
         node_budget=_int(request, "budget", 0, 100) or None,
         open_hands=open_hands,
-        engine=_engine(request),
+        engine=engine,
     )
     return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
 

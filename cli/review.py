@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.advisor import DEFAULT_ENGINE
+from analyzer.advisor import DEFAULT_ENGINE, engine_for
 from analyzer.records import replay_lines
 from analyzer.review import (
     DEFAULT_REVIEW_TIME_LIMIT,
@@ -27,6 +27,7 @@ from cli.common import (
     out,
     output_file,
     progress,
+    usage,
 )
 from cli.results import review_data
 from cli.svg import review_svg
@@ -105,6 +106,11 @@ def review(
     with maybe(target):
         text, _ = input_text(record, "record file")
         replay = replay_lines(text.splitlines())
+        if budget is not None and engine_for(engine, replay.start.rules).name == "v3":
+            usage(
+                "--budget counts the positions of engines v2 and v1; this game is reviewed by v3 "
+                "(IS-MCTS), which counts iterations: use --samples"
+            )
         bar = progress("reviewing", as_json, transient=True)
         with bar:
             task = bar.add_task("decisions", total=None)

@@ -191,6 +191,7 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:c=nan:engine=v3", "c=nan"),
         ("hint:mode=foo", "mode=foo"),
         ("hint:leaf=x", "leaf=x"),
+        ("hint:engine=v3:leaf=melded", "leaf=melded must be one of rollout, fitted"),
         ("hint:samples=1:samples=2", "'samples' is given twice"),
         ("hint:foo=1", "no option 'foo'"),
         ("hint-v2:foo=1", "no option 'foo'"),
@@ -247,3 +248,11 @@ def test_budget_is_refused_where_v3_searches() -> None:
     assert code == 2 and one_error_line(err) and "--samples" in err
     code, _, _ = run("hint", megajogos, "--budget", "500", "--engine", "v2", "--samples", "2")
     assert code == 0
+    record = str(EXAMPLES.parent.parent / "tests" / "golden" / "megajogos-4.jsonl")
+    code, out, err = run("review", record, "--budget", "500")
+    assert code == 2 and one_error_line(err) and "--samples" in err and out == ""
+    request = {"id": 1, "cmd": "hint", "position": json.loads(Path(megajogos).read_text()),
+               "budget": 500}  # fmt: skip
+    code, out, _ = run("engine", input=json.dumps(request) + "\n")
+    answer = json.loads(out)
+    assert code == 0 and answer["ok"] is False and answer["field"] == "budget"
