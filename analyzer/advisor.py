@@ -71,6 +71,7 @@ __all__ = [
     "choices",
     "engine_for",
     "same_choice",
+    "searching_engine",
 ]
 
 DEFAULT_SAMPLES = 48
@@ -183,6 +184,24 @@ def engine_for(engine: str | Engine, rules: Rules) -> Engine:
             f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
         )
     return ENGINES[engine]
+
+
+def searching_engine(
+    engine: str | Engine, state: GameState, *, open_hands: bool = False
+) -> Engine:
+    """The engine that answers :func:`advise` on ``state``: :func:`engine_for` its rules,
+    except that an ``mcts`` engine hands a deal with every card and the stock order known
+    (``open_hands``) to ``v2``'s exact lookahead, which then equals the exact search.
+
+    Raises
+    ------
+    ConquianError
+        If the name is unknown.
+    """
+    found = engine_for(engine, state.rules)
+    if found.search == "mcts" and open_hands and state.stock is not None:
+        return ENGINES["v2"]
+    return found
 DEFAULT_ENGINE = "auto"
 
 
@@ -472,7 +491,7 @@ def advise(
         If the engine is unknown.
     """
     start = time.perf_counter()
-    engine = engine_for(engine, state.rules)
+    engine = searching_engine(engine, state, open_hands=open_hands)
     budget = engine.node_budget if node_budget is None else node_budget
     samples = engine.samples if samples is None else samples
     player = state.to_act
@@ -502,12 +521,9 @@ def advise(
     rng = random.Random(seed)
     exact_deal = open_hands and state.stock is not None
     if engine.search == "mcts":
-        if not exact_deal:
-            return _advise_mcts(
-                mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start
-            )
-        # Every card and the stock order known: the exact lookahead of v2 answers (and says so).
-        engine = ENGINES["v2"]
+        return _advise_mcts(
+            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start
+        )
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss

@@ -31,6 +31,7 @@ __all__ = [
     "bot_option",
     "known_bot",
     "make_bot",
+    "obvious_move",
     "parse_bot",
     "register_bot",
     "usefulness",
@@ -198,6 +199,26 @@ def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
                 continue
         options[key] = value
     return base, options
+
+
+def obvious_move(view: GameState) -> Move | None:
+    """The move a searching bot plays without searching: the only legal one, or going out
+    (R15, it wins at once); ``None`` when there is a choice to think about.
+
+    Raises
+    ------
+    ConquianError
+        If nobody has a move here (the deal is over).
+    """
+    moves = view.legal_moves()
+    if not moves:
+        raise ConquianError(f"no move to choose: {view.describe()}")
+    if len(moves) == 1:
+        return moves[0]
+    for move in moves:
+        if isinstance(move, (Take, LayIn)) and move.pay is None:
+            return move
+    return None
 
 
 def bot_option(

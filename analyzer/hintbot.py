@@ -20,26 +20,15 @@ from dataclasses import replace
 from typing import Any
 
 from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
-from analyzer.bots import bot_option
+from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
 from analyzer.mcts import LEAVES
-from analyzer.moves import LayIn, Move, Take
+from analyzer.moves import Move
 from analyzer.rules import Rules
 from analyzer.search import Solver
 from analyzer.state import GameState
 
 __all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "OracleBot", "PeekBot"]
-
-
-def _obvious(view: GameState) -> Move | None:
-    """The move to play without thinking: the only legal one, or going out (R15)."""
-    moves = view.legal_moves()
-    if len(moves) == 1:
-        return moves[0]
-    for move in moves:
-        if isinstance(move, (Take, LayIn)) and move.pay is None:
-            return move  # going out wins at once (R15)
-    return None
 
 
 class HintBot:
@@ -151,7 +140,7 @@ class HintBot:
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move on ``view``."""
-        obvious = _obvious(view)
+        obvious = obvious_move(view)
         if obvious is not None:
             return obvious
         engine, samples, budget = self.setup(view.rules)
@@ -179,7 +168,7 @@ class PeekBot(HintBot):
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move with every hand known and the stock order sampled."""
-        obvious = _obvious(view)
+        obvious = obvious_move(view)
         if obvious is not None:
             return obvious
         engine, samples, budget = self.setup(view.rules)
@@ -236,7 +225,7 @@ class OracleBot:
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The first move of the principal variation of ``view`` (the whole deal)."""
-        obvious = _obvious(view)
+        obvious = obvious_move(view)
         if obvious is not None:
             return obvious
         result = Solver(mode=self.mode, max_nodes=self.max_nodes, time_limit=600.0).solve(view)

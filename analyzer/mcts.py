@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 
 from analyzer.errors import ConquianError
 from analyzer.evaluation import fitted_evaluator
-from analyzer.moves import LayIn, Move, Take
-from analyzer.playout import playout
+from analyzer.moves import Move
+from analyzer.playout import playout_outcome
 from analyzer.sampling import sample_world
+from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState
 
 __all__ = ["LEAVES", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
@@ -126,21 +127,11 @@ class SearchResult:
     ended: float
 
 
-def _reward(state: GameState) -> list[float]:
-    """Reward per player of a finished deal: winner 1, others 0; a draw 1/2 for all (R20)."""
-    n = state.rules.players
-    if state.winner is None:
-        return [0.5] * n
-    return [1.0 if p == state.winner else 0.0 for p in range(n)]
-
-
-def _fitted_reward(state: GameState, model: object) -> tuple[list[float], float]:
-    """Expected reward per player from the fitted outcome probabilities (win 1, draw 1/2),
-    and the draw probability."""
-    probs = model(state)  # type: ignore[operator]
-    n = state.rules.players
-    draw = probs[n]
-    return [probs[p] + 0.5 * draw for p in range(n)], draw
+def _rewards(outcome: Outcome) -> tuple[list[float], float]:
+    """Reward per player from an outcome vector (win probabilities, then the draw; R20): a win
+    1, a draw 1/2, another player's win 0; and the draw probability."""
+    draw = outcome[-1]
+    return [win + 0.5 * draw for win in outcome[:-1]], draw
 
 
 def search(
@@ -277,12 +268,12 @@ def search(
         depths.append(len(path))
         if state.is_terminal():
             ended += 1
-            reward = _reward(state)
-            draw = 1.0 if state.winner is None else 0.0
+            outcome = outcome_vector(state)
         elif model is not None and expanded:
-            reward, draw = _fitted_reward(state, model)
+            outcome = model(state)
         else:
-            reward, draw = _reward_of_playout(state, rng)
+            outcome = playout_outcome(state, "eager", rng)
+        reward, draw = _rewards(outcome)
         for edge in path:
             edge.visits += 1
             edge.draws += draw
@@ -313,12 +304,6 @@ def search(
         float(depths[len(depths) // 2]) if depths else 0.0,
         ended / done if done else 0.0,
     )
-
-
-def _reward_of_playout(state: GameState, rng: random.Random) -> tuple[list[float], float]:
-    """One ``eager`` playout's reward per player (win 1, draw 1/2, loss 0), and 1 for a draw."""
-    returns = playout(state, "eager", rng)
-    return [(r + 1.0) / 2.0 for r in returns], 1.0 if not any(returns) else 0.0
 
 
 class MctsBot:
@@ -356,13 +341,10 @@ class MctsBot:
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The most visited root move of :func:`search` on ``view``."""
-        moves = view.legal_moves()
-        if not moves:
-            raise ConquianError(f"no move to choose: {view.describe()}")
-        if len(moves) == 1:
-            return moves[0]
-        for move in moves:
-            if isinstance(move, (Take, LayIn)) and move.pay is None:
-                return move  # going out wins at once (R15)
+        from analyzer.bots import obvious_move
+
+        obvious = obvious_move(view)
+        if obvious is not None:
+            return obvious
         found = search(view, self.iterations, seed=rng.randrange(2**31), c=self.c, leaf=self.leaf)
         return found.moves[0].move

@@ -16,7 +16,13 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from analyzer.advisor import DEFAULT_ENGINE, DEFAULT_TIME_LIMIT, ENGINE_NAMES, advise, engine_for
+from analyzer.advisor import (
+    DEFAULT_ENGINE,
+    DEFAULT_TIME_LIMIT,
+    ENGINE_NAMES,
+    advise,
+    searching_engine,
+)
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import ConquianError, IllegalMoveError
 from analyzer.hints import static_hints
@@ -174,8 +180,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     seed = _int(request, "seed", 0, 0)
     open_hands = _bool(request, "open")
     engine = _engine(request)
-    exact_deal = open_hands and state.stock is not None  # v3 hands such a deal to v2
-    if "budget" in request and not exact_deal and engine_for(engine, state.rules).name == "v3":
+    if "budget" in request and searching_engine(engine, state, open_hands=open_hands).name == "v3":
         raise RequestError(
             "'budget' counts the positions of engines v2 and v1; this position is searched by "
             "v3 (IS-MCTS), which counts iterations: use 'samples'",

@@ -12,7 +12,7 @@ from analyzer.advisor import (
     DEFAULT_TIME_LIMIT,
     Advice,
     advise,
-    engine_for,
+    searching_engine,
 )
 from analyzer.hints import static_hints
 from analyzer.state import GameState
@@ -127,8 +127,7 @@ def hint(
     if static:
         _static_hint(state, name, top, as_json)
         return
-    exact_deal = open_hands and state.stock is not None  # v3 hands such a deal to v2
-    if budget is not None and not exact_deal and engine_for(engine, state.rules).name == "v3":
+    if budget is not None and searching_engine(engine, state, open_hands=open_hands).name == "v3":
         usage(
             "--budget counts the positions of engines v2 and v1; this position is searched by v3 "
             "(IS-MCTS), which counts iterations: use --samples"

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.advisor import DEFAULT_ENGINE, engine_for
+from analyzer.advisor import DEFAULT_ENGINE, searching_engine
 from analyzer.records import replay_lines
 from analyzer.review import (
     DEFAULT_REVIEW_TIME_LIMIT,
@@ -106,7 +106,7 @@ def review(
     with maybe(target):
         text, _ = input_text(record, "record file")
         replay = replay_lines(text.splitlines())
-        if budget is not None and engine_for(engine, replay.start.rules).name == "v3":
+        if budget is not None and searching_engine(engine, replay.start).name == "v3":
             usage(
                 "--budget counts the positions of engines v2 and v1; this game is reviewed by v3 "
                 "(IS-MCTS), which counts iterations: use --samples"

@@ -32,10 +32,11 @@ import random
 from functools import cache
 from typing import Any
 
+from analyzer.bots import obvious_move
 from analyzer.errors import ConquianError
 from analyzer.interop import missing_extra
 from analyzer.interop.match import sample_world
-from analyzer.moves import LayIn, Move, Take
+from analyzer.moves import Move
 from analyzer.playout import POLICIES, eager_move, playout
 from analyzer.rules import PRESETS, Rules
 from analyzer.state import GameState
@@ -169,14 +170,9 @@ class IsmctsBot:
         PositionError
             If the acting player's hand is hidden in ``view``.
         """
-        moves = view.legal_moves()
-        if not moves:
-            raise ConquianError(f"no move to choose: {view.describe()}")
-        if len(moves) == 1:
-            return moves[0]
-        for move in moves:
-            if isinstance(move, (Take, LayIn)) and move.pay is None:
-                return move  # going out wins at once (R15)
+        obvious = obvious_move(view)
+        if obvious is not None:
+            return obvious
         me = view.to_act
         seed = rng.randrange(2**31)
         local = random.Random(seed)
@@ -200,6 +196,6 @@ class IsmctsBot:
         best = sorted(int(a) for a, p in policy if p == top)
         action = best[local.randrange(len(best))]
         chosen: Move = root.match.codec.decode(root.match.state, action)
-        if chosen not in moves:
+        if chosen not in view.legal_moves():
             raise ConquianError(f"IS-MCTS chose {chosen}, not a legal move of the view")
         return chosen
