@@ -38,7 +38,7 @@ class HintBot:
     ----------
     samples : int, optional
         Deals sampled per decision; the engine's ``bot_samples`` when omitted
-        (``v2``: 8, ``v3``: 1,000 IS-MCTS iterations; a bot plays many deals,
+        (``v2``: 8, ``v3``: 1,500 IS-MCTS iterations; a bot plays many deals,
         the ``hint`` command samples more).
     node_budget : int, optional
         Positions per sampled deal (``v2``: 1,000; other engines: their own default).

@@ -6,8 +6,9 @@ own :class:`~analyzer.state.GameState` (no OpenSpiel needed).  One tree is
 grown from the searching player's view; every iteration
 
 1. **determinizes**: draws a whole deal consistent with the view
-   (:func:`analyzer.sampling.sample_world`: hidden hands uniform, no
-   inference; the stock order is *not* fixed, so every turned card is drawn
+   (:func:`analyzer.sampling.sample_world`: hidden hands uniform, or with
+   ``infer`` from the deals where no other player holds a pair that melds
+   with a card he declined; the stock order is *not* fixed, so every turned card is drawn
    uniformly from the stock when the iteration reaches it, R10 -- the search
    never sees the cards to come, unlike a PIMC search on ordered samples);
 2. **selects** down the tree, at each decision among the moves legal in this
@@ -42,8 +43,8 @@ from dataclasses import dataclass, field
 from analyzer.errors import ConquianError
 from analyzer.evaluation import fitted_evaluator
 from analyzer.moves import Move
-from analyzer.playout import playout_outcome
-from analyzer.sampling import sample_world
+from analyzer.playout import playout_outcome, random_turn
+from analyzer.sampling import declined_pairs, sample_world
 from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState
 
@@ -141,6 +142,7 @@ def search(
     seed: int | random.Random = 0,
     c: float = 0.7,
     leaf: str = "rollout",
+    infer: bool = False,
     root_moves: Sequence[Move] | None = None,
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,
@@ -162,6 +164,9 @@ def search(
         UCB1 exploration constant (rewards lie in [0, 1]).
     leaf : str
         ``"rollout"`` or ``"fitted"`` (:data:`LEAVES`).
+    infer : bool
+        Determinize only into deals consistent with the other players'
+        declines (:func:`analyzer.sampling.sample_deal`); else uniformly.
     root_moves : sequence of Move, optional
         The root moves to weigh (legal ones; default every legal move).
     time_limit : float, optional
@@ -207,6 +212,7 @@ def search(
         bad = [m for m in root_list if m not in legal]
         if bad or not root_list:
             raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
+    pairs = declined_pairs(view, me) if infer else None
     log = math.log
     sqrt = math.sqrt
     start = time.perf_counter()
@@ -219,15 +225,14 @@ def search(
             break
         if done and time_limit is not None and time.perf_counter() - start > time_limit:
             break
-        state = sample_world(view, me, rng)
+        state = sample_world(view, me, rng, infer=infer, pairs=pairs)
         node = root
         path: list[Node] = []
         expanded = False
         first = True
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                move = outcomes[rng.randrange(len(outcomes))][0]
+                move: Move = random_turn(state, rng)
                 child = node.children.get(move)
                 if child is None:
                     child = node.children[move] = Node(reward=[0.0] * n)
@@ -317,6 +322,9 @@ class MctsBot:
         UCB1 exploration constant.
     leaf : str
         ``"rollout"`` or ``"fitted"``.
+    infer : int
+        Above 0: determinize into deals consistent with the others' declines; 0
+        (default, as first measured): uniform deals.
 
     A decision with a single legal move, or one that goes out (R15), is
     played at once.  The search seed comes from the game's random generator,
@@ -326,18 +334,25 @@ class MctsBot:
     name = "mcts"
     sees_all = False
 
-    def __init__(self, iterations: int = 1000, c: float = 0.7, leaf: str = "rollout") -> None:
+    def __init__(
+        self, iterations: int = 1000, c: float = 0.7, leaf: str = "rollout", infer: int = 0
+    ) -> None:
         from analyzer.bots import bot_option  # the bot registry imports this module lazily
 
         bot_option("iterations", iterations, whole=True, low=1)
         bot_option("c", c, low=0)
         bot_option("leaf", leaf, choices=LEAVES)
+        bot_option("infer", infer, whole=True, low=0)
         self.iterations = iterations
         self.c = c
         self.leaf = leaf
+        self.infer = bool(infer)
 
     def __repr__(self) -> str:
-        return f"MctsBot(iterations={self.iterations}, c={self.c}, leaf={self.leaf!r})"
+        return (
+            f"MctsBot(iterations={self.iterations}, c={self.c}, leaf={self.leaf!r}, "
+            f"infer={int(self.infer)})"
+        )
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The most visited root move of :func:`search` on ``view``."""
@@ -346,5 +361,12 @@ class MctsBot:
         obvious = obvious_move(view)
         if obvious is not None:
             return obvious
-        found = search(view, self.iterations, seed=rng.randrange(2**31), c=self.c, leaf=self.leaf)
+        found = search(
+            view,
+            self.iterations,
+            seed=rng.randrange(2**31),
+            c=self.c,
+            leaf=self.leaf,
+            infer=self.infer,
+        )
         return found.moves[0].move

@@ -19,12 +19,13 @@ import random
 from typing import Any
 
 from analyzer.cards import iter_mask
+from analyzer.errors import PositionError
 from analyzer.melds import cards_of
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState, Phase
 
-__all__ = ["POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome"]
+__all__ = ["POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn"]
 
 POLICIES = ("eager", "random")
 """Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
@@ -85,18 +86,48 @@ def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
     return rng.choice(moves)
 
 
+def random_turn(state: GameState, rng: random.Random) -> Turn:
+    """The card a chance node turns (R10): the top of a known stock, else a stock card drawn
+    uniformly; the same draw as picking from :meth:`GameState.chance_outcomes` by
+    ``rng.randrange``, without building the outcome list."""
+    if state.stock is not None:
+        rng.randrange(1)  # as the one-outcome list costs
+        return Turn(state.stock[0])
+    mask = state.stock_mask()
+    if mask is None:
+        raise PositionError("the stock cards are unknown while hands are hidden")
+    cards = list(iter_mask(mask))
+    return Turn(cards[rng.randrange(len(cards))])
+
+
+def _eager_offer(state: GameState, rng: random.Random) -> Move:
+    """``eager_move(state, state.legal_moves(), rng)`` at an offer, generating only the moves
+    it can pick: takes first; without one the first hand-only meld, then a force, then pass."""
+    takes = state.takes()
+    if takes:
+        return eager_move(state, list(takes), rng)
+    if state.rules.hand_melds:
+        for meld in state.hand_melds():
+            return Meld(meld)
+    forces = [Force(k) for k in state.forceable_players() if state.counts[k] > 0]
+    if forces:
+        return rng.choice(forces)
+    return Pass()
+
+
 def _play(state: GameState, policy: str, rng: random.Random) -> GameState:
     """``state`` played to its end with ``policy``: turned cards uniformly from the stock (R10)."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    eager = policy == "eager"
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            move: Move = outcomes[rng.randrange(len(outcomes))][0]
-            assert isinstance(move, Turn)
+            move: Move = random_turn(state, rng)
+        elif eager and state.phase is Phase.OFFER:
+            move = _eager_offer(state, rng)
         else:
             moves = state.legal_moves()
-            move = rng.choice(moves) if policy == "random" else eager_move(state, moves, rng)
+            move = eager_move(state, moves, rng) if eager else rng.choice(moves)
         state = state.apply(move, check=False)
     return state
 

@@ -6,8 +6,9 @@ exchange, R9) a *consistent deal* gives every hidden hand its count of
 cards and orders the rest as the stock, using only the cards he has not
 seen.  :func:`sample_deals` draws such deals uniformly: every consistent
 deal is equally likely.  It makes no inference from the other players'
-choices (a player who passed a card may still hold cards that fit it);
-that is the documented default, and the only mode so far.
+choices (a player who passed a card may still hold cards that fit it)
+unless asked: ``infer=True`` draws from the deals where no other player
+holds a pair that melds with a card he declined (:func:`declined_pairs`).
 """
 
 from __future__ import annotations
@@ -86,7 +87,12 @@ def _broken(hands: list[int | None], pairs: dict[int, tuple[int, ...]]) -> int:
 
 
 def sample_deal(
-    view: GameState, player: int, rng: random.Random, *, infer: bool = False
+    view: GameState,
+    player: int,
+    rng: random.Random,
+    *,
+    infer: bool = False,
+    pairs: dict[int, tuple[int, ...]] | None = None,
 ) -> GameState:
     """One consistent deal of the hidden cards, uniform over all of them (module docstring).
 
@@ -102,6 +108,9 @@ def sample_deal(
     rng : random.Random
     infer : bool
         Draw from the deals consistent with the other players' declines.
+    pairs : dict, optional
+        With ``infer``: ``declined_pairs(view, player)`` computed once by a
+        caller that samples the same view many times (IS-MCTS).
 
     Returns
     -------
@@ -114,7 +123,10 @@ def sample_deal(
         If ``player``'s hand is hidden or the counts do not fit the unseen
         cards (an impossible view).
     """
-    pairs = declined_pairs(view, player) if infer else {}
+    if not infer:
+        pairs = {}
+    elif pairs is None:
+        pairs = declined_pairs(view, player)
     best: GameState | None = None
     fewest = -1
     for _ in range(MAX_TRIES if pairs else 1):
@@ -207,19 +219,27 @@ def is_consistent(sample: GameState, view: GameState, player: int) -> bool:
     return all(sample.hands[q] is not None and sample.hands[q] & m for q, m in need.items())  # type: ignore[operator]
 
 
-def sample_world(view_state: GameState, player: int, rng: random.Random) -> GameState:
+def sample_world(
+    view_state: GameState,
+    player: int,
+    rng: random.Random,
+    *,
+    infer: bool = False,
+    pairs: dict[int, tuple[int, ...]] | None = None,
+) -> GameState:
     """A whole deal consistent with ``player``'s view, for a :meth:`Match.from_position`.
 
     Hidden hands are drawn by :func:`analyzer.sampling.sample_deal`
-    (uniform, no inference); hidden exchange gifts (R9) uniformly from the
-    hand that holds them.  The stock order is left to chance.
+    (uniform; with ``infer`` from the deals consistent with the others'
+    declines, ``pairs`` as there); hidden exchange gifts (R9) uniformly from
+    the hand that holds them.  The stock order is left to chance.
 
     Raises
     ------
     PositionError
         If the view is impossible (the counts do not fit the unseen cards).
     """
-    world = sample_deal(view_state, player, rng)
+    world = sample_deal(view_state, player, rng, infer=infer, pairs=pairs)
     n = world.rules.players
     hands = [h or 0 for h in world.hands]
     changes: dict[str, Any] = {"stock": None}

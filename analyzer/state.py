@@ -386,6 +386,18 @@ class GameState:
             ]
         return [p for p in candidates if fits_layout(self.layouts[p], card, self.rules)]
 
+    def takes(self) -> tuple[Take, ...]:
+        """The takes of the player to act (R13, R15), in :meth:`legal_moves` order; empty
+        unless a centre card is offered to him (``Phase.OFFER``)."""
+        if self.phase is not Phase.OFFER or self.centre is None:
+            return ()
+        return self._takes()
+
+    def hand_melds(self) -> Iterator[int]:
+        """Masks of the melds the player to act could lay from his hand alone (R16), in
+        :meth:`legal_moves` order (whether the variant allows them is :attr:`Rules.hand_melds`)."""
+        return self._hand_melds()
+
     def _takes(self) -> tuple[Take, ...]:
         assert self.centre is not None
         me = self.to_act

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,39 @@ def test_sampled_worlds_agree_with_the_view(variant: str) -> None:
         assert is_consistent(world.evolve(stock=tuple(iter_mask(stock))), v, me)
         assert world.hands[me] == state.hands[me]
         assert all(h is not None for h in world.hands)
+
+
+def test_inferred_worlds_respect_the_declines_and_steer_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # infer=True: every determinization is a deal where player 0 holds no pair that melds with
+    # a card he declined (R12, R17), as sample_deal(infer=True) draws them; uniform ones may.
+    from analyzer.sampling import _broken, declined_pairs
+    from tests.test_sampling import declines_view
+
+    mine, pairs = declines_view()
+    rng = random.Random(1)
+    given = declined_pairs(mine, 1)
+    inferred = [sample_world(mine, 1, rng, infer=True, pairs=given) for _ in range(40)]
+    assert all(_broken(list(w.hands), pairs) == 0 for w in inferred)
+    uniform = [sample_world(mine, 1, rng) for _ in range(200)]
+    assert any(_broken(list(w.hands), pairs) for w in uniform)
+    a = search(mine, 200, seed=3, infer=True)
+    assert a.moves == search(mine, 200, seed=3, infer=True).moves  # reproducible
+    assert sum(s.visits for s in a.moves) == 200
+    # The hint engine passes its infer setting to the search: v3 infers unless told not to.
+    import analyzer.advisor as advisor
+
+    asked: list[bool] = []
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs["infer"])
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(advisor, "mcts_search", spy)
+    state = _mid_game("megajogos", 4)
+    v = view(state, state.to_act)
+    advise(v, samples=30, seed=3, engine="v3")
+    advise(v, samples=30, seed=3, engine=replace(ENGINES["v3"], infer=False))
+    assert asked == [True, False]
 
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])

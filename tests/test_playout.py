@@ -68,3 +68,45 @@ def test_bad_playout_settings_are_refused() -> None:
         RolloutLeaf(playouts=0)
     with pytest.raises(ValueError, match="policy must be one of eager, random"):
         playout(deal("classic", 1), "clever", random.Random(0))
+
+
+def _reference_play(state, rng: random.Random):
+    """The eager playout as the module docstring defines it: the policy over every legal move,
+    each turned card drawn from the listed chance outcomes (R10)."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            move = outcomes[rng.randrange(len(outcomes))][0]
+        else:
+            move = eager_move(state, state.legal_moves(), rng)
+        state = state.apply(move)
+    return state
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_the_fast_eager_playout_plays_exactly_the_reference_policy(variant: str) -> None:
+    # The playout generates only the moves the policy can pick (takes before melds before
+    # forces); the deals it plays must be move for move those of the policy over every legal
+    # move, with the stock order known and drawn.
+    from analyzer.playout import _play
+
+    for seed in range(12):
+        start = deal(variant, seed)
+        for state in (start, start.evolve(stock=None)):
+            fast = _play(state, "eager", random.Random(seed))
+            slow = _reference_play(state, random.Random(seed))
+            assert fast == slow
+            assert fast.winner == slow.winner and fast.layouts == slow.layouts
+
+
+def test_random_turn_draws_as_the_chance_outcomes_do() -> None:
+    from analyzer.playout import random_turn
+
+    state = deal("megajogos", 2)
+    while not state.is_chance_node():
+        state = state.apply(state.legal_moves()[0])
+    for hidden in (state, state.evolve(stock=None)):
+        a, b = random.Random(5), random.Random(5)
+        for _ in range(20):
+            outcomes = hidden.chance_outcomes()
+            assert random_turn(hidden, a) == outcomes[b.randrange(len(outcomes))][0]

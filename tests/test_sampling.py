@@ -99,9 +99,9 @@ def test_uniform_over_consistent_deals_chi_square() -> None:
     assert chi2 < 31.26, chi2
 
 
-def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None:
-    # A mid-game view where some uniform deals give player 0 two cards that meld with a card he
-    # let die: with infer=True no sampled deal does (he would have taken it, R12, R17).
+def declines_view():
+    """A seeded mid-game classic view of player 1 in which some uniform deals give player 0 two
+    cards that meld with a card he let die, and some do not; with its declined pairs."""
     from analyzer.bots import GreedyBot
     from analyzer.position import deal, view
     from analyzer.sampling import _broken, declined_pairs
@@ -109,8 +109,7 @@ def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None
     rng = random.Random(4)
     state = deal("classic", rng)
     bot = GreedyBot()
-    found = None
-    while not state.is_terminal() and found is None:
+    while not state.is_terminal():
         if state.is_chance_node():
             state = state.apply(state.chance_outcomes()[0][0])
             continue
@@ -119,10 +118,18 @@ def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None
         if state.to_act == 1 and pairs[0]:
             uniform = [_broken(list(sample_deal(mine, 1, rng).hands), pairs) for _ in range(100)]
             if 0 < sum(1 for u in uniform if u) < 80:
-                found = mine, pairs
+                return mine, pairs
         state = state.apply(bot.choose(view(state, state.to_act), rng))
-    assert found is not None
-    mine, pairs = found
+    raise AssertionError("no such view in the seeded deal")
+
+
+def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None:
+    # Some uniform deals give player 0 two cards that meld with a card he let die: with
+    # infer=True no sampled deal does (he would have taken it, R12, R17).
+    from analyzer.sampling import _broken
+
+    mine, pairs = declines_view()
+    rng = random.Random(4)
     for _ in range(50):
         sample = sample_deal(mine, 1, rng, infer=True)
         assert is_consistent(sample, mine, 1)
