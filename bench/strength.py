@@ -36,7 +36,7 @@ bench/ismcts.py so that it thinks as long per decision as the hint bot; needs
 the openspiel extra).  ``--backend ray [--address ADDR]`` plays the deals as Ray
 tasks (the ray extra), with the same results.  ``--json FILE`` also writes every
 figure and each deal's winner, so that two runs on the same seed can be compared
-deal by deal.  Ctrl-C or ``kill PID`` ends the current match: the deals finished
+deal by deal (bench/paired.py).  Ctrl-C or ``kill PID`` ends the current match: the deals finished
 so far are reported (JSON ``"interrupted": true``) and the run stops there.
 """
 
@@ -109,6 +109,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
     data = {
         "match": name,
         "variant": variant,
+        "seed": args.seed,
         "seats": bots,
         "deals": summary.games,
         "interrupted": interrupted,

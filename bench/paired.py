@@ -1,0 +1,87 @@
+"""New against old on the same deals: two or more ``bench/strength.py --json`` runs compared deal by deal.
+
+    python3 bench/paired.py NEW.json OLD.json [NEW2.json OLD2.json ...] [--match NAME]
+
+Each NEW/OLD pair is two runs of the same match kind on the same seed (deal i
+is the same deal in both, seats rotating the same way), for example the hint
+bot against two greedy bots before and after a change.  The bot under test
+is each run's first seat.  Per deal its result is scored win +1, draw 0,
+loss -1; the pairs' deals are pooled and the script prints, for each side,
+wins, draws and losses (with the 95% Wilson interval of the win rate), then
+the mean paired difference NEW - OLD per deal with its 95% interval (normal
+approximation over the deals, 1.96 standard errors) and how many deals ended
+differently.  Only the first ``min(len(NEW), len(OLD))`` deals of a pair are
+compared (a run stopped early keeps its finished deals).  A pair whose seeds,
+variants or seat counts differ is refused: its deals are not the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.stats import wilson
+
+
+def load(path: Path, match: str | None) -> dict[str, object]:
+    """The match of a strength.py JSON file (the only one, or the one named ``match``)."""
+    runs = json.loads(path.read_text(encoding="utf-8"))
+    if match is not None:
+        runs = [r for r in runs if r["match"] == match]
+    if len(runs) != 1:
+        names = ", ".join(r["match"] for r in json.loads(path.read_text(encoding="utf-8")))
+        sys.exit(f"paired.py: {path} holds {len(runs)} matches to compare ({names}); pick one with --match")
+    run: dict[str, object] = runs[0]
+    return run
+
+
+def scores(run: dict[str, object]) -> list[int]:
+    """Per deal, the first seat's bot: win +1, draw 0, loss -1."""
+    bot = run["seats"][0]  # type: ignore[index]
+    return [0 if w is None else (1 if w == bot else -1) for w in run["winners"]]  # type: ignore[union-attr]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path, help="NEW.json OLD.json, pair after pair")
+    parser.add_argument("--match", help="the match to compare when a file holds several")
+    args = parser.parse_args()
+    if len(args.files) % 2:
+        parser.error("give the files in pairs: NEW.json OLD.json ...")
+    diffs: list[int] = []
+    new_all: list[int] = []
+    old_all: list[int] = []
+    for new_path, old_path in zip(args.files[::2], args.files[1::2], strict=True):
+        new, old = load(new_path, args.match), load(old_path, args.match)
+        for key in ("variant", "seed"):
+            if key in new and key in old and new[key] != old[key]:
+                sys.exit(f"paired.py: {new_path} and {old_path} differ in {key}: not the same deals")
+        if len(new["seats"]) != len(old["seats"]):  # type: ignore[arg-type]
+            sys.exit(f"paired.py: {new_path} and {old_path} seat different numbers of players")
+        a, b = scores(new), scores(old)
+        n = min(len(a), len(b))
+        print(f"{new_path} ({new['seats'][0]}) against {old_path} ({old['seats'][0]}): {n} deals")  # type: ignore[index]
+        new_all += a[:n]
+        old_all += b[:n]
+        diffs += [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    n = len(diffs)
+    if n == 0:
+        sys.exit("paired.py: no deals to compare")
+    for side, results in (("new", new_all), ("old", old_all)):
+        won, drawn = results.count(1), results.count(0)
+        low, high = wilson(won, n)
+        print(f"  {side}: won {won}, drew {drawn}, lost {n - won - drawn} of {n}: "
+              f"{won / n:.1%} ({low:.1%}-{high:.1%})")
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.pstdev(diffs) / n**0.5
+    print(f"  paired difference new - old per deal (win +1, draw 0, loss -1): {mean:+.3f} +- {half:.3f} "
+          f"(95%); {sum(1 for d in diffs if d)} of {n} deals ended differently")
+
+
+if __name__ == "__main__":
+    main()
