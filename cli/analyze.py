@@ -35,13 +35,16 @@ def analyze(
     table = Table()
     for col in ("player", "melded", "hand", "outs (R15)", "forceable (R14)"):
         table.add_column(col)
+    over = state.is_terminal()
     for p, report in enumerate(data["players"]):
         outs = report["outs"]
         table.add_row(
             str(p),
             str(report["melded"]),
             str(report["hand_count"]),
-            "hidden hand" if outs is None else (" ".join(outs) or "none"),
-            " ".join(report["forceable"]) or "none",
+            "-" if over else "hidden hand" if outs is None else (" ".join(outs) or "none"),
+            "-" if over else " ".join(report["forceable"]) or "none",
         )
     out.print(table)
+    if over:
+        out.print("The deal is over: no card is offered, taken or forced any more (R15, R18).")

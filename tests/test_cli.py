@@ -96,6 +96,21 @@ def test_analyze_hidden_hand_has_null_outs(tmp_path: Path) -> None:
     assert code == 1 and "hidden" in err
 
 
+def test_analyze_of_a_finished_deal_lists_no_outs(tmp_path: Path) -> None:
+    # Once the deal is over (R15, R18) nothing is offered or forced: the table says so instead
+    # of listing outs; the JSON keeps its keys.
+    code, dealt, _ = run("deal", "--seed", "3", "--after", "32")
+    assert code == 0
+    path = tmp_path / "over.json"
+    path.write_text(dealt)
+    code, out, _ = run("analyze", str(path))
+    assert code == 0 and "The deal is over" in out
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert len(rows) == 2 and all(row.count(" - ") == 2 for row in rows)
+    code, out, _ = run("analyze", str(path), "--json")
+    assert code == 0 and set(json.loads(out)["players"][0]) >= {"outs", "forceable"}
+
+
 def test_variants_json() -> None:
     code, out, _ = run("variants", "--json")
     names = {v["name"]: v for v in json.loads(out)["variants"]}
