@@ -63,6 +63,11 @@ def parse_json(text: str, name: str) -> Any:
     except NumberTooLongError as exc:
         raise PositionError(f"{name}: {exc}") from None
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and _is_record_header(text[: exc.pos]):
+            raise PositionError(
+                f"{name} is a game record (JSON lines), not a position: check it with "
+                "'conquian replay' or review it with 'conquian review'"
+            ) from None
         raise PositionError(
             f"{name} is not valid JSON: {json_error_text(exc)}"
         ) from None
@@ -70,6 +75,15 @@ def parse_json(text: str, name: str) -> Any:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise PositionError(f"{name} is not valid JSON: {exc}") from None
+
+
+def _is_record_header(text: str) -> bool:
+    """True if ``text`` (what came before the second JSON value) is a game record's header line."""
+    try:
+        first = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(first, dict) and first.get("format") == "conquian-record"
 
 
 def unwrap_position(data: Any) -> Any:

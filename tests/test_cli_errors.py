@@ -113,6 +113,11 @@ def test_usage_errors_exit_2_with_one_line_naming_the_command_help(
     ("text", "needle"),
     [
         ("{not json", "not valid JSON"),
+        ('{"a": 1}\n{"b": 2}\n', "not valid JSON: Extra data"),
+        (
+            (EXAMPLES.parent / "records" / "classic-hint-vs-greedy.jsonl").read_text(),
+            "is a game record (JSON lines), not a position",
+        ),
         ('{"variant": "classic", "players": []}', "must list 2 players"),
         ((EXAMPLES / "example7-impossible-take.json").read_text(), "R7"),
         ((EXAMPLES / "forcing.json").read_text().replace('"stock": 18', '"stock": 19'), "add up to 41"),
