@@ -89,7 +89,24 @@ def eager_move(state: GameState, moves: list[Move], rng: random.Random) -> Move:
 def random_turn(state: GameState, rng: random.Random) -> Turn:
     """The card a chance node turns (R10): the top of a known stock, else a stock card drawn
     uniformly; the same draw as picking from :meth:`GameState.chance_outcomes` by
-    ``rng.randrange``, without building the outcome list."""
+    ``rng.randrange``, without building the outcome list.
+
+    Parameters
+    ----------
+    state : GameState
+        A chance node (``Phase.TURN``).
+    rng : random.Random
+        Consumed exactly as ``outcomes[rng.randrange(len(outcomes))]`` would.
+
+    Returns
+    -------
+    Turn
+
+    Raises
+    ------
+    PositionError
+        If the stock cards are unknown (hidden hands and no stock order).
+    """
     if state.stock is not None:
         rng.randrange(1)  # as the one-outcome list costs
         return Turn(state.stock[0])
