@@ -227,6 +227,7 @@ def bot_option(
     *,
     whole: bool = False,
     low: float | None = None,
+    high: float | None = None,
     choices: tuple[str, ...] | None = None,
 ) -> None:
     """Check one option of a bot (``hint:samples=8``): its kind and range.
@@ -241,6 +242,8 @@ def bot_option(
         It must be a whole number (an int, not a bool).
     low : float, optional
         Its least value (it must then be a finite number).
+    high : float, optional
+        Its greatest value.
     choices : tuple of str, optional
         The words it may be.
 
@@ -259,6 +262,8 @@ def bot_option(
         raise ConquianError(f"option {name}={value} must be a finite number")
     if low is not None and value < low:
         raise ConquianError(f"option {name}={value} must be at least {low:g}")
+    if high is not None and value > high:
+        raise ConquianError(f"option {name}={value} must be at most {high:g}")
 
 
 def known_bot(name: str) -> bool:
@@ -281,7 +286,7 @@ def make_bot(name: str) -> Bot:
     base, options = parse_bot(name)
     spec = BOTS.get(base)
     if spec is None:
-        raise ConquianError(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
+        raise ConquianError(f"unknown bot: {base!r} (known: {', '.join(BOTS)})")
     if isinstance(spec, str):
         module, _, attr = spec.partition(":")
         spec = getattr(importlib.import_module(module), attr)

@@ -68,7 +68,7 @@ def deal_position(
         if state.is_terminal():
             raise ConquianError(
                 f"the deal ended after {chosen} {bot} move{'s' if chosen != 1 else ''} "
-                f"({state.describe()}): ask for fewer than {after}"
+                f"({state.describe()}): ask for at most {chosen}"
             )
         if state.is_chance_node():
             move: Move = state.chance_outcomes()[0][0]

@@ -56,7 +56,7 @@ class HintBot:
         ``"known"`` or ``"chance"`` (:class:`analyzer.advisor.Engine`); the engine's when omitted.
     infer : int, optional
         1: sample only deals consistent with the others' declines; 0: uniform; the engine's
-        when omitted.
+        when omitted (``v2`` and ``v3``: 1).
     leaf : str, optional
         Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
     playouts : int, optional
@@ -103,7 +103,7 @@ class HintBot:
             ("mode", mode, {"choices": ("auto", "maxn", "paranoid")}),
             ("max_depth", max_depth, {"whole": True, "low": 0}),
             ("stock", stock, {"choices": ("known", "chance")}),
-            ("infer", infer, {"whole": True, "low": 0}),
+            ("infer", infer, {"whole": True, "low": 0, "high": 1}),
             ("leaf", leaf, {"choices": ("fitted", "melded", "rollout")}),
             ("playouts", playouts, {"whole": True, "low": 1}),
             ("spread", spread, {"whole": True, "low": 1}),

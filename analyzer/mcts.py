@@ -323,7 +323,7 @@ class MctsBot:
     leaf : str
         ``"rollout"`` or ``"fitted"``.
     infer : int
-        Above 0: determinize into deals consistent with the others' declines; 0
+        1: determinize into deals consistent with the others' declines; 0
         (default, as first measured): uniform deals.
 
     A decision with a single legal move, or one that goes out (R15), is
@@ -342,7 +342,7 @@ class MctsBot:
         bot_option("iterations", iterations, whole=True, low=1)
         bot_option("c", c, low=0)
         bot_option("leaf", leaf, choices=LEAVES)
-        bot_option("infer", infer, whole=True, low=0)
+        bot_option("infer", infer, whole=True, low=0, high=1)
         self.iterations = iterations
         self.c = c
         self.leaf = leaf

@@ -47,27 +47,28 @@ __all__ = [
 ]
 
 
-def parse_json(text: str, name: str) -> Any:
+def parse_json(text: str, name: str, expected: str = "a position") -> Any:
     """Parse JSON text; any failure is one :class:`PositionError` naming ``name``.
+
+    ``expected`` names what the file should hold (``"a position"``, ``"a
+    puzzle"``), for the message when it is a game record instead.
 
     Raises
     ------
     PositionError
-        If the text is not valid JSON (including nesting too deep to read), or an
-        object holds a key twice.
+        If the text is not valid JSON (including nesting too deep to read), an
+        object holds a key twice, or the text is a game record (JSON lines, or
+        its header line alone).
     """
     try:
-        return load_json(text)
+        data = load_json(text)
     except DuplicateKeyError as exc:
         raise PositionError(f"{name}: {exc}: write it once") from None
     except NumberTooLongError as exc:
         raise PositionError(f"{name}: {exc}") from None
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data" and _is_record_header(text[: exc.pos]):
-            raise PositionError(
-                f"{name} is a game record (JSON lines), not a position: check it with "
-                "'conquian replay' or review it with 'conquian review'"
-            ) from None
+            raise PositionError(_record_given(name, expected)) from None
         raise PositionError(
             f"{name} is not valid JSON: {json_error_text(exc)}"
         ) from None
@@ -75,6 +76,16 @@ def parse_json(text: str, name: str) -> Any:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise PositionError(f"{name} is not valid JSON: {exc}") from None
+    if isinstance(data, dict) and data.get("format") == "conquian-record":
+        raise PositionError(_record_given(name, expected))
+    return data
+
+
+def _record_given(name: str, expected: str) -> str:
+    return (
+        f"{name} is a game record (JSON lines), not {expected}: check it with "
+        "'conquian replay' or review it with 'conquian review'"
+    )
 
 
 def _is_record_header(text: str) -> bool:

@@ -178,7 +178,7 @@ def read_puzzle(path: str | Path) -> Puzzle:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PositionError(f"cannot read {str(path)!r}: {exc}") from None
-    return load_puzzle(parse_json(text, repr(str(path))))
+    return load_puzzle(parse_json(text, repr(str(path)), "a puzzle"))
 
 
 def _best_moves(state: GameState, solver: Solver) -> tuple[list[Move], float, bool, int]:

@@ -135,7 +135,21 @@ def _shape(model: Any, entry: dict[str, Any], number: int, what: str) -> None:
         raise RecordError(f"line {number}: {exc}") from None
 
 
+def _not_a_record(entry: Any) -> str | None:
+    """What a JSON object given as a record is instead (a position, a puzzle), or ``None``."""
+    if not isinstance(entry, dict) or "format" in entry:
+        return None
+    if entry.get("type") == "puzzle":
+        return "a puzzle, not a game record: use 'conquian puzzle'"
+    if "players" in entry or "position" in entry:
+        return "a position, not a game record: use 'conquian hint', 'analyze' or 'show'"
+    return None
+
+
 def _header(entry: dict[str, Any], number: int) -> Replay:
+    instead = _not_a_record(entry)
+    if instead is not None:
+        raise RecordError(f"line {number}: this is {instead} (docs/record-format.md)")
     if "format" not in entry or "start" not in entry:
         raise RecordError(f"line {number}: not a conquian record header (need format and start)")
     if entry.get("format") != FORMAT:
@@ -161,6 +175,13 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
         raise RecordError(
             f"line {number}: the header says variant {json_text(entry['variant'])} "
             f"but the start position is {start.rules.name}"
+        )
+    players = entry.get("players")
+    if isinstance(players, list) and len(players) != start.rules.players:
+        raise RecordError(
+            f"line {number}: the header names {len(players)} "
+            f"player{'' if len(players) == 1 else 's'} but "
+            f"{start.rules.name} is played by {start.rules.players}"
         )
     return Replay(start, start, [], entry)
 
@@ -201,6 +222,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     replay: Replay | None = None
     state: GameState | None = None
     seen_result = False
+    lines = iter(lines)  # the rest is read at once if the first line is not a whole object
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text:
@@ -212,6 +234,15 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         except NumberTooLongError as exc:
             raise RecordError(f"line {number}: {exc}") from None
         except json.JSONDecodeError as exc:
+            if replay is None:
+                # A pretty-printed position or puzzle: one JSON object over many lines.
+                whole = text + "".join(lines)
+                try:
+                    instead = _not_a_record(json.loads(whole))
+                except (ValueError, RecursionError):
+                    instead = None
+                if instead is not None:
+                    raise RecordError(f"this is {instead} (docs/record-format.md)") from None
             raise RecordError(f"line {number}: not valid JSON ({json_error_text(exc)})") from None
         except RecursionError:
             raise RecordError(f"line {number}: not valid JSON (nested too deeply)") from None

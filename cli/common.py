@@ -441,7 +441,7 @@ def bots_arg(text: str, option: str = "--bots") -> list[str]:
         except ConquianError as exc:
             usage(f"{option}: {exc}")
         if base not in BOTS:
-            usage(f"unknown bot: {clip(name)!r} (known: {', '.join(BOTS)})")
+            usage(f"unknown bot: {clip(base)!r} (known: {', '.join(BOTS)})")
     for name in dict.fromkeys(names):
         try:
             make_bot(name)
@@ -510,9 +510,10 @@ def input_text(path_text: str, what: str) -> tuple[str, str]:
         usage(f"cannot read {clip(path_text)!r}: {exc.strerror or exc}")
 
 
-def json_input(text: str, name: str) -> Any:
-    """Parse JSON read by :func:`input_text`; invalid JSON is a domain error naming the file."""
-    return parse_json(text, name if name == "standard input" else repr(name))
+def json_input(text: str, name: str, expected: str = "a position") -> Any:
+    """Parse JSON read by :func:`input_text`; invalid JSON is a domain error naming the file
+    (``expected``: what the file should hold, for the message when it is a game record)."""
+    return parse_json(text, name if name == "standard input" else repr(name), expected)
 
 
 @dataclass(frozen=True, slots=True)

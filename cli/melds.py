@@ -118,7 +118,7 @@ def _print_melds(result: Arrangement, lab: Labels) -> None:
 
 def _file(path: str, labels: Labels | None, as_json: bool) -> None:
     text, name = input_text(path, "meld query file")
-    answers = answer_meld_queries(json_input(text, name), labels)
+    answers = answer_meld_queries(json_input(text, name, "a meld query file"), labels)
 
     def lab(answer: MeldAnswer) -> Labels:
         return labels or answer.rules.labels

@@ -54,7 +54,7 @@ def puzzle(
     target = output_file(svg, "--svg", force=force, inputs=[file])
     with maybe(target):
         text, name = input_text(file, "puzzle file")
-        puz = load_puzzle(json_input(text, name))
+        puz = load_puzzle(json_input(text, name, "a puzzle"))
         if target is not None:
             pictured = relabel(puz.state, labels)
             caption = f"{puz.title}: {pictured.describe()}" if puz.title else pictured.describe()

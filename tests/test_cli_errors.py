@@ -86,6 +86,7 @@ def test_json_errors_for_validating_commands(tmp_path: Path) -> None:
         (("hint", "no-such-file.json"), "no such position file"),
         (("simulate", "--games", "0"), "--games"),
         (("simulate", "--bots", "greedy,deepblue"), "unknown bot: 'deepblue'"),
+        (("simulate", "--bots", "greedy,deepblue:infer=x"), "unknown bot: 'deepblue' (known"),
         (("simulate", "--bots", "greedy,random,random"), "2 seats"),
         # An empty entry was dropped silently, so "greedy," played greedy at every seat.
         (("simulate", "--bots", "greedy,"), "--bots 'greedy,' has an empty entry"),
@@ -116,6 +117,10 @@ def test_usage_errors_exit_2_with_one_line_naming_the_command_help(
         ('{"a": 1}\n{"b": 2}\n', "not valid JSON: Extra data"),
         (
             (EXAMPLES.parent / "records" / "classic-hint-vs-greedy.jsonl").read_text(),
+            "is a game record (JSON lines), not a position",
+        ),
+        (
+            (EXAMPLES.parent / "records" / "classic-hint-vs-greedy.jsonl").read_text().splitlines()[0],
             "is a game record (JSON lines), not a position",
         ),
         ('{"variant": "classic", "players": []}', "must list 2 players"),
@@ -244,3 +249,11 @@ def test_messages_say_twice_and_name_a_wrong_record_format(tmp_path: Path) -> No
     record.write_text('{"format": "chess", "start": {}}\n')
     code, _, err = run("replay", str(record))
     assert code == 1 and 'format is "chess", not "conquian-record"' in err
+
+
+def test_a_record_given_as_a_puzzle_or_meld_queries_is_named_as_such() -> None:
+    record = str(EXAMPLES.parent / "records" / "classic-hint-vs-greedy.jsonl")
+    code, _, err = run("puzzle", record)
+    assert code == 1 and "is a game record (JSON lines), not a puzzle" in err and one_error_line(err)
+    code, _, err = run("melds", "--file", record)
+    assert code == 1 and "not a meld query file" in err and one_error_line(err)

@@ -46,6 +46,13 @@ def test_view_and_after() -> None:
     assert code == 0 and json.loads(analyzed)["players"][1]["outs"] is None  # hidden hand
 
 
+def test_after_past_the_end_says_how_many_moves_there_are() -> None:
+    code, _, err = run("deal", "--seed", "3", "--after", "200")
+    assert code == 1 and "the deal ended after 32 greedy moves" in err and "ask for at most 32" in err
+    code, out, _ = run("deal", "--seed", "3", "--after", "32")
+    assert code == 0 and load_position(json.loads(out)).is_terminal()
+
+
 def test_megajogos_after_the_exchange_keeps_what_was_passed() -> None:
     state, moves = deal_position("megajogos", seed=1, after=4)
     assert [m.text().split()[0] for _, m in moves[:3]] == ["give"] * 3

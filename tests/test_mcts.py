@@ -233,6 +233,9 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("mcts:iterations=abc", "iterations=abc"),
         ("mcts:iterations=-5", "iterations=-5"),
         ("mcts:c=-1", "c=-1"),
+        ("mcts:infer=2", "infer=2 must be at most 1"),
+        ("hint:infer=2", "infer=2 must be at most 1"),
+        ("mcts:infer=x", "infer=x must be a whole number"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:

@@ -78,6 +78,31 @@ def test_replay_corrupt_records(index: int, text: str, needle: str) -> None:
         replay_lines(lines)
 
 
+def test_a_position_or_puzzle_given_as_a_record_is_named() -> None:
+    # Pretty-printed over many lines, or on one line: either way it is not a record.
+    position = (ROOT / "examples" / "positions" / "forcing.json").read_text()
+    with pytest.raises(RecordError, match="^this is a position, not a game record"):
+        replay_lines(position.splitlines(keepends=True))
+    with pytest.raises(RecordError, match="^line 1: this is a position, not a game record"):
+        replay_lines([json.dumps(json.loads(position))])
+    puzzle = next((ROOT / "examples" / "puzzles").glob("*.json")).read_text()
+    with pytest.raises(RecordError, match="this is a puzzle, not a game record"):
+        replay_lines(puzzle.splitlines(keepends=True))
+    # Anything else that is not JSON is still named by its line.
+    with pytest.raises(RecordError, match="^line 1: not valid JSON"):
+        replay_lines(["{", '"a": 1,', "}}"])
+
+
+@pytest.mark.parametrize("players", [["hint"], ["a", "b", "c"]])
+def test_the_header_names_as_many_players_as_the_variant_seats(players: list[str]) -> None:
+    lines = _lines()
+    header = json.loads(lines[0])
+    header["players"] = players
+    lines[0] = json.dumps(header)
+    with pytest.raises(RecordError, match=f"the header names {len(players)} player"):
+        replay_lines(lines)
+
+
 def test_replay_wrong_player_is_named() -> None:
     lines = _lines()
     for k, line in enumerate(lines[1:], 1):
