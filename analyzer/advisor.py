@@ -147,7 +147,7 @@ class Engine:
 
 
 ENGINES: dict[str, Engine] = {
-    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=1_500),
+    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=1_000, infer=False),
     "v2": Engine("v2", "all", "lookahead", "fitted"),
     "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False),
 }

@@ -38,7 +38,7 @@ class HintBot:
     ----------
     samples : int, optional
         Deals sampled per decision; the engine's ``bot_samples`` when omitted
-        (``v2``: 8, ``v3``: 1,500 IS-MCTS iterations; a bot plays many deals,
+        (``v2``: 8, ``v3``: 1,000 IS-MCTS iterations; a bot plays many deals,
         the ``hint`` command samples more).
     node_budget : int, optional
         Positions per sampled deal (``v2``: 1,000; other engines: their own default).
@@ -56,7 +56,7 @@ class HintBot:
         ``"known"`` or ``"chance"`` (:class:`analyzer.advisor.Engine`); the engine's when omitted.
     infer : int, optional
         1: sample only deals consistent with the others' declines; 0: uniform; the engine's
-        when omitted (``v2`` and ``v3``: 1).
+        when omitted (``v2``: 1, ``v3``: 0).
     leaf : str, optional
         Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
     playouts : int, optional

@@ -149,7 +149,7 @@ def test_inferred_worlds_respect_the_declines_and_steer_the_search(monkeypatch: 
     a = search(mine, 200, seed=3, infer=True)
     assert a.moves == search(mine, 200, seed=3, infer=True).moves  # reproducible
     assert sum(s.visits for s in a.moves) == 200
-    # The hint engine passes its infer setting to the search: v3 infers unless told not to.
+    # The hint engine passes its infer setting to the search: v3 draws uniformly unless told to.
     import analyzer.advisor as advisor
 
     asked: list[bool] = []
@@ -162,8 +162,8 @@ def test_inferred_worlds_respect_the_declines_and_steer_the_search(monkeypatch: 
     state = _mid_game("megajogos", 4)
     v = view(state, state.to_act)
     advise(v, samples=30, seed=3, engine="v3")
-    advise(v, samples=30, seed=3, engine=replace(ENGINES["v3"], infer=False))
-    assert asked == [True, False]
+    advise(v, samples=30, seed=3, engine=replace(ENGINES["v3"], infer=True))
+    assert asked == [False, True]
 
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])
