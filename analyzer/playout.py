@@ -19,7 +19,6 @@ import random
 from typing import Any
 
 from analyzer.cards import iter_mask
-from analyzer.errors import PositionError
 from analyzer.melds import cards_of
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector
@@ -112,8 +111,8 @@ def random_turn(state: GameState, rng: random.Random) -> Turn:
         return Turn(state.stock[0])
     mask = state.stock_mask()
     if mask is None:
-        raise PositionError("the stock cards are unknown while hands are hidden")
-    cards = list(iter_mask(mask))
+        state.chance_outcomes()  # raises: the stock cards are unknown while hands are hidden
+    cards = list(iter_mask(mask or 0))
     return Turn(cards[rng.randrange(len(cards))])
 
 

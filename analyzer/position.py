@@ -67,7 +67,7 @@ def parse_json(text: str, name: str, expected: str = "a position") -> Any:
     except NumberTooLongError as exc:
         raise PositionError(f"{name}: {exc}") from None
     except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data" and _is_record_header(text[: exc.pos]):
+        if exc.msg == "Extra data" and _is_record_header(_first_value(text[: exc.pos])):
             raise PositionError(_record_given(name, expected)) from None
         raise PositionError(
             f"{name} is not valid JSON: {json_error_text(exc)}"
@@ -76,7 +76,7 @@ def parse_json(text: str, name: str, expected: str = "a position") -> Any:
         raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise PositionError(f"{name} is not valid JSON: {exc}") from None
-    if isinstance(data, dict) and data.get("format") == "conquian-record":
+    if _is_record_header(data):
         raise PositionError(_record_given(name, expected))
     return data
 
@@ -88,13 +88,19 @@ def _record_given(name: str, expected: str) -> str:
     )
 
 
-def _is_record_header(text: str) -> bool:
-    """True if ``text`` (what came before the second JSON value) is a game record's header line."""
+def _first_value(text: str) -> Any:
+    """The JSON value of ``text`` (what came before a second value), ``None`` if unreadable."""
     try:
-        first = json.loads(text)
+        return json.loads(text)
     except (ValueError, RecursionError):
-        return False
-    return isinstance(first, dict) and first.get("format") == "conquian-record"
+        return None
+
+
+def _is_record_header(data: Any) -> bool:
+    """True if ``data`` is a game record's header line (:data:`analyzer.records.FORMAT`)."""
+    from analyzer.records import FORMAT  # records imports this module
+
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def unwrap_position(data: Any) -> Any:
