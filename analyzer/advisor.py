@@ -128,6 +128,9 @@ class Engine:
         Deals sampled per decision by the ``hint`` bot of this engine.
     c : float
         ``mcts``: UCB1 exploration constant (:func:`analyzer.mcts.search`).
+    method : str
+        ``mcts``: ``"uct"`` (one IS-MCTS tree) or ``"halving"`` (sequential
+        halving over the root moves on common deals; :func:`analyzer.mcts.search`).
     """
 
     name: str
@@ -144,6 +147,7 @@ class Engine:
     samples: int = DEFAULT_SAMPLES
     bot_samples: int = 8
     c: float = 0.7
+    method: str = "uct"
 
 
 ENGINES: dict[str, Engine] = {
@@ -659,6 +663,7 @@ def _advise_mcts(
         c=engine.c,
         leaf=engine.leaf,
         infer=engine.infer,
+        method=engine.method,
         root_moves=roots,
         time_limit=max(0.05, time_limit),
         stop=stop,

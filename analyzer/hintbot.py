@@ -22,7 +22,7 @@ from typing import Any
 from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
 from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
-from analyzer.mcts import LEAVES
+from analyzer.mcts import LEAVES, METHODS
 from analyzer.moves import Move
 from analyzer.rules import Rules
 from analyzer.search import Solver
@@ -65,6 +65,8 @@ class HintBot:
         Stock cards searched as a chance node (``lookahead``); the engine's when omitted.
     c : float, optional
         UCB1 exploration constant (``mcts``); the engine's when omitted.
+    method : str, optional
+        ``mcts``: ``"uct"`` or ``"halving"`` (:data:`analyzer.mcts.METHODS`); the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -90,6 +92,7 @@ class HintBot:
         playouts: int | None = None,
         spread: int | None = None,
         c: float | None = None,
+        method: str | None = None,
     ) -> None:
         engine = self.default_engine if engine is None else engine
         if engine not in ENGINE_NAMES:
@@ -108,6 +111,7 @@ class HintBot:
             ("playouts", playouts, {"whole": True, "low": 1}),
             ("spread", spread, {"whole": True, "low": 1}),
             ("c", c, {"low": 0}),
+            ("method", method, {"choices": METHODS}),
         ):
             if value is not None:
                 bot_option(key, value, **rule)
@@ -117,7 +121,7 @@ class HintBot:
         self.overrides: dict[str, Any] = {
             "mode": mode, "max_depth": max_depth, "stock": stock,
             "infer": None if infer is None else bool(infer), "leaf": leaf,
-            "playouts": playouts, "spread": spread, "c": c,
+            "playouts": playouts, "spread": spread, "c": c, "method": method,
         }  # fmt: skip
         self._samples = samples
         self._node_budget = node_budget

@@ -48,10 +48,14 @@ from analyzer.sampling import declined_pairs, sample_world
 from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState
 
-__all__ = ["LEAVES", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
+__all__ = ["LEAVES", "METHODS", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
 
 LEAVES = ("rollout", "fitted")
 """Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
+
+METHODS = ("uct", "halving")
+"""Root searches: one IS-MCTS tree (``uct``), or sequential halving over the root moves with
+every move played out on the same deals (``halving``, :func:`search`)."""
 
 
 @dataclass(slots=True)
@@ -143,6 +147,7 @@ def search(
     c: float = 0.7,
     leaf: str = "rollout",
     infer: bool = False,
+    method: str = "uct",
     root_moves: Sequence[Move] | None = None,
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,
@@ -167,6 +172,19 @@ def search(
     infer : bool
         Determinize only into deals consistent with the other players'
         declines (:func:`analyzer.sampling.sample_deal`); else uniformly.
+    method : str
+        ``"uct"``: the IS-MCTS tree (module docstring).  ``"halving"``:
+        sequential halving at the root (Karnin, Koren and Somekh, "Almost
+        optimal exploration in multi-armed bandits", ICML 2013) with common
+        random numbers: the budget is split over ceil(log2 K) rounds for K
+        root moves; each round draws whole deals (hidden hands and stock
+        order, :func:`analyzer.sampling.sample_world` with ``ordered``) and
+        plays every surviving move on each of them, then an ``eager`` playout
+        with the same random generator; the better half by mean reward
+        survives.  The moves are compared on the same deals, so the luck of
+        the deal cancels out of their differences.  The playout looks at
+        nothing but hands and centre card, so the search never uses the
+        stock order it drew.  ``leaf`` and ``c`` are not used.
     root_moves : sequence of Move, optional
         The root moves to weigh (legal ones; default every legal move).
     time_limit : float, optional
@@ -185,7 +203,7 @@ def search(
     ------
     ConquianError
         If the deal is over, it is a chance node, the acting player's hand is
-        hidden, ``iterations`` is below 1 or ``leaf`` unknown.
+        hidden, ``iterations`` is below 1, or ``leaf`` or ``method`` unknown.
     PositionError
         If the view is impossible (the hidden counts do not fit the unseen cards).
     """
@@ -193,6 +211,8 @@ def search(
         raise ConquianError(f"iterations must be at least 1, not {iterations}")
     if leaf not in LEAVES:
         raise ConquianError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
+    if method not in METHODS:
+        raise ConquianError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if view.is_terminal() or view.is_chance_node():
         raise ConquianError(f"no decision to search: {view.describe()}")
     me = view.to_act
@@ -213,6 +233,10 @@ def search(
         if bad or not root_list:
             raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
     pairs = declined_pairs(view, me) if infer else None
+    if method == "halving":
+        return _halving(
+            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress
+        )
     log = math.log
     sqrt = math.sqrt
     start = time.perf_counter()
@@ -311,6 +335,78 @@ def search(
     )
 
 
+def _halving(
+    view: GameState,
+    root_list: list[Move],
+    iterations: int,
+    rng: random.Random,
+    infer: bool,
+    pairs: dict[int, tuple[int, ...]] | None,
+    time_limit: float | None,
+    stop: Callable[[], bool] | None,
+    progress: Callable[[int, int], None] | None,
+) -> SearchResult:
+    """:func:`search` with ``method="halving"``: sequential halving with common random numbers."""
+    me = view.to_act
+    start = time.perf_counter()
+    k = len(root_list)
+    rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 1
+    visits = [0] * k
+    reward = [0.0] * k
+    draws = [0.0] * k
+    ended_at = [0] * k  # the round after which a move was dropped (survivors: rounds)
+    alive = list(range(k))
+    done = 0
+    interrupted = False
+    for r in range(rounds):
+        if len(alive) == 1 and r:
+            break
+        budget = iterations - done if r == rounds - 1 else iterations // rounds
+        worlds = max(1, budget // len(alive))
+        for _ in range(worlds):
+            if done and stop is not None and stop():
+                interrupted = True
+                break
+            if done and time_limit is not None and time.perf_counter() - start > time_limit:
+                break
+            world = sample_world(view, me, rng, infer=infer, pairs=pairs, ordered=True)
+            seed = rng.randrange(2**62)
+            for i in alive:
+                state = world.apply(root_list[i], check=False)
+                outcome = playout_outcome(state, "eager", random.Random(seed))
+                rewards, draw = _rewards(outcome)
+                visits[i] += 1
+                reward[i] += rewards[me]
+                draws[i] += draw
+                done += 1
+                if progress is not None and done % 50 == 0:
+                    progress(min(done, iterations), iterations)
+        if interrupted or (time_limit is not None and time.perf_counter() - start > time_limit):
+            break
+        if r < rounds - 1:
+            alive.sort(key=lambda i: (-reward[i] / max(1, visits[i]), i))
+            for i in alive[(len(alive) + 1) // 2 :]:
+                ended_at[i] = r
+            alive = alive[: (len(alive) + 1) // 2]
+    for i in alive:
+        ended_at[i] = rounds
+    if progress is not None:
+        progress(min(done, iterations), iterations)
+    stats = []
+    for i, m in enumerate(root_list):
+        if visits[i] == 0:
+            stats.append(MoveStats(m, 0, 0.0))
+        else:
+            draw = draws[i] / visits[i]
+            value = reward[i] / visits[i]
+            stats.append(MoveStats(m, visits[i], value, value - 0.5 * draw, draw))
+    # Later survivors first; among moves dropped together, or the last ones, the better mean.
+    order = sorted(range(k), key=lambda i: (-ended_at[i], -stats[i].visits, -stats[i].value, i))
+    return SearchResult(
+        [stats[i] for i in order], done, time.perf_counter() - start, interrupted, 1.0, 0.0
+    )
+
+
 class MctsBot:
     """Plays the most visited move of an IS-MCTS search from its own view (:func:`search`).
 
@@ -325,6 +421,8 @@ class MctsBot:
     infer : int
         1: determinize into deals consistent with the others' declines; 0
         (default, as first measured): uniform deals.
+    method : str
+        ``"uct"`` (the tree) or ``"halving"`` (:data:`METHODS`, :func:`search`).
 
     A decision with a single legal move, or one that goes out (R15), is
     played at once.  The search seed comes from the game's random generator,
@@ -335,7 +433,12 @@ class MctsBot:
     sees_all = False
 
     def __init__(
-        self, iterations: int = 1000, c: float = 0.7, leaf: str = "rollout", infer: int = 0
+        self,
+        iterations: int = 1000,
+        c: float = 0.7,
+        leaf: str = "rollout",
+        infer: int = 0,
+        method: str = "uct",
     ) -> None:
         from analyzer.bots import bot_option  # the bot registry imports this module lazily
 
@@ -343,6 +446,8 @@ class MctsBot:
         bot_option("c", c, low=0)
         bot_option("leaf", leaf, choices=LEAVES)
         bot_option("infer", infer, whole=True, low=0, high=1)
+        bot_option("method", method, choices=METHODS)
+        self.method = method
         self.iterations = iterations
         self.c = c
         self.leaf = leaf
@@ -351,7 +456,7 @@ class MctsBot:
     def __repr__(self) -> str:
         return (
             f"MctsBot(iterations={self.iterations}, c={self.c}, leaf={self.leaf!r}, "
-            f"infer={int(self.infer)})"
+            f"infer={int(self.infer)}, method={self.method!r})"
         )
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
@@ -368,5 +473,6 @@ class MctsBot:
             c=self.c,
             leaf=self.leaf,
             infer=self.infer,
+            method=self.method,
         )
         return found.moves[0].move

@@ -226,13 +226,16 @@ def sample_world(
     *,
     infer: bool = False,
     pairs: dict[int, tuple[int, ...]] | None = None,
+    ordered: bool = False,
 ) -> GameState:
     """A whole deal consistent with ``player``'s view, for a :meth:`Match.from_position`.
 
     Hidden hands are drawn by :func:`analyzer.sampling.sample_deal`
     (uniform; with ``infer`` from the deals consistent with the others'
     declines, ``pairs`` as there); hidden exchange gifts (R9) uniformly from
-    the hand that holds them.  The stock order is left to chance.
+    the hand that holds them.  The stock order is left to chance, or with
+    ``ordered`` drawn uniformly too (a whole deal with every card placed, for
+    searches that play several moves on the same deal).
 
     Raises
     ------
@@ -242,7 +245,7 @@ def sample_world(
     world = sample_deal(view_state, player, rng, infer=infer, pairs=pairs)
     n = world.rules.players
     hands = [h or 0 for h in world.hands]
-    changes: dict[str, Any] = {"stock": None}
+    changes: dict[str, Any] = {} if ordered else {"stock": None}
     if world.phase is Phase.EXCHANGE:
         gifts: list[int | None] = list(view_state.gifts) if view_state.gifts else [None] * n
         for q, g in zip(range(n), chosen_gifts(view_state), strict=True):

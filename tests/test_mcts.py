@@ -293,3 +293,62 @@ def test_budget_is_refused_where_v3_searches() -> None:
     code, out, _ = run("engine", input=json.dumps(request) + "\n")
     answer = json.loads(out)
     assert code == 0 and answer["ok"] is False and answer["field"] == "budget"
+
+
+def test_halving_finds_the_winning_pay_card() -> None:
+    # Issue 8, fault 1 again, with sequential halving at the root: the take paying 7S wins on
+    # every deal (R13, R15), the takes paying JH lose on every deal (player 1 takes JH and goes out).
+    state = load_position(PAY_MATTERS)
+    found = search(state, 400, seed=3, method="halving")
+    assert found.moves[0].move == parse_move(WINNING)
+    assert found.moves[0].value == 1.0
+    jh = parse_move("take [2S 3S 4S 5S 6S] [QS QH QD QC] pay JH").pay
+    paying_jh = [s for s in found.moves if isinstance(s.move, Take) and s.move.pay == jh]
+    assert len(paying_jh) == 2 and all(s.value == 0.0 for s in paying_jh)
+    assert found.iterations == 400 and sum(s.visits for s in found.moves) == 400
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_halving_spends_the_budget_on_the_survivors(variant: str) -> None:
+    for seed in (4, 7, 11):
+        state = _mid_game(variant, seed)
+        if state.is_terminal():
+            continue
+        v = view(state, state.to_act)
+        found = search(v, 300, seed=seed, method="halving")
+        stats = found.moves
+        assert sorted(map(str, (s.move for s in stats))) == sorted(map(str, v.legal_moves()))
+        assert found.iterations == sum(s.visits for s in stats) <= 300
+        assert [s.visits for s in stats] == sorted((s.visits for s in stats), reverse=True)
+        assert all(s.visits > 0 for s in stats)  # every move is played in the first round
+        top = [s for s in stats if s.visits == stats[0].visits]
+        assert stats[0].value == max(s.value for s in top)  # the last round's better mean
+        if len(stats) > 2:
+            assert stats[0].visits > stats[-1].visits  # the worse half was dropped
+        assert search(v, 300, seed=seed, method="halving").moves == stats  # reproducible
+
+
+def test_halving_with_one_move_or_a_stop() -> None:
+    state = _mid_game("megajogos", 9)
+    v = view(state, state.to_act)
+    one = v.legal_moves()[:1]
+    found = search(v, 40, seed=1, method="halving", root_moves=one)
+    assert [(s.move, s.visits) for s in found.moves] == [(one[0], 40)]
+    calls = iter(range(1000))
+    stopped = search(v, 10_000, seed=2, method="halving", stop=lambda: next(calls) >= 5)
+    assert stopped.interrupted and 0 < stopped.iterations < 10_000
+    with pytest.raises(ConquianError, match="method"):
+        search(v, 10, method="paranoid")
+    with pytest.raises(ConquianError, match="method"):
+        make_bot("mcts:method=flat")
+
+
+def test_ordered_worlds_place_the_stock_too() -> None:
+    rng = random.Random(3)
+    for variant in ("classic", "megajogos"):
+        state = _mid_game(variant, 5)
+        me = state.to_act
+        v = view(state, me)
+        world = sample_world(v, me, rng, ordered=True)
+        assert world.stock is not None and len(world.stock) == v.stock_count
+        assert is_consistent(world, v, me)
