@@ -177,7 +177,8 @@ def search(
         sequential halving at the root (Karnin, Koren and Somekh, "Almost
         optimal exploration in multi-armed bandits", ICML 2013) with common
         random numbers: the budget is split over ceil(log2 K) rounds for K
-        root moves; each round draws whole deals (hidden hands and stock
+        root moves (each move is played at least once, so a budget below K
+        plays K); each round draws whole deals (hidden hands and stock
         order, :func:`analyzer.sampling.sample_world` with ``ordered``) and
         plays every surviving move on each of them, then an ``eager`` playout
         with the same random generator; the better half by mean reward
@@ -361,8 +362,14 @@ def _halving(
     for r in range(rounds):
         if len(alive) == 1 and r:
             break
+        # An equal share per round, the last one taking what is left; the first round plays
+        # every move at least once, so a budget below the number of moves still ranks them all.
         budget = iterations - done if r == rounds - 1 else iterations // rounds
-        worlds = max(1, budget // len(alive))
+        worlds = budget // len(alive)
+        if worlds < 1:
+            if r:
+                break
+            worlds = 1
         for _ in range(worlds):
             if done and stop is not None and stop():
                 interrupted = True

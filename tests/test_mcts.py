@@ -337,6 +337,10 @@ def test_halving_with_one_move_or_a_stop() -> None:
     calls = iter(range(1000))
     stopped = search(v, 10_000, seed=2, method="halving", stop=lambda: next(calls) >= 5)
     assert stopped.interrupted and 0 < stopped.iterations < 10_000
+    few = search(load_position(PAY_MATTERS), 2, seed=1, method="halving")
+    assert [s.visits for s in few.moves] == [1, 1, 1, 1] and few.iterations == 4  # each once
+    mid = search(load_position(PAY_MATTERS), 9, seed=1, method="halving")
+    assert mid.iterations <= 9 and all(s.visits >= 1 for s in mid.moves)
     with pytest.raises(ConquianError, match="method"):
         search(v, 10, method="paranoid")
     with pytest.raises(ConquianError, match="method"):
