@@ -206,6 +206,19 @@ def test_v3_advice_ranks_every_choice_from_the_players_view() -> None:
     assert advise(state, engine="v3", samples=300, seed=1).estimates == advice.estimates
 
 
+def test_v3_advice_with_halving_ranks_the_survivors_first() -> None:
+    state = read_position(EXAMPLES / "example6-forced-out.json")
+    engine = replace(ENGINES["v3"], method="halving")
+    advice = advise(state, engine=engine, samples=300, seed=1)
+    assert {str(e.move) for e in advice.estimates} == {str(m) for m in candidate_moves(state)}
+    assert sum(e.samples for e in advice.estimates) == 300
+    assert str(advice.estimates[0].move) == "pass"  # forcing player 0 hands him the game
+    assert next(e for e in advice.estimates if str(e.move) == "force 0").win == 0.0
+    assert [e.samples for e in advice.estimates] == sorted((e.samples for e in advice.estimates), reverse=True)
+    bot = make_bot("hint:engine=v3:method=halving")
+    assert bot.setup(state.rules)[0].method == "halving"  # type: ignore[attr-defined]
+
+
 def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
     # --open with the stock order given: v3 hands over to v2's exact lookahead (= solve).
     state = load_position(PAY_MATTERS)
@@ -236,6 +249,8 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("mcts:infer=2", "infer=2 must be at most 1"),
         ("hint:infer=2", "infer=2 must be at most 1"),
         ("mcts:infer=x", "infer=x must be a whole number"),
+        ("mcts:method=flat", "method=flat"),
+        ("hint:method=tree", "method=tree"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
