@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from analyzer.cards import iter_mask
+from analyzer.cards import NUM_CARDS
 from analyzer.melds import cards_of
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector
@@ -30,16 +30,27 @@ POLICIES = ("eager", "random")
 """Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
 
 
+def _link_masks() -> tuple[int, ...]:
+    """Per card: the mask of the cards that link with it (same rank, or same suit within two ranks)."""
+    masks = []
+    for card in range(NUM_CARDS):
+        rank, suit = divmod(card, 4)
+        mask = 0
+        for other in range(NUM_CARDS):
+            r, s = divmod(other, 4)
+            if other != card and (r == rank or (s == suit and abs(r - rank) <= 2)):
+                mask |= 1 << other
+        masks.append(mask)
+    return tuple(masks)
+
+
+_LINKS = _link_masks()
+
+
 def _links(card: int, hand: int) -> int:
     """How much ``card`` helps the cards of ``hand``: same rank (a set, R4), or same suit within
-    two ranks (a run, R5)."""
-    rank, suit = divmod(card, 4)
-    links = 0
-    for other in iter_mask(hand & ~(1 << card)):
-        r, s = divmod(other, 4)
-        if r == rank or (s == suit and abs(r - rank) <= 2):
-            links += 1
-    return links
+    two ranks (a run, R5); one bit count on a table made once."""
+    return (hand & _LINKS[card]).bit_count()
 
 
 def _cheapest(moves: list[Any], hand: int, rng: random.Random) -> Any:
@@ -112,8 +123,11 @@ def random_turn(state: GameState, rng: random.Random) -> Turn:
     mask = state.stock_mask()
     if mask is None:
         state.chance_outcomes()  # raises: the stock cards are unknown while hands are hidden
-    cards = list(iter_mask(mask or 0))
-    return Turn(cards[rng.randrange(len(cards))])
+        raise AssertionError("unreachable")
+    # The k-th stock card in index order, as chance_outcomes lists them.
+    for _ in range(rng.randrange(mask.bit_count())):
+        mask &= mask - 1
+    return Turn((mask & -mask).bit_length() - 1)
 
 
 def _eager_offer(state: GameState, rng: random.Random) -> Move:
