@@ -104,6 +104,7 @@ def simulate(
     rotate: bool = False,
     backend: str = "local",
     address: str | None = None,
+    first: int = 0,
 ) -> Iterator[GameResult]:
     """Play ``games`` deals and yield them in game order.
 
@@ -116,6 +117,10 @@ def simulate(
         Number of deals.
     seed : int
         Run seed; game ``i`` uses :func:`game_seed` ``(seed, i)``.
+    first : int
+        Index of the first game (default 0): games ``first`` to ``first + games - 1``
+        of the run, the same deals and seats as in a run from 0 that goes that far, so a
+        run stopped early can be continued.
     jobs : int
         Worker processes (1 = this process).  With ``backend="ray"``: above
         1, the CPUs of a local Ray runtime and the most games at once; 1,
@@ -137,11 +142,13 @@ def simulate(
     ------
     ConquianError
         For an unknown bot or backend, a bot count that does not fit the
-        variant, an address without the Ray backend, or (Ray) when the
+        variant, a negative ``first``, an address without the Ray backend, or (Ray) when the
         cluster cannot be joined; :class:`~analyzer.errors.MissingExtraError`
         when the Ray extra is not installed.
     """
     rules = get_rules(rules)
+    if first < 0:
+        raise ConquianError(f"the first game index must be 0 or more, not {first}")
     if backend not in BACKENDS:
         raise ConquianError(f"unknown backend: {backend!r} (known: {', '.join(BACKENDS)})")
     if address is not None and backend != "ray":
@@ -161,7 +168,9 @@ def simulate(
         return tuple(names[-k:] + names[:-k]) if k else tuple(names)
 
     def tasks(start: int, stop: int) -> list[tuple[str, tuple[str, ...], int, int]]:
-        return [(rules.name, seats_of(i), game_seed(seed, i), i) for i in range(start, stop)]
+        return [
+            (rules.name, seats_of(i), game_seed(seed, i), i) for i in range(first + start, first + stop)
+        ]
 
     if backend == "ray":
         from analyzer.interop.ray import run

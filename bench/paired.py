@@ -10,8 +10,9 @@ loss -1; the pairs' deals are pooled and the script prints, for each side,
 wins, draws and losses (with the 95% Wilson interval of the win rate), then
 the mean paired difference NEW - OLD per deal with its 95% interval (normal
 approximation over the deals, 1.96 standard errors) and how many deals ended
-differently.  Only the first ``min(len(NEW), len(OLD))`` deals of a pair are
-compared (a run stopped early keeps its finished deals).  A pair whose seeds,
+differently.  Only the deals both runs played are compared (a run stopped
+early keeps its finished deals; a run continued with ``strength.py --first K``
+starts at deal K, JSON ``"first"``, 0 when absent).  A pair whose seeds,
 variants or seat counts differ is refused: its deals are not the same deals.
 """
 
@@ -40,10 +41,14 @@ def load(path: Path, match: str | None) -> dict[str, object]:
     return run
 
 
-def scores(run: dict[str, object]) -> list[int]:
-    """Per deal, the first seat's bot: win +1, draw 0, loss -1."""
+def scores(run: dict[str, object]) -> dict[int, int]:
+    """Per deal index of the seed's series, the first seat's bot: win +1, draw 0, loss -1."""
     bot = run["seats"][0]  # type: ignore[index]
-    return [0 if w is None else (1 if w == bot else -1) for w in run["winners"]]  # type: ignore[union-attr]
+    first = int(run.get("first", 0))  # type: ignore[call-overload]
+    return {
+        first + i: 0 if w is None else (1 if w == bot else -1)
+        for i, w in enumerate(run["winners"])  # type: ignore[arg-type]
+    }
 
 
 def main() -> None:
@@ -64,11 +69,12 @@ def main() -> None:
         if len(new["seats"]) != len(old["seats"]):  # type: ignore[arg-type]
             sys.exit(f"paired.py: {new_path} and {old_path} seat different numbers of players")
         a, b = scores(new), scores(old)
-        n = min(len(a), len(b))
+        both = sorted(a.keys() & b.keys())
+        n = len(both)
         print(f"{new_path} ({new['seats'][0]}) against {old_path} ({old['seats'][0]}): {n} deals")  # type: ignore[index]
-        new_all += a[:n]
-        old_all += b[:n]
-        diffs += [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+        new_all += [a[i] for i in both]
+        old_all += [b[i] for i in both]
+        diffs += [a[i] - b[i] for i in both]
     n = len(diffs)
     if n == 0:
         sys.exit("paired.py: no deals to compare")

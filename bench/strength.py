@@ -1,7 +1,7 @@
 """Strength: the hint bot against greedy, against the previous hint bot, and the all-seeing ceiling.
 
     python3 bench/strength.py [--games 2000] [--megajogos 1000] [--head 1000] [--ceiling 100]
-                              [--jobs 2] [--seed 0] [--only NAME ...] [--json FILE]
+                              [--jobs 2] [--seed 0] [--first 0] [--only NAME ...] [--json FILE]
                               [--hint BOT] [--old BOT]
 
 Every match is played with the bots rotating one seat per deal, so each bot
@@ -37,7 +37,9 @@ the openspiel extra).  ``--backend ray [--address ADDR]`` plays the deals as Ray
 tasks (the ray extra), with the same results.  ``--json FILE`` also writes every
 figure and each deal's winner, so that two runs on the same seed can be compared
 deal by deal (bench/paired.py).  Ctrl-C or ``kill PID`` ends the current match: the deals finished
-so far are reported (JSON ``"interrupted": true``) and the run stops there.
+so far are reported (JSON ``"interrupted": true``) and the run stops there;
+``--first K`` (K = the deals it finished) continues it with deal K of the same seed,
+seats rotating as they would have (JSON ``"first"``; bench/paired.py aligns the deals).
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
     winners: list[str | None] = []
     played = simulate(
         variant, bots, games, args.seed, jobs=args.jobs, rotate=True,
-        backend=args.backend, address=args.address,
+        backend=args.backend, address=args.address, first=args.first,
     )
     interrupted = False
     try:
@@ -110,6 +112,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         "match": name,
         "variant": variant,
         "seed": args.seed,
+        "first": args.first,
         "seats": bots,
         "deals": summary.games,
         "interrupted": interrupted,
@@ -147,6 +150,10 @@ def main() -> None:
     parser.add_argument("--ceiling", type=int, default=100, help="deals of the all-seeing bot")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--first", type=int, default=0,
+        help="index of the first deal of the seed's series (continue a stopped run: its deal count)",
+    )
     parser.add_argument("--hint", default="hint", help="the new bot")
     parser.add_argument("--old", default="hint-v2", help="the previous bot")
     parser.add_argument("--ismcts", type=int, default=0, help="deals against IS-MCTS (openspiel extra)")

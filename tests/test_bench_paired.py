@@ -40,3 +40,17 @@ def test_runs_of_different_deals_are_refused(tmp_path: Path) -> None:
     out = _paired(new, old)
     assert out.returncode == 1 and "differ in seed" in out.stderr
     assert _paired(new).returncode == 2
+
+
+def test_a_continued_run_is_compared_on_the_deals_both_played(tmp_path: Path) -> None:
+    # strength.py --first 2 continues a run at deal 2: its winners are deals 2, 3, 4.
+    new = _run(tmp_path / "new.json", "hint", ["greedy", "hint", "hint"])
+    data = json.loads(new.read_text(encoding="utf-8"))
+    data[0]["first"] = 2
+    new.write_text(json.dumps(data), encoding="utf-8")
+    old = _run(tmp_path / "old.json", "hint-v2", ["hint-v2", "hint-v2", "hint-v2", "greedy"])
+    out = _paired(new, old)
+    assert out.returncode == 0, out.stderr
+    # Deals 2 and 3: new -1 +1, old +1 -1.
+    assert "2 deals" in out.stdout and "new: won 1, drew 0, lost 1 of 2" in out.stdout
+    assert "+0.000" in out.stdout and "2 of 2 deals ended differently" in out.stdout

@@ -179,6 +179,19 @@ def test_simulation_is_reproducible_across_jobs() -> None:
     assert one == two
 
 
+def test_a_run_continued_from_a_later_deal_plays_the_same_deals_and_seats() -> None:
+    def key(r):
+        return (r.index, r.seed, r.seats, r.final.winner, r.moves)
+
+    bots = ["greedy", "random", "random"]
+    whole = [key(r) for r in simulate("megajogos", bots, 7, seed=3, rotate=True)]
+    tail = [key(r) for r in simulate("megajogos", bots, 3, seed=3, rotate=True, first=4)]
+    assert tail == whole[4:]
+    assert [key(r) for r in simulate("megajogos", bots, 3, seed=3, rotate=True, first=4, jobs=2)] == tail
+    with pytest.raises(ConquianError, match="first game index"):
+        list(simulate("classic", ["greedy"], 1, first=-1))
+
+
 def test_summary_counts_and_rotation() -> None:
     summary = Summary(2)
     results = list(simulate("classic", ["greedy", "random"], 10, seed=1, rotate=True))
