@@ -51,6 +51,16 @@ def simulate(
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Run seed: same seed, same games.")
     ] = 0,
+    first: Annotated[
+        int,
+        typer.Option(
+            "--first",
+            min=0,
+            metavar="K",
+            help="Index of the first game: games K to K+N-1 of the seed's series, the same deals "
+            "and seats as a run from 0 (continue a run stopped after K games).",
+        ),
+    ] = 0,
     jobs: Annotated[
         int,
         typer.Option(
@@ -133,6 +143,7 @@ def simulate(
                 rotate=rotate,
                 backend=backend,
                 address=address,
+                first=first,
             )
             for result in results:
                 if directory is not None:
@@ -147,6 +158,7 @@ def simulate(
         "variant": rules.name,
         "bots": seats,
         "seed": seed,
+        "first": first,
         "rotate": rotate,
         "interrupted": interrupted,
         **summary.as_dict(),

@@ -133,6 +133,20 @@ def test_simulate_json(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["finished"] is True
 
 
+def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
+    common = ["--bots", "greedy,random", "--seed", "4", "--rotate", "--json"]
+    code, out, _ = run("simulate", "--games", "5", *common, "--records", str(tmp_path / "all"))
+    assert code == 0 and json.loads(out)["first"] == 0
+    code, out, _ = run("simulate", "--games", "2", "--first", "3", *common, "--records", str(tmp_path / "tail"))
+    assert code == 0 and json.loads(out)["first"] == 3 and json.loads(out)["games"] == 2
+    tail = sorted(p.name for p in (tmp_path / "tail").glob("*.jsonl"))
+    assert tail == ["game-000003.jsonl", "game-000004.jsonl"]
+    for name in tail:  # the same deal, seats and moves as in the whole run
+        assert (tmp_path / "tail" / name).read_text() == (tmp_path / "all" / name).read_text()
+    code, _, err = run("simulate", "--first", "-1")
+    assert code == 2 and "--first" in err and "Traceback" not in err
+
+
 def test_replay_reports_illegal_move(tmp_path: Path) -> None:
     lines = (ROOT / "tests" / "golden" / "classic-1.jsonl").read_text().splitlines()
     entry = json.loads(lines[4])
