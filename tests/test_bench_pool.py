@@ -1,0 +1,45 @@
+"""bench/pool.py: strength runs played in parts (seeds, continued runs) pooled into one figure."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "pool.py"
+SEATS = ["hint", "hint-v2", "greedy"]
+
+
+def _part(path: Path, winners: list[str | None], seed: int, first: int = 0, match: str = "megajogos-hint-old") -> Path:
+    data = [{"match": match, "variant": "megajogos", "seed": seed, "first": first,
+             "seats": SEATS, "winners": winners}]  # fmt: skip
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _pool(*files: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCH), *map(str, files)], capture_output=True, text=True)
+
+
+def test_parts_add_up(tmp_path: Path) -> None:
+    a = _part(tmp_path / "a.json", ["hint", "hint-v2", None], seed=2)
+    b = _part(tmp_path / "b.json", ["hint", "greedy"], seed=2, first=3)  # continued at deal 3
+    c = _part(tmp_path / "c.json", ["hint", "hint", "hint-v2"], seed=3)
+    out = _pool(a, b, c)
+    assert out.returncode == 0, out.stderr
+    assert "8 deals (5 of seed 2, 3 of seed 3)" in out.stdout
+    assert "hint                         wins 4/8 = 50.0%" in out.stdout
+    assert "hint-v2                      wins 2/8 = 25.0%" in out.stdout
+    assert "greedy                       wins 1/8" in out.stdout and "draws 1 (12.5%)" in out.stdout
+    assert "hint took 4 of the 6 deals that hint or hint-v2 won: 66.7%" in out.stdout
+
+
+def test_a_deal_counted_twice_or_another_match_is_refused(tmp_path: Path) -> None:
+    a = _part(tmp_path / "a.json", ["hint", "hint-v2"], seed=2)
+    b = _part(tmp_path / "b.json", ["greedy"], seed=2, first=1)
+    out = _pool(a, b)
+    assert out.returncode == 1 and "repeats deals of seed 2" in out.stderr
+    c = _part(tmp_path / "c.json", ["greedy"], seed=4, match="megajogos-hint-greedy")
+    out = _pool(a, c)
+    assert out.returncode == 1 and "another match" in out.stderr
