@@ -356,7 +356,7 @@ def _halving(
     me = view.to_act
     start = time.perf_counter()
     k = len(root_list)
-    rounds = max(1, math.ceil(math.log2(k))) if k > 1 else 1
+    rounds = max(1, math.ceil(math.log2(k)))
     visits = [0] * k
     reward = [0.0] * k
     draws = [0.0] * k

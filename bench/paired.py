@@ -31,12 +31,14 @@ from analyzer.stats import wilson
 
 def load(path: Path, match: str | None) -> dict[str, object]:
     """The match of a strength.py JSON file (the only one, or the one named ``match``)."""
-    runs = json.loads(path.read_text(encoding="utf-8"))
-    if match is not None:
-        runs = [r for r in runs if r["match"] == match]
+    try:
+        every = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        sys.exit(f"{Path(sys.argv[0]).name}: cannot read {path}: {exc}")
+    runs = [r for r in every if match is None or r.get("match") == match]
     if len(runs) != 1:
-        names = ", ".join(r["match"] for r in json.loads(path.read_text(encoding="utf-8")))
-        sys.exit(f"paired.py: {path} holds {len(runs)} matches to compare ({names}); pick one with --match")
+        names = ", ".join(str(r.get("match")) for r in every)
+        sys.exit(f"{Path(sys.argv[0]).name}: {path} holds {len(runs)} matches ({names}); pick one with --match")
     run: dict[str, object] = runs[0]
     return run
 

@@ -39,7 +39,7 @@ from analyzer.cards import FULL_DECK
 from analyzer.hints import usefulness
 from analyzer.melds import cards_of, catalog
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
-from analyzer.playout import _links, eager_move
+from analyzer.playout import _eager_offer, _links, eager_move
 from analyzer.rules import get_rules
 from analyzer.simulate import game_seed, play_game
 from analyzer.state import GameState, Phase, fits_layout
@@ -109,8 +109,19 @@ class Policy:
         return eager_move(view, moves, rng)
 
 
-POLICIES: dict[str, Callable[[], Policy]] = {
-    "eager": Policy,
+class Eager:
+    """The playout policy itself (:mod:`analyzer.playout`), not a copy of it."""
+
+    sees_all = False
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        if view.phase is Phase.OFFER:
+            return _eager_offer(view, rng)
+        return eager_move(view, view.legal_moves(), rng)
+
+
+POLICIES: dict[str, Callable[[], Policy | Eager]] = {
+    "eager": Eager,
     "noforce": lambda: Policy(force=False),
     "useful": lambda: Policy(useful_cost),
     "nomeld": lambda: Policy(meld=False),

@@ -16,27 +16,13 @@ count twice).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.stats import wilson
-
-
-def load(path: Path, match: str | None) -> dict[str, object]:
-    """The match of a strength.py JSON file (the only one, or the one named ``match``)."""
-    try:
-        runs = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        sys.exit(f"pool.py: cannot read {path}: {exc}")
-    if match is not None:
-        runs = [r for r in runs if r.get("match") == match]
-    if len(runs) != 1:
-        sys.exit(f"pool.py: {path} holds {len(runs)} matches to pool; pick one with --match")
-    run: dict[str, object] = runs[0]
-    return run
+from bench.paired import load  # one reader of strength.py JSON for both scripts
 
 
 def main() -> None:
