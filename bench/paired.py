@@ -35,7 +35,12 @@ def load(path: Path, match: str | None) -> dict[str, object]:
         every = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         sys.exit(f"{Path(sys.argv[0]).name}: cannot read {path}: {exc}")
+    fields = ("match", "seats", "winners")
+    if not isinstance(every, list) or not all(isinstance(r, dict) and all(f in r for f in fields) for r in every):
+        sys.exit(f"{Path(sys.argv[0]).name}: {path} is not a strength.py --json file (a list of matches)")
     runs = [r for r in every if match is None or r.get("match") == match]
+    if not runs:
+        sys.exit(f"{Path(sys.argv[0]).name}: {path} holds no match{'' if match is None else ' ' + repr(match)}")
     if len(runs) != 1:
         names = ", ".join(str(r.get("match")) for r in every)
         sys.exit(f"{Path(sys.argv[0]).name}: {path} holds {len(runs)} matches ({names}); pick one with --match")

@@ -43,3 +43,16 @@ def test_a_deal_counted_twice_or_another_match_is_refused(tmp_path: Path) -> Non
     c = _part(tmp_path / "c.json", ["greedy"], seed=4, match="megajogos-hint-greedy")
     out = _pool(a, c)
     assert out.returncode == 1 and "another match" in out.stderr
+
+
+def test_unreadable_or_misshapen_files_are_named_not_tracebacks(tmp_path: Path) -> None:
+    # Fresh-user finding: these gave tracebacks in paired.py (and the shapes in pool.py too).
+    cases = {"missing.json": None, "text.json": "not json", "object.json": '{"a": 1}',
+             "empty-entry.json": "[{}]", "none.json": "[]"}  # fmt: skip
+    for name, text in cases.items():
+        path = tmp_path / name
+        if text is not None:
+            path.write_text(text, encoding="utf-8")
+        for script in (BENCH, BENCH.with_name("paired.py")):
+            out = subprocess.run([sys.executable, str(script), str(path), str(path)], capture_output=True, text=True)
+            assert out.returncode == 1 and "Traceback" not in out.stderr and name in out.stderr
