@@ -281,31 +281,38 @@ def covers(pool: int, must: int, rules: Rules) -> Iterator[tuple[int, ...]]:
     if must & ~live:
         return
 
-    def walk(rest: int, need: int) -> Iterator[tuple[int, ...]]:
-        if not need:
-            yield ()
-            if not rest:
-                return
-        if not rest:
-            return
-        low = rest & -rest
-        x = low.bit_length() - 1
-        if not need & low:
-            # The lowest card stays unmelded.
-            yield from (t for t in walk(rest ^ low, need) if t)
-        for meld in by_low[x]:
-            if meld & rest == meld:
-                left, left_need = rest & ~meld, need & ~meld
-                if _max_melded(left, left_need, max_run) >= 0:
-                    for tail in walk(left, left_need):
-                        yield (meld, *tail)
-
     seen: set[tuple[int, ...]] = set()
-    for part in walk(pool & live, must):
+    for part in _walk(pool & live, must, max_run):
         key = tuple(sorted(part))
         if key not in seen:
             seen.add(key)
             yield key
+
+
+@lru_cache(maxsize=1 << 18)
+def _walk(rest: int, need: int, max_run: int) -> tuple[tuple[int, ...], ...]:
+    """The meld covers of :func:`covers`, lowest card first: that card stays unmelded (when
+    it need not be melded) or is covered by each catalog meld whose lowest card it is.
+    Memoised on the cards left, so a subproblem shared by several branches or several
+    takes is solved once (the list is the one a recursive generator would yield, in order)."""
+    out: list[tuple[int, ...]] = []
+    if not need:
+        out.append(())
+        if not rest:
+            return tuple(out)
+    if not rest:
+        return ()
+    low = rest & -rest
+    x = low.bit_length() - 1
+    if not need & low:
+        # The lowest card stays unmelded.
+        out.extend(t for t in _walk(rest ^ low, need, max_run) if t)
+    for meld in _by_lowest(max_run)[x]:
+        if meld & rest == meld:
+            left, left_need = rest & ~meld, need & ~meld
+            if _max_melded(left, left_need, max_run) >= 0:
+                out.extend((meld, *tail) for tail in _walk(left, left_need, max_run))
+    return tuple(out)
 
 
 def canonical_layout(layout: tuple[int, ...] | list[int]) -> tuple[int, ...]:

@@ -375,6 +375,20 @@ class Solver:
                 return True
         return False
 
+    def _tick_many(self, steps: int) -> bool:
+        """Count ``steps`` positions passed at once (:meth:`GameState.run_forced`, which stays
+        below the position budget); True when the time limit or ``stop`` ends the search."""
+        before = self.nodes
+        self.nodes += steps
+        if before >> 10 != self.nodes >> 10:
+            if time.perf_counter() > self._deadline:
+                self._exhausted, self.stopped_by = True, "time"
+                return True
+            if self.stop is not None and self.stop():
+                self._exhausted, self.stopped_by = True, "interrupted"
+                return True
+        return False
+
     def heuristic(self, state: GameState) -> Outcome:
         """Leaf estimate when the budget is spent (the ``leaf`` parameter, or its default).
 
@@ -403,6 +417,12 @@ class Solver:
             # Forced steps (a known turn, a single legal move) need no table entry.
             if state.phase is Phase.OVER:
                 return self._value_for_root(outcome_vector(state))
+            state, steps = state.run_forced(self._limit - self.nodes - 1)
+            if steps:
+                # Dead offers passed without building them, each counted as a position.
+                if self._tick_many(steps):
+                    return self._value_for_root(self.heuristic(state))
+                continue
             if state.phase is Phase.TURN:
                 ((move, _),) = state.chance_outcomes()
             else:

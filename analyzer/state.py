@@ -16,8 +16,8 @@ choices, a turn from a stock whose cards are unknown) raise
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from typing import Any
 
@@ -48,7 +48,7 @@ class Phase(enum.StrEnum):
     OVER = "over"  # R15, R18: the deal has ended
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Offer:
     """The centre card and the state of its offer (R10-R14).
 
@@ -72,10 +72,30 @@ class Offer:
     declined: tuple[int, ...] = ()
     forced: int | None = None
 
+    def __init__(
+        self,
+        card: int,
+        kind: str,
+        source: int,
+        declined: tuple[int, ...] = (),
+        forced: int | None = None,
+    ) -> None:
+        # As GameState.__init__: the slots' setters, at half the cost of object.__setattr__.
+        _SET_CARD(self, card)
+        _SET_KIND(self, kind)
+        _SET_SOURCE(self, source)
+        _SET_DECLINED(self, declined)
+        _SET_FORCED(self, forced)
+
     def __repr__(self) -> str:
         """``Offer(parse_card('5C'), 'turned', 0, (0,), None)``: the card by its text."""
         card = f"parse_card({format_card(self.card)!r})"
         return f"Offer({card}, {self.kind!r}, {self.source}, {self.declined!r}, {self.forced!r})"
+
+
+_SET_CARD, _SET_KIND, _SET_SOURCE, _SET_DECLINED, _SET_FORCED = (
+    getattr(Offer, name).__set__ for name in ("card", "kind", "source", "declined", "forced")
+)
 
 
 def offer_order(rules: Rules, offer: Offer) -> tuple[int, ...]:
@@ -138,6 +158,63 @@ def _grouped_layouts(
     return groups
 
 
+def _forceable(
+    rules: Rules,
+    layouts: tuple[tuple[int, ...], ...],
+    me: int,
+    card: int,
+    kind: str,
+    source: int,
+    declined: tuple[int, ...],
+) -> list[int]:
+    """Players that ``me`` may force with the centre ``card`` (R14): those allowed by
+    ``rules.force_when`` whose layout the card fits (``rules.force_fit``)."""
+    if rules.force_when is ForceWhen.AFTER_DECLINE:
+        candidates: Iterable[int] = (p for p in declined if p != me)
+    else:
+        candidates = (
+            p for p in range(rules.players) if p != me and not (kind == "paid" and p == source)
+        )
+    return [p for p in candidates if _fitting_cards(layouts[p], rules) >> card & 1]
+
+
+def _near_cards(pool: int) -> int:
+    """Mask of the cards outside ``pool`` that make a meld with some cards of ``pool`` (R4, R5).
+
+    A card outside it gives no take to a player whose layout and hand are ``pool``
+    (the cheap first test of :func:`_take_moves`).  A meld that lacks only that card
+    holds a three-card meld that does too (R4, R5: every legal meld has three cards
+    or more, and ``max_run`` is at least 3), so it is enough to look for two cards of
+    its rank, or two of its suit next to it (card index ``(rank - 1) * 4 + suit``),
+    whatever the variant.
+    """
+    full = (1 << 40) - 1
+    up, down = pool >> 4, pool << 4 & full  # the card of the next rank, of the rank below
+    runs = (up & pool >> 8) | (down & pool << 8) | (up & down)
+    sets = 0
+    for rank in range(10):
+        quad = pool >> (4 * rank) & 0xF
+        if quad and quad & (quad - 1) and quad != 0xF:
+            sets |= 0xF << (4 * rank)
+    return (runs | sets) & full & ~pool
+
+@lru_cache(maxsize=1 << 17)
+def _player_facts(layout: tuple[int, ...], hand: int, rules: Rules) -> tuple[int, int, bool]:
+    """What a player's offers depend on while his layout and hand stay as they are:
+    the cards that may give him a take (:func:`_near_cards`), the cards that fit his
+    layout for forcing (R14), and whether he can lay a meld from his hand alone (R16)."""
+    near = _near_cards(cards_of(layout) | hand)
+    melds_alone = rules.hand_melds and _has_hand_meld(hand, rules)
+    return near, _fitting_cards(layout, rules), melds_alone
+
+
+@lru_cache(maxsize=1 << 16)
+def _has_hand_meld(hand: int, rules: Rules) -> bool:
+    """True if some meld can be laid from ``hand`` alone (R16)."""
+    by_lowest = melds_by_lowest(rules)
+    return any(meld & hand == meld for x in iter_mask(hand) for meld in by_lowest[x])
+
+
 def _layouts_for(cards: int, rules: Rules) -> list[tuple[int, ...]]:
     """Arrangements of exactly ``cards``, one per distinct lay-off exposure (R6, R14)."""
     return _grouped_layouts(cards, cards, 0, rules).get(0, [])
@@ -195,7 +272,7 @@ def _takes_of(layout_cards: int, hand: int, card: int, rules: Rules) -> tuple[Ta
     return tuple(moves)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class GameState:
     """An immutable, hashable position of one deal.
 
@@ -242,6 +319,40 @@ class GameState:
     winner: int | None = None
     gifts: tuple[int | None, ...] = ()
     gave: tuple[int | None, ...] = ()
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        hands: tuple[int | None, ...],
+        counts: tuple[int, ...],
+        layouts: tuple[tuple[int, ...], ...],
+        stock: tuple[int, ...] | None,
+        stock_count: int,
+        dead: tuple[int, ...],
+        centre: Offer | None,
+        to_act: int,
+        phase: Phase,
+        winner: int | None = None,
+        gifts: tuple[int | None, ...] = (),
+        gave: tuple[int | None, ...] = (),
+    ) -> None:
+        # The frozen dataclass's own __init__ sets each field through object.__setattr__;
+        # the slots' setters do the same at half the cost, and searches build millions.
+        _SET_RULES(self, rules)
+        _SET_DEALER(self, dealer)
+        _SET_HANDS(self, hands)
+        _SET_COUNTS(self, counts)
+        _SET_LAYOUTS(self, layouts)
+        _SET_STOCK(self, stock)
+        _SET_STOCK_COUNT(self, stock_count)
+        _SET_DEAD(self, dead)
+        _SET_CENTRE(self, centre)
+        _SET_TO_ACT(self, to_act)
+        _SET_PHASE(self, phase)
+        _SET_WINNER(self, winner)
+        _SET_GIFTS(self, gifts)
+        _SET_GAVE(self, gave)
 
     # ----------------------------------------------------------- basic facts
     def melded(self, player: int) -> int:
@@ -373,18 +484,10 @@ class GameState:
         """Players the player to act may force with the centre card (R14)."""
         if self.phase is not Phase.OFFER or self.centre is None:
             return []
-        offer, me, card = self.centre, self.to_act, self.centre.card
-        if self.rules.force_when is ForceWhen.AFTER_DECLINE:
-            if not offer.declined:
-                return []
-            candidates = [p for p in offer.declined if p != me]
-        else:
-            candidates = [
-                p
-                for p in range(self.rules.players)
-                if p != me and not (offer.kind == "paid" and p == offer.source)
-            ]
-        return [p for p in candidates if fits_layout(self.layouts[p], card, self.rules)]
+        offer = self.centre
+        return _forceable(
+            self.rules, self.layouts, self.to_act, offer.card, offer.kind, offer.source, offer.declined
+        )
 
     def takes(self) -> tuple[Take, ...]:
         """The takes of the player to act (R13, R15), in :meth:`legal_moves` order; empty
@@ -528,6 +631,8 @@ class GameState:
         )
 
     def _apply(self, move: Move) -> GameState:
+        if isinstance(move, (Take, LayIn)):
+            return self._place(move)  # the commonest move in a search first
         rules, n = self.rules, self.rules.players
         if isinstance(move, Turn):
             stock = self.stock[1:] if self.stock is not None else None
@@ -578,7 +683,13 @@ class GameState:
             return self._with_player(
                 self.to_act, (*self.layouts[self.to_act], move.meld), move.meld
             )
-        assert isinstance(move, (Take, LayIn))
+        raise TypeError(f"not a move: {move!r}")
+
+    def _place(self, move: Take | LayIn) -> GameState:
+        """A take (R13, R15) or a forced lay-in (R14): the new layout, the pay card offered."""
+        offer = self.centre
+        assert offer is not None
+        n = self.rules.players
         player = self.to_act
         old = cards_of(self.layouts[player])
         used = cards_of(move.layout) & ~old & ~(1 << offer.card)
@@ -594,6 +705,143 @@ class GameState:
             self.rules, self.dealer, new_hands, new_counts, new_layouts, self.stock, self.stock_count,
             self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
         )  # fmt: skip
+
+    def run_forced(self, limit: int) -> tuple[GameState, int]:
+        """Follow the positions that have exactly one legal move, without building them.
+
+        From a turn with the stock order known (R10) or an offer, the turned
+        card is offered and passed (R11, R12) by every player who can neither
+        take it (R13, R15), force it (R14) nor lay a hand-only meld (R16); a
+        card nobody can use dies (R17) and the next card is turned, or the
+        deal ends (R18).  The result equals applying the one legal move of
+        each such position in turn (the tests check it); searches use it to
+        skip the dead offers that make up most of a deal.
+
+        Parameters
+        ----------
+        limit : int
+            Most positions to pass (a search's remaining budget, in positions).
+
+        Returns
+        -------
+        state : GameState
+            The first position with a choice, the end of the deal, a position
+            this path does not handle (the exchange, a forced lay-in, a
+            hidden hand or stock order), or the position after ``limit``
+            steps; ``self`` when no step was taken.
+        steps : int
+            Positions passed, each with one legal move (0..``limit``).
+        """
+        phase = self.phase
+        if limit <= 0 or phase not in (Phase.TURN, Phase.OFFER) or None in self.hands:
+            return self, 0
+        stock = self.stock
+        centre = self.centre
+        if phase is Phase.TURN:
+            if stock is None:
+                return self, 0
+            card, kind, source, declined = -1, "turned", self.to_act, ()
+        else:
+            assert centre is not None
+            if centre.forced is not None:
+                return self, 0
+            card, kind, source, declined = centre.card, centre.kind, centre.source, centre.declined
+            # Most calls come at a choice: find out first, before any other work.
+            me = self.to_act
+            mine = _player_facts(self.layouts[me], self.hands[me], self.rules)  # type: ignore[arg-type]
+            if mine[2] or (
+                mine[0] >> card & 1 and _take_moves(self.layouts[me], self.hands[me], card, self.rules)  # type: ignore[arg-type]
+            ):
+                return self, 0
+        rules, hands, layouts = self.rules, self.hands, self.layouts
+        n, any_offer = rules.players, rules.force_when is ForceWhen.ANY_OFFER
+        count, dead, to_act = self.stock_count, self.dead, self.to_act
+        # Nobody takes or melds inside the run, so each player's facts hold throughout;
+        # they are looked up when first needed.
+        facts: list[tuple[int, int, bool] | None] = [None] * n
+        if phase is Phase.OFFER:
+            facts[to_act] = mine
+        fit_any = hot = -1  # cards that fit someone's layout (R14), that may stop a run; -1: not yet
+        order = _offer_order(n, kind, source)
+        top = 0  # stock cards turned so far in the run
+        steps = 0
+        while steps < limit:
+            if phase is Phase.TURN:
+                if stock is None:
+                    break  # the turn is a chance node: the caller draws it
+                if fit_any < 0:
+                    fit_any, hot = self._run_facts(facts)
+                # A card that melds with nobody's cards and fits no layout is offered to
+                # every player in turn and dies: n + 1 positions, nothing else changes.
+                while not hot >> stock[top] & 1 and steps + n < limit:
+                    dead = (*dead, stock[top])
+                    top += 1
+                    steps += n + 1
+                    to_act = (to_act + 1) % n
+                    if top == count:
+                        return self._stock_out(stock[top:], dead, to_act), steps
+                if steps >= limit:
+                    break
+                card, kind, source, declined = stock[top], "turned", to_act, ()
+                order = _offer_order(n, kind, source)
+                top += 1
+                phase = Phase.OFFER
+                steps += 1
+                continue
+            mine = facts[to_act]
+            if mine is None:
+                mine = facts[to_act] = _player_facts(layouts[to_act], hands[to_act], rules)  # type: ignore[arg-type]
+            if mine[2]:
+                break  # a choice (R16): the search takes over
+            if mine[0] >> card & 1 and _take_moves(layouts[to_act], hands[to_act], card, rules):  # type: ignore[arg-type]
+                break  # a take (R13, R15)
+            if fit_any < 0:
+                fit_any, hot = self._run_facts(facts)
+            if fit_any >> card & 1 and any(
+                facts[q][1] >> card & 1  # type: ignore[index]
+                for q in (range(n) if any_offer else declined)
+                if q != to_act and not (any_offer and kind == "paid" and q == source)
+            ):  # R14: anyone else (not the payer of a paid card), or those who declined it
+                break  # a force
+            steps += 1
+            declined = (*declined, to_act)
+            if len(declined) < len(order):
+                to_act = order[len(declined)]
+                continue
+            dead = (*dead, card)  # R17: nobody used it
+            to_act = (source + 1) % n
+            if count > top:
+                phase = Phase.TURN
+                continue
+            return self._stock_out(stock[top:] if stock is not None else None, dead, to_act), steps
+        if steps == 0:
+            return self, 0
+        offer = None if phase is Phase.TURN else Offer(card, kind, source, declined)
+        return GameState(
+            rules, self.dealer, hands, self.counts, layouts,
+            stock[top:] if stock is not None else None, count - top, dead, offer, to_act,
+            phase, self.winner, self.gifts, self.gave,
+        ), steps  # fmt: skip
+
+    def _run_facts(self, facts: list[tuple[int, int, bool] | None]) -> tuple[int, int]:
+        """Fill ``facts`` (:func:`_player_facts` of every player) for :meth:`run_forced`; return
+        the cards that fit someone's layout (R14) and the cards whose offer may stop a run
+        (every card when someone can meld from his hand alone, R16)."""
+        rules = self.rules
+        fit_any = near_any = 0
+        alone = False
+        for p, fact in enumerate(facts):
+            if fact is None:
+                fact = facts[p] = _player_facts(self.layouts[p], self.hands[p], rules)  # type: ignore[arg-type]
+            near_any |= fact[0]
+            fit_any |= fact[1]
+            alone = alone or fact[2]
+        return fit_any, ((1 << 40) - 1 if alone else near_any | fit_any)
+
+    def _stock_out(self, stock: tuple[int, ...] | None, dead: tuple[int, ...], to_act: int) -> GameState:
+        """The deal over because the last card died with the stock empty (R17, R18)."""
+        over = self.evolve(stock=stock, stock_count=0, dead=dead, centre=None, to_act=to_act)
+        return over.evolve(phase=Phase.OVER, winner=over.stock_out_winner())
 
     def with_hand(self, player: int, hand: int) -> GameState:
         """A copy where ``player`` holds ``hand`` (count updated), without any check; for what-ifs."""
@@ -665,3 +913,9 @@ class GameState:
             return f"load_position({dump_position(self)!r})"
         except Exception:  # a repr never raises; a hand-built state may not dump
             return f"<GameState {self.describe()}>"
+
+
+(
+    _SET_RULES, _SET_DEALER, _SET_HANDS, _SET_COUNTS, _SET_LAYOUTS, _SET_STOCK, _SET_STOCK_COUNT,
+    _SET_DEAD, _SET_CENTRE, _SET_TO_ACT, _SET_PHASE, _SET_WINNER, _SET_GIFTS, _SET_GAVE,
+) = (getattr(GameState, f.name).__set__ for f in fields(GameState))  # fmt: skip

@@ -449,3 +449,78 @@ def test_stock_out_fewest_in_hand_r18() -> None:
         {"hand": ["1c", "2c", "3c", "4c", "5c", "6c", "7c", "10c"], "layout": []},
     ]
     assert load_position({**tied, "dead": dead}).apply(Pass()).winner is None
+
+
+# --------------------------------------------------- run_forced (the search's fast path)
+def _step_forced(state: GameState, limit: int) -> tuple[GameState, int]:
+    """The reference of :meth:`GameState.run_forced`: apply the one legal move while there is
+    exactly one, through turns with the stock order known and offers (R10-R12, R17, R18)."""
+    steps = 0
+    while steps < limit and state.phase in (Phase.TURN, Phase.OFFER) and None not in state.hands:
+        if state.phase is Phase.TURN and state.stock is None:
+            break
+        if state.centre is not None and state.centre.forced is not None:
+            break
+        moves = state.legal_moves()
+        if len(moves) != 1:
+            break
+        state = state.apply(moves[0])
+        steps += 1
+    return state, steps
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos", "classic-any-offer", "megajogos-rearrange"])
+def test_run_forced_equals_applying_the_single_moves(variant: str) -> None:
+    """Passing dead offers without building them changes nothing (R10-R18): on random
+    deals of both presets and two variations of the forcing rules (R14), from every
+    position of random play, with several limits, the position reached and the count of
+    positions passed equal stepping through the single legal moves one by one."""
+    import dataclasses
+
+    from analyzer.rules import ForceFit, ForceWhen
+
+    rules = {
+        "classic": CLASSIC,
+        "megajogos": MEGAJOGOS,
+        "classic-any-offer": dataclasses.replace(CLASSIC, force_when=ForceWhen.ANY_OFFER),
+        "megajogos-rearrange": dataclasses.replace(MEGAJOGOS, force_fit=ForceFit.REARRANGE),
+    }[variant]
+    rng = random.Random(11)
+    checked = passed = 0
+    for k in range(25):
+        state = deal(rules, k)
+        while not state.is_terminal():
+            for limit in (0, 1, 2, 3, 7, 10_000):
+                fast = state.run_forced(limit)
+                assert fast == _step_forced(state, limit), (variant, k, limit, state.describe())
+                checked += 1
+                passed += fast[1]
+            state = state.apply(rng.choice(state.legal_moves()), check=False)
+    assert checked > 1000 and passed > 1000  # the comparison covered long runs
+
+
+def test_run_forced_leaves_hidden_hands_and_unknown_stock_alone() -> None:
+    """A view (a hidden hand) and a turn from a stock of unknown order are not followed."""
+    state = deal("classic", 3)
+    assert state.phase is Phase.TURN
+    assert view(state, 0).run_forced(100) == (view(state, 0), 0)
+    unordered = state.evolve(stock=None)
+    assert unordered.run_forced(100) == (unordered, 0)
+
+
+def test_near_cards_equal_the_catalog() -> None:
+    """The bit formula of the cards that complete a meld with a pool of cards equals the
+    catalog's melds that lack exactly one card (R4, R5), for both presets' run caps."""
+    from analyzer.melds import catalog
+    from analyzer.state import _near_cards
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        pool = mask_of(rng.sample(range(40), rng.randint(0, 30)))
+        for rules in (CLASSIC, MEGAJOGOS):
+            expected = 0
+            for meld in catalog(rules):
+                missing = meld & ~pool
+                if missing and not missing & (missing - 1):
+                    expected |= missing
+            assert _near_cards(pool) == expected, format_mask(pool)
