@@ -38,7 +38,7 @@ from analyzer.errors import ConquianError, PositionError
 from analyzer.hints import usefulness
 from analyzer.melds import catalog
 from analyzer.moves import Give, LayIn, Move, Pass, Take, Turn
-from analyzer.search import Outcome, outcome_vector, position_key
+from analyzer.search import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.state import GameState, Phase
 
 __all__ = ["Lookahead", "LookaheadResult"]
@@ -225,6 +225,10 @@ class Lookahead:
         ConquianError
             If the mode is unknown.
         """
+        with paused_gc():
+            return self._values(state, moves)
+
+    def _values(self, state: GameState, moves: Sequence[Move]) -> LookaheadResult:
         if any(h is None for h in state.hands):
             raise PositionError("the lookahead needs every hand")
         if state.phase in (Phase.OVER, Phase.TURN):

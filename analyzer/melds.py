@@ -273,11 +273,13 @@ def covers(pool: int, must: int, rules: Rules) -> Iterator[tuple[int, ...]]:
     max_run = rules.max_run
     # Cards in no catalog meld inside the pool can never be melded.
     live = 0
-    for x in range(NUM_CARDS):
-        if pool >> x & 1:
-            for meld in by_low[x]:
-                if meld & pool == meld:
-                    live |= meld
+    rest = pool
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        for meld in by_low[low.bit_length() - 1]:
+            if meld & pool == meld:
+                live |= meld
     if must & ~live:
         return
 

@@ -27,21 +27,44 @@ another move's estimate (the search is *anytime*).
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from analyzer.cards import mask_of
+from analyzer.melds import cards_of
 from analyzer.errors import ConquianError, PositionError
 from analyzer.evaluation import fitted_evaluator, melded_lead
-from analyzer.moves import LayIn, Move, Pass, Take
+from analyzer.moves import LayIn, Move, Pass, Take, Turn
 from analyzer.rules import Rules
 from analyzer.state import GameState, Phase
 
-__all__ = ["SearchResult", "Solver", "outcome_vector", "position_key", "solve"]
+__all__ = ["SearchResult", "Solver", "outcome_vector", "paused_gc", "position_key", "solve"]
 
 Outcome = tuple[float, ...]
 """Probabilities of: player 0 wins, ..., player n-1 wins, draw (they sum to 1)."""
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block (a search), then restore it.
+
+    A search allocates millions of short-lived tuples and positions, none of
+    them in a reference cycle, so reference counting frees them all; the
+    cyclic collector would only rescan the growing tables again and again
+    (about a tenth of a double-dummy solve's time).  Cycles made inside the
+    block are collected once it ends.  Nested blocks leave the collector as
+    they found it.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def position_key(state: GameState) -> Hashable:
@@ -132,6 +155,12 @@ class SearchResult:
 
 
 _OPEN: tuple[float, float, Move | None] = (-1.0, 1.0, None)
+_PASS = Pass()
+
+
+def _melded_after(move: Take | LayIn) -> int:
+    """Cards melded after a take or lay-in (its layout's size)."""
+    return cards_of(move.layout).bit_count()
 
 
 def _order(
@@ -154,8 +183,11 @@ def _order(
         else:
             others.append(move)
     if len(takes) > 1:
-        hist = history or {}
-        takes.sort(key=lambda m: (-hist.get(m, 0), -sum(x.bit_count() for x in m.layout)))
+        # Biggest takes first, then (a stable sort) the best history first.
+        takes.sort(key=_melded_after, reverse=True)
+        if history:
+            get = history.get
+            takes.sort(key=lambda m: -get(m, 0))
     if len(others) > 1 and history:
         others.sort(key=lambda m: -history.get(m, 0))
     return [*outs, *takes, *others, *passes]
@@ -209,6 +241,10 @@ class Solver:
             If a hand is hidden (use a view-free position), or the stock
             cards are unknown.
         """
+        with paused_gc():
+            return self._solve(state)
+
+    def _solve(self, state: GameState) -> SearchResult:
         if any(h is None for h in state.hands):
             raise PositionError(
                 "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
@@ -443,22 +479,28 @@ class Solver:
             return lower
         if self._tick():
             return self._value_for_root(self.heuristic(state))
-        alpha0, beta0 = max(alpha, lower), min(beta, upper)
+        alpha0 = alpha if alpha > lower else lower
+        beta0 = beta if beta < upper else upper
         a, b = alpha0, beta0
-        maximizing = state.current_player() == self._root_player
+        # A choice position (offer, lay-in or exchange): the player to act chooses.
+        maximizing = state.to_act == self._root_player
         value = -2.0 if maximizing else 2.0
         best_move: Move | None = None
         moves = _order(state, moves, self.history)
         if hint is not None:
             moves.insert(0, hint)  # tried again later in the list: a cheap table hit
+        search = self._alphabeta
         for move in moves:
-            child = self._alphabeta(state.apply(move, check=False), a, b)
-            if (maximizing and child > value) or (not maximizing and child < value):
-                value, best_move = child, move
+            child = search(state._apply(move), a, b)  # legal: listed by legal_moves
             if maximizing:
-                a = max(a, value)
-            else:
-                b = min(b, value)
+                if child > value:
+                    value, best_move = child, move
+                    if value > a:
+                        a = value
+            elif child < value:
+                value, best_move = child, move
+                if value < b:
+                    b = value
             if self._exhausted:
                 break
             if a >= b:
@@ -504,6 +546,17 @@ class Solver:
         hit = self.table.get(key)
         if hit is not None and hit[2]:
             return hit[0]
+        if not root:
+            after, steps = state.run_forced(self._limit - self.nodes - 1)
+            if steps:
+                # Dead offers passed without building them, each counted as a position;
+                # the first one keeps its table entry, where other lines may join it.
+                if self._tick_many(steps):
+                    return self._cheap(after)
+                outcome = self._maxn(after)
+                first = Turn(state.stock[0]) if state.stock is not None and state.centre is None else _PASS
+                self.table[key] = (outcome, first, not self._exhausted)
+                return outcome
         if self._tick():
             return self.heuristic(state)
         if state.is_chance_node():

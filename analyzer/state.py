@@ -16,7 +16,7 @@ choices, a turn from a stock whose cards are unknown) raise
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from typing import Any
@@ -169,13 +169,17 @@ def _forceable(
 ) -> list[int]:
     """Players that ``me`` may force with the centre ``card`` (R14): those allowed by
     ``rules.force_when`` whose layout the card fits (``rules.force_fit``)."""
+    out: list[int] = []
     if rules.force_when is ForceWhen.AFTER_DECLINE:
-        candidates: Iterable[int] = (p for p in declined if p != me)
-    else:
-        candidates = (
-            p for p in range(rules.players) if p != me and not (kind == "paid" and p == source)
-        )
-    return [p for p in candidates if _fitting_cards(layouts[p], rules) >> card & 1]
+        for p in declined:
+            if p != me and _fitting_cards(layouts[p], rules) >> card & 1:
+                out.append(p)
+        return out
+    for p in range(rules.players):
+        if p != me and not (kind == "paid" and p == source):
+            if _fitting_cards(layouts[p], rules) >> card & 1:
+                out.append(p)
+    return out
 
 
 def _near_cards(pool: int) -> int:
@@ -474,7 +478,9 @@ class GameState:
         if self.phase is Phase.FORCED:
             return list(self._lay_ins())
         moves: list[Move] = list(self._takes())
-        moves.extend(Force(k) for k in self.forceable_players())
+        forces = self.forceable_players()
+        if forces:
+            moves.extend(Force(k) for k in forces)
         if self.rules.hand_melds:
             moves.extend(Meld(m) for m in self._hand_melds())
         moves.append(_PASS)
@@ -689,18 +695,18 @@ class GameState:
         """A take (R13, R15) or a forced lay-in (R14): the new layout, the pay card offered."""
         offer = self.centre
         assert offer is not None
-        n = self.rules.players
-        player = self.to_act
-        old = cards_of(self.layouts[player])
-        used = cards_of(move.layout) & ~old & ~(1 << offer.card)
-        spent = used | (0 if move.pay is None else 1 << move.pay)
-        new_hands, new_counts, new_layouts = self._spend(player, move.layout, spent)
-        if move.pay is None:
+        player, pay, layout = self.to_act, move.pay, move.layout
+        # Only hand cards join the layout (R13); they and the pay card leave the hand.
+        spent = cards_of(layout) & ~cards_of(self.layouts[player]) & ~(1 << offer.card)
+        if pay is not None:
+            spent |= 1 << pay
+        new_hands, new_counts, new_layouts = self._spend(player, layout, spent)
+        if pay is None:
             centre: Offer | None = None
             phase, to_act, winner = Phase.OVER, player, player
         else:
-            centre = Offer(move.pay, "paid", player)
-            phase, to_act, winner = Phase.OFFER, (player + 1) % n, None
+            centre = Offer(pay, "paid", player)
+            phase, to_act, winner = Phase.OFFER, (player + 1) % self.rules.players, None
         return GameState(
             self.rules, self.dealer, new_hands, new_counts, new_layouts, self.stock, self.stock_count,
             self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
@@ -733,26 +739,25 @@ class GameState:
             Positions passed, each with one legal move (0..``limit``).
         """
         phase = self.phase
-        if limit <= 0 or phase not in (Phase.TURN, Phase.OFFER) or None in self.hands:
-            return self, 0
         stock = self.stock
         centre = self.centre
-        if phase is Phase.TURN:
-            if stock is None:
-                return self, 0
-            card, kind, source, declined = -1, "turned", self.to_act, ()
-        else:
+        if phase is Phase.OFFER:
             assert centre is not None
-            if centre.forced is not None:
+            me = self.to_act
+            hand = self.hands[me]
+            if centre.forced is not None or hand is None or limit <= 0:
                 return self, 0
             card, kind, source, declined = centre.card, centre.kind, centre.source, centre.declined
             # Most calls come at a choice: find out first, before any other work.
-            me = self.to_act
-            mine = _player_facts(self.layouts[me], self.hands[me], self.rules)  # type: ignore[arg-type]
-            if mine[2] or (
-                mine[0] >> card & 1 and _take_moves(self.layouts[me], self.hands[me], card, self.rules)  # type: ignore[arg-type]
-            ):
+            mine = _player_facts(self.layouts[me], hand, self.rules)
+            if mine[2] or (mine[0] >> card & 1 and _take_moves(self.layouts[me], hand, card, self.rules)):
                 return self, 0
+        elif phase is Phase.TURN and stock is not None and limit > 0:
+            card, kind, source, declined = -1, "turned", self.to_act, ()
+        else:
+            return self, 0
+        if None in self.hands:
+            return self, 0
         rules, hands, layouts = self.rules, self.hands, self.layouts
         n, any_offer = rules.players, rules.force_when is ForceWhen.ANY_OFFER
         count, dead, to_act = self.stock_count, self.dead, self.to_act
@@ -859,15 +864,14 @@ class GameState:
         self, player: int, layout: tuple[int, ...], spent: int
     ) -> tuple[tuple[int | None, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """Hands, counts and layouts once ``player`` has the new ``layout`` and has spent ``spent``."""
-        hands = list(self.hands)
-        counts = list(self.counts)
-        layouts = list(self.layouts)
+        hands, counts, layouts = self.hands, self.counts, self.layouts
+        after = player + 1
         hand = hands[player]
         if hand is not None:
-            hands[player] = hand & ~spent
-            counts[player] -= spent.bit_count()
-        layouts[player] = tuple(sorted(layout))
-        return tuple(hands), tuple(counts), tuple(layouts)
+            hands = (*hands[:player], hand & ~spent, *hands[after:])
+            counts = (*counts[:player], counts[player] - spent.bit_count(), *counts[after:])
+        layouts = (*layouts[:player], tuple(sorted(layout)), *layouts[after:])
+        return hands, counts, layouts
 
     def _card_dies(self) -> GameState:
         """R17 and R18: the centre card is dead; the next player turns or the deal ends."""

@@ -221,3 +221,17 @@ def test_tree_values_and_limits() -> None:
     assert graph.graph["pv"][0] == "pass"
     small = build_tree(deal(CLASSIC, 1), depth=4, max_nodes=10, solve_values=False)
     assert small.number_of_nodes() <= 10 and small.graph["truncated"]
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+def test_runs_of_dead_offers_agree_with_plain_minimax(rules: Rules) -> None:
+    """Longer endgames, where the search passes runs of dead offers without building them
+    (:meth:`GameState.run_forced`): minimax / max-n with the stock order known, and
+    expectimax with it unknown, equal the plain search that applies every move (R10-R20)."""
+    for state in small_positions(rules, 4, 4):
+        expected = plain_minimax(state)
+        result = solve(state)
+        assert result.proven and result.values == pytest.approx(expected), state.describe()
+        unordered = state.evolve(stock=None)
+        chance = solve(unordered)
+        assert chance.proven and chance.values == pytest.approx(plain_minimax(unordered))
