@@ -201,6 +201,7 @@ class Lookahead:
     _stopped_by: str | None = None
     _mode: str = "alphabeta"
 
+    @paused_gc()
     def values(self, state: GameState, moves: Sequence[Move]) -> LookaheadResult:
         """The outcome vector of each of ``moves`` played in ``state``.
 
@@ -225,10 +226,6 @@ class Lookahead:
         ConquianError
             If the mode is unknown.
         """
-        with paused_gc():
-            return self._values(state, moves)
-
-    def _values(self, state: GameState, moves: Sequence[Move]) -> LookaheadResult:
         if any(h is None for h in state.hands):
             raise PositionError("the lookahead needs every hand")
         if state.phase in (Phase.OVER, Phase.TURN):

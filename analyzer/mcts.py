@@ -50,7 +50,7 @@ from analyzer.evaluation import fitted_evaluator
 from analyzer.moves import Move
 from analyzer.playout import playout_outcome, random_turn
 from analyzer.sampling import declined_pairs, sample_world
-from analyzer.search import Outcome, outcome_vector
+from analyzer.search import Outcome, outcome_vector, paused_gc
 from analyzer.state import GameState
 
 __all__ = ["LEAVES", "METHODS", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
@@ -144,6 +144,7 @@ def _rewards(outcome: Outcome) -> tuple[list[float], float]:
     return [win + 0.5 * draw for win in outcome[:-1]], draw
 
 
+@paused_gc()
 def search(
     view: GameState,
     iterations: int = 1000,

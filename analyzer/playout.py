@@ -154,6 +154,10 @@ def _play(state: GameState, policy: str, rng: random.Random) -> GameState:
         if state.is_chance_node():
             move: Move = random_turn(state, rng)
         elif eager and state.phase is Phase.OFFER:
+            # Offers that nobody can use are passed at once (no draw is spent on a pass).
+            state, steps = state.run_forced(1 << 30, turns=False)
+            if steps:
+                continue
             move = _eager_offer(state, rng)
         else:
             moves = state.legal_moves()

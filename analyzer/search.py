@@ -232,6 +232,7 @@ class Solver:
     stopped_by: str | None = None
     _root_moves: list[tuple[Move, Outcome, bool]] = field(default_factory=list)
 
+    @paused_gc()
     def solve(self, state: GameState) -> SearchResult:
         """Search ``state`` to the end of the deal within the budget.
 
@@ -241,10 +242,6 @@ class Solver:
             If a hand is hidden (use a view-free position), or the stock
             cards are unknown.
         """
-        with paused_gc():
-            return self._solve(state)
-
-    def _solve(self, state: GameState) -> SearchResult:
         if any(h is None for h in state.hands):
             raise PositionError(
                 "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
@@ -452,13 +449,19 @@ class Solver:
         while True:
             # Forced steps (a known turn, a single legal move) need no table entry.
             if state.phase is Phase.OVER:
-                return self._value_for_root(outcome_vector(state))
-            state, steps = state.run_forced(self._limit - self.nodes - 1)
+                winner = state.winner  # R20: +1 the root player's win, 0 a draw, -1 a loss
+                return 0.0 if winner is None else 1.0 if winner == self._root_player else -1.0
+            room = self._limit - self.nodes - 1
+            state, steps = state.run_forced(room)
             if steps:
                 # Dead offers passed without building them, each counted as a position.
                 if self._tick_many(steps):
                     return self._value_for_root(self.heuristic(state))
                 continue
+            moves: list[Move] | None
+            if state.phase is Phase.OFFER and room > 0:
+                moves = None  # run_forced stopped at a choice: its moves are listed when needed
+                break
             if state.phase is Phase.TURN:
                 ((move, _),) = state.chance_outcomes()
             else:
@@ -486,11 +489,21 @@ class Solver:
         maximizing = state.to_act == self._root_player
         value = -2.0 if maximizing else 2.0
         best_move: Move | None = None
-        moves = _order(state, moves, self.history)
-        if hint is not None:
-            moves.insert(0, hint)  # tried again later in the list: a cheap table hit
         search = self._alphabeta
-        for move in moves:
+        # The table's best move first (tried again later in the list: a cheap table hit);
+        # the other moves are listed and ordered only if it does not cut off.
+        ordered: list[Move] | None = None
+        k = -1 if hint is not None else 0
+        while True:
+            if k < 0:
+                move = hint  # type: ignore[assignment]
+            else:
+                if ordered is None:
+                    ordered = _order(state, state.legal_moves() if moves is None else moves, self.history)
+                if k >= len(ordered):
+                    break
+                move = ordered[k]
+            k += 1
             child = search(state._apply(move), a, b)  # legal: listed by legal_moves
             if maximizing:
                 if child > value:
@@ -674,4 +687,6 @@ def solve(
     >>> result.winner, result.proven
     (0, True)
     """
-    return Solver(mode=mode, max_nodes=max_nodes, time_limit=time_limit, stop=stop).solve(state)
+    with paused_gc():
+        # The solver and its tables are freed inside the block, before the collector runs again.
+        return Solver(mode=mode, max_nodes=max_nodes, time_limit=time_limit, stop=stop).solve(state)

@@ -696,11 +696,16 @@ class GameState:
         offer = self.centre
         assert offer is not None
         player, pay, layout = self.to_act, move.pay, move.layout
-        # Only hand cards join the layout (R13); they and the pay card leave the hand.
-        spent = cards_of(layout) & ~cards_of(self.layouts[player]) & ~(1 << offer.card)
-        if pay is not None:
-            spent |= 1 << pay
-        new_hands, new_counts, new_layouts = self._spend(player, layout, spent)
+        new_hands, new_counts, new_layouts = self.hands, self.counts, self.layouts
+        hand, after = new_hands[player], player + 1
+        if hand is not None:
+            # Only hand cards join the layout (R13); they and the pay card leave the hand.
+            spent = cards_of(layout) & hand
+            if pay is not None:
+                spent |= 1 << pay
+            new_hands = (*new_hands[:player], hand & ~spent, *new_hands[after:])
+            new_counts = (*new_counts[:player], new_counts[player] - spent.bit_count(), *new_counts[after:])
+        new_layouts = (*new_layouts[:player], tuple(sorted(layout)), *new_layouts[after:])
         if pay is None:
             centre: Offer | None = None
             phase, to_act, winner = Phase.OVER, player, player
@@ -712,7 +717,7 @@ class GameState:
             self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
         )  # fmt: skip
 
-    def run_forced(self, limit: int) -> tuple[GameState, int]:
+    def run_forced(self, limit: int, *, turns: bool = True) -> tuple[GameState, int]:
         """Follow the positions that have exactly one legal move, without building them.
 
         From a turn with the stock order known (R10) or an offer, the turned
@@ -727,6 +732,10 @@ class GameState:
         ----------
         limit : int
             Most positions to pass (a search's remaining budget, in positions).
+        turns : bool
+            Also turn the next stock card when its order is known (default);
+            with False the run ends at every turn, as it does when the stock
+            order is unknown (a playout draws the card itself).
 
         Returns
         -------
@@ -747,12 +756,13 @@ class GameState:
             hand = self.hands[me]
             if centre.forced is not None or hand is None or limit <= 0:
                 return self, 0
-            card, kind, source, declined = centre.card, centre.kind, centre.source, centre.declined
             # Most calls come at a choice: find out first, before any other work.
+            card = centre.card
             mine = _player_facts(self.layouts[me], hand, self.rules)
             if mine[2] or (mine[0] >> card & 1 and _take_moves(self.layouts[me], hand, card, self.rules)):
                 return self, 0
-        elif phase is Phase.TURN and stock is not None and limit > 0:
+            kind, source, declined = centre.kind, centre.source, centre.declined
+        elif phase is Phase.TURN and stock is not None and limit > 0 and turns:
             card, kind, source, declined = -1, "turned", self.to_act, ()
         else:
             return self, 0
@@ -772,7 +782,7 @@ class GameState:
         steps = 0
         while steps < limit:
             if phase is Phase.TURN:
-                if stock is None:
+                if stock is None or not turns:
                     break  # the turn is a chance node: the caller draws it
                 if fit_any < 0:
                     fit_any, hot = self._run_facts(facts)

@@ -1,45 +1,148 @@
-"""Double-dummy solving speed: 20 seeded classic deals from the first turn, one core.
+"""Double-dummy solving speed: seeded deals from the first turn, one core.
 
-    python3 bench/solve.py [--deals 20] [--seed 0] [--budget 5000000]
+    python3 bench/solve.py [--deals 20] [--seed 0] [--variant classic] [--budget 5000000]
+    python3 bench/solve.py --against REV [--rounds 3]     # this tree against a git revision
 
-Prints, per deal, the value, positions searched and seconds; then the
-median and max time and the positions per second.  Target: median < 1 s.
+Prints, per deal, the winner, whether it is proven, the positions searched and
+the seconds (wall and CPU); then the median and max time and the positions per
+second.  Target: median < 1 s.
+
+With ``--against REV`` the same deals are solved by this tree and by the code of
+git revision ``REV`` (its ``analyzer/`` extracted to a temporary directory), each
+in its own process, in the order A B B A ... for ``--rounds`` rounds so that a
+machine that slows down or speeds up during the run treats both alike; it prints
+each run's CPU seconds and positions, the mean positions per second of each, and
+the speed-up (ratio of mean CPU seconds), and checks that both give the same
+winners.  CPU seconds, not wall time: on a shared machine the wall clock also
+counts the time other machines' work holds the core.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
 
-from analyzer.position import deal  # noqa: E402
-from analyzer.search import solve  # noqa: E402
-from analyzer.simulate import game_seed  # noqa: E402
+
+def solve_deals(root: Path, variant: str, seed: int, deals: int, budget: int, verbose: bool) -> dict:
+    """Solve the deals with the ``analyzer`` package found under ``root``."""
+    sys.path.insert(0, str(root))
+    from analyzer.position import deal
+    from analyzer.search import solve
+    from analyzer.simulate import game_seed
+
+    rows = []
+    if verbose:
+        print(f"{'deal':>4} {'seed':>20} {'winner':>7} {'proven':>7} {'positions':>10} {'seconds':>8} {'cpu s':>8}")
+    for k in range(deals):
+        seed_k = game_seed(seed, k)
+        state = deal(variant, seed_k)
+        cpu = time.process_time()
+        result = solve(state, max_nodes=budget, time_limit=600)
+        cpu = time.process_time() - cpu
+        winner = "draw" if result.winner is None else str(result.winner)
+        rows.append({"winner": winner, "proven": result.proven, "positions": result.nodes,
+                     "seconds": result.seconds, "cpu": cpu})  # fmt: skip
+        if verbose:
+            print(f"{k:>4} {seed_k:>20} {winner:>7} {str(result.proven):>7} {result.nodes:>10} "
+                  f"{result.seconds:>8.3f} {cpu:>8.3f}")  # fmt: skip
+    return {"rows": rows}
+
+
+def summary(rows: list[dict]) -> str:
+    times = [r["seconds"] for r in rows]
+    cpu = sum(r["cpu"] for r in rows)
+    nodes = sum(r["positions"] for r in rows)
+    return (
+        f"median {statistics.median(times):.3f} s, max {max(times):.3f} s, "
+        f"mean {statistics.mean(times):.3f} s; {nodes / sum(times):,.0f} positions/s "
+        f"({cpu:.2f} CPU s, {nodes / cpu:,.0f} positions per CPU second)"
+    )
+
+
+def extract(rev: str, into: Path) -> Path:
+    """``analyzer/`` of git revision ``rev`` into ``into``; exits with a message if unknown."""
+    try:
+        data = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", "--format=tar", rev, "analyzer"],
+            check=True, capture_output=True,
+        ).stdout  # fmt: skip
+    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        sys.exit(f"solve.py: cannot read revision {rev!r}: {detail.decode().strip() or exc}")
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def run_worker(root: Path, args: argparse.Namespace) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(root),
+           "--variant", args.variant, "--seed", str(args.seed), "--deals", str(args.deals),
+           "--budget", str(args.budget)]  # fmt: skip
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def compare(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        base = extract(args.against, Path(tmp))
+        trees = {"this tree": ROOT, args.against: base}
+        runs: dict[str, list[dict]] = {name: [] for name in trees}
+        order = []
+        for r in range(args.rounds):
+            pair = ["this tree", args.against]
+            order.extend(pair if r % 2 == 0 else pair[::-1])
+        print(f"{args.variant}, {args.deals} deals of seed {args.seed}, budget {args.budget:,} positions; "
+              f"runs in the order {', '.join(order)}")  # fmt: skip
+        for name in order:
+            result = run_worker(trees[name], args)
+            rows = result["rows"]
+            cpu = sum(r["cpu"] for r in rows)
+            nodes = sum(r["positions"] for r in rows)
+            runs[name].append({"cpu": cpu, "positions": nodes, "winners": [r["winner"] for r in rows]})
+            print(f"  {name:>12}: {cpu:7.2f} CPU s, {nodes:,} positions, {nodes / cpu:,.0f} per CPU s", flush=True)
+        means = {}
+        for name, done in runs.items():
+            cpu = statistics.mean(r["cpu"] for r in done)
+            nodes = statistics.mean(r["positions"] for r in done)
+            means[name] = cpu
+            spread = f"{min(r['cpu'] for r in done):.2f}-{max(r['cpu'] for r in done):.2f}"
+            print(f"{name:>14}: mean {cpu:.2f} CPU s ({spread}), {nodes / cpu:,.0f} positions per CPU s")
+        same = runs["this tree"][0]["winners"] == runs[args.against][0]["winners"]
+        print(f"speed-up: {means[args.against] / means['this tree']:.2f}x (ratio of mean CPU seconds); "
+              f"same winners: {'yes' if same else 'NO'}")  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", type=int, default=5_000_000)
+    parser.add_argument("--variant", default="classic", choices=["classic", "megajogos"])
+    parser.add_argument("--budget", type=int, default=5_000_000, help="positions per solve")
+    parser.add_argument("--against", metavar="REV", help="also time git revision REV, alternating")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each")
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    times, nodes = [], []
-    print(f"{'deal':>4} {'seed':>20} {'winner':>7} {'proven':>7} {'positions':>10} {'seconds':>8}")
-    for k in range(args.deals):
-        seed = game_seed(args.seed, k)
-        state = deal("classic", seed)
-        result = solve(state, max_nodes=args.budget, time_limit=600)
-        times.append(result.seconds)
-        nodes.append(result.nodes)
-        winner = "draw" if result.winner is None else str(result.winner)
-        print(f"{k:>4} {seed:>20} {winner:>7} {str(result.proven):>7} {result.nodes:>10} {result.seconds:>8.3f}")
-    print(
-        f"median {statistics.median(times):.3f} s, max {max(times):.3f} s, "
-        f"mean {statistics.mean(times):.3f} s; {sum(nodes) / sum(times):,.0f} positions/s"
-    )
+    if args.deals < 1 or args.budget < 1 or args.rounds < 1:
+        parser.error("--deals, --budget and --rounds must be at least 1")
+    if args.worker is not None:
+        print(json.dumps(solve_deals(args.worker, args.variant, args.seed, args.deals, args.budget, False)))
+    elif args.against:
+        compare(args)
+    else:
+        rows = solve_deals(ROOT, args.variant, args.seed, args.deals, args.budget, True)["rows"]
+        print(summary(rows))
 
 
 if __name__ == "__main__":

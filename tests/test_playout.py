@@ -110,3 +110,36 @@ def test_random_turn_draws_as_the_chance_outcomes_do() -> None:
         for _ in range(20):
             outcomes = hidden.chance_outcomes()
             assert random_turn(hidden, a) == outcomes[b.randrange(len(outcomes))][0]
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_eager_playouts_pass_dead_offers_without_changing_anything(variant: str) -> None:
+    """The eager playout passes the offers nobody can use in one step
+    (:meth:`GameState.run_forced`); the deal ends as when every move is applied one by
+    one by the policy, and the random generator is left in the same state (R10-R18)."""
+    from analyzer.playout import _eager_offer, _play, random_turn
+    from analyzer.state import Phase
+
+    def stepwise(state, rng):  # type: ignore[no-untyped-def]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                move = random_turn(state, rng)
+            elif state.phase is Phase.OFFER:
+                move = _eager_offer(state, rng)
+            else:
+                move = eager_move(state, state.legal_moves(), rng)
+            state = state.apply(move)
+        return state
+
+    picker = random.Random(8)
+    for k in range(30):
+        state = deal(variant, k)
+        for _ in range(picker.randrange(25)):
+            if state.is_terminal():
+                break
+            state = state.apply(picker.choice(state.legal_moves()))
+        for start in (state, state.evolve(stock=None)):
+            for seed in range(3):
+                fast, slow = random.Random(seed), random.Random(seed)
+                end = _play(start, "eager", fast)
+                assert end == stepwise(start, slow) and fast.getstate() == slow.getstate()

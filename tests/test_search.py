@@ -235,3 +235,43 @@ def test_runs_of_dead_offers_agree_with_plain_minimax(rules: Rules) -> None:
         unordered = state.evolve(stock=None)
         chance = solve(unordered)
         assert chance.proven and chance.values == pytest.approx(plain_minimax(unordered))
+
+
+def test_paused_gc_restores_the_collector() -> None:
+    """The collector is off inside a search and as it was after it, also after an error
+    and when nested; a solve, a lookahead and an IS-MCTS search leave it on."""
+    import gc
+
+    from analyzer.search import paused_gc
+
+    assert gc.isenabled()
+    with paused_gc():
+        assert not gc.isenabled()
+        with paused_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(ZeroDivisionError), paused_gc():
+        1 / 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()
+
+    seen: list[bool] = []
+
+    def leaf(position: GameState) -> tuple[float, ...]:
+        seen.append(gc.isenabled())
+        return (0.0, 0.0, 1.0)
+
+    state = deal(CLASSIC, 4)
+    Solver(max_nodes=50, leaf=leaf).solve(state)  # the budget runs out: the leaf is asked
+    assert seen and not any(seen) and gc.isenabled()
+    from analyzer import mcts
+
+    mcts.search(small_positions(CLASSIC, 1, 2)[0], 20, seed=1)
+    assert gc.isenabled()
