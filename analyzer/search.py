@@ -34,9 +34,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from analyzer.cards import mask_of
-from analyzer.melds import cards_of
 from analyzer.errors import ConquianError, PositionError
 from analyzer.evaluation import fitted_evaluator, melded_lead
+from analyzer.melds import cards_of
 from analyzer.moves import LayIn, Move, Pass, Take, Turn
 from analyzer.rules import Rules
 from analyzer.state import GameState, Phase

@@ -176,9 +176,8 @@ def _forceable(
                 out.append(p)
         return out
     for p in range(rules.players):
-        if p != me and not (kind == "paid" and p == source):
-            if _fitting_cards(layouts[p], rules) >> card & 1:
-                out.append(p)
+        if p != me and not (kind == "paid" and p == source) and _fitting_cards(layouts[p], rules) >> card & 1:
+            out.append(p)
     return out
 
 
@@ -803,12 +802,12 @@ class GameState:
                 phase = Phase.OFFER
                 steps += 1
                 continue
-            mine = facts[to_act]
-            if mine is None:
-                mine = facts[to_act] = _player_facts(layouts[to_act], hands[to_act], rules)  # type: ignore[arg-type]
-            if mine[2]:
+            fact = facts[to_act]
+            if fact is None:
+                fact = facts[to_act] = _player_facts(layouts[to_act], hands[to_act], rules)
+            if fact[2]:
                 break  # a choice (R16): the search takes over
-            if mine[0] >> card & 1 and _take_moves(layouts[to_act], hands[to_act], card, rules):  # type: ignore[arg-type]
+            if fact[0] >> card & 1 and _take_moves(layouts[to_act], hands[to_act], card, rules):
                 break  # a take (R13, R15)
             if fit_any < 0:
                 fit_any, hot = self._run_facts(facts)
@@ -847,7 +846,7 @@ class GameState:
         alone = False
         for p, fact in enumerate(facts):
             if fact is None:
-                fact = facts[p] = _player_facts(self.layouts[p], self.hands[p], rules)  # type: ignore[arg-type]
+                fact = facts[p] = _player_facts(self.layouts[p], self.hands[p], rules)
             near_any |= fact[0]
             fit_any |= fact[1]
             alone = alone or fact[2]

@@ -54,7 +54,7 @@ def solve_deals(root: Path, variant: str, seed: int, deals: int, budget: int, ve
         rows.append({"winner": winner, "proven": result.proven, "positions": result.nodes,
                      "seconds": result.seconds, "cpu": cpu})  # fmt: skip
         if verbose:
-            print(f"{k:>4} {seed_k:>20} {winner:>7} {str(result.proven):>7} {result.nodes:>10} "
+            print(f"{k:>4} {seed_k:>20} {winner:>7} {result.proven!s:>7} {result.nodes:>10} "
                   f"{result.seconds:>8.3f} {cpu:>8.3f}")  # fmt: skip
     return {"rows": rows}
 
