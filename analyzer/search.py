@@ -56,7 +56,8 @@ def paused_gc() -> Iterator[None]:
     cyclic collector would only rescan the growing tables again and again
     (about a tenth of a double-dummy solve's time).  Cycles made inside the
     block are collected once it ends.  Nested blocks leave the collector as
-    they found it.
+    they found it.  The switch is process-wide: another thread's cycles also
+    wait until the block ends (reference counting still frees the rest).
     """
     enabled = gc.isenabled()
     gc.disable()
