@@ -3,7 +3,7 @@
     python3 bench/solve.py [--deals 20] [--seed 0] [--variant classic] [--budget 5000000]
     python3 bench/solve.py --against REV [--rounds 3]     # this tree against a git revision
 
-Prints, per deal, the winner, whether it is proven, the positions searched and
+Prints, per deal, the winner ("?" when not proven), whether it is proven, the positions searched and
 the seconds (wall and CPU); then the median and max time and the positions per
 second.  Target: median < 1 s.
 
@@ -34,23 +34,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def solve_deals(root: Path, variant: str, seed: int, deals: int, budget: int, verbose: bool) -> dict:
-    """Solve the deals with the ``analyzer`` package found under ``root``."""
+def deal_seeds(seed: int, deals: int) -> list[int]:
+    """The seeds of the deals (``analyzer.simulate.game_seed`` of this tree)."""
+    from analyzer.simulate import game_seed
+
+    return [game_seed(seed, k) for k in range(deals)]
+
+
+def solve_deals(root: Path, variant: str, seeds: list[int], budget: int, verbose: bool) -> dict:
+    """Solve the deals with the ``analyzer`` package found under ``root`` (only that one:
+    a module it lacks is an ImportError, not this tree's module through the editable install)."""
     sys.path.insert(0, str(root))
+    if root != ROOT:
+        sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in repr(f)]
     from analyzer.position import deal
     from analyzer.search import solve
-    from analyzer.simulate import game_seed
 
     rows = []
     if verbose:
         print(f"{'deal':>4} {'seed':>20} {'winner':>7} {'proven':>7} {'positions':>10} {'seconds':>8} {'cpu s':>8}")
-    for k in range(deals):
-        seed_k = game_seed(seed, k)
+    for k, seed_k in enumerate(seeds):
         state = deal(variant, seed_k)
         cpu = time.process_time()
         result = solve(state, max_nodes=budget, time_limit=600)
         cpu = time.process_time() - cpu
-        winner = "draw" if result.winner is None else str(result.winner)
+        # An unproven answer names no winner (result.winner is None then, as for a draw).
+        winner = "?" if not result.proven else "draw" if result.winner is None else str(result.winner)
         rows.append({"winner": winner, "proven": result.proven, "positions": result.nodes,
                      "seconds": result.seconds, "cpu": cpu})  # fmt: skip
         if verbose:
@@ -85,16 +94,22 @@ def extract(rev: str, into: Path) -> Path:
     return into
 
 
-def run_worker(root: Path, args: argparse.Namespace) -> dict:
+def run_worker(name: str, root: Path, args: argparse.Namespace) -> dict:
+    """Solve the deals in a new process with the code under ``root``; exits naming ``name``
+    and the worker's last error line if that code cannot run the benchmark."""
+    seeds = ",".join(map(str, deal_seeds(args.seed, args.deals)))
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(root),
-           "--variant", args.variant, "--seed", str(args.seed), "--deals", str(args.deals),
-           "--budget", str(args.budget)]  # fmt: skip
+           "--variant", args.variant, "--seeds", seeds, "--budget", str(args.budget)]  # fmt: skip
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
-    return json.loads(out.splitlines()[-1])
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+        sys.exit(f"solve.py: the code of {name} cannot run this benchmark: {lines[-1]}")
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def compare(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory() as tmp:
         base = extract(args.against, Path(tmp))
         trees = {"this tree": ROOT, args.against: base}
@@ -106,7 +121,7 @@ def compare(args: argparse.Namespace) -> None:
         print(f"{args.variant}, {args.deals} deals of seed {args.seed}, budget {args.budget:,} positions; "
               f"runs in the order {', '.join(order)}")  # fmt: skip
         for name in order:
-            result = run_worker(trees[name], args)
+            result = run_worker(name, trees[name], args)
             rows = result["rows"]
             cpu = sum(r["cpu"] for r in rows)
             nodes = sum(r["positions"] for r in rows)
@@ -133,15 +148,22 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="also time git revision REV, alternating")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--seeds", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.deals < 1 or args.budget < 1 or args.rounds < 1:
         parser.error("--deals, --budget and --rounds must be at least 1")
+    if args.against is not None and not args.against.strip():
+        parser.error("--against needs a git revision, got an empty one")
+    if args.against is None and "--rounds" in sys.argv[1:]:
+        parser.error("--rounds applies to --against REV only")
     if args.worker is not None:
-        print(json.dumps(solve_deals(args.worker, args.variant, args.seed, args.deals, args.budget, False)))
-    elif args.against:
+        seeds = [int(s) for s in args.seeds.split(",")]
+        print(json.dumps(solve_deals(args.worker, args.variant, seeds, args.budget, False)))
+    elif args.against is not None:
         compare(args)
     else:
-        rows = solve_deals(ROOT, args.variant, args.seed, args.deals, args.budget, True)["rows"]
+        sys.path.insert(0, str(ROOT))
+        rows = solve_deals(ROOT, args.variant, deal_seeds(args.seed, args.deals), args.budget, True)["rows"]
         print(summary(rows))
 
 

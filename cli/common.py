@@ -575,6 +575,12 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
             usage(f"POSITION: {exc}")
         state = load_position(data)
         return PositionInput(relabel(state, labels), clip(position, 60), state.rules.labels)
+    elif position != "-" and not _names_a_file(position) and len(position.split()) >= 3:
+        # Several words and no such file: meant as the notation, with an unknown variant.
+        usage(
+            f"no such position file {clip(position, 60)!r}, and as the one-line notation its "
+            f"first field must be a variant ({', '.join(PRESETS)}), got {clip(position.split()[0])!r}"
+        )
     else:
         text, name = input_text(position, "position file")
         if looks_like_notation(text.strip()) and not text.lstrip().startswith("{"):

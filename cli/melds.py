@@ -79,6 +79,8 @@ def melds(
             )
         _file(file, labels, as_json)
         return
+    if any(not card.replace(",", " ").strip() for card in cards or []):
+        usage("CARDS: an empty argument ('') is not a card")
     text = " ".join(cards or [])
     if not text.replace(",", " ").split():
         usage("CARDS: no cards given (or use --file FILE)")

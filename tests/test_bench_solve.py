@@ -42,3 +42,34 @@ def test_against_a_revision_alternates_runs_and_checks_the_answers() -> None:
     assert out.returncode == 0, out.stderr
     assert "runs in the order this tree, HEAD, HEAD, this tree" in out.stdout
     assert "speed-up:" in out.stdout and "same winners: yes" in out.stdout
+
+
+def test_options_that_do_nothing_and_unproven_rows() -> None:
+    """An empty revision and --rounds without --against are refused; an unproven deal names
+    no winner ("?"), where a draw would say "draw"."""
+    out = _bench("--deals", "1", "--against", "")
+    assert out.returncode == 2 and "needs a git revision" in out.stderr
+    out = _bench("--deals", "1", "--rounds", "2")
+    assert out.returncode == 2 and "--rounds applies to --against" in out.stderr
+    out = _bench("--deals", "1", "--budget", "1")
+    assert out.returncode == 0, out.stderr
+    row = out.stdout.splitlines()[1].split()
+    assert row[2:4] == ["?", "False"]
+
+
+def test_a_revision_whose_code_cannot_run_is_named() -> None:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: --against needs one")
+    shallow = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--is-shallow-repository"], capture_output=True, text=True
+    ).stdout.strip()
+    if shallow != "false":
+        pytest.skip("a shallow clone: its first commit may be recent code")
+    first = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-list", "--max-parents=0", "HEAD"], capture_output=True, text=True
+    ).stdout.split()
+    if not first:
+        pytest.skip("no root commit found (a shallow clone)")
+    out = _bench("--against", first[0], "--deals", "1", "--budget", "2000", "--rounds", "1")
+    assert out.returncode == 1 and f"the code of {first[0]} cannot run this benchmark" in out.stderr
+    assert "Traceback" not in out.stderr

@@ -257,3 +257,19 @@ def test_a_record_given_as_a_puzzle_or_meld_queries_is_named_as_such() -> None:
     assert code == 1 and "is a game record (JSON lines), not a puzzle" in err and one_error_line(err)
     code, _, err = run("melds", "--file", record)
     assert code == 1 and "not a meld query file" in err and one_error_line(err)
+
+
+def test_an_empty_card_argument_is_refused() -> None:
+    """``conquian melds 5H 6H ""``: the empty argument is named, not silently dropped."""
+    code, out, err = run("melds", "5H", "6H", "")
+    assert code == 2 and one_error_line(err) and "an empty argument ('') is not a card" in err
+    assert out == ""
+
+
+def test_a_notation_with_an_unknown_variant_says_so() -> None:
+    """Several words that name no file read as a notation whose first field is no variant."""
+    code, _, err = run("analyze", "nope french 1 1 KS,KH 5C:turned:0:0 7D 18")
+    assert code == 2 and one_error_line(err)
+    assert "no such position file" in err and "first field must be a variant" in err and "'nope'" in err
+    code, _, err = run("analyze", "my pos.json")  # two words: a file name, as before
+    assert code == 2 and "no such position file: 'my pos.json'" in err
