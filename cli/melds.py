@@ -79,7 +79,8 @@ def melds(
             )
         _file(file, labels, as_json)
         return
-    if any(not card.replace(",", " ").strip() for card in cards or []):
+    empty = [not card.replace(",", " ").strip() for card in cards or []]
+    if any(empty) and not all(empty):  # all empty: "no cards given" below
         usage("CARDS: an empty argument ('') is not a card")
     text = " ".join(cards or [])
     if not text.replace(",", " ").split():
