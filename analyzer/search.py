@@ -400,27 +400,23 @@ class Solver:
         if self.nodes >= self._limit:
             self._exhausted, self.stopped_by = True, "positions"
             return True
-        if self.nodes & 1023 == 0:
-            if time.perf_counter() > self._deadline:
-                self._exhausted, self.stopped_by = True, "time"
-                return True
-            if self.stop is not None and self.stop():
-                self._exhausted, self.stopped_by = True, "interrupted"
-                return True
-        return False
+        return self.nodes & 1023 == 0 and self._out_of_time()
 
     def _tick_many(self, steps: int) -> bool:
         """Count ``steps`` positions passed at once (:meth:`GameState.run_forced`, which stays
         below the position budget); True when the time limit or ``stop`` ends the search."""
         before = self.nodes
         self.nodes += steps
-        if before >> 10 != self.nodes >> 10:
-            if time.perf_counter() > self._deadline:
-                self._exhausted, self.stopped_by = True, "time"
-                return True
-            if self.stop is not None and self.stop():
-                self._exhausted, self.stopped_by = True, "interrupted"
-                return True
+        return before >> 10 != self.nodes >> 10 and self._out_of_time()
+
+    def _out_of_time(self) -> bool:
+        """Check the clock and ``stop`` (every 1,024 positions); True ends the search."""
+        if time.perf_counter() > self._deadline:
+            self._exhausted, self.stopped_by = True, "time"
+            return True
+        if self.stop is not None and self.stop():
+            self._exhausted, self.stopped_by = True, "interrupted"
+            return True
         return False
 
     def heuristic(self, state: GameState) -> Outcome:

@@ -26,7 +26,6 @@ from analyzer.errors import IllegalMoveError, PositionError
 from analyzer.melds import (
     can_meld_all,
     cards_of,
-    catalog,
     covers,
     is_meld,
     layoff_mask,
@@ -94,7 +93,7 @@ class Offer:
 
 
 _SET_CARD, _SET_KIND, _SET_SOURCE, _SET_DECLINED, _SET_FORCED = (
-    getattr(Offer, name).__set__ for name in ("card", "kind", "source", "declined", "forced")
+    getattr(Offer, f.name).__set__ for f in fields(Offer)
 )
 
 
@@ -158,27 +157,16 @@ def _grouped_layouts(
     return groups
 
 
-def _forceable(
-    rules: Rules,
-    layouts: tuple[tuple[int, ...], ...],
-    me: int,
-    card: int,
-    kind: str,
-    source: int,
-    declined: tuple[int, ...],
-) -> list[int]:
-    """Players that ``me`` may force with the centre ``card`` (R14): those allowed by
-    ``rules.force_when`` whose layout the card fits (``rules.force_fit``)."""
-    out: list[int] = []
+def _force_candidates(
+    rules: Rules, me: int, kind: str, source: int, declined: tuple[int, ...]
+) -> tuple[int, ...] | range:
+    """Players that ``me`` may force with the centre card if it fits their layout (R14,
+    ``rules.force_when``): those who declined it, or anyone else but the payer of a paid card."""
     if rules.force_when is ForceWhen.AFTER_DECLINE:
-        for p in declined:
-            if p != me and _fitting_cards(layouts[p], rules) >> card & 1:
-                out.append(p)
-        return out
-    for p in range(rules.players):
-        if p != me and not (kind == "paid" and p == source) and _fitting_cards(layouts[p], rules) >> card & 1:
-            out.append(p)
-    return out
+        return tuple(p for p in declined if p != me)
+    if kind == "paid":
+        return tuple(p for p in range(rules.players) if p != me and p != source)
+    return tuple(p for p in range(rules.players) if p != me)
 
 
 def _near_cards(pool: int) -> int:
@@ -230,16 +218,6 @@ def _index_key(mask: int) -> tuple[int, ...]:
     return tuple(iter_mask(mask))
 
 
-@cache
-def _melds_with(rules: Rules) -> tuple[tuple[int, ...], ...]:
-    """For each card index, the catalog melds that hold it (R4, R5)."""
-    by_card: list[list[int]] = [[] for _ in range(40)]
-    for meld in catalog(rules):
-        for card in iter_mask(meld):
-            by_card[card].append(meld)
-    return tuple(tuple(m) for m in by_card)
-
-
 @lru_cache(maxsize=1 << 17)
 def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
     """Every take of ``card`` by a player with this layout and hand (R13, R15), in order.
@@ -250,9 +228,8 @@ def _take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> 
     is left.  Cached: the same player situation recurs across a search.
     """
     layout_cards = cards_of(layout)
-    pool = layout_cards | hand | 1 << card
     # Most offered cards meld with nothing he has: no take, without a search.
-    if not any(m & pool == m for m in _melds_with(rules)[card]):
+    if not _near_cards(layout_cards | hand) >> card & 1:
         return ()
     return _takes_of(layout_cards, hand, card, rules)
 
@@ -489,10 +466,9 @@ class GameState:
         """Players the player to act may force with the centre card (R14)."""
         if self.phase is not Phase.OFFER or self.centre is None:
             return []
-        offer = self.centre
-        return _forceable(
-            self.rules, self.layouts, self.to_act, offer.card, offer.kind, offer.source, offer.declined
-        )
+        offer, rules, card = self.centre, self.rules, self.centre.card
+        candidates = _force_candidates(rules, self.to_act, offer.kind, offer.source, offer.declined)
+        return [p for p in candidates if _fitting_cards(self.layouts[p], rules) >> card & 1]
 
     def takes(self) -> tuple[Take, ...]:
         """The takes of the player to act (R13, R15), in :meth:`legal_moves` order; empty
@@ -768,7 +744,7 @@ class GameState:
         if None in self.hands:
             return self, 0
         rules, hands, layouts = self.rules, self.hands, self.layouts
-        n, any_offer = rules.players, rules.force_when is ForceWhen.ANY_OFFER
+        n = rules.players
         count, dead, to_act = self.stock_count, self.dead, self.to_act
         # Nobody takes or melds inside the run, so each player's facts hold throughout;
         # they are looked up when first needed.
@@ -813,10 +789,9 @@ class GameState:
                 fit_any, hot = self._run_facts(facts)
             if fit_any >> card & 1 and any(
                 facts[q][1] >> card & 1  # type: ignore[index]
-                for q in (range(n) if any_offer else declined)
-                if q != to_act and not (any_offer and kind == "paid" and q == source)
-            ):  # R14: anyone else (not the payer of a paid card), or those who declined it
-                break  # a force
+                for q in _force_candidates(rules, to_act, kind, source, declined)
+            ):
+                break  # a force (R14)
             steps += 1
             declined = (*declined, to_act)
             if len(declined) < len(order):
@@ -854,8 +829,10 @@ class GameState:
 
     def _stock_out(self, stock: tuple[int, ...] | None, dead: tuple[int, ...], to_act: int) -> GameState:
         """The deal over because the last card died with the stock empty (R17, R18)."""
-        over = self.evolve(stock=stock, stock_count=0, dead=dead, centre=None, to_act=to_act)
-        return over.evolve(phase=Phase.OVER, winner=over.stock_out_winner())
+        return self.evolve(
+            stock=stock, stock_count=0, dead=dead, centre=None, to_act=to_act,
+            phase=Phase.OVER, winner=self.stock_out_winner(),
+        )  # fmt: skip
 
     def with_hand(self, player: int, hand: int) -> GameState:
         """A copy where ``player`` holds ``hand`` (count updated), without any check; for what-ifs."""
@@ -892,9 +869,7 @@ class GameState:
                 self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
                 self.stock_count, dead, None, nxt, Phase.TURN, self.winner, self.gifts, self.gave,
             )  # fmt: skip
-        return self.evolve(
-            dead=dead, centre=None, to_act=nxt, phase=Phase.OVER, winner=self.stock_out_winner()
-        )
+        return self._stock_out(self.stock, dead, nxt)
 
     def stock_out_winner(self) -> int | None:
         """The winner when the stock runs out (R18): none for ``draw``, else the fewest hand cards."""
