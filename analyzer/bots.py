@@ -137,6 +137,7 @@ BOTS: dict[str, str | BotFactory] = {
     "hint-v2": "analyzer.hintbot:HintV2Bot",
     "hint-v1": "analyzer.hintbot:HintV1Bot",
     "oracle": "analyzer.hintbot:OracleBot",
+    "oracle-greedy": "analyzer.response:BestReplyBot",
     "peek": "analyzer.hintbot:PeekBot",
     "mcts": "analyzer.mcts:MctsBot",
     "ismcts": "analyzer.interop.ismcts:IsmctsBot",  # OpenSpiel's IS-MCTS: pip install conquian[openspiel]

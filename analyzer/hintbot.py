@@ -238,3 +238,7 @@ class OracleBot:
         if result.pv:
             return result.pv[0]
         return view.legal_moves()[0]
+
+    def report(self) -> dict[str, int]:
+        """Searches done and how many of them hit the budget (for ``bench/strength.py``)."""
+        return {"searches": self.solves, "unproven": self.unproven}

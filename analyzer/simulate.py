@@ -44,6 +44,9 @@ class GameResult:
     moves : tuple of (int or None, Move)
         Acting seat (``None`` for a turn) and move.
     final : GameState
+    notes : tuple of (dict or None)
+        Per seat, what its bot reports about its own thinking (``report()``, e.g. the
+        searches of a ceiling bot and how many ran out of budget), or ``None``.
     """
 
     index: int
@@ -52,6 +55,7 @@ class GameResult:
     start: GameState
     moves: tuple[tuple[int | None, Move], ...]
     final: GameState
+    notes: tuple[dict[str, int] | None, ...] = ()
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -86,7 +90,8 @@ def play_game(rules: Rules | str, seats: Sequence[str], seed: int, index: int = 
             move = bot.choose(state if getattr(bot, "sees_all", False) else view(state, player), rng)
         state = state.apply(move)
         moves.append((player, move))
-    return GameResult(index, seed, tuple(seats), start, tuple(moves), state)
+    notes = tuple(bot.report() if hasattr(bot, "report") else None for bot in bots)
+    return GameResult(index, seed, tuple(seats), start, tuple(moves), state, notes)
 
 
 def _job(args: tuple[str, tuple[str, ...], int, int]) -> GameResult:

@@ -23,6 +23,8 @@ megajogos-hint-greedy      hint, greedy, greedy                         --megajo
 megajogos-old-greedy       hint-v2, greedy, greedy                      --megajogos
 megajogos-hint-old         hint, hint-v2, greedy (head to head)         --head
 megajogos-oracle-greedy    oracle, greedy, greedy                       --ceiling
+classic-best-greedy        oracle-greedy (best reply to greedy), greedy --ceiling
+megajogos-best-greedy      oracle-greedy, greedy, greedy                --ceiling
 classic-hint-ismcts        hint, ismcts (OpenSpiel IS-MCTS, equal time) --ismcts
 megajogos-hint-ismcts      hint, ismcts, ismcts                         --ismcts
 =========================  ===========================================  ===============
@@ -68,6 +70,8 @@ def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
         ("megajogos-old-greedy", "megajogos", [old, "greedy", "greedy"], args.megajogos),
         ("megajogos-hint-old", "megajogos", [hint, old, "greedy"], args.head),
         ("megajogos-oracle-greedy", "megajogos", ["oracle", "greedy", "greedy"], args.ceiling),
+        ("classic-best-greedy", "classic", ["oracle-greedy", "greedy"], args.ceiling),
+        ("megajogos-best-greedy", "megajogos", ["oracle-greedy", "greedy", "greedy"], args.ceiling),
         ("classic-hint-ismcts", "classic", [hint, args.ismcts_bot], args.ismcts),
         ("megajogos-hint-ismcts", "megajogos", [hint, args.ismcts_bot, args.ismcts_bot], args.ismcts),
     ]
@@ -82,6 +86,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
     summary = Summary(len(bots))
     start = time.perf_counter()
     winners: list[str | None] = []
+    notes: dict[str, dict[str, int]] = {}
     played = simulate(
         variant, bots, games, args.seed, jobs=args.jobs, rotate=True,
         backend=args.backend, address=args.address, first=args.first,
@@ -90,6 +95,11 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
     try:
         for k, result in enumerate(played, 1):
             summary.add(result)
+            for seat, note in zip(result.seats, result.notes, strict=False):  # notes may be ()
+                if note:
+                    into = notes.setdefault(seat, {})
+                    for key, value in note.items():
+                        into[key] = into.get(key, 0) + value
             w = result.final.winner
             winners.append(None if w is None else result.seats[w])
             if k % 50 == 0:
@@ -107,6 +117,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         entry = {"seat_games": rate(summary.wins_by_bot[bot], summary.seats_by_bot[bot])}
         if len(bots) == 2:
             entry["decided"] = rate(summary.wins_by_bot[bot], decided)
+        entry.update(notes.get(bot, {}))  # e.g. a ceiling bot's searches and unproven ones
         bots_out[bot] = entry
     data = {
         "match": name,
@@ -129,6 +140,8 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         if "decided" in entry:
             d = entry["decided"]
             line += f"; of decided deals {d['wins']}/{d['of']} = {d['rate']:.3f} (95% {d['ci95'][0]:.3f}-{d['ci95'][1]:.3f})"
+        if "searches" in entry:
+            line += f"; {entry['unproven']} of its {entry['searches']} searches hit the budget"
         print(line)
     print(f"    draws {summary.draws} ({summary.draws / max(1, summary.games):.3f})", flush=True)
     return data
