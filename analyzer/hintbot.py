@@ -216,12 +216,20 @@ class OracleBot:
         Positions per solve; past it the search's heuristic decides.
     mode : str
         Search mode for three players (:func:`analyzer.search.solve`).
+
+    Raises
+    ------
+    ConquianError
+        If ``max_nodes`` is not a whole number of at least 1 or ``mode`` is not
+        ``auto``, ``maxn`` or ``paranoid``.
     """
 
     name = "oracle"
     sees_all = True
 
     def __init__(self, max_nodes: int = 200_000, mode: str = "auto") -> None:
+        bot_option("max_nodes", max_nodes, whole=True, low=1)
+        bot_option("mode", mode, choices=("auto", "maxn", "paranoid"))
         self.max_nodes = max_nodes
         self.mode = mode
         self.solves = 0

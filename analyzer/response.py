@@ -28,7 +28,7 @@ import random
 import sys
 from dataclasses import dataclass
 
-from analyzer.bots import Bot, GreedyBot, obvious_move
+from analyzer.bots import Bot, GreedyBot, bot_option, obvious_move
 from analyzer.errors import ConquianError, PositionError
 from analyzer.melds import cards_of
 from analyzer.moves import LayIn, Move, Take
@@ -97,6 +97,11 @@ class BestReply:
         Positions per call of :meth:`solve` (each position passed by a run of
         forced moves counts); past it the answer is a lower bound, not proven.
 
+    Raises
+    ------
+    ConquianError
+        If ``max_nodes`` is not a whole number of at least 1.
+
     Notes
     -----
     One instance serves one deal: its tables (results by
@@ -105,7 +110,7 @@ class BestReply:
     """
 
     def __init__(self, seat: int, policy: Bot | None = None, max_nodes: int = 2_000_000) -> None:
-        if max_nodes < 1:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
             raise ConquianError(f"max_nodes must be at least 1, not {max_nodes}")
         self.seat = seat
         self.policy: Bot = GreedyBot() if policy is None else policy
@@ -222,14 +227,18 @@ class BestReplyBot:
     ----------
     searches, unproven : int
         Searches done, and how many of them ran out of positions.
+
+    Raises
+    ------
+    ConquianError
+        If ``max_nodes`` is not a whole number of at least 1.
     """
 
     name = "oracle-greedy"
     sees_all = True
 
     def __init__(self, max_nodes: int = 2_000_000) -> None:
-        if max_nodes < 1:
-            raise ConquianError(f"max_nodes must be at least 1, not {max_nodes}")
+        bot_option("max_nodes", max_nodes, whole=True, low=1)
         self.max_nodes = max_nodes
         self.searches = 0
         self.unproven = 0

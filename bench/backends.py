@@ -49,7 +49,11 @@ def main() -> None:
     reference = timed("local, 1 process", None, jobs=1, **common)
     for workers in range(2, args.jobs + 1):
         timed(f"local, {workers} processes", reference, jobs=workers, **common)
-    import ray
+    try:
+        import ray
+    except ImportError:
+        print("ray: skipped, the ray extra is not installed (pip install -e '.[ray]')")
+        return
 
     for workers in range(1, args.jobs + 1):
         ray.init(address="local", num_cpus=workers, include_dashboard=False, logging_level=logging.ERROR)

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.bots import make_bot  # noqa: E402
-from analyzer.hintbot import _obvious  # noqa: E402
+from analyzer.bots import obvious_move  # noqa: E402
 from analyzer.interop.ismcts import IsmctsBot  # noqa: E402
 from analyzer.position import deal, view  # noqa: E402
 from analyzer.simulate import game_seed  # noqa: E402
@@ -42,7 +42,7 @@ def seconds_per_decision(variant: str, make: object, games: int, seed: int) -> t
             mine = view(state, player)
             start = time.perf_counter()
             move = bots[player].choose(mine, rng)
-            if player == seat and _obvious(mine) is None:
+            if player == seat and obvious_move(mine) is None:
                 total += time.perf_counter() - start
                 decisions += 1
             state = state.apply(move)

@@ -2,7 +2,7 @@
 
     python3 bench/strength.py [--games 2000] [--megajogos 1000] [--head 1000] [--ceiling 100]
                               [--jobs 2] [--seed 0] [--first 0] [--only NAME ...] [--json FILE]
-                              [--hint BOT] [--old BOT]
+                              [--hint BOT] [--old BOT] [--force]
 
 Every match is played with the bots rotating one seat per deal, so each bot
 sits at each seat equally often, and deal i of a match is the same deal for
@@ -37,7 +37,7 @@ by other bot names (with options, e.g. ``hint:samples=8``) to try a variant;
 bench/ismcts.py so that it thinks as long per decision as the hint bot; needs
 the openspiel extra).  ``--backend ray [--address ADDR]`` plays the deals as Ray
 tasks (the ray extra), with the same results.  ``--json FILE`` also writes every
-figure and each deal's winner, so that two runs on the same seed can be compared
+figure and each deal's winner (a new file; ``--force`` replaces one), so that two runs on the same seed can be compared
 deal by deal (bench/paired.py).  Ctrl-C or ``kill PID`` ends the current match: the deals finished
 so far are reported (JSON ``"interrupted": true``) and the run stops there;
 ``--first K`` (K = the deals it finished) continues it with deal K of the same seed,
@@ -174,19 +174,80 @@ def main() -> None:
     parser.add_argument("--backend", default="local", help="local or ray")
     parser.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
     parser.add_argument("--only", nargs="*", help="match names to run")
-    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON (a new file)")
+    parser.add_argument("--force", action="store_true", help="let --json replace an existing file")
     args = parser.parse_args()
+    todo = check(parser, args)
     results = []
-    for name, variant, bots, games in matches(args):
-        if args.only and name not in args.only:
-            continue
-        if games > 0:
-            results.append(run(name, variant, bots, games, args))
-            if results[-1]["interrupted"]:
-                break
+    for name, variant, bots, games in todo:
+        results.append(run(name, variant, bots, games, args))
+        if results[-1]["interrupted"]:
+            break
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
 
+
+DEALS_OPTION = {
+    "classic-hint-greedy": "--games", "classic-old-greedy": "--games",
+    "megajogos-hint-greedy": "--megajogos", "megajogos-old-greedy": "--megajogos",
+    "classic-hint-old": "--head", "megajogos-hint-old": "--head",
+    "classic-hint-ismcts": "--ismcts", "megajogos-hint-ismcts": "--ismcts",
+}  # fmt: skip
+"""The option that sets a match's deals (the others: --ceiling)."""
+
+
+def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
+    """The matches to play, or a one-line usage error (exit 2) before any deal is played: unknown
+    match or bot names, negative counts, no worker, a --json file that exists or cannot be made."""
+    from analyzer.bots import make_bot
+    from analyzer.errors import ConquianError
+
+    every = matches(args)
+    names = [m[0] for m in every]
+    unknown = [name for name in args.only or [] if name not in names]
+    if unknown:
+        parser.error(f"no match named {unknown[0]!r} (matches: {', '.join(names)})")
+    for option in ("games", "megajogos", "head", "ceiling", "ismcts"):
+        if getattr(args, option) < 0:
+            parser.error(f"--{option} must be 0 or more, not {getattr(args, option)}")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    if args.first < 0:
+        parser.error(f"--first must be 0 or more, not {args.first}")
+    todo = []
+    for name, variant, bots, games in every:
+        if args.only and name not in args.only:
+            continue
+        if games == 0:
+            if args.only:
+                parser.error(f"match {name} has 0 deals: give {DEALS_OPTION.get(name, '--ceiling')} N")
+            continue
+        todo.append((name, variant, bots, games))
+    if not todo:
+        parser.error("no match to play: every match has 0 deals")
+    for bot in dict.fromkeys(b for _, _, bots, _ in todo for b in bots):
+        try:
+            make_bot(bot)
+        except ConquianError as exc:
+            parser.error(f"bot {bot!r}: {exc}")
+    if args.json is not None:
+        if args.json.is_dir():
+            parser.error(f"--json {args.json}: a directory, not a file")
+        if args.json.exists() and not args.force:
+            parser.error(f"--json {args.json}: the file exists (--force replaces it)")
+        if not args.json.parent.is_dir():
+            parser.error(f"--json {args.json}: no such directory {str(args.json.parent)!r}")
+        try:  # the figures must not be lost, after the run, to a path that cannot be written
+            if args.json.exists():
+                with open(args.json, "a", encoding="utf-8"):
+                    pass
+            else:
+                with open(args.json, "x", encoding="utf-8"):
+                    pass
+                args.json.unlink()
+        except OSError as exc:
+            parser.error(f"--json {args.json}: cannot write it ({exc.strerror})")
+    return todo
 
 if __name__ == "__main__":
     main()

@@ -36,7 +36,8 @@ __all__ = ["play"]
 def play(
     variant: VariantOpt = "classic",
     seed: Annotated[
-        int | None, typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted).")
+        int | None,
+        typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted)."),
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, metavar="N", help="Your seat.")] = 0,
     bots: Annotated[
@@ -102,6 +103,11 @@ def _game(
 
     save()
     out.print(f"conquian play: {rules.name}, you are player {seat}. Type 'help' for commands.")
+    for player, bot in enumerate(seats):
+        if bot is not None and getattr(bot, "sees_all", False):
+            out.print(
+                f"player {player} ({bot.name}) sees every card, yours and the stock order: a ceiling, not a fair opponent"
+            )
     try:
         while not state.is_terminal():
             if state.is_chance_node():
@@ -117,7 +123,10 @@ def _game(
             player = state.current_player()
             bot = seats[player]
             if bot is not None:
-                move = bot.choose(view(state, player), rng)
+                # A ceiling bot (sees_all: oracle, oracle-greedy, peek) is given the whole deal,
+                # as in simulate; every other bot its own view.
+                seen = state if getattr(bot, "sees_all", False) else view(state, player)
+                move = bot.choose(seen, rng)
                 if isinstance(move, Give):
                     # The exchange is face down (R9): nobody sees another player's pass.
                     out.print(f"player {player} ({bot.name}) has chosen a card to pass")

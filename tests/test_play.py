@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from cli_run import run
 
 
@@ -50,3 +52,12 @@ def test_play_keeps_the_case_of_its_messages() -> None:
 def test_play_reads_moves_in_the_labels_it_shows() -> None:
     code, out, _ = run("play", "--seed", "3", "--labels", "spanish", input="pass\nquit\n")
     assert code == 0 and "Illegal here" not in out.split("your move>")[1]
+
+
+@pytest.mark.parametrize("bot", ["oracle", "oracle-greedy", "peek"])
+def test_play_against_a_bot_that_sees_every_card(bot: str) -> None:
+    # A ceiling bot is given the whole deal, as in simulate, and the player is told so.
+    code, out, err = run("play", "--seed", "1", "--bots", bot, input="1\n" * 300)
+    assert code == 0, err
+    assert f"({bot}) sees every card" in out
+    assert "error" not in out + err

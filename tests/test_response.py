@@ -154,8 +154,17 @@ def test_bad_input_is_refused() -> None:
     state = deal("classic", 1)
     with pytest.raises(ConquianError, match="max_nodes"):
         BestReply(0, max_nodes=0)
-    with pytest.raises(ConquianError, match="max_nodes"):
-        make_bot("oracle-greedy:max_nodes=0")
+    for name in (
+        "oracle-greedy:max_nodes=0",
+        "oracle-greedy:max_nodes=abc",
+        "oracle-greedy:max_nodes=1.0",
+        "oracle:max_nodes=abc",
+        "oracle:max_nodes=0",
+    ):
+        with pytest.raises(ConquianError, match="max_nodes"):
+            make_bot(name)
+    with pytest.raises(ConquianError, match="mode=zzz must be one of"):
+        make_bot("oracle:mode=zzz")
     with pytest.raises(PositionError, match="no player 2"):
         BestReply(2).solve(state)
     with pytest.raises(PositionError, match="every hand and the stock order"):
