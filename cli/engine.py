@@ -142,6 +142,12 @@ def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
     if "position" not in request:
         raise RequestError("'position' is missing: position data or the notation text", "position")
     data = request["position"]
+    if isinstance(data, str) and " " not in data.strip() and data.strip().lower().endswith(".json"):
+        raise RequestError(
+            f"position {data.strip()!r} looks like a file name: the engine does not read "
+            "files; give the position data itself or the notation text",
+            "position",
+        )
     try:
         if isinstance(data, str):
             state = parse_notation(data)

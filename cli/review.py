@@ -136,7 +136,7 @@ def review(
 
 def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
     table = Table(show_lines=False)
-    for col, just in (("ply", "right"), ("player", "right"), ("move", "left"), ("", "left"),
+    for col, just in (("ply", "right"), ("player", "right"), ("move", "left"), ("mark", "left"),
                       ("win", "right"), ("best", "left"), ("best win", "right"),
                       ("drop", "right"), ("label", "left")):  # fmt: skip
         table.add_column(col, justify=just)  # type: ignore[arg-type]

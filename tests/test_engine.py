@@ -114,6 +114,8 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "analyze", "position": {"variant": "classic", "toAct": 1}}',
          "position", "did you mean 'to_act'"),
         ('{"id": 1, "cmd": "analyze", "position": 7}', "position", "position"),
+        ('{"id": 1, "cmd": "notation", "position": "/tmp/ok.json"}', "position",
+         "'/tmp/ok.json' looks like a file name: the engine does not read files"),
         ('{"id": 1, "cmd": "analyze", "position": "x", "samples": 3}', "samples", "unknown field"),
         ('{"id": 1, "cmd": "hint", "position": "x", "samples": "8"}', "samples", "whole number"),
         ('{"id": 1, "cmd": "hint", "position": "x", "samples": 0}', "samples", "from 1"),
