@@ -25,7 +25,6 @@ being built (:meth:`GameState.run_forced`).
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import dataclass
 
 from analyzer.bots import Bot, GreedyBot, bot_option, obvious_move
@@ -147,12 +146,7 @@ class BestReply:
         before = self.positions
         self._budget = self.positions + self.max_nodes
         self._exhausted = False
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
-        try:
-            value = self._search(state)
-        finally:
-            sys.setrecursionlimit(limit)
+        value = self._search(state)  # one level per choice of the seat: a few dozen at most
         found = self.table.get(position_key(state))
         move = found[1] if found is not None else None
         if move is None and not state.is_terminal() and state.current_player() == self.seat:
