@@ -55,6 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analyzer.errors import ConquianError
 from analyzer.simulate import Summary, simulate
 from analyzer.stats import wilson
 
@@ -171,16 +172,19 @@ def main() -> None:
     parser.add_argument("--old", default="hint-v2", help="the previous bot")
     parser.add_argument("--ismcts", type=int, default=0, help="deals against IS-MCTS (openspiel extra)")
     parser.add_argument("--ismcts-bot", default="ismcts", help="the IS-MCTS bot with its budget")
-    parser.add_argument("--backend", default="local", help="local or ray")
+    parser.add_argument("--backend", default="local", choices=("local", "ray"), help="local or ray")
     parser.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
-    parser.add_argument("--only", nargs="*", help="match names to run")
+    parser.add_argument("--only", nargs="+", metavar="MATCH", help="match names to run (default: every match; names in the module docstring)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON (a new file)")
     parser.add_argument("--force", action="store_true", help="let --json replace an existing file")
     args = parser.parse_args()
     todo = check(parser, args)
     results = []
     for name, variant, bots, games in todo:
-        results.append(run(name, variant, bots, games, args))
+        try:
+            results.append(run(name, variant, bots, games, args))
+        except ConquianError as exc:  # e.g. the Ray backend without its extra
+            parser.exit(1, f"strength.py: error: {exc}\n")
         if results[-1]["interrupted"]:
             break
     if args.json:
@@ -210,8 +214,10 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
     for option in ("games", "megajogos", "head", "ceiling", "ismcts"):
         if getattr(args, option) < 0:
             parser.error(f"--{option} must be 0 or more, not {getattr(args, option)}")
-    if args.jobs < 1:
-        parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    if not 1 <= args.jobs <= 64:
+        parser.error(f"--jobs must be from 1 to 64, not {args.jobs}")
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address is for the ray backend (--backend ray)")
     if args.first < 0:
         parser.error(f"--first must be 0 or more, not {args.first}")
     todo = []

@@ -105,9 +105,12 @@ def _game(
     out.print(f"conquian play: {rules.name}, you are player {seat}. Type 'help' for commands.")
     for player, bot in enumerate(seats):
         if bot is not None and getattr(bot, "sees_all", False):
-            out.print(
-                f"player {player} ({bot.name}) sees every card, yours and the stock order: a ceiling, not a fair opponent"
+            sight = (
+                "every hand, yours too"
+                if bot.name == "peek"
+                else "every card, yours and the stock order"
             )
+            out.print(f"player {player} ({bot.name}) sees {sight}: a ceiling, not a fair opponent")
     try:
         while not state.is_terminal():
             if state.is_chance_node():

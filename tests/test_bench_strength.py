@@ -26,7 +26,11 @@ def strength(*args: str) -> subprocess.CompletedProcess[str]:
         (["--only", "classic-hint-greedy", "--games", "-3"], "--games must be 0 or more"),
         (["--only", "classic-hint-greedy", "--games", "0"], "has 0 deals: give --games N"),
         (["--only", "classic-best-greedy", "--ceiling", "0"], "has 0 deals: give --ceiling N"),
-        (["--only", "classic-best-greedy", "--ceiling", "1", "--jobs", "0"], "--jobs must be at least 1"),
+        (["--only", "classic-best-greedy", "--ceiling", "1", "--jobs", "0"], "--jobs must be from 1 to 64"),
+        (["--only", "classic-best-greedy", "--ceiling", "1", "--jobs", "1000"], "--jobs must be from 1 to 64"),
+        (["--only"], "expected at least one argument"),
+        (["--only", "classic-best-greedy", "--ceiling", "1", "--backend", "foo"], "invalid choice"),
+        (["--only", "classic-best-greedy", "--ceiling", "1", "--address", "x"], "--address is for the ray backend"),
         (["--only", "classic-best-greedy", "--ceiling", "1", "--json", "/nonexistent/x.json"], "no such directory"),
     ],
 )  # fmt: skip
