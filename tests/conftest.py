@@ -17,3 +17,24 @@ from hypothesis import settings  # noqa: E402
 # (CI, a benchmark on the other core) must not turn a slow example into a failure.
 settings.register_profile("conquian", deadline=None)
 settings.load_profile("conquian")
+
+
+def late_position(variant, seed, stock_left, pick):  # type: ignore[no-untyped-def]
+    """A seeded deal, every card known, played with ``pick(state, moves, rng)`` until the stock is
+    down to ``stock_left``, at an offer with a choice (None if the deal ends first)."""
+    import random
+
+    from analyzer.position import deal
+    from analyzer.state import Phase
+
+    rng = random.Random(seed)
+    state = deal(variant, rng)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(state.chance_outcomes()[0][0])
+            continue
+        moves = state.legal_moves()
+        if state.stock_count <= stock_left and len(moves) > 1 and state.phase is Phase.OFFER:
+            return state
+        state = state.apply(pick(state, moves, rng))
+    return None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import one_error_line, run
-from conftest import EXAMPLES
+from conftest import EXAMPLES, late_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -143,19 +143,13 @@ def test_reasons_describe_the_position_after_the_move() -> None:
 def _late_position(variant: str, seed: int, stock_left: int) -> GameState | None:
     """A position from a seeded random deal once the stock is down to ``stock_left``, at a
     decision with more than one choice, every card known."""
-    rng = random.Random(seed)
-    state = deal(variant, rng)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(state.chance_outcomes()[0][0])
-            continue
-        moves = state.legal_moves()
-        if state.stock_count <= stock_left and len(moves) > 1 and state.phase is Phase.OFFER:
-            return state
+
+    def pick(state: GameState, moves: list, rng: random.Random):  # type: ignore[no-untyped-def]
         # Mostly take (deals progress), sometimes pass or force.
         takes = [m for m in moves if isinstance(m, Take)]
-        state = state.apply(rng.choice(takes) if takes and rng.random() < 0.7 else rng.choice(moves))
-    return None
+        return rng.choice(takes) if takes and rng.random() < 0.7 else rng.choice(moves)
+
+    return late_position(variant, seed, stock_left, pick)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import conftest
 import pytest
 
 from analyzer.bots import GreedyBot, make_bot
@@ -18,7 +19,7 @@ from analyzer.errors import ConquianError, PositionError
 from analyzer.position import deal, view
 from analyzer.response import DRAW, LOSS, WIN, BestReply, BestReplyBot
 from analyzer.simulate import game_seed, play_game
-from analyzer.state import GameState, Phase
+from analyzer.state import GameState
 
 NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
@@ -39,23 +40,14 @@ def reference(state: GameState, seat: int, greedy: GreedyBot) -> int:
 def late_position(variant: str, seed: int, stock_left: int) -> GameState | None:
     """A seeded deal played by greedy bots with a random move one time in four until the stock is
     down to ``stock_left``, at an offer with a choice; every card known."""
-    rng = random.Random(seed)
-    state = deal(variant, rng)
     greedy = GreedyBot()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(state.chance_outcomes()[0][0])
-            continue
-        moves = state.legal_moves()
-        if state.stock_count <= stock_left and len(moves) > 1 and state.phase is Phase.OFFER:
-            return state
-        move = (
-            rng.choice(moves)
-            if rng.random() < 0.25
-            else greedy.choose(view(state, state.to_act), rng)
-        )
-        state = state.apply(move)
-    return None
+
+    def pick(state: GameState, moves: list, rng: random.Random):  # type: ignore[no-untyped-def]
+        if rng.random() < 0.25:
+            return rng.choice(moves)
+        return greedy.choose(view(state, state.to_act), rng)
+
+    return conftest.late_position(variant, seed, stock_left, pick)
 
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])
