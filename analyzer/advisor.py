@@ -131,6 +131,10 @@ class Engine:
     method : str
         ``mcts``: ``"uct"`` (one IS-MCTS tree) or ``"halving"`` (sequential
         halving over the root moves on common deals; :func:`analyzer.mcts.search`).
+    opponents : str
+        ``mcts``: how the other players choose inside the tree: ``"search"``
+        (UCB1, each maximising his own result) or ``"policy"`` (the ``eager``
+        playout policy; :data:`analyzer.mcts.OPPONENTS`).
     """
 
     name: str
@@ -148,6 +152,7 @@ class Engine:
     bot_samples: int = 8
     c: float = 0.7
     method: str = "uct"
+    opponents: str = "search"
 
 
 ENGINES: dict[str, Engine] = {
@@ -664,6 +669,7 @@ def _advise_mcts(
         leaf=engine.leaf,
         infer=engine.infer,
         method=engine.method,
+        opponents=engine.opponents,
         root_moves=roots,
         time_limit=max(0.05, time_limit),
         stop=stop,

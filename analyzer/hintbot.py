@@ -22,7 +22,7 @@ from typing import Any
 from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
 from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
-from analyzer.mcts import LEAVES, METHODS
+from analyzer.mcts import LEAVES, METHODS, OPPONENTS
 from analyzer.moves import Move
 from analyzer.rules import Rules
 from analyzer.search import Solver
@@ -67,6 +67,8 @@ class HintBot:
         UCB1 exploration constant (``mcts``); the engine's when omitted.
     method : str, optional
         ``mcts``: ``"uct"`` or ``"halving"`` (:data:`analyzer.mcts.METHODS`); the engine's when omitted.
+    opponents : str, optional
+        ``mcts``: ``"search"`` or ``"policy"`` (:data:`analyzer.mcts.OPPONENTS`); the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -93,6 +95,7 @@ class HintBot:
         spread: int | None = None,
         c: float | None = None,
         method: str | None = None,
+        opponents: str | None = None,
     ) -> None:
         engine = self.default_engine if engine is None else engine
         if engine not in ENGINE_NAMES:
@@ -112,6 +115,7 @@ class HintBot:
             ("spread", spread, {"whole": True, "low": 1}),
             ("c", c, {"low": 0}),
             ("method", method, {"choices": METHODS}),
+            ("opponents", opponents, {"choices": OPPONENTS}),
         ):
             if value is not None:
                 bot_option(key, value, **rule)
@@ -122,6 +126,7 @@ class HintBot:
             "mode": mode, "max_depth": max_depth, "stock": stock,
             "infer": None if infer is None else bool(infer), "leaf": leaf,
             "playouts": playouts, "spread": spread, "c": c, "method": method,
+            "opponents": opponents,
         }  # fmt: skip
         self._samples = samples
         self._node_budget = node_budget

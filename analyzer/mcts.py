@@ -48,15 +48,19 @@ from dataclasses import dataclass, field
 from analyzer.errors import ConquianError
 from analyzer.evaluation import fitted_evaluator
 from analyzer.moves import Move
-from analyzer.playout import playout_outcome, random_turn
+from analyzer.playout import eager_move, playout_outcome, random_turn
 from analyzer.sampling import declined_pairs, sample_world
 from analyzer.search import Outcome, outcome_vector, paused_gc
 from analyzer.state import GameState
 
-__all__ = ["LEAVES", "METHODS", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
+__all__ = ["LEAVES", "METHODS", "OPPONENTS", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
 
 LEAVES = ("rollout", "fitted")
 """Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
+
+OPPONENTS = ("search", "policy")
+"""How the other players choose inside the tree: ``search`` (UCB1, each maximising his own
+reward) or ``policy`` (the ``eager`` playout policy, :func:`analyzer.playout.eager_move`)."""
 
 METHODS = ("uct", "halving")
 """Root searches: one IS-MCTS tree (``uct``), or sequential halving over the root moves with
@@ -154,6 +158,7 @@ def search(
     leaf: str = "rollout",
     infer: bool = False,
     method: str = "uct",
+    opponents: str = "search",
     root_moves: Sequence[Move] | None = None,
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,
@@ -220,6 +225,9 @@ def search(
         raise ConquianError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
     if method not in METHODS:
         raise ConquianError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if opponents not in OPPONENTS:
+        raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
+    modelled = opponents == "policy"
     if view.is_terminal() or view.is_chance_node():
         raise ConquianError(f"no decision to search: {view.describe()}")
     me = view.to_act
@@ -273,6 +281,15 @@ def search(
             moves = root_list if first else state.legal_moves()
             first = False
             p = state.to_act
+            if modelled and p != me:
+                # Opponent model: the other player plays the eager policy, as in the playouts.
+                move = eager_move(state, moves, rng)
+                child = node.children.get(move)
+                if child is None:
+                    child = node.children[move] = Node(reward=[0.0] * n)
+                state = state.apply(move, check=False)
+                node = child
+                continue
             children = node.children
             untried = []
             for m in moves:
@@ -452,6 +469,7 @@ class MctsBot:
         leaf: str = "rollout",
         infer: int = 0,
         method: str = "uct",
+        opponents: str = "search",
     ) -> None:
         from analyzer.bots import bot_option  # the bot registry imports this module lazily
 
@@ -460,6 +478,8 @@ class MctsBot:
         bot_option("leaf", leaf, choices=LEAVES)
         bot_option("infer", infer, whole=True, low=0, high=1)
         bot_option("method", method, choices=METHODS)
+        bot_option("opponents", opponents, choices=OPPONENTS)
+        self.opponents = opponents
         self.method = method
         self.iterations = iterations
         self.c = c
@@ -469,7 +489,7 @@ class MctsBot:
     def __repr__(self) -> str:
         return (
             f"MctsBot(iterations={self.iterations}, c={self.c}, leaf={self.leaf!r}, "
-            f"infer={int(self.infer)}, method={self.method!r})"
+            f"infer={int(self.infer)}, method={self.method!r}, opponents={self.opponents!r})"
         )
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
@@ -487,5 +507,6 @@ class MctsBot:
             leaf=self.leaf,
             infer=self.infer,
             method=self.method,
+            opponents=self.opponents,
         )
         return found.moves[0].move
