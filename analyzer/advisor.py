@@ -132,9 +132,10 @@ class Engine:
         ``mcts``: ``"uct"`` (one IS-MCTS tree) or ``"halving"`` (sequential
         halving over the root moves on common deals; :func:`analyzer.mcts.search`).
     opponents : str
-        ``mcts``: how the other players choose inside the tree: ``"search"``
-        (UCB1, each maximising his own result) or ``"policy"`` (the ``eager``
-        playout policy; :data:`analyzer.mcts.OPPONENTS`).
+        How the other players choose inside the search: ``"search"`` (``mcts``:
+        UCB1, each maximising his own result; ``lookahead``: alpha-beta or
+        max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
+        opponent model; :data:`analyzer.mcts.OPPONENTS`).
     """
 
     name: str
@@ -550,6 +551,7 @@ def advise(
             time_limit=max(0.05, time_limit),
             max_depth=engine.max_depth,
             spread=engine.spread,
+            opponents=engine.opponents,
             stop=stopping if stop is not None else None,
         )
         if engine.search == "lookahead"

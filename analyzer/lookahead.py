@@ -29,6 +29,7 @@ his own expected result).
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from analyzer.errors import ConquianError, PositionError
 from analyzer.hints import usefulness
 from analyzer.melds import catalog
 from analyzer.moves import Give, LayIn, Move, Pass, Take, Turn
+from analyzer.playout import eager_move
 from analyzer.search import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.state import GameState, Phase
 
@@ -172,6 +174,12 @@ class Lookahead:
         turned in its turn with the others kept in order, at equal weight
         (sparse sampling); 1 follows the order.  Measured: no gain in
         strength (``docs/hint.md``).
+    opponents : str
+        ``"search"``: the other players' choices are searched (alpha-beta or
+        max-n); ``"policy"``: each other player plays the ``eager`` playout
+        policy's move (:func:`analyzer.playout.eager_move`, its ties broken by
+        ``random.Random(0)`` afresh at each position), so only the root player's choices
+        branch (an opponent model).
 
     The history table persists across calls, so the samples of one hint
     share their move ordering; the transposition table is per deal.
@@ -184,6 +192,7 @@ class Lookahead:
     max_depth: int = 40
     stop: Callable[[], bool] | None = None
     spread: int = 1
+    opponents: str = "search"
     history: dict[Move, int] = field(default_factory=dict)
     nodes: int = 0
     leaves: int = 0
@@ -224,7 +233,7 @@ class Lookahead:
         PositionError
             If a hand is hidden, or nobody is to act.
         ConquianError
-            If the mode is unknown.
+            If the mode or ``opponents`` is unknown.
         """
         if any(h is None for h in state.hands):
             raise PositionError("the lookahead needs every hand")
@@ -237,6 +246,8 @@ class Lookahead:
             mode = "alphabeta"
         elif mode != "maxn":
             raise ConquianError(f"unknown lookahead mode: {self.mode!r} (auto, paranoid, maxn)")
+        if self.opponents not in ("search", "policy"):
+            raise ConquianError(f"opponents must be search or policy, not {self.opponents!r}")
         self._table.clear()
         self._best.clear()
         self._leaf_values.clear()
@@ -306,6 +317,10 @@ class Lookahead:
                 # without seeing his (R9): they are modelled, not searched, by the greedy
                 # bot's rule (give the card that helps the hand least).
                 moves = [_greedy_give(state)]
+            elif self.opponents == "policy" and state.to_act != self._root and len(moves) > 1:
+                # Opponent model: the other player plays the eager policy's move (its ties
+                # broken the same way wherever the position is met).
+                moves = [eager_move(state, moves, random.Random(0))]
             children = []
             for move in moves:
                 child = state.apply(move, check=False)

@@ -28,7 +28,8 @@ from analyzer.lookahead import Lookahead
 from analyzer.melds import cards_of
 from analyzer.moves import Force, LayIn, Pass, Take, parse_move
 from analyzer.position import deal, load_position, read_position
-from analyzer.search import Solver, solve
+from analyzer.playout import eager_move
+from analyzer.search import Solver, outcome_vector, solve
 from analyzer.state import GameState, Phase
 
 # Issue 8, fault 1: player 0 wins only by paying 7S (nobody can use it; KH then goes out with JH).
@@ -302,3 +303,50 @@ def test_a_search_cut_by_the_clock_is_time_limited() -> None:
     assert "The time limit cut a search" in out
     code, out, _ = run("hint", forcing, "--samples", "2", "--json")
     assert code == 0 and json.loads(out)["time_limited"] is False
+
+
+def _modelled_value(state: GameState, me: int) -> float:
+    """Plain enumeration with an opponent model (no table, no ordering, no cut-offs): ``me``
+    picks his best move, every other player the eager policy's (ties by ``Random(0)``), turns
+    follow the stock; the result for ``me`` (win +1, draw 0, loss -1; R20)."""
+    if state.is_terminal():
+        outcome = outcome_vector(state)
+        return outcome[me] - sum(outcome[p] for p in range(state.rules.players) if p != me)
+    if state.is_chance_node():
+        ((turn, _),) = state.chance_outcomes()
+        return _modelled_value(state.apply(turn), me)
+    moves = state.legal_moves()
+    if state.to_act != me:
+        return _modelled_value(state.apply(eager_move(state, moves, random.Random(0))), me)
+    return max(_modelled_value(state.apply(m), me) for m in moves)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seeds"), [("classic", (3, 4, 7, 11)), ("megajogos", (0, 1, 2, 7, 8))]
+)
+def test_lookahead_with_modelled_opponents_is_a_best_reply_to_the_eager_policy(
+    variant: str, seeds: tuple[int, ...]
+) -> None:
+    # opponents="policy": the other players play the eager policy's move, only the root player's
+    # choices are searched; where the search is exact it equals plain enumeration of that.  On
+    # some of these positions the model changes a value (the others no longer play their best).
+    differs = 0
+    for seed in seeds:
+        state = _late_position(variant, seed, stock_left=6)
+        assert state is not None
+        me = state.to_act
+        moves = state.legal_moves()
+        found = Lookahead(melded_lead, max_nodes=500_000, opponents="policy").values(state, moves)
+        searched = Lookahead(melded_lead, max_nodes=500_000).values(state, moves)
+        assert found.exact and searched.exact
+        for move, outcome, other in zip(moves, found.outcomes, searched.outcomes, strict=True):
+            got = outcome[me] - sum(outcome[p] for p in range(state.rules.players) if p != me)
+            assert got == pytest.approx(_modelled_value(state.apply(move), me))
+            differs += outcome != other
+    assert differs
+
+
+def test_lookahead_refuses_an_unknown_opponent_model() -> None:
+    state = load_position(PAY_MATTERS)
+    with pytest.raises(ConquianError, match="opponents must be search or policy, not 'x'"):
+        Lookahead(melded_lead, opponents="x").values(state, state.legal_moves())

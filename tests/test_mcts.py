@@ -116,6 +116,37 @@ def test_the_search_refuses_what_it_cannot_search() -> None:
 
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_modelled_opponents_play_the_eager_policy_inside_the_tree(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # opponents="policy": every decision of another player inside the tree is the eager
+    # policy's (only the searching player's choices branch); "search" never calls it there.
+    import analyzer.mcts as mcts
+
+    state = _mid_game(variant, 4)
+    me = state.to_act
+    asked: list[tuple[int, int]] = []
+    real = mcts.eager_move
+
+    def spy(s, moves, rng):
+        asked.append((s.to_act, len(moves)))
+        move = real(s, moves, rng)
+        assert move in moves
+        return move
+
+    monkeypatch.setattr(mcts, "eager_move", spy)
+    plain = search(view(state, me), 150, seed=1)
+    assert asked == []
+    modelled = search(view(state, me), 150, seed=1, opponents="policy")
+    assert asked and all(seat != me for seat, _ in asked)
+    assert any(count > 1 for _, count in asked)  # real choices, not only forced ones
+    assert sum(s.visits for s in modelled.moves) == 150
+    assert {s.move for s in modelled.moves} == {s.move for s in plain.moves}
+    with pytest.raises(ConquianError, match="opponents must be one of search, policy"):
+        search(view(state, me), 5, opponents="greedy")
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
 def test_sampled_worlds_agree_with_the_view(variant: str) -> None:
     rng = random.Random(0)
     for seed in range(6):
@@ -251,6 +282,8 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("mcts:infer=x", "infer=x must be a whole number"),
         ("mcts:method=flat", "method=flat"),
         ("hint:method=tree", "method=tree"),
+        ("mcts:opponents=greedy", "opponents=greedy"),
+        ("hint:opponents=x", "opponents=x"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
