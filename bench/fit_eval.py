@@ -93,9 +93,13 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=16, help="hidden units (0: logistic regression)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.neural_network import MLPClassifier
-    from sklearn.preprocessing import StandardScaler
+    try:
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.neural_network import MLPClassifier
+        from sklearn.preprocessing import StandardScaler
+    except ImportError:
+        print('error: fitting needs scikit-learn: pip install -e ".[fit]"', file=sys.stderr)
+        raise SystemExit(1) from None
 
     rules = get_rules(args.variant)
     n = rules.players
