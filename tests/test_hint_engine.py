@@ -27,8 +27,8 @@ from analyzer.evaluation import (
 from analyzer.lookahead import Lookahead
 from analyzer.melds import cards_of
 from analyzer.moves import Force, LayIn, Pass, Take, parse_move
-from analyzer.position import deal, load_position, read_position
 from analyzer.playout import eager_move
+from analyzer.position import deal, load_position, read_position
 from analyzer.search import Solver, outcome_vector, solve
 from analyzer.state import GameState, Phase
 

@@ -1,0 +1,199 @@
+"""Where a bot gives results away against greedy: each of its decisions scored by the best reply.
+
+    python3 bench/regret.py [--variant classic] [--games 40] [--seed 0] [--bot hint]
+                            [--max-nodes 300000] [--json FILE [--force]]
+
+Plays the deals of ``bench/strength.py``'s ``<variant>-hint-greedy`` match (deal
+``i`` of ``--seed``, the bot in seat ``i mod players``, greedy bots in the
+others: the same deals and seats as strength.py with ``--hint BOT``), then
+replays each deal and scores every decision of the bot that had a choice: each
+legal move is searched by :class:`analyzer.response.BestReply` (every card
+known, the others playing greedy's rule, to the end of the deal), which gives
+the best result (win +1, draw 0, loss -1; R20) the seat can still reach after
+that move.  A decision *gives a result away* when the move played is worth
+less than the best legal move; the points are the difference.  Each such
+decision is filed by what went wrong:
+
+* ``pay card``: the melds were right (a best move melds the same cards) but
+  the card paid was not (R13);
+* ``which take``: a best move is a take too, melding other cards;
+* ``<played> instead of <best>``: the wrong kind of move, e.g. ``pass
+  instead of take`` (R11, R12, R14, R16).
+
+The best reply sees the stock order and the other hands, which a bot that
+plays from its own view cannot; so this is not a list of mistakes, but it shows
+where the results a bot loses against greedy are decided (docs/hint.md uses it).
+A bot that sees every card and plays the best reply (``oracle-greedy``) gives
+nothing away, which the tests check.  Searches that hit ``--max-nodes`` are
+counted (``unproven``); their values are lower bounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.bots import BOTS, make_bot
+from analyzer.errors import ConquianError
+from analyzer.melds import cards_of
+from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
+from analyzer.response import BestReply
+from analyzer.rules import PRESETS, get_rules
+from analyzer.simulate import GameResult, game_seed, play_game
+
+VALUE = {"win": 1, "draw": 0, "loss": -1}
+KINDS = ((Take, "take"), (LayIn, "lay-in"), (Pass, "pass"), (Force, "force"), (Meld, "meld"), (Give, "give"))
+
+
+def kind(move: Move) -> str:
+    """The kind of a move in the field's words (take, lay-in, pass, force, meld, give)."""
+    for cls, name in KINDS:
+        if isinstance(move, cls):
+            return name
+    return type(move).__name__.lower()
+
+
+def category(played: Move, best: list[Move]) -> str:
+    """What a decision that gave a result away got wrong (module docstring)."""
+    kinds = sorted({kind(m) for m in best})
+    if kind(played) not in kinds:
+        return f"{kind(played)} instead of {'/'.join(kinds)}"
+    if isinstance(played, (Take, LayIn)):
+        melded = cards_of(played.layout)
+        if any(isinstance(m, type(played)) and cards_of(m.layout) == melded for m in best):
+            return "pay card"
+        return f"which {kind(played)}"
+    return f"which {kind(played)}"
+
+
+def score_deal(result: GameResult, seat: int, max_nodes: int) -> tuple[list[dict[str, object]], int, int]:
+    """Every decision of ``seat`` with a choice in a played deal, scored by the best reply.
+
+    Returns
+    -------
+    records : list of dict
+        Per decision: ``deal``, ``stock`` (cards left), ``played``, ``value`` (of the move
+        played), ``best`` (the best value), ``best_moves`` and ``category`` (None when
+        nothing was given away).
+    searches, unproven : int
+        Best-reply searches made, and those that hit ``max_nodes``.
+    """
+    reply = BestReply(seat, max_nodes=max_nodes)  # one table per deal
+    state = result.start
+    records: list[dict[str, object]] = []
+    searches = unproven = 0
+    for player, move in result.moves:
+        if player == seat:
+            legal = state.legal_moves()
+            if len(legal) > 1:
+                values: dict[Move, int] = {}
+                for m in legal:
+                    found = reply.solve(state.apply(m))
+                    searches += 1
+                    unproven += not found.proven
+                    values[m] = VALUE[found.result]
+                best = max(values.values())
+                best_moves = [m for m in legal if values[m] == best]
+                lost = values[move] < best
+                records.append({
+                    "deal": result.index, "stock": state.stock_count, "played": str(move),
+                    "value": values[move], "best": best, "best_moves": [str(m) for m in best_moves],
+                    "category": category(move, best_moves) if lost else None,
+                })  # fmt: skip
+        state = state.apply(move)
+    return records, searches, unproven
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="classic", choices=sorted(PRESETS))
+    parser.add_argument("--games", type=int, default=40, help="deals to play (40)")
+    parser.add_argument("--seed", type=int, default=0, help="deal seed, as strength.py's (0)")
+    parser.add_argument("--bot", default="hint", help="the bot to score, with options (hint)")
+    parser.add_argument("--max-nodes", type=int, default=300_000, help="positions per best-reply search")
+    parser.add_argument("--json", type=Path, help="write every scored decision and the summary here")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
+    if args.seed < 0:
+        parser.error(f"--seed must not be negative, not {args.seed}")
+    if args.max_nodes < 1:
+        parser.error(f"--max-nodes must be at least 1, not {args.max_nodes}")
+    if args.json is not None:
+        if args.json.exists() and not args.force:
+            parser.error(f"--json {args.json} exists (add --force to overwrite it)")
+        if not args.json.parent.is_dir():
+            parser.error(f"--json {args.json}: no directory {args.json.parent}")
+    name = args.bot.split(":", 1)[0]
+    if name not in BOTS:
+        parser.error(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
+    try:
+        make_bot(args.bot)  # its options are checked before any deal
+    except ConquianError as exc:
+        parser.error(str(exc))
+    rules = get_rules(args.variant)
+    n = rules.players
+    records: list[dict[str, object]] = []
+    results = Counter[str]()
+    searches = unproven = 0
+    start = time.perf_counter()
+    try:
+        for i in range(args.games):
+            seat = i % n
+            seats = ["greedy"] * n
+            seats[seat] = args.bot
+            result = play_game(rules, seats, game_seed(args.seed, i), i)
+            winner = result.final.winner
+            results["drawn" if winner is None else "won" if winner == seat else "lost"] += 1
+            found, s, u = score_deal(result, seat, args.max_nodes)
+            records += found
+            searches += s
+            unproven += u
+            print(f"  deal {i + 1}/{args.games}: {len(found)} decisions scored", file=sys.stderr)
+    except ConquianError as exc:
+        print(f"regret.py: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"regret.py: interrupted; the {len(records)} decisions scored so far follow", file=sys.stderr)
+    given = [r for r in records if r["category"] is not None]
+    points = Counter[str]()
+    counts = Counter[str]()
+    for r in given:
+        counts[str(r["category"])] += 1
+        points[str(r["category"])] += int(r["best"]) - int(r["value"])  # type: ignore[call-overload]
+    played = sum(results.values())
+    total = sum(points.values())
+    print(f"regret: {args.variant}, {played} deals of seed {args.seed}, {args.bot} against greedy "
+          f"(seats rotating), {time.perf_counter() - start:.0f} s")  # fmt: skip
+    print(f"  {args.bot} won {results['won']}, lost {results['lost']}, drew {results['drawn']}")
+    share = len(given) / len(records) if records else 0.0
+    print(f"  {len(records)} decisions with a choice; {len(given)} gave away a result the best reply "
+          f"kept ({share:.1%}), {total} points (win +1, draw 0, loss -1), {total / max(1, played):.2f} per deal")  # fmt: skip
+    for cat, k in counts.most_common():
+        print(f"    {cat:<28} {k:>4} decisions {points[cat]:>4} points")
+    print(f"  {searches} best-reply searches, {unproven} hit --max-nodes (their values are lower bounds)")
+    if args.json is not None:
+        summary = {
+            "variant": args.variant, "seed": args.seed, "bot": args.bot, "deals": played,
+            "won": results["won"], "lost": results["lost"], "drawn": results["drawn"],
+            "decisions": len(records), "giving_away": len(given), "points": total,
+            "by_category": {c: {"decisions": counts[c], "points": points[c]} for c in counts},
+            "searches": searches, "unproven": unproven, "records": records,
+        }  # fmt: skip
+        try:
+            args.json.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+        except OSError as exc:
+            print(f"regret.py: cannot write {args.json}: {exc}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
