@@ -135,7 +135,7 @@ class Engine:
         How the other players choose inside the search: ``"search"`` (``mcts``:
         UCB1, each maximising his own result; ``lookahead``: alpha-beta or
         max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
-        opponent model; :data:`analyzer.mcts.OPPONENTS`).
+        opponent model; :data:`analyzer.playout.OPPONENTS`).
     """
 
     name: str

@@ -22,8 +22,9 @@ from typing import Any
 from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
 from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
-from analyzer.mcts import LEAVES, METHODS, OPPONENTS
+from analyzer.mcts import LEAVES, METHODS
 from analyzer.moves import Move
+from analyzer.playout import OPPONENTS
 from analyzer.rules import Rules
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -68,7 +69,8 @@ class HintBot:
     method : str, optional
         ``mcts``: ``"uct"`` or ``"halving"`` (:data:`analyzer.mcts.METHODS`); the engine's when omitted.
     opponents : str, optional
-        ``mcts``: ``"search"`` or ``"policy"`` (:data:`analyzer.mcts.OPPONENTS`); the engine's when omitted.
+        ``"search"`` or ``"policy"``: the other players' choices searched, or played by the
+        ``eager`` policy inside the search (:data:`analyzer.playout.OPPONENTS`); the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a

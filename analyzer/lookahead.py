@@ -39,7 +39,7 @@ from analyzer.errors import ConquianError, PositionError
 from analyzer.hints import usefulness
 from analyzer.melds import catalog
 from analyzer.moves import Give, LayIn, Move, Pass, Take, Turn
-from analyzer.playout import eager_move
+from analyzer.playout import OPPONENTS, eager_move
 from analyzer.search import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.state import GameState, Phase
 
@@ -246,8 +246,8 @@ class Lookahead:
             mode = "alphabeta"
         elif mode != "maxn":
             raise ConquianError(f"unknown lookahead mode: {self.mode!r} (auto, paranoid, maxn)")
-        if self.opponents not in ("search", "policy"):
-            raise ConquianError(f"opponents must be search or policy, not {self.opponents!r}")
+        if self.opponents not in OPPONENTS:
+            raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {self.opponents!r}")
         self._table.clear()
         self._best.clear()
         self._leaf_values.clear()

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from analyzer.errors import ConquianError
 from analyzer.evaluation import fitted_evaluator
 from analyzer.moves import Move
-from analyzer.playout import eager_move, playout_outcome, random_turn
+from analyzer.playout import OPPONENTS, eager_move, playout_outcome, random_turn
 from analyzer.sampling import declined_pairs, sample_world
 from analyzer.search import Outcome, outcome_vector, paused_gc
 from analyzer.state import GameState
@@ -57,10 +57,6 @@ __all__ = ["LEAVES", "METHODS", "OPPONENTS", "MctsBot", "MoveStats", "Node", "Se
 
 LEAVES = ("rollout", "fitted")
 """Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
-
-OPPONENTS = ("search", "policy")
-"""How the other players choose inside the tree: ``search`` (UCB1, each maximising his own
-reward) or ``policy`` (the ``eager`` playout policy, :func:`analyzer.playout.eager_move`)."""
 
 METHODS = ("uct", "halving")
 """Root searches: one IS-MCTS tree (``uct``), or sequential halving over the root moves with
@@ -197,6 +193,13 @@ def search(
         the deal cancels out of their differences.  The playout looks at
         nothing but hands and centre card, so the search never uses the
         stock order it drew.  ``leaf`` and ``c`` are not used.
+    opponents : str
+        ``"search"``: the other players choose by UCB1 like the searching
+        player, each maximising his own reward; ``"policy"``: each plays the
+        ``eager`` playout policy's move inside the tree too
+        (:func:`analyzer.playout.eager_move`), so only the searching player's
+        choices branch (an opponent model; :data:`OPPONENTS`; measured, no
+        gain in strength, docs/hint.md).
     root_moves : sequence of Move, optional
         The root moves to weigh (legal ones; default every legal move).
     time_limit : float, optional
@@ -215,7 +218,7 @@ def search(
     ------
     ConquianError
         If the deal is over, it is a chance node, the acting player's hand is
-        hidden, ``iterations`` is below 1, or ``leaf`` or ``method`` unknown.
+        hidden, ``iterations`` is below 1, or ``leaf``, ``method`` or ``opponents`` unknown.
     PositionError
         If the view is impossible (the hidden counts do not fit the unseen cards).
     """
@@ -453,6 +456,8 @@ class MctsBot:
         (default, as first measured): uniform deals.
     method : str
         ``"uct"`` (the tree) or ``"halving"`` (:data:`METHODS`, :func:`search`).
+    opponents : str
+        ``"search"`` (default) or ``"policy"`` (:data:`OPPONENTS`, :func:`search`).
 
     A decision with a single legal move, or one that goes out (R15), is
     played at once.  The search seed comes from the game's random generator,

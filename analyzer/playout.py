@@ -24,10 +24,15 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState, Phase
 
-__all__ = ["POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn"]
+__all__ = ["OPPONENTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn"]
 
 POLICIES = ("eager", "random")
 """Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
+
+OPPONENTS = ("search", "policy")
+"""How a search lets the other players choose: ``search`` (their choices are searched: UCB1 in
+:func:`analyzer.mcts.search`, alpha-beta or max-n in :class:`analyzer.lookahead.Lookahead`) or
+``policy`` (each plays the ``eager`` policy's move, :func:`eager_move`: an opponent model)."""
 
 
 def _link_masks() -> tuple[int, ...]:
