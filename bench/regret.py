@@ -20,6 +20,14 @@ decision is filed by what went wrong:
 * ``<played> instead of <best>``: the wrong kind of move, e.g. ``pass
   instead of take`` (R11, R12, R14, R16).
 
+With ``--exchange BOT,BOT,...`` (``megajogos``, R9) only the exchange is
+scored, for several bots on the same decisions: in deal ``i`` the seat ``i mod
+players`` reaches its exchange (the seats before it giving greedy's card), each
+bot chooses a card to give from that seat's view, and each choice is scored
+by the best reply; the script prints each bot's mean value and how often its
+give was worth less than the best, and each bot against the first, paired
+(mean difference per decision with its 95% interval).
+
 The best reply sees the stock order and the other hands, which a bot that
 plays from its own view cannot; so this is not a list of mistakes, but it shows
 where the results a bot loses against greedy are decided (docs/hint.md uses it).
@@ -32,6 +40,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -43,9 +53,11 @@ from analyzer.bots import BOTS, make_bot
 from analyzer.errors import ConquianError
 from analyzer.melds import cards_of
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
+from analyzer.position import deal, view
 from analyzer.response import BestReply
-from analyzer.rules import PRESETS, get_rules
+from analyzer.rules import PRESETS, Exchange, get_rules
 from analyzer.simulate import GameResult, game_seed, play_game
+from analyzer.state import Phase
 
 VALUE = {"win": 1, "draw": 0, "loss": -1}
 KINDS = ((Take, "take"), (LayIn, "lay-in"), (Pass, "pass"), (Force, "force"), (Meld, "meld"), (Give, "give"))
@@ -110,6 +122,47 @@ def score_deal(result: GameResult, seat: int, max_nodes: int) -> tuple[list[dict
     return records, searches, unproven
 
 
+def exchanges(variant: str, names: list[str], games: int, seed: int, max_nodes: int) -> int:
+    """``--exchange``: every bot's give at the same exchange decisions, scored by the best reply."""
+    rules = get_rules(variant)
+    n = rules.players
+    bots = [make_bot(name) for name in names]
+    greedy = make_bot("greedy")
+    values: list[list[int]] = [[] for _ in names]
+    bests: list[int] = []
+    unproven = 0
+    for i in range(games):
+        deal_seed = game_seed(seed, i)
+        seat = i % n
+        rng = random.Random(deal_seed)
+        state = deal(rules, rng)
+        while not (state.phase is Phase.EXCHANGE and state.current_player() == seat):
+            state = state.apply(greedy.choose(view(state, state.current_player()), rng))
+        reply = BestReply(seat, max_nodes=max_nodes)
+        worth = {}
+        for m in state.legal_moves():
+            found = reply.solve(state.apply(m))
+            unproven += not found.proven
+            worth[m] = VALUE[found.result]
+        bests.append(max(worth.values()))
+        for k, bot in enumerate(bots):
+            # A ceiling bot (sees_all) is given the whole deal, as in play; every other bot its view.
+            seen = state if getattr(bot, "sees_all", False) else view(state, seat)
+            values[k].append(worth[bot.choose(seen, random.Random(deal_seed + 1))])
+        print(f"  deal {i + 1}/{games}", file=sys.stderr)
+    print(f"exchanges: {variant}, {games} deals of seed {seed}, each give scored by the best reply "
+          f"(win +1, draw 0, loss -1); the best give is worth {statistics.fmean(bests):+.3f} on average")  # fmt: skip
+    for name, got in zip(names, values, strict=True):
+        wrong = sum(1 for g, b in zip(got, bests, strict=True) if g < b)
+        print(f"  {name:<40} mean {statistics.fmean(got):+.3f}, worth less than the best in {wrong} of {games}")
+    for name, got in zip(names[1:], values[1:], strict=True):
+        diffs = [a - b for a, b in zip(got, values[0], strict=True)]
+        half = 1.96 * statistics.pstdev(diffs) / len(diffs) ** 0.5
+        print(f"  {name} - {names[0]}: {statistics.fmean(diffs):+.3f} +- {half:.3f} per decision (95%)")
+    print(f"  {unproven} best-reply searches hit --max-nodes")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="classic", choices=sorted(PRESETS))
@@ -119,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-nodes", type=int, default=300_000, help="positions per best-reply search")
     parser.add_argument("--json", type=Path, help="write every scored decision and the summary here")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
+    parser.add_argument("--exchange", help="megajogos: score only the exchange (R9) of these bots, comma-separated")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
@@ -131,13 +185,25 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--json {args.json} exists (add --force to overwrite it)")
         if not args.json.parent.is_dir():
             parser.error(f"--json {args.json}: no directory {args.json.parent}")
-    name = args.bot.split(":", 1)[0]
-    if name not in BOTS:
-        parser.error(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
-    try:
-        make_bot(args.bot)  # its options are checked before any deal
-    except ConquianError as exc:
-        parser.error(str(exc))
+    names = args.exchange.split(",") if args.exchange is not None else [args.bot]
+    for bot in names:
+        name = bot.split(":", 1)[0]
+        if name not in BOTS:
+            parser.error(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
+        try:
+            make_bot(bot)  # its options are checked before any deal
+        except ConquianError as exc:
+            parser.error(str(exc))
+    if args.exchange is not None:
+        if get_rules(args.variant).exchange is Exchange.NONE:
+            parser.error(f"--exchange: {args.variant} has no exchange (R9); use --variant megajogos")
+        if args.json is not None:
+            parser.error("--exchange prints its figures; --json is for the decisions of one bot")
+        try:
+            return exchanges(args.variant, names, args.games, args.seed, args.max_nodes)
+        except ConquianError as exc:
+            print(f"regret.py: {exc}", file=sys.stderr)
+            return 1
     rules = get_rules(args.variant)
     n = rules.players
     records: list[dict[str, object]] = []

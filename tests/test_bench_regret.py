@@ -75,3 +75,30 @@ def test_an_existing_json_file_is_kept(tmp_path: Path) -> None:
     kept.write_text("mine", encoding="utf-8")
     out = _regret("--games", "1", "--bot", "greedy", "--json", str(kept))
     assert out.returncode == 2 and "exists" in out.stderr and kept.read_text(encoding="utf-8") == "mine"
+
+
+def test_exchange_mode_scores_several_bots_on_the_same_gives() -> None:
+    out = _regret("--variant", "megajogos", "--exchange", "greedy,oracle-greedy", "--games", "5")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    best = float(lines[0].rsplit(" ", 1)[1])
+    oracle = next(line for line in lines if line.strip().startswith("oracle-greedy "))
+    greedy = next(line for line in lines if line.strip().startswith("greedy "))
+    # The best reply's own give is never worth less than the best one; greedy's may be.
+    assert "worth less than the best in 0 of 5" in oracle
+    assert float(oracle.split("mean ")[1].split(",")[0]) == pytest.approx(best, abs=1e-3)
+    assert float(greedy.split("mean ")[1].split(",")[0]) <= best + 1e-9
+    assert "oracle-greedy - greedy: " in out.stdout and "0 best-reply searches hit" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--exchange", "greedy"], "classic has no exchange (R9)"),
+        (["--variant", "megajogos", "--exchange", "greedy,nobody"], "unknown bot: 'nobody'"),
+        (["--variant", "megajogos", "--exchange", "greedy", "--json", "x.json"], "--exchange prints"),
+    ],
+)
+def test_exchange_mode_refusals(args: list[str], named: str) -> None:
+    out = _regret(*args)
+    assert out.returncode == 2 and named in out.stderr and "Traceback" not in out.stderr
