@@ -121,6 +121,9 @@ class HintBot:
         ):
             if value is not None:
                 bot_option(key, value, **rule)
+        if opponents == "policy" and (engine == "v1" or method == "halving"):
+            where = "engine v1 (an exact search of every reply)" if engine == "v1" else "method=halving"
+            raise ConquianError(f"opponents=policy has no effect with {where}")
         if engine == "v3" and leaf is not None:
             bot_option("leaf", leaf, choices=LEAVES)  # the leaves of the IS-MCTS search
         self.engine_name = engine

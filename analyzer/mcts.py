@@ -218,7 +218,8 @@ def search(
     ------
     ConquianError
         If the deal is over, it is a chance node, the acting player's hand is
-        hidden, ``iterations`` is below 1, or ``leaf``, ``method`` or ``opponents`` unknown.
+        hidden, ``iterations`` is below 1, ``leaf``, ``method`` or ``opponents``
+        unknown, or ``opponents="policy"`` with ``method="halving"`` (no effect).
     PositionError
         If the view is impossible (the hidden counts do not fit the unseen cards).
     """
@@ -231,6 +232,8 @@ def search(
     if opponents not in OPPONENTS:
         raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
     modelled = opponents == "policy"
+    if modelled and method == "halving":
+        raise ConquianError("opponents=policy has no effect with method=halving (its playouts play the policy already)")
     if view.is_terminal() or view.is_chance_node():
         raise ConquianError(f"no decision to search: {view.describe()}")
     me = view.to_act
@@ -484,6 +487,10 @@ class MctsBot:
         bot_option("infer", infer, whole=True, low=0, high=1)
         bot_option("method", method, choices=METHODS)
         bot_option("opponents", opponents, choices=OPPONENTS)
+        if opponents == "policy" and method == "halving":
+            raise ConquianError(
+                "opponents=policy has no effect with method=halving (its playouts play the policy already)"
+            )
         self.opponents = opponents
         self.method = method
         self.iterations = iterations

@@ -49,13 +49,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchargs import check_json_path, variant, whole
+
 from analyzer.bots import BOTS, make_bot
 from analyzer.errors import ConquianError
 from analyzer.melds import cards_of
-from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
+from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, format_move
 from analyzer.position import deal, view
 from analyzer.response import BestReply
-from analyzer.rules import PRESETS, Exchange, get_rules
+from analyzer.rules import Exchange, get_rules
 from analyzer.simulate import GameResult, game_seed, play_game
 from analyzer.state import Phase
 
@@ -113,9 +115,11 @@ def score_deal(result: GameResult, seat: int, max_nodes: int) -> tuple[list[dict
                 best = max(values.values())
                 best_moves = [m for m in legal if values[m] == best]
                 lost = values[move] < best
+                labels = state.rules.labels  # the variant's card labels, as the CLI writes them
                 records.append({
-                    "deal": result.index, "stock": state.stock_count, "played": str(move),
-                    "value": values[move], "best": best, "best_moves": [str(m) for m in best_moves],
+                    "deal": result.index, "stock": state.stock_count, "played": format_move(move, labels),
+                    "value": values[move], "best": best,
+                    "best_moves": [format_move(m, labels) for m in best_moves],
                     "category": category(move, best_moves) if lost else None,
                 })  # fmt: skip
         state = state.apply(move)
@@ -165,26 +169,16 @@ def exchanges(variant: str, names: list[str], games: int, seed: int, max_nodes: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", default="classic", choices=sorted(PRESETS))
-    parser.add_argument("--games", type=int, default=40, help="deals to play (40)")
-    parser.add_argument("--seed", type=int, default=0, help="deal seed, as strength.py's (0)")
+    parser.add_argument("--variant", default="classic", type=variant, help="classic or megajogos")
+    parser.add_argument("--games", type=whole(1), default=40, help="deals to play (40)")
+    parser.add_argument("--seed", type=whole(0), default=0, help="deal seed, as strength.py's (0)")
     parser.add_argument("--bot", default="hint", help="the bot to score, with options (hint)")
-    parser.add_argument("--max-nodes", type=int, default=300_000, help="positions per best-reply search")
+    parser.add_argument("--max-nodes", type=whole(1), default=300_000, help="positions per best-reply search")
     parser.add_argument("--json", type=Path, help="write every scored decision and the summary here")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
     parser.add_argument("--exchange", help="megajogos: score only the exchange (R9) of these bots, comma-separated")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be at least 1, not {args.games}")
-    if args.seed < 0:
-        parser.error(f"--seed must not be negative, not {args.seed}")
-    if args.max_nodes < 1:
-        parser.error(f"--max-nodes must be at least 1, not {args.max_nodes}")
-    if args.json is not None:
-        if args.json.exists() and not args.force:
-            parser.error(f"--json {args.json} exists (add --force to overwrite it)")
-        if not args.json.parent.is_dir():
-            parser.error(f"--json {args.json}: no directory {args.json.parent}")
+    check_json_path(parser, args.json, args.force)
     names = args.exchange.split(",") if args.exchange is not None else [args.bot]
     for bot in names:
         name = bot.split(":", 1)[0]
@@ -216,9 +210,9 @@ def main(argv: list[str] | None = None) -> int:
             seats = ["greedy"] * n
             seats[seat] = args.bot
             result = play_game(rules, seats, game_seed(args.seed, i), i)
-            winner = result.final.winner
-            results["drawn" if winner is None else "won" if winner == seat else "lost"] += 1
             found, s, u = score_deal(result, seat, args.max_nodes)
+            winner = result.final.winner  # counted once the deal is scored (Ctrl-C may come first)
+            results["drawn" if winner is None else "won" if winner == seat else "lost"] += 1
             records += found
             searches += s
             unproven += u
@@ -227,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"regret.py: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"regret.py: interrupted; the {len(records)} decisions scored so far follow", file=sys.stderr)
+        print(f"regret.py: interrupted; the {sum(results.values())} deals scored so far follow", file=sys.stderr)
     given = [r for r in records if r["category"] is not None]
     points = Counter[str]()
     counts = Counter[str]()

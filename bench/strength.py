@@ -55,6 +55,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchargs import check_json_path
+
 from analyzer.errors import ConquianError
 from analyzer.simulate import Summary, simulate
 from analyzer.stats import wilson
@@ -236,23 +238,7 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
             make_bot(bot)
         except ConquianError as exc:
             parser.error(f"bot {bot!r}: {exc}")
-    if args.json is not None:
-        if args.json.is_dir():
-            parser.error(f"--json {args.json}: a directory, not a file")
-        if args.json.exists() and not args.force:
-            parser.error(f"--json {args.json}: the file exists (--force replaces it)")
-        if not args.json.parent.is_dir():
-            parser.error(f"--json {args.json}: no such directory {str(args.json.parent)!r}")
-        try:  # the figures must not be lost, after the run, to a path that cannot be written
-            if args.json.exists():
-                with open(args.json, "a", encoding="utf-8"):
-                    pass
-            else:
-                with open(args.json, "x", encoding="utf-8"):
-                    pass
-                args.json.unlink()
-        except OSError as exc:
-            parser.error(f"--json {args.json}: cannot write it ({exc.strerror})")
+    check_json_path(parser, args.json, args.force)
     return todo
 
 if __name__ == "__main__":

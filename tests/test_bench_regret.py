@@ -56,12 +56,15 @@ def test_categories_name_what_went_wrong() -> None:
 @pytest.mark.parametrize(
     ("args", "named"),
     [
-        (["--games", "0"], "--games must be at least 1"),
+        (["--games", "0"], "argument --games: 0 must be at least 1"),
         (["--bot", "nobody"], "unknown bot: 'nobody'"),
         (["--bot", "hint:samples=abc"], "samples=abc"),
         (["--variant", "rummy"], "rummy"),
-        (["--max-nodes", "0"], "--max-nodes must be at least 1"),
-        (["--seed", "-1"], "--seed must not be negative"),
+        (["--max-nodes", "0"], "argument --max-nodes: 0 must be at least 1"),
+        (["--seed", "-1"], "argument --seed: -1 must be at least 0"),
+        (["--games", "x"], "'x' is not a whole number"),
+        (["--json", "/proc/nowhere/x.json"], "--json /proc/nowhere/x.json"),
+        (["--json", "/"], "a directory, not a file"),
     ],
 )
 def test_bad_arguments_are_one_line_before_any_deal(args: list[str], named: str) -> None:
@@ -74,7 +77,7 @@ def test_an_existing_json_file_is_kept(tmp_path: Path) -> None:
     kept = tmp_path / "kept.json"
     kept.write_text("mine", encoding="utf-8")
     out = _regret("--games", "1", "--bot", "greedy", "--json", str(kept))
-    assert out.returncode == 2 and "exists" in out.stderr and kept.read_text(encoding="utf-8") == "mine"
+    assert out.returncode == 2 and "the file exists" in out.stderr and kept.read_text(encoding="utf-8") == "mine"
 
 
 def test_exchange_mode_scores_several_bots_on_the_same_gives() -> None:

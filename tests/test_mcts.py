@@ -284,6 +284,9 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:method=tree", "method=tree"),
         ("mcts:opponents=greedy", "opponents=greedy"),
         ("hint:opponents=x", "opponents=x"),
+        ("hint:engine=v1:opponents=policy", "opponents=policy has no effect with engine v1"),
+        ("hint:method=halving:opponents=policy", "no effect with method=halving"),
+        ("mcts:method=halving:opponents=policy", "no effect with method=halving"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:

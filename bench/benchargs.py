@@ -1,0 +1,86 @@
+"""Argument checks shared by the bench scripts: bad input is one line (exit 2), before any work.
+
+Each ``type=`` function raises :class:`argparse.ArgumentTypeError`, which argparse turns into
+``script: error: argument --x: ...`` and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from analyzer.errors import ConquianError
+from analyzer.rules import PRESETS
+
+
+def whole(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {low}")
+        return value
+
+    return parse
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number above 0 (seconds, for example)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be above 0")
+    return value
+
+
+def variant(text: str) -> str:
+    """An argparse type: a preset name (``classic``, ``megajogos``)."""
+    if text not in PRESETS:
+        raise argparse.ArgumentTypeError(f"unknown variant {text!r} (known: {', '.join(PRESETS)})")
+    return text
+
+
+def bots(text: str) -> list[str]:
+    """An argparse type: comma-separated bot names with options, each checked by making it."""
+    from analyzer.bots import make_bot
+
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        try:
+            make_bot(name)
+        except ConquianError as exc:
+            raise argparse.ArgumentTypeError(f"bot {name!r}: {exc}") from None
+    return names
+
+
+def check_json_path(parser: argparse.ArgumentParser, path: Path | None, force: bool) -> None:
+    """Refuse (``parser.error``, exit 2) a ``--json`` path that would lose the figures after the
+    run: a directory, an existing file without ``--force``, a missing directory, a path that
+    cannot be written.  Nothing is left behind by the check."""
+    if path is None:
+        return
+    if str(path) in ("", "."):
+        parser.error("--json needs a file name")
+    if path.is_dir():
+        parser.error(f"--json {path}: a directory, not a file")
+    if path.exists() and not force:
+        parser.error(f"--json {path}: the file exists (--force replaces it)")
+    if not path.parent.is_dir():
+        parser.error(f"--json {path}: no such directory {str(path.parent)!r}")
+    try:  # the figures must not be lost, after the run, to a path that cannot be written
+        if path.exists():
+            with open(path, "a", encoding="utf-8"):
+                pass
+        else:
+            with open(path, "x", encoding="utf-8"):
+                pass
+            path.unlink()
+    except OSError as exc:
+        parser.error(f"--json {path}: cannot write it ({exc.strerror})")
