@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.simulate import simulate  # noqa: E402
+from benchargs import checked_bots, variant, whole
 
 
 def timed(label: str, reference: list[object] | None, **kwargs: object) -> list[object]:
@@ -35,12 +36,13 @@ def timed(label: str, reference: list[object] | None, **kwargs: object) -> list[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--games", type=whole(1), default=200)
+    parser.add_argument("--variant", type=variant, default="classic")
     parser.add_argument("--bots", default="greedy,greedy")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=whole(1), default=2)
+    parser.add_argument("--seed", type=whole(0), default=0)
     args = parser.parse_args()
+    checked_bots(parser, args.bots)
     common = dict(rules=args.variant, bots=args.bots.split(","), games=args.games, seed=args.seed)
     print(
         f"{args.games} {args.variant} games, bots {args.bots}, seed {args.seed}, "

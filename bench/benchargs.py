@@ -60,6 +60,18 @@ def bots(text: str) -> list[str]:
     return names
 
 
+def checked_bots(parser: argparse.ArgumentParser, text: str, seats: int | None = None) -> list[str]:
+    """The bots of a comma-separated ``--bots`` value, each made once to check it; a bad name or
+    option, or not ``seats`` of them, is ``parser.error`` (exit 2)."""
+    try:
+        names = bots(text)
+    except argparse.ArgumentTypeError as exc:
+        parser.error(f"--bots: {exc}")
+    if seats is not None and len(names) != seats:
+        parser.error(f"--bots: {seats} bots are needed, got {len(names)} ({text!r})")
+    return names
+
+
 def check_json_path(parser: argparse.ArgumentParser, path: Path | None, force: bool) -> None:
     """Refuse (``parser.error``, exit 2) a ``--json`` path that would lose the figures after the
     run: a directory, an existing file without ``--force``, a missing directory, a path that

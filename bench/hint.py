@@ -26,6 +26,7 @@ from analyzer.position import view  # noqa: E402
 from analyzer.rules import get_rules  # noqa: E402
 from analyzer.simulate import game_seed, play_game  # noqa: E402
 from analyzer.state import GameState, Phase  # noqa: E402
+from benchargs import variant, whole  # noqa: E402
 
 
 def mid_game(seed: int, variant: str = "classic") -> GameState | None:
@@ -42,9 +43,9 @@ def mid_game(seed: int, variant: str = "classic") -> GameState | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--positions", type=whole(1), default=50)
+    parser.add_argument("--seed", type=whole(0), default=0)
+    parser.add_argument("--variant", type=variant, default="classic")
     args = parser.parse_args()
     times, cpu, samples, moves, engines = [], [], [], [], set()
     k = 0

@@ -20,9 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.bots import make_bot  # noqa: E402
 from analyzer.bots import obvious_move  # noqa: E402
-from analyzer.interop.ismcts import IsmctsBot  # noqa: E402
+from analyzer.errors import ConquianError  # noqa: E402
+
+try:
+    from analyzer.interop.ismcts import IsmctsBot
+except ConquianError as exc:  # the openspiel extra is missing: one line, not a traceback
+    sys.exit(f"ismcts.py: {exc}")
 from analyzer.position import deal, view  # noqa: E402
 from analyzer.simulate import game_seed  # noqa: E402
+from benchargs import variant, whole  # noqa: E402
 
 
 def seconds_per_decision(variant: str, make: object, games: int, seed: int) -> tuple[float, int, int]:
@@ -52,10 +58,10 @@ def seconds_per_decision(variant: str, make: object, games: int, seed: int) -> t
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--simulations", type=int, default=1000)
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=whole(1), default=3)
+    parser.add_argument("--simulations", type=whole(1), default=1000)
+    parser.add_argument("--variant", type=variant, default="classic")
+    parser.add_argument("--seed", type=whole(0), default=0)
     args = parser.parse_args()
     ismcts, n1, w1 = seconds_per_decision(
         args.variant, lambda: IsmctsBot(simulations=args.simulations), args.games, args.seed

@@ -34,6 +34,7 @@ from analyzer import melds as melds_module  # noqa: E402
 from analyzer.cards import format_mask, mask_of  # noqa: E402
 from analyzer.partition import solve_arrangement  # noqa: E402
 from analyzer.rules import get_rules  # noqa: E402
+from benchargs import variant, whole  # noqa: E402
 from tests.reference import ref_max_melded  # noqa: E402
 
 
@@ -46,10 +47,10 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=1000, help="number of card sets (1000)")
-    parser.add_argument("--seed", type=int, default=2026, help="random seed (2026)")
+    parser.add_argument("--cases", type=whole(1), default=1000, help="number of card sets (1000)")
+    parser.add_argument("--seed", type=whole(0), default=2026, help="random seed (2026)")
     parser.add_argument(
-        "--variant", default="classic", help="rules preset: classic or megajogos (classic)"
+        "--variant", type=variant, default="classic", help="rules preset: classic or megajogos (classic)"
     )
     args = parser.parse_args(argv)
     rules = get_rules(args.variant)

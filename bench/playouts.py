@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.position import deal  # noqa: E402
+from benchargs import positive_float, whole
 
 
 def conquian_rate(variant: str, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -63,8 +64,8 @@ def gin_rummy_rate(seconds: float, seed: int) -> tuple[int, int, float] | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per game kind")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=positive_float, default=10.0, help="time per game kind")
+    parser.add_argument("--seed", type=whole(0), default=0)
     args = parser.parse_args()
     rows: list[tuple[str, int, int, float]] = []
     for variant in ("classic", "megajogos"):

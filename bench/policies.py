@@ -44,6 +44,7 @@ from analyzer.rules import get_rules
 from analyzer.simulate import game_seed, play_game
 from analyzer.state import GameState, Phase, fits_layout
 from analyzer.stats import wilson
+from benchargs import variant, whole
 
 Cost = Callable[[GameState, int, int, int], float]
 """cost(state, card given up, cards kept, player) of a pay or gift: lower is given up first."""
@@ -132,9 +133,9 @@ POLICIES: dict[str, Callable[[], Policy | Eager]] = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("policies", nargs="*", default=list(POLICIES), help=", ".join(POLICIES))
-    parser.add_argument("--variant", default="megajogos")
-    parser.add_argument("--deals", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", type=variant, default="megajogos")
+    parser.add_argument("--deals", type=whole(1), default=2000)
+    parser.add_argument("--seed", type=whole(0), default=0)
     args = parser.parse_args()
     for name in args.policies:
         if name not in POLICIES:

@@ -28,6 +28,7 @@ from analyzer.review import (  # noqa: E402
     review_record,
 )
 from analyzer.simulate import game_seed, play_game  # noqa: E402
+from benchargs import checked_bots, whole
 
 
 def record(seed: int, moves: int, bots: list[str]) -> list[str]:
@@ -42,10 +43,11 @@ def record(seed: int, moves: int, bots: list[str]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--seed", type=whole(0), default=0)
+    parser.add_argument("--moves", type=whole(1), default=60)
     parser.add_argument("--bots", default="random,random")
     args = parser.parse_args()
+    checked_bots(parser, args.bots, seats=2)  # classic deals
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     replay = replay_lines(record(args.seed, args.moves, args.bots.split(",")))

@@ -1,0 +1,36 @@
+"""The bench scripts refuse bad arguments in one line (exit 2) before any work (bench/benchargs.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "named"),
+    [
+        ("hint.py", ["--positions", "0"], "argument --positions: 0 must be at least 1"),
+        ("hint.py", ["--variant", "foo"], "unknown variant 'foo'"),
+        ("policies.py", ["--deals", "-3", "eager"], "argument --deals: -3 must be at least 1"),
+        ("melds.py", ["--cases", "x"], "'x' is not a whole number"),
+        ("melds.py", ["--variant", "foo"], "unknown variant 'foo'"),
+        ("backends.py", ["--bots", "nosuch"], "unknown bot: 'nosuch'"),
+        ("backends.py", ["--jobs", "0"], "argument --jobs: 0 must be at least 1"),
+        ("review.py", ["--bots", "greedy,nosuch"], "unknown bot: 'nosuch'"),
+        ("review.py", ["--bots", "greedy"], "2 bots are needed, got 1"),
+        ("review.py", ["--moves", "-3"], "argument --moves: -3 must be at least 1"),
+        ("playouts.py", ["--seconds", "-1"], "argument --seconds: -1 must be above 0"),
+        ("ismcts.py", ["--simulations", "0"], "argument --simulations: 0 must be at least 1"),
+        ("strength.py", ["--json", ""], "--json needs a file name"),
+    ],
+)
+def test_bad_arguments_are_one_line(script: str, args: list[str], named: str) -> None:
+    out = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    assert named in out.stderr and "Traceback" not in out.stderr
+    assert out.stdout == ""
