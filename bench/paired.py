@@ -31,10 +31,16 @@ from analyzer.stats import wilson
 
 def load(path: Path, match: str | None) -> dict[str, object]:
     """The match of a strength.py JSON file (the only one, or the one named ``match``)."""
+    name = Path(sys.argv[0]).name
     try:
-        every = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        sys.exit(f"{Path(sys.argv[0]).name}: cannot read {path}: {exc}")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:  # a file name the user gave that cannot be read: a usage error
+        print(f"{name}: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        every = json.loads(text)
+    except ValueError as exc:
+        sys.exit(f"{name}: {path} is not JSON: {exc}")
     fields = ("match", "seats", "winners")
     if not isinstance(every, list) or not all(isinstance(r, dict) and all(f in r for f in fields) for r in every):
         sys.exit(f"{Path(sys.argv[0]).name}: {path} is not a strength.py --json file (a list of matches)")

@@ -55,7 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchargs import check_json_path
+from benchargs import check_json_path, whole
 
 from analyzer.errors import ConquianError
 from analyzer.simulate import Summary, simulate
@@ -165,7 +165,7 @@ def main() -> None:
     parser.add_argument("--head", type=int, default=1000, help="head-to-head deals, new against old")
     parser.add_argument("--ceiling", type=int, default=100, help="deals of the all-seeing bot")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=whole(0), default=0)
     parser.add_argument(
         "--first", type=int, default=0,
         help="index of the first deal of the seed's series (continue a stopped run: its deal count)",

@@ -27,6 +27,8 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("playouts.py", ["--seconds", "-1"], "argument --seconds: -1 must be above 0"),
         ("ismcts.py", ["--simulations", "0"], "argument --simulations: 0 must be at least 1"),
         ("strength.py", ["--json", ""], "--json needs a file name"),
+        ("strength.py", ["--seed", "-1"], "argument --seed: -1 must be at least 0"),
+        ("paired.py", ["/nonexistent/new.json", "/nonexistent/old.json"], "cannot read /nonexistent/new.json: No such file"),
     ],
 )
 def test_bad_arguments_are_one_line(script: str, args: list[str], named: str) -> None:
