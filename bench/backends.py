@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.simulate import simulate  # noqa: E402
+from analyzer.rules import get_rules
 from benchargs import checked_bots, variant, whole
 
 
@@ -42,7 +43,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=whole(1), default=2)
     parser.add_argument("--seed", type=whole(0), default=0)
     args = parser.parse_args()
-    checked_bots(parser, args.bots)
+    checked_bots(parser, args.bots, seats=get_rules(args.variant).players)
     common = dict(rules=args.variant, bots=args.bots.split(","), games=args.games, seed=args.seed)
     print(
         f"{args.games} {args.variant} games, bots {args.bots}, seed {args.seed}, "
@@ -67,4 +68,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (nothing was written)
+        sys.exit("backends.py: interrupted")

@@ -35,8 +35,19 @@ def positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be above 0")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a number above 0 (and finite)")
+    return value
+
+
+def probability(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} must be from 0 to 1")
     return value
 
 
@@ -80,6 +91,8 @@ def check_json_path(parser: argparse.ArgumentParser, path: Path | None, force: b
         return
     if str(path) in ("", "."):
         parser.error("--json needs a file name")
+    if str(path) == "-":
+        parser.error("--json -: the figures go to a file; give its name (the summary is printed anyway)")
     if path.is_dir():
         parser.error(f"--json {path}: a directory, not a file")
     if path.exists() and not force:

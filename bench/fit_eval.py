@@ -36,6 +36,7 @@ from analyzer.position import deal, view  # noqa: E402
 from analyzer.rules import get_rules  # noqa: E402
 from analyzer.simulate import game_seed  # noqa: E402
 from analyzer.state import GameState, Phase  # noqa: E402
+from benchargs import positive_float, probability, variant, whole  # noqa: E402
 
 
 def _boundary(state: GameState) -> bool:
@@ -84,13 +85,13 @@ def brier(probs: list[list[float]], labels: list[int]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--games", type=int, default=20000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epsilon", type=float, default=0.1)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--C", type=float, default=1.0)
-    parser.add_argument("--hidden", type=int, default=16, help="hidden units (0: logistic regression)")
+    parser.add_argument("--variant", type=variant, default="classic")
+    parser.add_argument("--games", type=whole(10), default=20000)
+    parser.add_argument("--seed", type=whole(0), default=0)
+    parser.add_argument("--epsilon", type=probability, default=0.1)
+    parser.add_argument("--jobs", type=whole(1), default=2)
+    parser.add_argument("--C", type=positive_float, default=1.0)
+    parser.add_argument("--hidden", type=whole(0), default=16, help="hidden units (0: logistic regression)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     try:
@@ -98,7 +99,7 @@ def main() -> None:
         from sklearn.neural_network import MLPClassifier
         from sklearn.preprocessing import StandardScaler
     except ImportError:
-        print('error: fitting needs scikit-learn: pip install -e ".[fit]"', file=sys.stderr)
+        print('fit_eval.py: fitting needs scikit-learn: pip install -e ".[fit]"', file=sys.stderr)
         raise SystemExit(1) from None
 
     rules = get_rules(args.variant)
@@ -166,4 +167,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (nothing was written)
+        sys.exit("fit_eval.py: interrupted")

@@ -112,4 +112,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (nothing was written)
+        sys.exit("melds.py: interrupted")

@@ -37,6 +37,8 @@ def load(path: Path, match: str | None) -> dict[str, object]:
     except OSError as exc:  # a file name the user gave that cannot be read: a usage error
         print(f"{name}: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    except UnicodeDecodeError:
+        sys.exit(f"{name}: {path} is not UTF-8 text")
     try:
         every = json.loads(text)
     except ValueError as exc:

@@ -69,4 +69,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (nothing was written)
+        sys.exit("review.py: interrupted")

@@ -154,6 +154,11 @@ def main() -> None:
         parser.error("--deals, --budget and --rounds must be at least 1")
     if args.against is not None and not args.against.strip():
         parser.error("--against needs a git revision, got an empty one")
+    if args.against is not None and args.against.startswith("-"):
+        # Never handed to git as an option (git archive --output=FILE would write over a file).
+        parser.error(f"--against {args.against!r}: a git revision cannot start with '-'")
+    if args.seed < 0:
+        parser.error(f"--seed must not be negative, got {args.seed}")
     if args.against is None and "--rounds" in sys.argv[1:]:
         parser.error("--rounds applies to --against REV only")
     if args.worker is not None:
@@ -168,4 +173,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (nothing was written)
+        sys.exit("solve.py: interrupted")

@@ -117,9 +117,10 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
     decided = summary.games - summary.draws
     bots_out = {}
     for bot in dict.fromkeys(bots):
-        entry = {"seat_games": rate(summary.wins_by_bot[bot], summary.seats_by_bot[bot])}
+        # .get: a run interrupted before its first deal has no counts yet
+        entry = {"seat_games": rate(summary.wins_by_bot.get(bot, 0), summary.seats_by_bot.get(bot, 0))}
         if len(bots) == 2:
-            entry["decided"] = rate(summary.wins_by_bot[bot], decided)
+            entry["decided"] = rate(summary.wins_by_bot.get(bot, 0), decided)
         entry.update(notes.get(bot, {}))  # e.g. a ceiling bot's searches and unproven ones
         bots_out[bot] = entry
     data = {

@@ -24,10 +24,17 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("review.py", ["--bots", "greedy,nosuch"], "unknown bot: 'nosuch'"),
         ("review.py", ["--bots", "greedy"], "2 bots are needed, got 1"),
         ("review.py", ["--moves", "-3"], "argument --moves: -3 must be at least 1"),
-        ("playouts.py", ["--seconds", "-1"], "argument --seconds: -1 must be above 0"),
+        ("playouts.py", ["--seconds", "-1"], "argument --seconds: -1 must be a number above 0"),
         ("ismcts.py", ["--simulations", "0"], "argument --simulations: 0 must be at least 1"),
         ("strength.py", ["--json", ""], "--json needs a file name"),
         ("strength.py", ["--seed", "-1"], "argument --seed: -1 must be at least 0"),
+        ("strength.py", ["--json", "-"], "--json -: the figures go to a file"),
+        ("solve.py", ["--against=--output=/tmp/never-written.txt"], "cannot start with '-'"),
+        ("solve.py", ["--seed", "-1"], "--seed must not be negative"),
+        ("fit_eval.py", ["--epsilon", "2"], "argument --epsilon: 2 must be from 0 to 1"),
+        ("fit_eval.py", ["--jobs", "0"], "argument --jobs: 0 must be at least 1"),
+        ("backends.py", ["--bots", "greedy,greedy,greedy"], "2 bots are needed, got 3"),
+        ("playouts.py", ["--seconds", "inf"], "must be a number above 0 (and finite)"),
         ("paired.py", ["/nonexistent/new.json", "/nonexistent/old.json"], "cannot read /nonexistent/new.json: No such file"),
     ],
 )
@@ -36,3 +43,11 @@ def test_bad_arguments_are_one_line(script: str, args: list[str], named: str) ->
     assert out.returncode == 2, out.stderr
     assert named in out.stderr and "Traceback" not in out.stderr
     assert out.stdout == ""
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "bin.json"
+    path.write_bytes(b"\xff\xfe")
+    out = subprocess.run([sys.executable, str(BENCH / "paired.py"), str(path), str(path)],
+                         capture_output=True, text=True)  # fmt: skip
+    assert out.returncode == 1 and "is not UTF-8 text" in out.stderr and "Traceback" not in out.stderr
