@@ -276,26 +276,23 @@ def search(
         expanded = False
         first = True
         while not state.is_terminal():
+            # Steps that are not searched: a turned card, and with the opponent model another
+            # player's move (the eager policy, as in the playouts; the root is never one).
+            step: Move | None = None
             if state.is_chance_node():
-                move: Move = random_turn(state, rng)
-                child = node.children.get(move)
+                step = random_turn(state, rng)
+            elif modelled and state.to_act != me:
+                step = eager_move(state, state.legal_moves(), rng)
+            if step is not None:
+                child = node.children.get(step)
                 if child is None:
-                    child = node.children[move] = Node(reward=[0.0] * n)
-                state = state.apply(move, check=False)
+                    child = node.children[step] = Node(reward=[0.0] * n)
+                state = state.apply(step, check=False)
                 node = child
                 continue
             moves = root_list if first else state.legal_moves()
             first = False
             p = state.to_act
-            if modelled and p != me:
-                # Opponent model: the other player plays the eager policy, as in the playouts.
-                move = eager_move(state, moves, rng)
-                child = node.children.get(move)
-                if child is None:
-                    child = node.children[move] = Node(reward=[0.0] * n)
-                state = state.apply(move, check=False)
-                node = child
-                continue
             children = node.children
             untried = []
             for m in moves:

@@ -29,12 +29,16 @@ def whole(low: int) -> Callable[[str], int]:
     return parse
 
 
-def positive_float(text: str) -> float:
-    """An argparse type: a number above 0 (seconds, for example)."""
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number above 0 (seconds, for example)."""
+    value = _number(text)
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text} must be a number above 0 (and finite)")
     return value
@@ -42,10 +46,7 @@ def positive_float(text: str) -> float:
 
 def probability(text: str) -> float:
     """An argparse type: a number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = _number(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"{text} must be from 0 to 1")
     return value
