@@ -33,8 +33,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from analyzer.cards import iter_mask
 from analyzer.errors import ConquianError
 from analyzer.melds import extensions
@@ -180,6 +178,7 @@ def best_pay(
     ConquianError
         If ``hand`` is empty or a feature is missing.
     """
+    from ortools.sat.python import cp_model  # imported when needed (start-up time)
     cards = list(iter_mask(hand))
     if not cards:
         raise ConquianError("no card to pay")

@@ -16,13 +16,15 @@ the tests and ``bench/melds.py`` check that both agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from analyzer.cards import format_card, format_mask, iter_mask
 from analyzer.errors import ConquianError
 from analyzer.melds import catalog, extensions, is_meld
 from analyzer.rules import ForceFit, Rules
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
@@ -142,6 +144,7 @@ def check_arrangement(cards: int, melds: tuple[int, ...], rules: Rules, must: in
 
 
 def _solver(time_limit: float) -> cp_model.CpSolver:
+    from ortools.sat.python import cp_model  # imported when needed (start-up time)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
@@ -173,6 +176,7 @@ class CoverModel:
 
     def melded(self) -> cp_model.LinearExpr:
         """The number of cards melded."""
+        from ortools.sat.python import cp_model  # imported when needed (start-up time)
         return cp_model.LinearExpr.weighted_sum(self.use, [m.bit_count() for m in self.melds])
 
     def chosen(self, solver: cp_model.CpSolver) -> tuple[int, ...]:
@@ -190,6 +194,7 @@ def cover_model(cards: int, must: int, rules: Rules) -> CoverModel:
     A card lies in at most one chosen meld (R6); a ``must`` card (old layout,
     centre card) in exactly one (R13).
     """
+    from ortools.sat.python import cp_model  # imported when needed (start-up time)
     model = cp_model.CpModel()
     melds = [m for m in catalog(rules) if m & cards == m]
     use = [model.new_bool_var(f"m{k}") for k in range(len(melds))]
@@ -221,6 +226,7 @@ def solve_model(
     ConquianError
         If the solver neither finds a solution nor proves there is none in time.
     """
+    from ortools.sat.python import cp_model  # imported when needed (start-up time)
     solver = _solver(time_limit)
     status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
@@ -257,6 +263,7 @@ def solve_arrangement(
     Arrangement
         ``feasible=False`` when ``must`` cannot be melded.
     """
+    from ortools.sat.python import cp_model  # imported when needed (start-up time)
     if must & ~cards:
         return Arrangement(False, (), 0, cards, True)
     cover = cover_model(cards, must, rules)

@@ -18,14 +18,15 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from analyzer.errors import ConquianError, PositionError
 from analyzer.position import dump_position
 from analyzer.search import Solver
 from analyzer.state import GameState
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["EXPORT_FORMATS", "build_tree", "export_tree", "node_id"]
 
@@ -88,6 +89,8 @@ def build_tree(
             root.chance_outcomes() if root.is_chance_node() else root.legal_moves()
         except PositionError as exc:
             raise PositionError(f"cannot expand the position: {exc}") from None
+    import networkx as nx  # imported when needed (start-up time)
+
     labels = root.rules.labels
     graph: nx.DiGraph[str] = nx.DiGraph()
     graph.graph.update(variant=root.rules.name, depth=depth, truncated=False, unexpanded=0)
@@ -183,6 +186,8 @@ def export_tree(graph: nx.DiGraph[str], path: str | Path, fmt: str | None = None
     ConquianError
         If the format is unknown or the file cannot be written.
     """
+    import networkx as nx  # imported when needed (start-up time)
+
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".")).lower()
     fmt = {"xml": "graphml", "node-link": "json"}.get(fmt, fmt)

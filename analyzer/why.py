@@ -23,8 +23,7 @@ explained by the rule they break.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from analyzer.cards import Labels, format_card, format_mask, iter_mask
 from analyzer.melds import cards_of, catalog, is_meld, is_run, is_set
@@ -32,6 +31,9 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, par
 from analyzer.partition import _solver, cover_model
 from analyzer.rules import ForceWhen
 from analyzer.state import GameState, Phase, fits_layout, offer_order
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = ["Explanation", "explain", "melding_core"]
 
@@ -92,6 +94,7 @@ def melding_core(
     list of str or None
         The facts (one line each), or ``None`` when the melding is possible.
     """
+    from ortools.sat.python import cp_model  # imported when needed (start-up time)
     assert state.centre is not None
     rules = state.rules
     labels = rules.labels
