@@ -19,7 +19,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from analyzer.advisor import ENGINE_NAMES, Engine, advise, engine_for
+from analyzer.advisor import ENGINE_NAMES, ENGINES, Engine, advise, engine_for
 from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
 from analyzer.mcts import LEAVES, METHODS
@@ -30,6 +30,52 @@ from analyzer.search import Solver
 from analyzer.state import GameState
 
 __all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "OracleBot", "PeekBot"]
+
+
+_SEARCH_OPTIONS: dict[str, frozenset[str]] = {
+    "mcts": frozenset({"leaf", "c", "method", "opponents"}),
+    "lookahead": frozenset(
+        {"node_budget", "mode", "max_depth", "stock", "leaf", "playouts", "spread", "opponents"}
+    ),
+    "exact": frozenset({"node_budget", "stock"}),
+}
+"""The search options (besides ``samples``, ``time_limit`` and ``infer``) each search reads."""
+
+_SEARCH_NAMES = {
+    "mcts": "an IS-MCTS tree",
+    "lookahead": "a lookahead on sampled deals",
+    "exact": "an exact search of every reply",
+}
+
+
+def _refuse_unused(engine: str, given: dict[str, Any]) -> None:
+    """Refuse a bot option that the named engine never reads (``hint:engine=v1:c=0.4``).
+
+    With ``auto`` the engine depends on the variant (``v3`` for three players, ``v2`` for
+    two), so an option that one of them reads is accepted.
+
+    Raises
+    ------
+    ConquianError
+        If an option has no effect with ``engine``.
+    """
+    if engine not in ENGINES:
+        return
+    found = ENGINES[engine]
+    known = _SEARCH_OPTIONS[found.search]
+    leaf = given.get("leaf", found.leaf)
+    for key, value in given.items():
+        if key not in known:
+            what = _SEARCH_NAMES[found.search]
+            raise ConquianError(f"{key}={value} has no effect with engine {engine} ({what})")
+    if "playouts" in given and leaf != "rollout":
+        raise ConquianError(
+            f"playouts={given['playouts']} has no effect with leaf={leaf} (only with leaf=rollout)"
+        )
+    if "spread" in given and given.get("stock", found.stock) == "chance":
+        raise ConquianError(
+            f"spread={given['spread']} has no effect with stock=chance (every turn is a chance node)"
+        )
 
 
 class HintBot:
@@ -124,6 +170,12 @@ class HintBot:
         if opponents == "policy" and (engine == "v1" or method == "halving"):
             where = "engine v1 (an exact search of every reply)" if engine == "v1" else "method=halving"
             raise ConquianError(f"opponents=policy has no effect with {where}")
+        given = {
+            "node_budget": node_budget, "mode": mode, "max_depth": max_depth, "stock": stock,
+            "leaf": leaf, "playouts": playouts, "spread": spread, "c": c, "method": method,
+            "opponents": opponents,
+        }  # fmt: skip
+        _refuse_unused(engine, {k: v for k, v in given.items() if v is not None})
         if engine == "v3" and leaf is not None:
             bot_option("leaf", leaf, choices=LEAVES)  # the leaves of the IS-MCTS search
         self.engine_name = engine

@@ -287,6 +287,15 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:engine=v1:opponents=policy", "opponents=policy has no effect with engine v1"),
         ("hint:method=halving:opponents=policy", "no effect with method=halving"),
         ("mcts:method=halving:opponents=policy", "no effect with method=halving"),
+        # Options the named engine never reads (fresh-user finding: accepted, silently unused).
+        ("hint:engine=v1:c=0.4", "c=0.4 has no effect with engine v1"),
+        ("hint:engine=v2:method=halving", "method=halving has no effect with engine v2"),
+        ("hint-v2:c=1", "c=1 has no effect with engine v2"),
+        ("hint:engine=v3:node_budget=5", "node_budget=5 has no effect with engine v3"),
+        ("hint:engine=v3:max_depth=2", "max_depth=2 has no effect with engine v3"),
+        ("hint:engine=v1:leaf=fitted", "leaf=fitted has no effect with engine v1"),
+        ("hint:engine=v2:playouts=3", "playouts=3 has no effect with leaf=fitted"),
+        ("hint:engine=v2:stock=chance:spread=2", "spread=2 has no effect with stock=chance"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
@@ -407,3 +416,19 @@ def test_ordered_worlds_place_the_stock_too() -> None:
         world = sample_world(v, me, rng, ordered=True)
         assert world.stock is not None and len(world.stock) == v.stock_count
         assert is_consistent(world, v, me)
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [
+        "hint:engine=v2:leaf=rollout:playouts=3",
+        "hint:engine=v2:stock=known:spread=2",
+        "hint:engine=v3:c=1.5:method=halving",
+        "hint:engine=v1:node_budget=500:stock=chance",
+        "hint:c=0.4:node_budget=500",  # auto: v3 reads c, v2 reads node_budget
+    ],
+)
+def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
+    from analyzer.bots import make_bot
+
+    assert make_bot(bot).name == "hint"
