@@ -14,6 +14,11 @@ from analyzer.errors import ConquianError
 from analyzer.rules import PRESETS
 
 
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``"1 deal"``, ``"2 deals"``: a number with its noun (``plural`` when not noun + s)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def whole(low: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``low``."""
 

@@ -36,7 +36,7 @@ from analyzer.position import deal, view  # noqa: E402
 from analyzer.rules import get_rules  # noqa: E402
 from analyzer.simulate import game_seed  # noqa: E402
 from analyzer.state import GameState, Phase  # noqa: E402
-from benchargs import positive_float, probability, variant, whole  # noqa: E402
+from benchargs import count, positive_float, probability, variant, whole  # noqa: E402
 
 
 def _boundary(state: GameState) -> bool:
@@ -112,7 +112,7 @@ def main() -> None:
     train = [row for d in deals[:split] for row in d]
     test = [row for d in deals[split:] for row in d]
     print(
-        f"{args.variant}: {args.games} deals (epsilon {args.epsilon}), {len(train)} training and "
+        f"{args.variant}: {count(args.games, 'deal')} (epsilon {args.epsilon}), {len(train)} training and "
         f"{len(test)} held-out positions, {time.perf_counter() - start:.0f} s"
     )
     x = [r[0] for r in train]

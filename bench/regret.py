@@ -49,7 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchargs import check_json_path, variant, whole
+from benchargs import check_json_path, count, variant, whole
 
 from analyzer.bots import BOTS, make_bot
 from analyzer.errors import ConquianError
@@ -154,7 +154,7 @@ def exchanges(variant: str, names: list[str], games: int, seed: int, max_nodes: 
             seen = state if getattr(bot, "sees_all", False) else view(state, seat)
             values[k].append(worth[bot.choose(seen, random.Random(deal_seed + 1))])
         print(f"  deal {i + 1}/{games}", file=sys.stderr)
-    print(f"exchanges: {variant}, {games} deals of seed {seed}, each give scored by the best reply "
+    print(f"exchanges: {variant}, {count(games, 'deal')} of seed {seed}, each give scored by the best reply "
           f"(win +1, draw 0, loss -1); the best give is worth {statistics.fmean(bests):+.3f} on average")  # fmt: skip
     for name, got in zip(names, values, strict=True):
         wrong = sum(1 for g, b in zip(got, bests, strict=True) if g < b)
@@ -172,13 +172,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="classic", type=variant, help="classic or megajogos")
     parser.add_argument("--games", type=whole(1), default=40, help="deals to play (40)")
     parser.add_argument("--seed", type=whole(0), default=0, help="deal seed, as strength.py's (0)")
-    parser.add_argument("--bot", default="hint", help="the bot to score, with options (hint)")
+    parser.add_argument("--bot", help="the bot to score, with options (hint)")
     parser.add_argument("--max-nodes", type=whole(1), default=300_000, help="positions per best-reply search")
     parser.add_argument("--json", type=Path, help="write every scored decision and the summary here")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --json file")
     parser.add_argument("--exchange", help="megajogos: score only the exchange (R9) of these bots, comma-separated")
     args = parser.parse_args(argv)
     check_json_path(parser, args.json, args.force)
+    if args.exchange is not None and args.bot is not None:
+        parser.error("--bot has no effect with --exchange: name every bot to score in --exchange")
+    args.bot = "hint" if args.bot is None else args.bot
     names = args.exchange.split(",") if args.exchange is not None else [args.bot]
     for bot in names:
         name = bot.split(":", 1)[0]
@@ -216,12 +219,12 @@ def main(argv: list[str] | None = None) -> int:
             records += found
             searches += s
             unproven += u
-            print(f"  deal {i + 1}/{args.games}: {len(found)} decisions scored", file=sys.stderr)
+            print(f"  deal {i + 1}/{args.games}: {count(len(found), 'decision')} scored", file=sys.stderr)
     except ConquianError as exc:
         print(f"regret.py: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"regret.py: interrupted; the {sum(results.values())} deals scored so far follow", file=sys.stderr)
+        print(f"regret.py: interrupted; the {count(sum(results.values()), 'deal')} scored so far follow", file=sys.stderr)
     given = [r for r in records if r["category"] is not None]
     points = Counter[str]()
     counts = Counter[str]()
@@ -230,15 +233,15 @@ def main(argv: list[str] | None = None) -> int:
         points[str(r["category"])] += int(r["best"]) - int(r["value"])  # type: ignore[call-overload]
     played = sum(results.values())
     total = sum(points.values())
-    print(f"regret: {args.variant}, {played} deals of seed {args.seed}, {args.bot} against greedy "
+    print(f"regret: {args.variant}, {count(played, 'deal')} of seed {args.seed}, {args.bot} against greedy "
           f"(seats rotating), {time.perf_counter() - start:.0f} s")  # fmt: skip
     print(f"  {args.bot} won {results['won']}, lost {results['lost']}, drew {results['drawn']}")
     share = len(given) / len(records) if records else 0.0
-    print(f"  {len(records)} decisions with a choice; {len(given)} gave away a result the best reply "
+    print(f"  {count(len(records), 'decision')} with a choice; {len(given)} gave away a result the best reply "
           f"kept ({share:.1%}), {total} points (win +1, draw 0, loss -1), {total / max(1, played):.2f} per deal")  # fmt: skip
     for cat, k in counts.most_common():
         print(f"    {cat:<28} {k:>4} decisions {points[cat]:>4} points")
-    print(f"  {searches} best-reply searches, {unproven} hit --max-nodes (their values are lower bounds)")
+    print(f"  {count(searches, 'best-reply search', 'best-reply searches')}, {unproven} hit --max-nodes (their values are lower bounds)")
     if args.json is not None:
         summary = {
             "variant": args.variant, "seed": args.seed, "bot": args.bot, "deals": played,

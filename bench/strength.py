@@ -55,7 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchargs import check_json_path, whole
+from benchargs import check_json_path, count, whole
 
 from analyzer.errors import ConquianError
 from analyzer.simulate import Summary, simulate
@@ -112,7 +112,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         # marked as interrupted, and the run goes on to write its JSON.
         interrupted = True
         played.close()
-        print(f"  {name}: interrupted after {summary.games} deals", flush=True)
+        print(f"  {name}: interrupted after {count(summary.games, 'deal')}", flush=True)
     seconds = time.perf_counter() - start
     decided = summary.games - summary.draws
     bots_out = {}
@@ -136,7 +136,7 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         "bots": bots_out,
         "winners": winners,
     }
-    print(f"{name}: {summary.games} deals of {variant}, seats {bots} rotating, "
+    print(f"{name}: {count(summary.games, 'deal')} of {variant}, seats {bots} rotating, "
           f"{data['seconds_per_deal']} s per deal (one core)")
     for bot, entry in bots_out.items():
         sg = entry["seat_games"]

@@ -100,8 +100,15 @@ def test_exchange_mode_scores_several_bots_on_the_same_gives() -> None:
         (["--exchange", "greedy"], "classic has no exchange (R9)"),
         (["--variant", "megajogos", "--exchange", "greedy,nobody"], "unknown bot: 'nobody'"),
         (["--variant", "megajogos", "--exchange", "greedy", "--json", "x.json"], "--exchange prints"),
+        (["--variant", "megajogos", "--exchange", "greedy", "--bot", "hint"], "--bot has no effect with --exchange"),
     ],
 )
 def test_exchange_mode_refusals(args: list[str], named: str) -> None:
     out = _regret(*args)
     assert out.returncode == 2 and named in out.stderr and "Traceback" not in out.stderr
+
+
+def test_one_deal_is_one_deal_in_the_text() -> None:
+    out = _regret("--bot", "greedy", "--games", "1")
+    assert out.returncode == 0, out.stderr
+    assert "1 deal of seed 0" in out.stdout and "1 deals" not in out.stdout + out.stderr
