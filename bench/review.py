@@ -31,14 +31,20 @@ from analyzer.simulate import game_seed, play_game  # noqa: E402
 from benchargs import checked_bots, whole
 
 
-def record(seed: int, moves: int, bots: list[str]) -> list[str]:
-    """The lines of the first seeded game with at least ``moves`` moves, cut there."""
-    k = 0
-    while True:
+TRIES = 200
+"""Seeded games played to find one with ``--moves`` moves before giving up."""
+
+
+def record(seed: int, moves: int, bots: list[str]) -> list[str] | int:
+    """The lines of the first seeded game with at least ``moves`` moves, cut there; the most
+    moves of the first :data:`TRIES` games when none has that many."""
+    longest = 0
+    for k in range(TRIES):
         game = play_game("classic", bots, game_seed(seed, k))
-        k += 1
         if len(game.moves) >= moves:
             return record_lines(game.start, game.moves[:moves], seed=game.seed)
+        longest = max(longest, len(game.moves))
+    return longest
 
 
 def main() -> None:
@@ -50,7 +56,11 @@ def main() -> None:
     checked_bots(parser, args.bots, seats=2)  # classic deals
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    replay = replay_lines(record(args.seed, args.moves, args.bots.split(",")))
+    found = record(args.seed, args.moves, args.bots.split(","))
+    if isinstance(found, int):
+        parser.error(f"--moves {args.moves}: none of the first {TRIES} games of seed {args.seed} "
+                     f"between {args.bots} has that many moves (the longest has {found})")
+    replay = replay_lines(found)
     start = time.perf_counter()
     review = review_record(replay)
     seconds = time.perf_counter() - start

@@ -24,6 +24,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("review.py", ["--bots", "greedy,nosuch"], "unknown bot: 'nosuch'"),
         ("review.py", ["--bots", "greedy"], "2 bots are needed, got 1"),
         ("review.py", ["--moves", "-3"], "argument --moves: -3 must be at least 1"),
+        ("review.py", ["--moves", "500"], "none of the first 200 games of seed 0"),
         ("playouts.py", ["--seconds", "-1"], "argument --seconds: -1 must be a number above 0"),
         ("ismcts.py", ["--simulations", "0"], "argument --simulations: 0 must be at least 1"),
         ("strength.py", ["--json", ""], "--json needs a file name"),
