@@ -49,18 +49,23 @@ def main() -> None:
     args = parser.parse_args()
     times, cpu, samples, moves, engines = [], [], [], [], set()
     k = 0
-    while len(times) < args.positions:
-        state = mid_game(game_seed(args.seed, k), args.variant)
-        k += 1
-        if state is None:
-            continue
-        start, start_cpu = time.perf_counter(), time.process_time()
-        advice = advise(state, seed=k)
-        times.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-        samples.append(advice.samples)
-        engines.add(advice.engine)
-        moves.append(len(advice.estimates))
+    try:
+        while len(times) < args.positions:
+            state = mid_game(game_seed(args.seed, k), args.variant)
+            k += 1
+            if state is None:
+                continue
+            start, start_cpu = time.perf_counter(), time.process_time()
+            advice = advise(state, seed=k)
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            samples.append(advice.samples)
+            engines.add(advice.engine)
+            moves.append(len(advice.estimates))
+    except KeyboardInterrupt:  # Ctrl-C: the positions timed so far are reported
+        if not times:
+            raise
+        print(f"hint.py: interrupted; the {len(times)} positions timed so far follow", file=sys.stderr)
     print(f"{len(times)} mid-game {args.variant} positions, default settings")
     for name, values in (("wall", times), ("cpu", cpu)):
         print(
@@ -72,9 +77,8 @@ def main() -> None:
         f"median {statistics.median(moves):.0f} candidate moves; engine {', '.join(sorted(engines))}"
     )
 
-
 if __name__ == "__main__":
     try:
         main()
-    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback (nothing was written)
-        sys.exit("hint.py: interrupted")
+    except KeyboardInterrupt:  # Ctrl-C before a position was timed: one line, no traceback
+        sys.exit("hint.py: interrupted before a position was timed")

@@ -146,26 +146,33 @@ def main() -> None:
         won = lost = drawn = 0
         start = time.perf_counter()
         players = get_rules(args.variant).players
-        for k in range(args.deals):
-            seats = [bot] + ["greedy"] * (players - 1)
-            shift = k % players
-            seats = seats[shift:] + seats[:shift]
-            result = play_game(args.variant, seats, game_seed(args.seed, k), k)
-            winner = result.final.winner
-            if winner is None:
-                drawn += 1
-            elif seats[winner] == bot:
-                won += 1
-            else:
-                lost += 1
-        low, high = wilson(won, args.deals)
-        print(
-            f"{name:>8}: won {won} of {args.deals} in its seat ({won / args.deals:.1%}, "
-            f"{low:.1%}-{high:.1%}); greedy {lost / (players - 1) / args.deals:.1%} per seat; "
-            f"{drawn} drawn; {time.perf_counter() - start:.0f} s",
-            flush=True,
-        )
-
+        interrupted = False
+        try:
+            for k in range(args.deals):
+                seats = [bot] + ["greedy"] * (players - 1)
+                shift = k % players
+                seats = seats[shift:] + seats[:shift]
+                result = play_game(args.variant, seats, game_seed(args.seed, k), k)
+                winner = result.final.winner
+                if winner is None:
+                    drawn += 1
+                elif seats[winner] == bot:
+                    won += 1
+                else:
+                    lost += 1
+        except KeyboardInterrupt:  # Ctrl-C: this policy's finished deals are reported, then stop
+            interrupted = True
+        deals = won + lost + drawn
+        if deals:
+            low, high = wilson(won, deals)
+            print(
+                f"{name:>8}: won {won} of {deals} in its seat ({won / deals:.1%}, "
+                f"{low:.1%}-{high:.1%}); greedy {lost / (players - 1) / deals:.1%} per seat; "
+                f"{drawn} drawn; {time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
+        if interrupted:
+            sys.exit(f"policies.py: interrupted after {deals} of {args.deals} deals of {name}")
 
 if __name__ == "__main__":
     try:
