@@ -10,7 +10,8 @@ and the old bot of a head-to-head match, or the two players of ``classic``)
 the share of the deals that one of the two won which the first one took,
 with its interval.  Parts must be the same match with the same bots; two
 parts covering the same deals of the same seed are refused (a deal would
-count twice).
+count twice); deals of a seed left out between or before the parts are
+pointed out on standard error (a part forgotten?).
 """
 
 from __future__ import annotations
@@ -23,6 +24,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.stats import wilson
 from bench.paired import load  # one reader of strength.py JSON for both scripts
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[0, 1, 2, 5]`` as ``"0-2, 5"`` (sorted numbers)."""
+    out: list[str] = []
+    for k in numbers:
+        if out and k == last + 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{k}"
+        else:
+            out.append(str(k))
+        last = k
+    return ", ".join(out)
 
 
 def main() -> None:
@@ -45,6 +58,11 @@ def main() -> None:
             sys.exit(f"pool.py: {path} repeats deals of seed {seed} already pooled")
         seen.setdefault(seed, set()).update(deals)
         winners += run["winners"]  # type: ignore[arg-type]
+    for seed, deals in sorted(seen.items()):
+        gaps = _ranges(sorted(set(range(max(deals) + 1)) - deals))
+        if gaps:
+            # Not an error (any deals may be pooled), but usually a part left out by mistake.
+            print(f"pool.py: note: seed {seed} has no deals {gaps} (a part missing?)", file=sys.stderr)
     n = len(winners)
     parts = ", ".join(f"{len(d)} of seed {s}" for s, d in sorted(seen.items()))
     print(f"{first['match']}: {n} deals ({parts}), seats {first['seats']} rotating")

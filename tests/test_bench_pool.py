@@ -33,6 +33,17 @@ def test_parts_add_up(tmp_path: Path) -> None:
     assert "hint-v2                      wins 2/8 = 25.0%" in out.stdout
     assert "greedy                       wins 1/8" in out.stdout and "draws 1 (12.5%)" in out.stdout
     assert "hint took 4 of the 6 deals that hint or hint-v2 won: 66.7%" in out.stdout
+    assert "note" not in out.stderr  # no deal left out
+
+
+def test_a_gap_between_parts_is_pointed_out(tmp_path: Path) -> None:
+    a = _part(tmp_path / "a.json", ["hint", "hint-v2"], seed=2)  # deals 0-1
+    b = _part(tmp_path / "b.json", ["greedy"], seed=2, first=5)  # deal 5: 2-4 never played
+    c = _part(tmp_path / "c.json", ["hint"], seed=3, first=2)  # deals 0-1 of seed 3 absent
+    out = _pool(a, b, c)
+    assert out.returncode == 0, out.stderr
+    assert "seed 2 has no deals 2-4" in out.stderr and "seed 3 has no deals 0-1" in out.stderr
+    assert "4 deals (3 of seed 2, 1 of seed 3)" in out.stdout
 
 
 def test_a_deal_counted_twice_or_another_match_is_refused(tmp_path: Path) -> None:
