@@ -139,6 +139,8 @@ BOTS: dict[str, str | BotFactory] = {
     "oracle": "analyzer.hintbot:OracleBot",
     "oracle-greedy": "analyzer.response:BestReplyBot",
     "peek": "analyzer.hintbot:PeekBot",
+    "blind-greedy": "analyzer.response:StockBlindReplyBot",
+    "reply-greedy": "analyzer.response:SampledReplyBot",
     "mcts": "analyzer.mcts:MctsBot",
     "ismcts": "analyzer.interop.ismcts:IsmctsBot",  # OpenSpiel's IS-MCTS: pip install conquian[openspiel]
 }

@@ -35,7 +35,7 @@ from analyzer.position import view as view_of
 from analyzer.search import paused_gc, position_key
 from analyzer.state import GameState
 
-__all__ = ["DRAW", "LOSS", "WIN", "BestReply", "BestReplyBot", "Reply"]
+__all__ = ["DRAW", "LOSS", "WIN", "BestReply", "BestReplyBot", "Reply", "SampledReplyBot", "StockBlindReplyBot"]
 
 LOSS, DRAW, WIN = 0, 1, 2
 """Results of the replying seat (R20): another player goes out, nobody does, he goes out."""
@@ -273,3 +273,111 @@ class BestReplyBot:
     def report(self) -> dict[str, int]:
         """Searches done and how many of them ran out of positions (for ``bench/strength.py``)."""
         return {"searches": self.searches, "unproven": self.unproven}
+
+
+class StockBlindReplyBot:
+    """``blind-greedy``: the best reply to greedy with every hand seen but the stock order not.
+
+    A measuring instrument, like ``oracle-greedy`` and ``peek``: it answers
+    "how well can a player do against greedy who knows the other hands and
+    greedy's rule, but not the cards to come?".  At each choice it draws
+    ``samples`` orders of the stock (uniform shuffles of the stock cards,
+    R6), solves the position after each legal move on each of them with
+    :class:`BestReply` (the rest of the deal searched to its end, the other
+    seats playing greedy's rule), and plays the move with the best mean
+    result (win +1, draw 0, loss -1, R20); ties go to the move listed first
+    by the best reply's order (going out, then the takes melding the most
+    cards).  The moves are compared on the same stock orders (common random
+    numbers), so the luck of the order cancels out of their differences.
+    This is perfect-information Monte Carlo over the stock order alone: each
+    solve sees its order, so its values are optimistic, but the moves it
+    plays are real and its result is a result a stock-blind player reaches.
+
+    Parameters
+    ----------
+    samples : int
+        Stock orders drawn per choice (at least 1).
+    max_nodes : int
+        Positions per solve of one sampled order (:class:`BestReply`, shared by
+        the moves of that order).
+
+    Attributes
+    ----------
+    searches, unproven : int
+        Solves done (one per sampled order and choice), and how many ran out of positions.
+
+    Raises
+    ------
+    ConquianError
+        If an option is not a whole number of at least 1.
+    """
+
+    name = "blind-greedy"
+    sees_all = True
+
+    def __init__(self, samples: int = 16, max_nodes: int = 200_000) -> None:
+        bot_option("samples", samples, whole=True, low=1)
+        bot_option("max_nodes", max_nodes, whole=True, low=1)
+        self.samples = samples
+        self.max_nodes = max_nodes
+        self.searches = 0
+        self.unproven = 0
+
+    def choose(self, state: GameState, rng: random.Random) -> Move:
+        """The legal move with the best mean result over sampled stock orders."""
+        obvious = obvious_move(state)
+        if obvious is not None:
+            return obvious
+        moves = _order(state, state.legal_moves())
+        if len(moves) == 1:
+            return moves[0]
+        totals = [0] * len(moves)
+        seat = state.to_act
+        # With at most one card left in the stock every order is the same: one solve is exact.
+        for _ in range(self.samples if state.stock_count > 1 or not self.sees_all else 1):
+            deal = self._deal(state, rng)
+            reply = BestReply(seat, max_nodes=self.max_nodes)
+            proven = True
+            for i, move in enumerate(moves):
+                answer = reply.solve(deal.apply(move, check=False))
+                totals[i] += {"win": 1, "draw": 0, "loss": -1}[answer.result]
+                proven = proven and answer.proven
+            self.searches += 1
+            self.unproven += not proven
+        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        return moves[best]
+
+    def _deal(self, state: GameState, rng: random.Random) -> GameState:
+        """One deal to solve: ``state`` with its stock cards shuffled."""
+        stock = list(state.stock or ())
+        rng.shuffle(stock)
+        return state.evolve(stock=tuple(stock))
+
+    def report(self) -> dict[str, int]:
+        """Solves done and how many of them ran out of positions (for ``bench/strength.py``)."""
+        return {"searches": self.searches, "unproven": self.unproven}
+
+
+class SampledReplyBot(StockBlindReplyBot):
+    """``reply-greedy``: the best reply to greedy on sampled deals of the hidden cards.
+
+    A player who sees only his own view (:func:`analyzer.position.view`) but
+    takes the other players to follow greedy's rule: each of ``samples``
+    deals of the hidden cards (hands and stock order, drawn as the hint bot
+    draws them: :func:`analyzer.sampling.sample_deal` with ``infer=True``) is
+    solved to the end of the deal after each legal move with
+    :class:`BestReply`, and the move with the best mean result is played, as
+    in :class:`StockBlindReplyBot`.  Against greedy opponents its model of
+    them is exact but for their hidden cards; against others it is a bot
+    with a wrong model of them.  Same options and attributes as
+    :class:`StockBlindReplyBot`.
+    """
+
+    name = "reply-greedy"
+    sees_all = False
+
+    def _deal(self, state: GameState, rng: random.Random) -> GameState:
+        """One deal of the hidden cards consistent with ``state`` (the player's view)."""
+        from analyzer.sampling import sample_deal
+
+        return sample_deal(state, state.to_act, rng, infer=True)

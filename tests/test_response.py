@@ -185,3 +185,67 @@ def test_strength_bench_reports_the_ceiling_and_its_proofs(tmp_path) -> None:
         assert entry["unproven"] == 0 and entry["searches"] >= 3
         assert "searches" not in match["bots"]["greedy"]
         assert len(match["winners"]) == 3
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_stock_blind_reply_plays_a_best_move_when_the_order_cannot_matter(variant: str) -> None:
+    # One stock card: every shuffle is the same order, so blind-greedy's mean over sampled
+    # orders is the best reply's value and its move must reach the best result (checked by
+    # plain enumeration, not by BestReply).
+    from analyzer.response import StockBlindReplyBot
+
+    greedy = GreedyBot()
+    checked = 0
+    for seed in range(80):
+        state = late_position(variant, seed, stock_left=1)
+        if state is None or len(state.legal_moves()) < 2:
+            continue
+        seat = state.to_act
+        best = reference(state, seat, greedy)
+        move = StockBlindReplyBot(samples=2).choose(state, random.Random(seed))
+        assert move in state.legal_moves()
+        assert reference(state.apply(move), seat, greedy) == best, (variant, seed)
+        checked += 1
+    assert checked >= 10
+
+
+def test_stock_blind_reply_compares_moves_on_the_same_orders() -> None:
+    # With two stock cards and both orders sampled equally often the mean is exact: the move
+    # played has the best mean result over the two orders (plain enumeration).
+    from analyzer.response import StockBlindReplyBot
+
+    greedy = GreedyBot()
+    checked = differs = 0
+    for seed in range(80):
+        state = late_position("classic", seed, stock_left=2)
+        if state is None or len(state.legal_moves()) < 2:
+            continue
+        seat, stock = state.to_act, tuple(state.stock or ())
+        orders = [stock, stock[::-1]]
+
+        def mean(move, state=state, seat=seat, orders=orders):  # type: ignore[no-untyped-def]
+            return sum(reference(state.evolve(stock=o).apply(move), seat, greedy) for o in orders)
+
+        values = {m: mean(m) for m in state.legal_moves()}
+        bot = StockBlindReplyBot(samples=2)
+        # A generator that shuffles the stock once each way: the two orders, once each.
+        flips = iter([orders[0], orders[1]])
+        bot._deal = lambda s, rng: s.evolve(stock=next(flips))  # type: ignore[method-assign]
+        move = bot.choose(state, random.Random(0))
+        assert values[move] == max(values.values()), seed
+        checked += 1
+        differs += len(set(values.values())) > 1
+    assert checked >= 10 and differs >= 3
+
+
+def test_sampled_reply_uses_only_the_view_and_is_reproducible() -> None:
+    state = late_position("classic", 3, stock_left=6)
+    assert state is not None
+    mine = view(state, state.to_act)
+    assert any(h is None for h in mine.hands) and mine.stock is None
+    a = make_bot("reply-greedy:samples=3").choose(mine, random.Random(5))
+    b = make_bot("reply-greedy:samples=3").choose(mine, random.Random(5))
+    assert a == b and a in mine.legal_moves()
+    for bad in ("reply-greedy:samples=0", "blind-greedy:max_nodes=abc", "blind-greedy:samples=1.5"):
+        with pytest.raises(ConquianError):
+            make_bot(bad)
