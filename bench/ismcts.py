@@ -22,10 +22,6 @@ from analyzer.bots import make_bot  # noqa: E402
 from analyzer.bots import obvious_move  # noqa: E402
 from analyzer.errors import ConquianError  # noqa: E402
 
-try:
-    from analyzer.interop.ismcts import IsmctsBot
-except ConquianError as exc:  # the openspiel extra is missing: one line, not a traceback
-    sys.exit(f"ismcts.py: {exc}")
 from analyzer.position import deal, view  # noqa: E402
 from analyzer.simulate import game_seed  # noqa: E402
 from benchargs import variant, whole  # noqa: E402
@@ -62,7 +58,11 @@ def main() -> None:
     parser.add_argument("--simulations", type=whole(1), default=1000)
     parser.add_argument("--variant", type=variant, default="classic")
     parser.add_argument("--seed", type=whole(0), default=0)
-    args = parser.parse_args()
+    args = parser.parse_args()  # before the extra is needed: --help and bad arguments work without it
+    try:
+        from analyzer.interop.ismcts import IsmctsBot
+    except ConquianError as exc:  # the openspiel extra is missing: one line, not a traceback
+        sys.exit(f"ismcts.py: {exc}")
     ismcts, n1, w1 = seconds_per_decision(
         args.variant, lambda: IsmctsBot(simulations=args.simulations), args.games, args.seed
     )
