@@ -41,7 +41,7 @@ from analyzer.schema import (
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
-from cli.common import LabelsOpt, json_out
+from cli.common import MAX_INPUT, LabelsOpt, json_out
 from cli.results import (
     all_moves_data,
     analyze_data,
@@ -416,21 +416,34 @@ def _error(request_id: Any, message: str, field: str | None) -> dict[str, Any]:
     return {"id": request_id, "ok": False, "error": message, "field": field}
 
 
+_NOT_UTF8 = "\x00not-utf-8"
+_TOO_LONG = "\x00too-long"
+
+
 def _lines(stream: Any) -> Iterator[str]:
-    """Request lines of ``stream`` as text; a line that is not UTF-8 comes as an error marker."""
+    """Request lines of ``stream`` as text; a line that is not UTF-8, or longer than
+    :data:`cli.common.MAX_INPUT` bytes (read no further than that), comes as an error marker."""
     binary = getattr(stream, "buffer", None)
     if binary is None:
         yield from stream
         return
-    first = True
-    for raw in binary:
-        if first:
-            raw = raw.removeprefix(b"\xef\xbb\xbf")
-            first = False
+    while True:
+        raw = binary.readline(MAX_INPUT + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_INPUT and not raw.endswith(b"\n"):
+            # Skip the rest of the line in bounded pieces: memory stays at the cap.
+            while True:
+                rest = binary.readline(MAX_INPUT)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield _TOO_LONG
+            continue
         try:
-            yield raw.decode("utf-8")
+            # A byte-order mark may open any line (files joined with cat): it is not the request.
+            yield raw.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
-            yield "\x00not-utf-8"
+            yield _NOT_UTF8
 
 
 def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = None) -> int:
@@ -454,8 +467,11 @@ def serve(stream: Any, write: Callable[[str], None], labels: Labels | None = Non
     for line in _lines(stream):
         if not line.strip():
             continue
-        if line == "\x00not-utf-8":
+        if line == _NOT_UTF8:
             reply, stop = _error(None, "the request is not UTF-8 text", None), False
+        elif line == _TOO_LONG:
+            limit = MAX_INPUT // (1024 * 1024)
+            reply, stop = _error(None, f"the request line is longer than {limit} MB", None), False
         else:
             reply, stop = answer(line, labels=labels)
         try:

@@ -217,3 +217,25 @@ def test_a_line_that_is_not_utf8_is_answered() -> None:
     first, second = (json.loads(x) for x in proc.stdout.decode().splitlines())
     assert first["ok"] is False and "UTF-8" in first["error"]
     assert second["ok"] is True and second["result"]["notation"] == FORCING
+
+
+def test_a_request_line_past_the_size_cap_is_answered_without_reading_it_whole(monkeypatch) -> None:
+    # Fresh-user finding: an endless line grew the engine to gigabytes, then a MemoryError
+    # traceback. The cap is cli.common.MAX_INPUT (32 MB); a small one here.
+    import io
+
+    import cli.engine as engine_module
+
+    second = "\ufeff".encode() + json.dumps({"id": 2, "cmd": "notation", "position": FORCING}).encode()
+    monkeypatch.setattr(engine_module, "MAX_INPUT", len(second) + 8)
+    first = b'{"id": 1, "cmd": "melds", "cards": "' + b"5H " * len(second) + b'"}'
+
+    class Stream:
+        buffer = io.BytesIO(first + b"\n" + second + b"\n")
+
+    out: list[str] = []
+    assert engine_module.serve(Stream(), out.append) == 0
+    one, two = (json.loads(x) for x in out)
+    assert one["ok"] is False and "longer than" in one["error"]
+    # The next line is read as usual, its byte-order mark dropped.
+    assert two["ok"] is True and two["id"] == 2
