@@ -53,7 +53,32 @@ def load(path: Path, match: str | None) -> dict[str, object]:
         names = ", ".join(str(r.get("match")) for r in every)
         sys.exit(f"{Path(sys.argv[0]).name}: {path} holds {len(runs)} matches ({names}); pick one with --match")
     run: dict[str, object] = runs[0]
+    problem = _misshapen(run)
+    if problem:
+        sys.exit(f"{name}: {path}: {problem}")
     return run
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _misshapen(run: dict[str, object]) -> str | None:
+    """What is wrong with a match record of strength.py's JSON (hand-edited), or None."""
+    seats, winners = run["seats"], run["winners"]
+    if not isinstance(seats, list) or not seats or not all(isinstance(b, str) for b in seats):
+        return f"'seats' must be a list of bot names, not {json.dumps(seats)[:60]}"
+    if not isinstance(winners, list):
+        return f"'winners' must be a list, not {json.dumps(winners)[:60]}"
+    for w in winners:
+        if w is not None and w not in seats:
+            return f"winner {json.dumps(w)[:60]} is none of the seats {seats} (null: a draw)"
+    for key in ("seed", "first"):
+        if key in run and not _whole(run[key]):
+            return f"'{key}' must be a whole number of at least 0, not {json.dumps(run[key])[:60]}"
+    if "deals" in run and not (_whole(run["deals"]) and run["deals"] == len(winners)):
+        return f"'deals' is {json.dumps(run['deals'])[:60]} but 'winners' lists {len(winners)} deals"
+    return None
 
 
 def scores(run: dict[str, object]) -> dict[int, int]:

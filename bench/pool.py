@@ -49,6 +49,10 @@ def main() -> None:
     seen: dict[int, set[int]] = {}
     winners: list[str | None] = []
     for path, run in zip(args.files, runs, strict=True):
+        if not run["winners"]:
+            # A run stopped before its first deal (strength.py writes it): nothing to pool.
+            print(f"pool.py: note: {path} holds no deals", file=sys.stderr)
+            continue
         if run["match"] != first["match"] or sorted(run["seats"]) != sorted(first["seats"]):  # type: ignore[call-overload]
             sys.exit(f"pool.py: {path} is another match or other bots than {args.files[0]}")
         seed = int(run.get("seed", 0))  # type: ignore[call-overload]
@@ -64,6 +68,8 @@ def main() -> None:
             # Not an error (any deals may be pooled), but usually a part left out by mistake.
             print(f"pool.py: note: seed {seed} has no deals {gaps} (a part missing?)", file=sys.stderr)
     n = len(winners)
+    if not n:
+        sys.exit("pool.py: no deals to pool")
     parts = ", ".join(f"{len(d)} of seed {s}" for s, d in sorted(seen.items()))
     print(f"{first['match']}: {n} deals ({parts}), seats {first['seats']} rotating")
     for bot in bots:

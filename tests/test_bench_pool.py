@@ -70,3 +70,33 @@ def test_unreadable_or_misshapen_files_are_named_not_tracebacks(tmp_path: Path) 
             # that is read but is no strength.py result is a domain error (1).
             expected = 2 if text is None else 1
             assert out.returncode == expected and "Traceback" not in out.stderr and name in out.stderr
+
+
+def test_hand_edited_fields_are_refused_by_name(tmp_path: Path) -> None:
+    # Fresh-user finding: tracebacks ("first": "x", "seed": null) or silent nonsense (a negative
+    # or fractional first deal, a deal count that disagrees, a winner who is no seat).
+    good = {"match": "megajogos-hint-old", "variant": "megajogos", "seed": 0, "first": 0,
+            "seats": SEATS, "deals": 2, "winners": ["hint", None]}  # fmt: skip
+    ok = tmp_path / "ok.json"
+    ok.write_text(json.dumps([good]), encoding="utf-8")
+    cases = [({"first": "x"}, "'first' must be a whole number"), ({"seed": None}, "'seed' must be"),
+             ({"first": -5}, "not -5"), ({"first": 1.5}, "not 1.5"), ({"deals": "3"}, "'deals' is \"3\""),
+             ({"deals": 5}, "'deals' is 5 but 'winners' lists 2"),
+             ({"winners": ["martian", None]}, "winner \"martian\" is none of the seats"),
+             ({"seats": "hint"}, "'seats' must be a list")]  # fmt: skip
+    for change, named in cases:
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps([{**good, **change}]), encoding="utf-8")
+        for script in (BENCH, BENCH.with_name("paired.py")):
+            out = subprocess.run([sys.executable, str(script), str(path), str(ok)], capture_output=True, text=True)
+            assert out.returncode == 1 and named in out.stderr and "Traceback" not in out.stderr, (change, script)
+
+
+def test_a_run_stopped_before_its_first_deal_is_skipped(tmp_path: Path) -> None:
+    # strength.py writes such a file when Ctrl-C comes before the first deal ends.
+    empty = _part(tmp_path / "empty.json", [], seed=2)
+    out = _pool(empty)
+    assert out.returncode == 1 and "no deals to pool" in out.stderr and "Traceback" not in out.stderr
+    a = _part(tmp_path / "a.json", ["hint", None], seed=2)
+    out = _pool(empty, a)
+    assert out.returncode == 0 and "holds no deals" in out.stderr and "2 deals (2 of seed 2)" in out.stdout
