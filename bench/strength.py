@@ -234,6 +234,14 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
         todo.append((name, variant, bots, games))
     if not todo:
         parser.error("no match to play: every match has 0 deals")
+    if args.only:
+        # A deal count given for none of the matches asked for would be silently ignored.
+        used = {DEALS_OPTION.get(name, "--ceiling") for name, _, _, _ in todo}
+        for option in ("--games", "--megajogos", "--head", "--ceiling", "--ismcts"):
+            given = any(a == option or a.startswith(option + "=") for a in sys.argv[1:])
+            if given and option not in used:
+                parser.error(f"{option} sets the deals of other matches than {', '.join(args.only)} "
+                             f"(use {' or '.join(sorted(used))})")
     for bot in dict.fromkeys(b for _, _, bots, _ in todo for b in bots):
         try:
             make_bot(bot)

@@ -30,6 +30,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("strength.py", ["--json", ""], "--json needs a file name"),
         ("strength.py", ["--seed", "-1"], "argument --seed: -1 must be at least 0"),
         ("strength.py", ["--json", "-"], "--json -: the figures go to a file"),
+        ("strength.py", ["--only", "megajogos-hint-greedy", "--games", "1"], "--games sets the deals of other matches"),
         ("solve.py", ["--against=--output=/tmp/never-written.txt"], "cannot start with '-'"),
         ("solve.py", ["--seed", "-1"], "--seed must not be negative"),
         ("fit_eval.py", ["--epsilon", "2"], "argument --epsilon: 2 must be from 0 to 1"),
