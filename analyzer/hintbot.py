@@ -19,7 +19,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from analyzer.advisor import ENGINE_NAMES, ENGINES, Engine, advise, engine_for
+from analyzer.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
 from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
 from analyzer.mcts import LEAVES, METHODS
@@ -48,7 +48,7 @@ _SEARCH_NAMES = {
 }
 
 
-def _refuse_unused(engine: str, given: dict[str, Any]) -> None:
+def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
     """Refuse a bot option that the named engine never reads (``hint:engine=v1:c=0.4``).
 
     With ``auto`` the engine depends on the variant (``v3`` for three players, ``v2`` for
@@ -67,7 +67,8 @@ def _refuse_unused(engine: str, given: dict[str, Any]) -> None:
     for key, value in given.items():
         if key not in known:
             what = _SEARCH_NAMES[found.search]
-            raise ConquianError(f"{key}={value} has no effect with engine {engine} ({what})")
+            at = f" {where}" if where else ""
+            raise ConquianError(f"{key}={value} has no effect with engine {engine}{at} ({what})")
     if "playouts" in given and leaf != "rollout":
         raise ConquianError(
             f"playouts={given['playouts']} has no effect with leaf={leaf} (only with leaf=rollout)"
@@ -145,6 +146,11 @@ class HintBot:
         method: str | None = None,
         opponents: str | None = None,
     ) -> None:
+        if engine is not None and self.default_engine != AUTO and engine != self.default_engine:
+            raise ConquianError(
+                f"engine={engine}: {self.name} is the {self.default_engine} engine's bot "
+                f"(for another engine: hint:engine={engine})"
+            )
         engine = self.default_engine if engine is None else engine
         if engine not in ENGINE_NAMES:
             raise ConquianError(
@@ -189,6 +195,21 @@ class HintBot:
         self._node_budget = node_budget
         self.time_limit = time_limit
         self._setups: dict[int, tuple[Engine, int, int | None]] = {}
+
+    def check_variant(self, rules: Rules) -> None:
+        """Refuse an option that the engine used for ``rules`` never reads (with ``auto``:
+        ``hint:c=0.4`` in ``classic``, whose engine ``v2`` has no UCB1 constant).
+
+        Raises
+        ------
+        ConquianError
+            If a given option has no effect in this variant.
+        """
+        if self.engine_name == AUTO:
+            given = {k: v for k, v in self.overrides.items() if v is not None and k != "infer"}
+            if self._node_budget is not None:
+                given["node_budget"] = self._node_budget
+            _refuse_unused(engine_for(AUTO, rules).name, given, f"in {rules.name}")
 
     def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
         """The engine, the deals sampled per decision and the node budget for a deal of ``rules``

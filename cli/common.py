@@ -424,12 +424,14 @@ def rules_of(variant: str) -> Rules:
         usage(str(exc))
 
 
-def bots_arg(text: str, option: str = "--bots") -> list[str]:
+def bots_arg(text: str, option: str = "--bots", rules: Rules | None = None) -> list[str]:
     """The comma-separated bot names of ``option`` (lower case, options kept; an empty entry, as
     in ``greedy,`` or ``greedy,,random``, is refused), each one made once
     to check it: an unknown bot, or an option it does not take or whose value it refuses (an
     unknown hint engine), is a usage error naming the text.  A bot whose optional library is
     missing stays a domain error (:class:`MissingExtraError`: nothing to fix on the command line).
+    With ``rules``, a bot is also asked whether its options act in that variant
+    (``check_variant``: ``hint:c=0.4`` in ``classic``, whose engine has no such option).
     """
     names = [part.strip().lower() for part in text.split(",")]
     if not all(names):
@@ -444,7 +446,10 @@ def bots_arg(text: str, option: str = "--bots") -> list[str]:
             usage(f"unknown bot: {clip(base)!r} (known: {', '.join(BOTS)})")
     for name in dict.fromkeys(names):
         try:
-            make_bot(name)
+            bot = make_bot(name)
+            check = getattr(bot, "check_variant", None)
+            if rules is not None and check is not None:
+                check(rules)
         except MissingExtraError:
             raise
         except ConquianError as exc:

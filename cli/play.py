@@ -70,7 +70,7 @@ def play(
         rules = rules.with_labels(labels)
     if seat >= rules.players:
         usage(f"--seat must be below {rules.players} in {rules.name}")
-    names = bots_arg(bots)
+    names = bots_arg(bots, rules=rules)
     if len(names) == 1:
         names *= rules.players - 1
     if len(names) != rules.players - 1:

@@ -110,7 +110,7 @@ def simulate(
     rules = rules_of(variant)
     if bots is None:
         bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
-    names = bots_arg(bots)
+    names = bots_arg(bots, rules=rules)
     if len(names) not in (1, rules.players):
         usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")
     seats = names * rules.players if len(names) == 1 else names

@@ -296,6 +296,7 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:engine=v1:leaf=fitted", "leaf=fitted has no effect with engine v1"),
         ("hint:engine=v2:playouts=3", "playouts=3 has no effect with leaf=fitted"),
         ("hint:engine=v2:stock=chance:spread=2", "spread=2 has no effect with stock=chance"),
+        ("hint-v2:engine=v3", "hint-v2 is the v2 engine's bot"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
@@ -432,3 +433,27 @@ def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
     from analyzer.bots import make_bot
 
     assert make_bot(bot).name == "hint"
+
+
+@pytest.mark.parametrize(
+    ("variant", "bot", "named"),
+    [
+        ("classic", "hint:c=0.4", "c=0.4 has no effect with engine v2 in classic"),
+        ("classic", "hint:method=halving", "method=halving has no effect with engine v2 in classic"),
+        ("megajogos", "hint:node_budget=500", "node_budget=500 has no effect with engine v3 in megajogos"),
+        ("megajogos", "hint:max_depth=3", "max_depth=3 has no effect with engine v3 in megajogos"),
+    ],
+)
+def test_an_option_the_variants_engine_never_reads_is_a_usage_error(variant: str, bot: str, named: str) -> None:
+    # Fresh-user finding: with the engine left to "auto" these were accepted and did nothing.
+    others = ",greedy" * (2 if variant == "megajogos" else 1)  # one bot per seat
+    code, _, err = run("simulate", "--variant", variant, "--games", "1", "--bots", bot + others)
+    assert code == 2 and one_error_line(err) and named in err
+    code, _, err = run("play", "--variant", variant, "--bots", bot, "--seed", "1", input="quit\n")
+    assert code == 2 and named in err
+
+
+def test_an_option_the_variants_engine_reads_is_accepted_with_auto() -> None:
+    code, _, err = run("simulate", "--variant", "megajogos", "--games", "1", "--bots",
+                       "hint:c=0.5:samples=20,greedy,greedy")  # fmt: skip
+    assert code == 0, err
