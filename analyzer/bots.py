@@ -195,11 +195,16 @@ def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
             raise ConquianError(f"bot option {key!r} is given twice in {name!r}")
         value: int | float | str = text
         for convert in (int, float):
+            if not text.isascii():
+                break  # int() and float() read other scripts' digits ("٣"): keep the text
             try:
                 value = convert(text)
                 break
             except ValueError:
                 continue
+        if isinstance(value, float) and not math.isfinite(value):
+            # 1e400 reads as inf: name what was typed, not what it became.
+            raise ConquianError(f"bot option {key}={text} is not a finite number")
         options[key] = value
     return base, options
 

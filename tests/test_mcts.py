@@ -297,6 +297,11 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:engine=v2:playouts=3", "playouts=3 has no effect with leaf=fitted"),
         ("hint:engine=v2:stock=chance:spread=2", "spread=2 has no effect with stock=chance"),
         ("hint-v2:engine=v3", "hint-v2 is the v2 engine's bot"),
+        # The text typed is named, not what it became (1e400 read as inf); other scripts' digits
+        # are not numbers.
+        ("hint:samples=1e400", "samples=1e400 is not a finite number"),
+        ("hint:engine=v3:c=1e400", "c=1e400 is not a finite number"),
+        ("hint:engine=v3:c=\u0663", "c=\u0663 must be a finite number"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
