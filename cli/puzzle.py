@@ -82,6 +82,9 @@ def puzzle(
         out.print(f"Question: {_question_text(puz.question)}", markup=False)
         out.print(f"Answer ({'proven' if verified else 'NOT proven'}, {found['nodes']} positions):")
         for key, value in shown.items():
+            if key == "value":
+                # The best expected result of the player to act (R20), whoever the question asks about.
+                key = f"value for player {state.to_act} (to act)"
             if key not in ("proven", "nodes"):
                 out.print(f"  {key}: {_human(value)}", markup=False)
         if puz.answer is not None and not verified:

@@ -167,3 +167,18 @@ def test_a_card_twice_in_an_answer_is_refused_naming_it() -> None:
     win["answer"]["moves"] = [move, move]
     with pytest.raises(PositionError, match=r"lists the move .* twice"):
         load_puzzle(win)
+
+
+def test_the_value_shown_names_whose_it_is(tmp_path: Path) -> None:
+    # Fresh-user finding: a question about player 1 printed "wins: no" beside "value: +1.000",
+    # the value being the player to act's (player 0's).
+    data = json.loads((PUZZLE_DIR / "classic-win-1.json").read_text())
+    to_act = data["position"]["to_act"]
+    data["question"]["player"] = 1 - to_act
+    data.pop("answer", None)
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run("puzzle", str(path))
+    assert code == 0 and f"value for player {to_act} (to act):" in out
+    code, out, _ = run("puzzle", str(path), "--json")
+    assert code == 0 and "value" in json.loads(out)["answer"]  # the JSON key stays
