@@ -165,8 +165,9 @@ def simulate(
     }
     if as_json:
         emit(data)
-    else:
+    elif summary.games:
         _print_summary(data, rules)
+    # (Stopped before the first game ended: no table of zeros, only the line below.)
     if interrupted:
         err.print(f"interrupted after {summary.games} of {games} games", markup=False)
         raise typer.Exit(130)
