@@ -45,7 +45,7 @@ from typing import Any
 from analyzer.cards import Labels, clip, format_card, parse_card, text_labels
 from analyzer.errors import AmbiguousCardError, CardError, PositionError
 from analyzer.position import dump_position, load_position
-from analyzer.rules import PRESETS, Rules, get_rules
+from analyzer.rules import PRESETS, Exchange, Rules, get_rules
 from analyzer.state import GameState
 
 __all__ = [
@@ -399,6 +399,9 @@ def notation_data(text: str) -> dict[str, Any]:
         if name in seen:
             raise reader.fail(name, token, f"'{name}:' given twice (also at column {seen[name].column})")
         seen[name] = token
+        if name == "gave" and rules.exchange is Exchange.NONE:
+            # As 'chosen:' is refused (a position with an exchange), even with every seat '-'.
+            raise reader.fail(name, token, f"{rules.name} has no exchange, so nobody passed a card (R9)")
         if name == "chosen":
             data["exchange"] = {"chosen": values}
         else:

@@ -203,6 +203,7 @@ BAD = [
     (FORCING.replace(" 18", " 41"), "stock", "41", "the deck has 40"),
     (FORCING + " foo", "exchange", "foo", "unexpected field 'foo'"),
     (FORCING + " gave:AS", "gave", "gave:", "one card or '-' per player"),
+    (FORCING + " gave:-,-", "gave", "gave:", "classic has no exchange, so nobody passed a card (R9)"),
     (FORCING.replace("AH,2H", "AH,2C").replace(",QD ", ",12o "), "players", "2C", "ambiguous"),
 ]
 
