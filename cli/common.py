@@ -580,6 +580,15 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
             usage(f"POSITION: {exc}")
         state = load_position(data)
         return PositionInput(relabel(state, labels), clip(position, 60), state.rules.labels)
+    elif (
+        position != "-" and not _names_a_file(position) and position.strip().lower() in PRESETS
+    ):
+        # A variant alone: the start of a notation line, not a file name.
+        usage(
+            f"no such position file {clip(position, 60)!r}, and as the one-line notation it has "
+            "only its first field: write at least variant, labels, dealer, to_act and the players "
+            "(docs/notation.md; 'conquian notation FILE' prints a position's line)"
+        )
     elif position != "-" and not _names_a_file(position) and len(position.split()) >= 3:
         # Several words and no such file: meant as the notation, with an unknown variant.
         usage(

@@ -273,3 +273,12 @@ def test_a_notation_with_an_unknown_variant_says_so() -> None:
     assert "no such position file" in err and "first field must be a variant" in err and "'nope'" in err
     code, _, err = run("analyze", "my pos.json")  # two words: a file name, as before
     assert code == 2 and "no such position file: 'my pos.json'" in err
+
+
+def test_a_variant_alone_is_read_as_the_start_of_a_notation() -> None:
+    # Fresh-user finding: "no such position file: 'classic'" although a first word that is a
+    # variant starts a notation line.
+    for text in ("classic", "MEGAJOGOS"):
+        code, out, err = run("analyze", text)
+        assert code == 2 and one_error_line(err) and out == ""
+        assert "as the one-line notation it has only its first field" in err and repr(text) in err
