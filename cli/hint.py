@@ -169,7 +169,7 @@ def hint(
     elif open_hands:
         how = (
             f"Evaluated on {advice.samples} sampled stock orders, every hand as given "
-            f"(seed {seed}), each solved double-dummy"
+            f"(seed {seed}), each searched double-dummy"
         )
     elif advice.engine == "v3":
         how = (
@@ -179,7 +179,7 @@ def hint(
     else:
         how = (
             f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} "
-            f"cannot see (seed {seed}), each solved double-dummy"
+            f"cannot see (seed {seed}), each searched double-dummy"
         )
     out.print(f"{how}. {_search_text(advice)} {advice.seconds:.1f} s.", markup=False)
     if advice.interrupted:
