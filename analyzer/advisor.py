@@ -81,6 +81,10 @@ DEFAULT_TIME_LIMIT = 2.0
 DEFAULT_NODE_BUDGET = 4_000
 """Positions per double-dummy solve of the ``v1`` engine by default."""
 
+OPEN_NODE_BUDGET = 100_000
+"""Positions of ``v2``'s lookahead on the one deal of ``open_hands`` with the stock order given
+(instead of the budget per sampled deal), when no budget is asked for."""
+
 
 @dataclass(frozen=True, slots=True)
 class Engine:
@@ -503,6 +507,10 @@ def advise(
     start = time.perf_counter()
     engine = searching_engine(engine, state, open_hands=open_hands)
     budget = engine.node_budget if node_budget is None else node_budget
+    if node_budget is None and engine.search == "lookahead" and open_hands and state.stock is not None:
+        # One deal, every card known: the whole budget of the sampled deals goes to it, so that
+        # a cheap position is solved to the end (the time limit still stops the search).
+        budget = OPEN_NODE_BUDGET
     samples = engine.samples if samples is None else samples
     player = state.to_act
     if state.phase in (Phase.OVER, Phase.TURN):

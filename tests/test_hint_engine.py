@@ -353,3 +353,23 @@ def test_lookahead_refuses_an_unknown_opponent_model() -> None:
     state = load_position(PAY_MATTERS)
     with pytest.raises(ConquianError, match="opponents must be one of search, policy, not 'x'"):
         Lookahead(melded_lead, opponents="x").values(state, state.legal_moves())
+
+
+def test_open_hint_spends_the_budget_of_its_one_deal_and_solves_a_cheap_position(tmp_path: Path) -> None:
+    # Fresh-user finding: `solve` proved this early position lost in about 600 positions, while
+    # `hint --open` searched 2,000 (the budget of one sampled deal) by iterative deepening and
+    # answered "win 45%, estimates". With every card known the one deal gets the whole budget.
+    code, text, err = run("deal", "--seed", "3", "--after", "6")
+    assert code == 0, err
+    path = tmp_path / "d6.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("solve", str(path), "--json")
+    assert code == 0, err
+    solved = json.loads(out)
+    assert solved["proven"]
+    code, out, err = run("hint", str(path), "--open", "--json", "--time-limit", "1e400")
+    assert code == 0, err
+    hint = json.loads(out)
+    assert hint["exact"] is True and hint["unproven"] == 0.0
+    best = hint["moves"][0]
+    assert best["win"] - best["loss"] == pytest.approx(solved["values"][hint["to_act"]])
