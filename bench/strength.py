@@ -132,12 +132,15 @@ def run(name: str, variant: str, bots: list[str], games: int, args: argparse.Nam
         "deals": summary.games,
         "interrupted": interrupted,
         "draws": summary.draws,
-        "seconds_per_deal": round(seconds * args.jobs / max(1, summary.games), 2),
+        # null when no deal finished (the seconds of no deal are no time per deal)
+        "seconds_per_deal": round(seconds * args.jobs / summary.games, 2) if summary.games else None,
         "bots": bots_out,
         "winners": winners,
     }
     print(f"{name}: {count(summary.games, 'deal')} of {variant}, seats {bots} rotating, "
-          f"{data['seconds_per_deal']} s per deal (one core)")
+          + (f"{data['seconds_per_deal']} s per deal (one core)" if summary.games else "no deal finished"))
+    if not summary.games:
+        return data
     for bot, entry in bots_out.items():
         sg = entry["seat_games"]
         line = f"    {bot:<28} wins {sg['wins']}/{sg['of']} = {sg['rate']:.3f} (95% {sg['ci95'][0]:.3f}-{sg['ci95'][1]:.3f})"
