@@ -13,7 +13,7 @@ import inspect
 import math
 import random
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from analyzer.cards import FULL_DECK
 from analyzer.errors import ConquianError
@@ -23,12 +23,16 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.partition import best_take
 from analyzer.state import GameState, Phase
 
+if TYPE_CHECKING:
+    from analyzer.rules import Rules
+
 __all__ = [
     "BOTS",
     "Bot",
     "GreedyBot",
     "RandomBot",
     "bot_option",
+    "check_bot",
     "known_bot",
     "make_bot",
     "obvious_move",
@@ -272,6 +276,23 @@ def bot_option(
         raise ConquianError(f"option {name}={value} must be at least {low:g}")
     if high is not None and value > high:
         raise ConquianError(f"option {name}={value} must be at most {high:g}")
+
+
+def check_bot(name: str, rules: Rules | None = None) -> Bot:
+    """The bot called ``name`` (:func:`make_bot`), also asked, when ``rules`` is given, whether
+    its options act in that variant (its ``check_variant``, if it has one: ``hint:c=0.4`` in
+    ``classic`` has no effect).
+
+    Raises
+    ------
+    ConquianError
+        If the name or an option is refused, or an option has no effect with ``rules``.
+    """
+    bot = make_bot(name)
+    check = getattr(bot, "check_variant", None)
+    if rules is not None and check is not None:
+        check(rules)
+    return bot
 
 
 def known_bot(name: str) -> bool:

@@ -205,11 +205,18 @@ class HintBot:
         ConquianError
             If a given option has no effect in this variant.
         """
+        engine = engine_for(self.engine_name, rules)
         if self.engine_name == AUTO:
             given = {k: v for k, v in self.overrides.items() if v is not None and k != "infer"}
             if self._node_budget is not None:
                 given["node_budget"] = self._node_budget
-            _refuse_unused(engine_for(AUTO, rules).name, given, f"in {rules.name}")
+            _refuse_unused(engine.name, given, f"in {rules.name}")
+            if engine.search == "mcts" and self.overrides["leaf"] is not None:
+                bot_option("leaf", self.overrides["leaf"], choices=LEAVES)  # IS-MCTS leaves
+        if rules.players == 2 and self.overrides["mode"] == "paranoid":
+            # With two players the other player is the only one: paranoid is the alpha-beta
+            # search that "auto" already runs (as `conquian solve --mode` says).
+            raise ConquianError(f"mode=paranoid has no effect in {rules.name}, which has two players")
 
     def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
         """The engine, the deals sampled per decision and the node budget for a deal of ``rules``

@@ -43,7 +43,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=whole(1), default=2)
     parser.add_argument("--seed", type=whole(0), default=0)
     args = parser.parse_args()
-    checked_bots(parser, args.bots, seats=get_rules(args.variant).players)
+    checked_bots(parser, args.bots, seats=get_rules(args.variant).players, variant=args.variant)
     common = dict(rules=args.variant, bots=args.bots.split(","), games=args.games, seed=args.seed)
     print(
         f"{args.games} {args.variant} games, bots {args.bots}, seed {args.seed}, "

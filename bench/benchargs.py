@@ -64,24 +64,29 @@ def variant(text: str) -> str:
     return text
 
 
-def bots(text: str) -> list[str]:
-    """An argparse type: comma-separated bot names with options, each checked by making it."""
-    from analyzer.bots import make_bot
+def bots(text: str, variant: str | None = None) -> list[str]:
+    """An argparse type: comma-separated bot names with options, each checked by making it (and,
+    with ``variant``, whether its options act in that variant: ``hint:c=0.4`` in classic)."""
+    from analyzer.bots import check_bot
+    from analyzer.rules import get_rules
 
+    rules = None if variant is None else get_rules(variant)
     names = [name.strip() for name in text.split(",")]
     for name in names:
         try:
-            make_bot(name)
+            check_bot(name, rules)
         except ConquianError as exc:
             raise argparse.ArgumentTypeError(f"bot {name!r}: {exc}") from None
     return names
 
 
-def checked_bots(parser: argparse.ArgumentParser, text: str, seats: int | None = None) -> list[str]:
-    """The bots of a comma-separated ``--bots`` value, each made once to check it; a bad name or
-    option, or not ``seats`` of them, is ``parser.error`` (exit 2)."""
+def checked_bots(
+    parser: argparse.ArgumentParser, text: str, seats: int | None = None, variant: str | None = None
+) -> list[str]:
+    """The bots of a comma-separated ``--bots`` value, each made once to check it (against
+    ``variant`` when given); a bad name or option, or not ``seats`` of them, is ``parser.error`` (exit 2)."""
     try:
-        names = bots(text)
+        names = bots(text, variant)
     except argparse.ArgumentTypeError as exc:
         parser.error(f"--bots: {exc}")
     if seats is not None and len(names) != seats:

@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchargs import check_json_path, count, variant, whole
 
-from analyzer.bots import BOTS, make_bot
+from analyzer.bots import BOTS, check_bot, make_bot
 from analyzer.errors import ConquianError
 from analyzer.melds import cards_of
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, format_move
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in BOTS:
             parser.error(f"unknown bot: {name!r} (known: {', '.join(BOTS)})")
         try:
-            make_bot(bot)  # its options are checked before any deal
+            check_bot(bot, get_rules(args.variant))  # its options are checked before any deal
         except ConquianError as exc:
             parser.error(str(exc))
     if args.exchange is not None:

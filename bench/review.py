@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--moves", type=whole(1), default=60)
     parser.add_argument("--bots", default="random,random")
     args = parser.parse_args()
-    checked_bots(parser, args.bots, seats=2)  # classic deals
+    checked_bots(parser, args.bots, seats=2, variant="classic")  # classic deals
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     found = record(args.seed, args.moves, args.bots.split(","))

@@ -190,6 +190,8 @@ def main() -> None:
         try:
             results.append(run(name, variant, bots, games, args))
         except ConquianError as exc:  # e.g. the Ray backend without its extra
+            if args.json and results:  # the matches already played are kept
+                args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
             parser.exit(1, f"strength.py: error: {exc}\n")
         if results[-1]["interrupted"]:
             break
@@ -209,8 +211,9 @@ DEALS_OPTION = {
 def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
     """The matches to play, or a one-line usage error (exit 2) before any deal is played: unknown
     match or bot names, negative counts, no worker, a --json file that exists or cannot be made."""
-    from analyzer.bots import make_bot
+    from analyzer.bots import check_bot
     from analyzer.errors import ConquianError
+    from analyzer.rules import get_rules
 
     every = matches(args)
     names = [m[0] for m in every]
@@ -245,11 +248,11 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
             if given and option not in used:
                 parser.error(f"{option} sets the deals of other matches than {', '.join(args.only)} "
                              f"(use {' or '.join(sorted(used))})")
-    for bot in dict.fromkeys(b for _, _, bots, _ in todo for b in bots):
+    for bot, variant in dict.fromkeys((b, v) for _, v, bots, _ in todo for b in bots):
         try:
-            make_bot(bot)
+            check_bot(bot, get_rules(variant))  # its options must act in the match's variant
         except ConquianError as exc:
-            parser.error(f"bot {bot!r}: {exc}")
+            parser.error(f"bot {bot!r} in {variant}: {exc}")
     check_json_path(parser, args.json, args.force)
     return todo
 

@@ -45,7 +45,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
 from analyzer.advisor import ENGINE_NAMES, ENGINES
-from analyzer.bots import BOTS, make_bot, parse_bot
+from analyzer.bots import BOTS, check_bot, parse_bot
 from analyzer.cards import Labels, clip, mask_of, parse_cards
 from analyzer.errors import CardError, ConquianError, MissingExtraError, UnknownVariantError
 from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
@@ -446,10 +446,7 @@ def bots_arg(text: str, option: str = "--bots", rules: Rules | None = None) -> l
             usage(f"unknown bot: {clip(base)!r} (known: {', '.join(BOTS)})")
     for name in dict.fromkeys(names):
         try:
-            bot = make_bot(name)
-            check = getattr(bot, "check_variant", None)
-            if rules is not None and check is not None:
-                check(rules)
+            check_bot(name, rules)
         except MissingExtraError:
             raise
         except ConquianError as exc:

@@ -447,6 +447,10 @@ def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
         ("classic", "hint:method=halving", "method=halving has no effect with engine v2 in classic"),
         ("megajogos", "hint:node_budget=500", "node_budget=500 has no effect with engine v3 in megajogos"),
         ("megajogos", "hint:max_depth=3", "max_depth=3 has no effect with engine v3 in megajogos"),
+        # Second fresh-user round: caught only at the first decision (a game under way, exit 1).
+        ("megajogos", "hint:leaf=melded", "leaf=melded must be one of rollout, fitted"),
+        ("classic", "hint:mode=paranoid", "mode=paranoid has no effect in classic"),
+        ("classic", "peek:mode=paranoid", "mode=paranoid has no effect in classic"),
     ],
 )
 def test_an_option_the_variants_engine_never_reads_is_a_usage_error(variant: str, bot: str, named: str) -> None:
