@@ -28,8 +28,11 @@ from analyzer.review import (  # noqa: E402
     review_record,
 )
 from analyzer.simulate import game_seed, play_game  # noqa: E402
-from benchargs import checked_bots, whole
+from benchargs import checked_bots, count, whole
 
+
+ENGINE_DEALS = "the engine's"
+"""What the text says when the review samples the engine's default number of deals."""
 
 TRIES = 200
 """Seeded games played to find one with ``--moves`` moves before giving up."""
@@ -66,13 +69,14 @@ def main() -> None:
     seconds = time.perf_counter() - start
     print(
         f"review of a {len(replay.moves)}-move classic record at default settings "
-        f"({DEFAULT_REVIEW_SAMPLES} deals, {DEFAULT_REVIEW_TIME_LIMIT:g} s per decision), one core"
+        f"({ENGINE_DEALS if DEFAULT_REVIEW_SAMPLES is None else DEFAULT_REVIEW_SAMPLES} deals, "
+        f"at most {DEFAULT_REVIEW_TIME_LIMIT:g} s per decision), one core"
     )
     counts = ", ".join(
         f"{label}: {sum(s.counts[label] for s in review.summary)}" for label in review.summary[0].counts
     )
     print(
-        f"{seconds:.1f} s for {len(review.moves)} decisions "
+        f"{seconds:.1f} s for {count(len(review.moves), 'decision')} "
         f"({seconds / max(1, len(review.moves)):.2f} s each; "
         f"{review.time_limited} stopped by the time limit); {counts}"
     )
