@@ -399,9 +399,10 @@ def notation_data(text: str) -> dict[str, Any]:
         if name in seen:
             raise reader.fail(name, token, f"'{name}:' given twice (also at column {seen[name].column})")
         seen[name] = token
-        if name == "gave" and rules.exchange is Exchange.NONE:
-            # As 'chosen:' is refused (a position with an exchange), even with every seat '-'.
-            raise reader.fail(name, token, f"{rules.name} has no exchange, so nobody passed a card (R9)")
+        if rules.exchange is Exchange.NONE:
+            # Even with every seat '-': the field has no meaning in this variant.
+            what = "nobody passed a card" if name == "gave" else "nobody chooses a card to pass"
+            raise reader.fail(name, token, f"{rules.name} has no exchange, so {what} (R9)")
         if name == "chosen":
             data["exchange"] = {"chosen": values}
         else:

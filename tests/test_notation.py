@@ -204,6 +204,7 @@ BAD = [
     (FORCING + " foo", "exchange", "foo", "unexpected field 'foo'"),
     (FORCING + " gave:AS", "gave", "gave:", "one card or '-' per player"),
     (FORCING + " gave:-,-", "gave", "gave:", "classic has no exchange, so nobody passed a card (R9)"),
+    (FORCING + " chosen:5H,-", "chosen", "chosen:", "classic has no exchange, so nobody chooses"),
     (FORCING.replace("AH,2H", "AH,2C").replace(",QD ", ",12o "), "players", "2C", "ambiguous"),
 ]
 
