@@ -44,8 +44,13 @@ def load(path: Path, match: str | None) -> dict[str, object]:
     except ValueError as exc:
         sys.exit(f"{name}: {path} is not JSON: {exc}")
     fields = ("match", "seats", "winners")
-    if not isinstance(every, list) or not all(isinstance(r, dict) and all(f in r for f in fields) for r in every):
+    if not isinstance(every, list) or not all(isinstance(r, dict) for r in every):
         sys.exit(f"{Path(sys.argv[0]).name}: {path} is not a strength.py --json file (a list of matches)")
+    for k, r in enumerate(every):
+        missing = [f for f in fields if f not in r]
+        if missing:
+            sys.exit(f"{name}: {path}: match {k + 1} has no {', '.join(repr(f) for f in missing)} "
+                     "(not a strength.py --json file?)")
     runs = [r for r in every if match is None or r.get("match") == match]
     if not runs:
         sys.exit(f"{Path(sys.argv[0]).name}: {path} holds no match{'' if match is None else ' ' + repr(match)}")
@@ -76,8 +81,10 @@ def _misshapen(run: dict[str, object]) -> str | None:
     for key in ("seed", "first"):
         if key in run and not _whole(run[key]):
             return f"'{key}' must be a whole number of at least 0, not {json.dumps(run[key])[:60]}"
-    if "deals" in run and not (_whole(run["deals"]) and run["deals"] == len(winners)):
-        return f"'deals' is {json.dumps(run['deals'])[:60]} but 'winners' lists {len(winners)} deals"
+    if "deals" in run and not _whole(run["deals"]):
+        return f"'deals' must be a whole number of at least 0, not {json.dumps(run['deals'])[:60]}"
+    if "deals" in run and run["deals"] != len(winners):
+        return f"'deals' is {run['deals']} but 'winners' lists {len(winners)} deals"
     return None
 
 

@@ -80,7 +80,7 @@ def test_hand_edited_fields_are_refused_by_name(tmp_path: Path) -> None:
     ok = tmp_path / "ok.json"
     ok.write_text(json.dumps([good]), encoding="utf-8")
     cases = [({"first": "x"}, "'first' must be a whole number"), ({"seed": None}, "'seed' must be"),
-             ({"first": -5}, "not -5"), ({"first": 1.5}, "not 1.5"), ({"deals": "3"}, "'deals' is \"3\""),
+             ({"first": -5}, "not -5"), ({"first": 1.5}, "not 1.5"), ({"deals": "3"}, "'deals' must be a whole number"),
              ({"deals": 5}, "'deals' is 5 but 'winners' lists 2"),
              ({"winners": ["martian", None]}, "winner \"martian\" is none of the seats"),
              ({"seats": "hint"}, "'seats' must be a list")]  # fmt: skip
