@@ -346,7 +346,12 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
             raise RequestError("a request is a JSON object with 'id' and 'cmd'")
         request_id = request.get("id")
         if "id" not in request or isinstance(request_id, (bool, dict, list)) or request_id is None:
-            request_id = None
+            if "id" in request:
+                kind = {bool: "true or false", dict: "an object", list: "a list"}.get(
+                    type(request_id), "null"
+                )
+                request_id = None
+                raise RequestError(f"'id' must be a string or a number, not {kind}", "id")
             raise RequestError("every request needs an 'id': a string or a number", "id")
         if isinstance(request_id, float) and not math.isfinite(request_id):
             # NaN, or a number too large for a double (1e400): echoed it would not be JSON.

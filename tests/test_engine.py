@@ -106,7 +106,8 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
     [
         ("[1, 2]", None, "JSON object"),
         ('{"cmd": "analyze"}', "id", "needs an 'id'"),
-        ('{"id": true, "cmd": "analyze"}', "id", "needs an 'id'"),
+        ('{"id": true, "cmd": "analyze"}', "id", "'id' must be a string or a number, not true or false"),
+        ('{"id": [1], "cmd": "analyze"}', "id", "not a list"),
         ('{"id": 1}', "cmd", "'cmd' is missing"),
         ('{"id": 1, "cmd": "analyze"}', "position", "'position' is missing"),
         ('{"id": 1, "cmd": "analyze", "position": "classic french 1 1 KS,KH/AH 5C:thrown:0:0"}',
