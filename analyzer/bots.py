@@ -199,8 +199,10 @@ def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
             raise ConquianError(f"bot option {key!r} is given twice in {name!r}")
         value: int | float | str = text
         for convert in (int, float):
-            if not text.isascii():
-                break  # int() and float() read other scripts' digits ("٣"): keep the text
+            if not text.isascii() or "_" in text or text != text.strip():
+                # int() and float() read other scripts' digits ("٣"), "1_000" and " 5": keep the
+                # text, which the bot's option check then refuses naming it.
+                break
             try:
                 value = convert(text)
                 break

@@ -441,7 +441,7 @@ def bots_arg(text: str, option: str = "--bots", rules: Rules | None = None) -> l
         try:
             base, _ = parse_bot(name)
         except ConquianError as exc:
-            usage(f"{option}: {exc}")
+            usage(f"{option} {clip(name)!r}: {exc}")
         if base not in BOTS:
             usage(f"unknown bot: {clip(base)!r} (known: {', '.join(BOTS)})")
     for name in dict.fromkeys(names):

@@ -302,6 +302,8 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:samples=1e400", "samples=1e400 is not a finite number"),
         ("hint:engine=v3:c=1e400", "c=1e400 is not a finite number"),
         ("hint:engine=v3:c=\u0663", "c=\u0663 must be a finite number"),
+        ("hint:samples=1_000", "samples=1_000 must be a whole number"),
+        ("hint:samples= 5", "samples= 5 must be a whole number"),
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
