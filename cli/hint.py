@@ -132,6 +132,13 @@ def hint(
             "--budget counts the positions of engines v2 and v1; this position is searched by v3 "
             "(IS-MCTS), which counts iterations: use --samples"
         )
+    if open_hands and state.stock is not None:
+        unused = given_options(ctx, "samples", "seed")
+        if unused:
+            usage(
+                f"with --open and the stock order given there is one deal, the position itself, "
+                f"and nothing is sampled: {', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect"
+            )
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)

@@ -237,6 +237,10 @@ def test_hint_open_with_the_stock_known_is_exact() -> None:
     # --open with a stock count samples the stock order only.
     code, out, _ = run("hint", str(EXAMPLES / "forcing.json"), "--open", "--samples", "3", "--time-limit", "60", "--json")
     assert code == 0 and json.loads(out)["samples"] == 3 and json.loads(out)["exact"] is False
+    # With the stock order given nothing is sampled: --samples and --seed are refused, not ignored.
+    for extra in (["--samples", "50"], ["--seed", "7"]):
+        code, _, err = run("hint", "-", "--open", *extra, input=json.dumps(position))
+        assert code == 2 and "nothing is sampled" in err and extra[0] in err
 
 
 def test_solve_reports_estimate_and_why_it_stopped() -> None:
