@@ -122,8 +122,8 @@ def hint(
     if state.is_chance_node():
         domain(
             f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
-            "nobody chooses until it is offered (conquian deal --after N can stop before a turn: "
-            "try another N, or --after 1 for a new deal)"
+            "nobody chooses until it is offered (for a new deal: conquian deal --after 1; "
+            "deal --after N can also stop before a turn: try another N)"
         )
     if static:
         _static_hint(state, name, top, as_json)
