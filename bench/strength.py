@@ -252,7 +252,7 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
         try:
             check_bot(bot, get_rules(variant))  # its options must act in the match's variant
         except ConquianError as exc:
-            parser.error(f"bot {bot!r} in {variant}: {exc}")
+            parser.error(f"bot {bot!r}: {exc}")
     check_json_path(parser, args.json, args.force)
     return todo
 
