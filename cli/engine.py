@@ -220,6 +220,13 @@ def _solve(request: dict[str, Any]) -> dict[str, Any]:
     mode = _text(request, "mode", "auto").lower()
     if mode not in ("auto", "maxn", "paranoid"):
         raise RequestError(f"'mode' must be auto, maxn or paranoid, got {mode!r}", "mode")
+    if mode != "auto" and state.rules.players == 2:
+        # As `conquian solve --mode`: with two players both modes are the same search.
+        raise RequestError(
+            f"'mode' {mode} chooses how three players are searched; this position has two "
+            "players, whose search is the same either way: it has no effect",
+            "mode",
+        )
     if _bool(request, "all_moves"):
         values = solve_moves(state, mode=mode, max_nodes=budget, time_limit=time_limit)
         return all_moves_data(state, values)
