@@ -49,16 +49,21 @@ _SEARCH_NAMES = {
 
 
 def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
-    """Refuse a bot option that the named engine never reads (``hint:engine=v1:c=0.4``).
+    """Refuse a bot option that the named engine never reads (``hint:engine=v1:c=0.4``), a leaf
+    the IS-MCTS search has not, and option pairs that exclude each other (``opponents=policy``
+    with ``method=halving``, ``playouts`` without ``leaf=rollout``, ``spread`` with ``stock=chance``).
 
     With ``auto`` the engine depends on the variant (``v3`` for three players, ``v2`` for
-    two), so an option that one of them reads is accepted.
+    two), so only the pairs are checked here; :meth:`HintBot.check_variant` checks the rest
+    once the variant is known.
 
     Raises
     ------
     ConquianError
         If an option has no effect with ``engine``.
     """
+    if given.get("opponents") == "policy" and given.get("method") == "halving":
+        raise ConquianError("opponents=policy has no effect with method=halving")
     if engine not in ENGINES:
         return
     found = ENGINES[engine]
@@ -69,6 +74,8 @@ def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
             what = _SEARCH_NAMES[found.search]
             at = f" {where}" if where else ""
             raise ConquianError(f"{key}={value} has no effect with engine {engine}{at} ({what})")
+    if found.search == "mcts" and "leaf" in given:
+        bot_option("leaf", given["leaf"], choices=LEAVES)  # the leaves of the IS-MCTS search
     if "playouts" in given and leaf != "rollout":
         raise ConquianError(
             f"playouts={given['playouts']} has no effect with leaf={leaf} (only with leaf=rollout)"
@@ -173,24 +180,18 @@ class HintBot:
         ):
             if value is not None:
                 bot_option(key, value, **rule)
-        if opponents == "policy" and (engine == "v1" or method == "halving"):
-            where = "engine v1 (an exact search of every reply)" if engine == "v1" else "method=halving"
-            raise ConquianError(f"opponents=policy has no effect with {where}")
         given = {
             "node_budget": node_budget, "mode": mode, "max_depth": max_depth, "stock": stock,
             "leaf": leaf, "playouts": playouts, "spread": spread, "c": c, "method": method,
             "opponents": opponents,
         }  # fmt: skip
-        _refuse_unused(engine, {k: v for k, v in given.items() if v is not None})
-        if engine == "v3" and leaf is not None:
-            bot_option("leaf", leaf, choices=LEAVES)  # the leaves of the IS-MCTS search
+        self._given = {k: v for k, v in given.items() if v is not None}
+        _refuse_unused(engine, self._given)
         self.engine_name = engine
-        self.overrides: dict[str, Any] = {
-            "mode": mode, "max_depth": max_depth, "stock": stock,
-            "infer": None if infer is None else bool(infer), "leaf": leaf,
-            "playouts": playouts, "spread": spread, "c": c, "method": method,
-            "opponents": opponents,
-        }  # fmt: skip
+        # The engine's fields to replace (setup); node_budget is passed to advise on its own.
+        self.overrides: dict[str, Any] = {k: v for k, v in self._given.items() if k != "node_budget"}
+        if infer is not None:
+            self.overrides["infer"] = bool(infer)
         self._samples = samples
         self._node_budget = node_budget
         self.time_limit = time_limit
@@ -205,15 +206,9 @@ class HintBot:
         ConquianError
             If a given option has no effect in this variant.
         """
-        engine = engine_for(self.engine_name, rules)
         if self.engine_name == AUTO:
-            given = {k: v for k, v in self.overrides.items() if v is not None and k != "infer"}
-            if self._node_budget is not None:
-                given["node_budget"] = self._node_budget
-            _refuse_unused(engine.name, given, f"in {rules.name}")
-            if engine.search == "mcts" and self.overrides["leaf"] is not None:
-                bot_option("leaf", self.overrides["leaf"], choices=LEAVES)  # IS-MCTS leaves
-        if rules.players == 2 and self.overrides["mode"] == "paranoid":
+            _refuse_unused(engine_for(AUTO, rules).name, self._given, f"in {rules.name}")
+        if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).
             raise ConquianError(f"mode=paranoid has no effect in {rules.name}, which has two players")
@@ -224,7 +219,7 @@ class HintBot:
         found = self._setups.get(rules.players)
         if found is None:
             base = engine_for(self.engine_name, rules)
-            engine = replace(base, **{k: v for k, v in self.overrides.items() if v is not None})
+            engine = replace(base, **self.overrides)
             samples = engine.bot_samples if self._samples is None else self._samples
             budget = self._node_budget
             if budget is None and engine.name == "v2":

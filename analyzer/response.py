@@ -35,12 +35,15 @@ from analyzer.position import view as view_of
 from analyzer.search import paused_gc, position_key
 from analyzer.state import GameState
 
-__all__ = ["DRAW", "LOSS", "WIN", "BestReply", "BestReplyBot", "Reply", "SampledReplyBot", "StockBlindReplyBot"]
+__all__ = ["DRAW", "LOSS", "SCORE", "WIN", "BestReply", "BestReplyBot", "Reply", "SampledReplyBot", "StockBlindReplyBot"]
 
 LOSS, DRAW, WIN = 0, 1, 2
 """Results of the replying seat (R20): another player goes out, nobody does, he goes out."""
 
 _NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+SCORE = {"win": 1, "draw": 0, "loss": -1}
+"""A :attr:`Reply.result` as a score: win +1, draw 0, loss -1 (R20)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,19 +336,23 @@ class StockBlindReplyBot:
             return moves[0]
         totals = [0] * len(moves)
         seat = state.to_act
-        # With at most one card left in the stock every order is the same: one solve is exact.
-        for _ in range(self.samples if state.stock_count > 1 or not self.sees_all else 1):
+        for _ in range(self._draws(state)):
             deal = self._deal(state, rng)
             reply = BestReply(seat, max_nodes=self.max_nodes)
             proven = True
             for i, move in enumerate(moves):
                 answer = reply.solve(deal.apply(move, check=False))
-                totals[i] += {"win": 1, "draw": 0, "loss": -1}[answer.result]
+                totals[i] += SCORE[answer.result]
                 proven = proven and answer.proven
             self.searches += 1
             self.unproven += not proven
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
         return moves[best]
+
+    def _draws(self, state: GameState) -> int:
+        """Deals to solve: with at most one card left in the stock every order is the same, so
+        one solve is exact."""
+        return self.samples if state.stock_count > 1 else 1
 
     def _deal(self, state: GameState, rng: random.Random) -> GameState:
         """One deal to solve: ``state`` with its stock cards shuffled."""
@@ -375,6 +382,10 @@ class SampledReplyBot(StockBlindReplyBot):
 
     name = "reply-greedy"
     sees_all = False
+
+    def _draws(self, state: GameState) -> int:
+        """Deals to solve: always ``samples`` (the other hands are drawn too)."""
+        return self.samples
 
     def _deal(self, state: GameState, rng: random.Random) -> GameState:
         """One deal of the hidden cards consistent with ``state`` (the player's view)."""

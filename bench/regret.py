@@ -56,12 +56,11 @@ from analyzer.errors import ConquianError
 from analyzer.melds import cards_of
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, format_move
 from analyzer.position import deal, view
-from analyzer.response import BestReply
+from analyzer.response import SCORE, BestReply
 from analyzer.rules import Exchange, get_rules
 from analyzer.simulate import GameResult, game_seed, play_game
 from analyzer.state import Phase
 
-VALUE = {"win": 1, "draw": 0, "loss": -1}
 KINDS = ((Take, "take"), (LayIn, "lay-in"), (Pass, "pass"), (Force, "force"), (Meld, "meld"), (Give, "give"))
 
 
@@ -111,7 +110,7 @@ def score_deal(result: GameResult, seat: int, max_nodes: int) -> tuple[list[dict
                     found = reply.solve(state.apply(m))
                     searches += 1
                     unproven += not found.proven
-                    values[m] = VALUE[found.result]
+                    values[m] = SCORE[found.result]
                 best = max(values.values())
                 best_moves = [m for m in legal if values[m] == best]
                 lost = values[move] < best
@@ -147,7 +146,7 @@ def exchanges(variant: str, names: list[str], games: int, seed: int, max_nodes: 
         for m in state.legal_moves():
             found = reply.solve(state.apply(m))
             unproven += not found.proven
-            worth[m] = VALUE[found.result]
+            worth[m] = SCORE[found.result]
         bests.append(max(worth.values()))
         for k, bot in enumerate(bots):
             # A ceiling bot (sees_all) is given the whole deal, as in play; every other bot its view.

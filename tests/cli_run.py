@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from typing import Any
 
 from conftest import EXAMPLES
@@ -25,12 +27,33 @@ def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
 def run_process(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
     """``conquian ARGS`` in a fresh Python process, through the console entry point ``main()``."""
     return subprocess.run(
-        [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", *args],
+        [*CONQUIAN, *args],
         input=input,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+CONQUIAN = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())"]
+"""The command line of ``conquian`` through its console entry point ``main()``."""
+
+
+def signal_after(command: list[str], seconds: float, sig: int = signal.SIGINT) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``command`` sent ``sig`` (Ctrl-C by default) after
+    ``seconds``; killed if it has not ended a minute later."""
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    try:
+        time.sleep(seconds)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out, err
 
 
 def example(name: str) -> dict[str, Any]:

@@ -71,22 +71,16 @@ def test_json_file_is_new_unless_forced(tmp_path: Path) -> None:
 def test_a_run_stopped_before_its_first_deal_reports_no_time_per_deal(tmp_path: Path) -> None:
     # Fresh-user finding: "0 deals ..., 119.04 s per deal" and a table of 0/0.
     import json
-    import signal
-    import time
+
+    from cli_run import signal_after
 
     out_json = tmp_path / "s.json"
-    proc = subprocess.Popen(
+    # A decision of that bot takes its 30 s time limit: no deal ends in 8 s.
+    _, out, err = signal_after(
         [sys.executable, str(SCRIPT), "--only", "classic-hint-greedy", "--games", "2", "--jobs", "1",
          "--hint", "hint:samples=100000", "--json", str(out_json)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip  (a decision of that bot takes its 30 s time limit)
-    try:
-        time.sleep(8)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        8,
+    )  # fmt: skip
     assert "Traceback" not in err and "no deal finished" in out and "s per deal" not in out
     data = json.loads(out_json.read_text(encoding="utf-8"))
     assert data[0]["deals"] == 0 and data[0]["seconds_per_deal"] is None and data[0]["interrupted"]

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_run import CONQUIAN, signal_after
 
 from analyzer.records import replay_file
 
@@ -126,17 +127,10 @@ def test_a_kill_leaves_no_temporary_output_file(tmp_path: Path) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 def test_ctrl_c_before_the_first_game_ends_prints_no_table_of_zeros() -> None:
     # Fresh-user finding: a table with "rate 0.000" and "0.000 - 1.000" for every seat.
-    command = [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())", "simulate", "--games", "3",
-               "--bots", "hint:samples=100000,greedy"]  # fmt: skip  (a decision takes its 30 s)
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
-    try:
-        time.sleep(6)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
+    # A decision of that hint bot takes its 30 s time limit: no game ends in 6 s.
+    code, out, err = signal_after(
+        [*CONQUIAN, "simulate", "--games", "3", "--bots", "hint:samples=100000,greedy"], 6
+    )
+    assert code == 130, err
     assert "interrupted after 0 of 3 games" in err and "Traceback" not in err
     assert "rate" not in out and "0.000" not in out
