@@ -469,16 +469,25 @@ def _validated(state: GameState) -> GameState:
         chosen = [p for p in seats if state.gifts and state.gifts[p] is not None]
         if len(chosen) == n:
             raise PositionError("every player has chosen a card: the exchange is already done (R9)")
-        if chosen != seats[: len(chosen)]:
-            missing = next(p for p in seats if p not in chosen)
+        # A view hides the card another player chose (R9): a hidden hand's missing choice may
+        # have been made, and who is to act says how far the exchange has gone.
+        hidden = {p for p in seats if state.hands[p] is None}
+        last = max((seats.index(p) for p in chosen), default=-1)
+        waiting = [p for p in seats[: max(last, 0)] if p not in chosen and p not in hidden]
+        if waiting:
             raise PositionError(
                 f"the exchange choices are made in turn order {seats} from the player after the "
-                f"dealer, and player {missing} has not chosen yet (R9)"
+                f"dealer, and player {waiting[0]} has not chosen yet (R9)"
             )
-        if state.to_act != seats[len(chosen)]:
+        turn = seats.index(state.to_act)
+        if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):
+            # The next to choose: the first player after the last choice, or, where a hidden
+            # hand may have chosen unseen, any player up to the first known hand.
+            after = seats[last + 1 :]
+            known = next((k for k, p in enumerate(after) if p not in hidden), len(after) - 1)
+            expected = " or ".join(str(p) for p in after[: known + 1])
             raise PositionError(
-                f"player {seats[len(chosen)]} chooses the next card to pass, not player "
-                f"{state.to_act} (R9)"
+                f"player {expected} chooses the next card to pass, not player {state.to_act} (R9)"
             )
         return state
     centre = state.centre

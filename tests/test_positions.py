@@ -181,3 +181,37 @@ def test_a_hidden_hand_count_is_checked_with_the_variants_hand_size() -> None:
     data["players"][1]["hand"] = 11  # megajogos deals 8 (R8), not 10
     with pytest.raises(PositionError, match=r"player 1's hidden hand count must be from 0 to 8 \(megajogos deals 8 cards, R8\), got 11"):
         load_position(data)
+
+
+def test_views_during_the_exchange_load_back() -> None:
+    # A view hides the cards the others chose (R9), written as null like a choice not yet made;
+    # who is to act says how far the exchange has gone (fresh-user report: 'deal --view' wrote
+    # exchange views that every command refused).
+    from analyzer.deals import deal_position
+    from analyzer.position import dump_position, view
+
+    for seed in range(4):
+        for after in range(3):
+            state, _ = deal_position("megajogos", seed=seed, after=after)
+            assert state.phase is Phase.EXCHANGE
+            for seat in range(3):
+                seen = view(state, seat)
+                assert load_position(dump_position(seen)) == seen
+
+
+def test_exchange_views_still_follow_turn_order() -> None:
+    hidden_1 = {**MEGAJOGOS_START, "players": [MEGAJOGOS_START["players"][0], {"hand": 8, "layout": []},
+                                               MEGAJOGOS_START["players"][2]]}  # fmt: skip
+    # Player 1's choice is hidden: with player 0 done, player 1 or 2 may be the one to act.
+    for to_act in (1, 2):
+        state = load_position({**hidden_1, "to_act": to_act, "exchange": {"chosen": ["2e", None, None]}})
+        assert state.to_act == to_act and state.phase is Phase.EXCHANGE
+    # Player 0's hand is known and he has not chosen: nobody after him can have chosen or act.
+    for to_act, chosen, needle in (
+        (1, [None, None, None], "player 0 chooses the next card to pass, not player 1"),
+        (2, [None, None, "1c"], "player 0 has not chosen yet"),
+        (0, ["2e", None, None], "player 1 or 2 chooses the next card to pass, not player 0"),
+    ):
+        data = {**hidden_1, "to_act": to_act, "exchange": {"chosen": chosen}}
+        with pytest.raises(PositionError, match=needle):
+            load_position(data)
