@@ -319,6 +319,9 @@ class GameReview:
         Decisions where the time limit stopped sampling before ``samples``
         deals (their answers depend on machine speed).
     seconds : float
+    engine : str
+        The hint engine that evaluated the decisions (``v3``: ``samples`` counts
+        IS-MCTS iterations, each on its own sampled deal).
     """
 
     moves: list[ReviewedMove]
@@ -328,6 +331,7 @@ class GameReview:
     time_limit: float
     time_limited: int = 0
     seconds: float = 0.0
+    engine: str = ""
 
 
 def decisions(start: GameState, moves: Sequence[Move]) -> list[int]:
@@ -496,6 +500,7 @@ def review_game(
         time_limit,
         limited,
         time.perf_counter() - begin,
+        engine_for(engine, start.rules).name,
     )
 
 

@@ -9,6 +9,8 @@ game logic and print nothing.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from typing import Any
 
@@ -423,8 +425,9 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
         "settings": {
             "samples": result.samples,
             "seed": result.seed,
-            "time_limit": result.time_limit,
+            "time_limit": result.time_limit if math.isfinite(result.time_limit) else None,
             "time_limited": result.time_limited,
+            "engine": result.engine,
             "scale": list(SCALE),
             "thresholds": {str(label): least for label, least in THRESHOLDS},
         },

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 import typer
@@ -158,8 +159,8 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
     else:
         out.print("No decisions to review: every move was forced or a turn of the stock.")
     out.print(
-        f"Each decision: up to {result.samples} sampled deals (seed {result.seed}, "
-        f"{result.time_limit:g} s); 'drop' is the expected result given up (win +1, draw 0, loss -1; JSON 'loss' is the win chance given up)."
+        f"Each decision: up to {_budget(result)} (seed {result.seed}, "
+        f"{_limit(result.time_limit)}); 'drop' is the expected result given up (win +1, draw 0, loss -1; JSON 'loss' is the win chance given up)."
     )
     if result.time_limited:
         out.print(
@@ -179,3 +180,15 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
     out.print(summary)
     if svg is not None:
         out.print(f"Written the win-chance plot to {svg}.", markup=False)
+
+
+def _budget(result: GameReview) -> str:
+    """What ``--samples`` counted for the engine that reviewed the game."""
+    if result.engine == "v3":
+        return f"{result.samples} IS-MCTS iterations, each on its own sampled deal (engine v3)"
+    return f"{result.samples} sampled deals" + (f" (engine {result.engine})" if result.engine else "")
+
+
+def _limit(seconds: float) -> str:
+    """The time limit per decision, as the text says it."""
+    return f"{seconds:g} s" if math.isfinite(seconds) else "no time limit"

@@ -468,3 +468,14 @@ def test_an_option_the_variants_engine_reads_is_accepted_with_auto() -> None:
     code, _, err = run("simulate", "--variant", "megajogos", "--games", "1", "--bots",
                        "hint:c=0.5:samples=20,greedy,greedy")  # fmt: skip
     assert code == 0, err
+
+
+def test_review_by_v3_says_iterations() -> None:
+    # Fresh-user report: a megajogos review said "up to 30 sampled deals" where --samples counts
+    # v3's IS-MCTS iterations; JSON settings name the engine.
+    record = str(EXAMPLES.parent.parent / "tests" / "golden" / "megajogos-4.jsonl")
+    code, out, err = run("review", record, "--samples", "20", "--time-limit", "30")
+    assert code == 0, err
+    assert "20 IS-MCTS iterations" in " ".join(out.split()) and "sampled deals (" not in out
+    code, out, err = run("review", record, "--samples", "20", "--time-limit", "30", "--json")
+    assert code == 0 and json.loads(out)["settings"]["engine"] == "v3"

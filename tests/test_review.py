@@ -213,3 +213,17 @@ def test_review_usage_errors() -> None:
     assert code == 2 and "no such record file" in err and one_error_line(err)
     code, _, err = run("review", "x.jsonl", "--samples", "0")
     assert code == 2 and "--samples" in err and one_error_line(err)
+
+
+def test_review_without_a_time_limit_writes_json(tmp_path: Path) -> None:
+    # Fresh-user report: '--time-limit 1e400 --json' threw the whole review away (JSON cannot
+    # carry an infinity); the limit is null and the text says "no time limit".
+    path = tmp_path / "forced.jsonl"
+    path.write_text("\n".join(forced_out_record()) + "\n")
+    code, out, err = run("review", str(path), "--json", "--samples", "2", "--time-limit", "1e400")
+    assert code == 0, err
+    settings = json.loads(out)["settings"]
+    assert settings["time_limit"] is None and settings["engine"] == "v2" and settings["samples"] == 2
+    code, out, err = run("review", str(path), "--samples", "2", "--time-limit", "inf")
+    assert code == 0, err
+    assert "no time limit" in out and "inf s" not in out and "2 sampled deals (engine v2)" in out
