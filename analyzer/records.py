@@ -171,6 +171,12 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
         start = load_position(entry["start"])
     except ConquianError as exc:
         raise RecordError(f"line {number}: bad start position: {exc}") from None
+    hidden = [p for p, hand in enumerate(start.hands) if hand is None]
+    if hidden:
+        raise RecordError(
+            f"line {number}: the start position hides player {hidden[0]}'s hand; a record starts "
+            "with every hand known (docs/record-format.md)"
+        )
     if "variant" in entry and entry["variant"] != start.rules.name:
         raise RecordError(
             f"line {number}: the header says variant {json_text(entry['variant'])} "

@@ -239,6 +239,11 @@ def test_replay_checks_returns_stock_order_and_version() -> None:
     header = json.loads(lines[0])
     with pytest.raises(RecordError, match="the number 1"):
         replay_lines([json.dumps({**header, "version": "1"}), *lines[1:]])
+    hidden = json.loads(json.dumps(header))
+    hidden["start"]["players"][0]["hand"] = len(hidden["start"]["players"][0]["hand"])
+    # Fresh-user report: a start hiding a hand was accepted and failed at its first move.
+    with pytest.raises(RecordError, match=r"^line 1: the start position hides player 0's hand"):
+        replay_lines([json.dumps(hidden), *lines[1:]])
     header["start"]["stock"] = len(header["start"]["stock"])
     with pytest.raises(RecordError, match="stock cards in order"):
         replay_lines([json.dumps(header), *lines[1:]])
