@@ -21,6 +21,8 @@ Questions (``question.kind``):
 
 from __future__ import annotations
 
+import unicodedata
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,7 +101,21 @@ def load_puzzle(data: Any) -> Puzzle:
     answer = data.get("answer")
     if answer is not None:
         answer = _normalised_answer(answer, question["kind"], state)
-    return Puzzle(str(data.get("title", "")), state, question, answer)
+    return Puzzle(_title(data.get("title", "")), state, question, answer)
+
+
+def _title(value: object) -> str:
+    """The puzzle's title, refused if it holds a control character or a lone surrogate: it is
+    printed to the terminal and into SVG pictures (XML cannot carry control characters)."""
+    text = str(value)
+    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise PositionError(
+            f"puzzle 'title' {clip(repr(text))} holds U+{ord(bad):04X}, a "
+            f"{'lone surrogate' if unicodedata.category(bad) == 'Cs' else 'control character'}: "
+            "a title is one line of printable text"
+        )
+    return text
 
 
 QUESTION_KEYS = {

@@ -48,6 +48,11 @@ def test_a_wrong_stored_answer_is_caught() -> None:
         ({"question": {"kind": "mate"}}, "question.kind"),
         ({"question": {"kind": "win", "player": 7}}, "player"),
         ({"question": {"kind": "go_out_within", "player": 0, "turns": 0}}, "turns"),
+        # Fresh-user report: an escape sequence in the title reached the terminal raw and made
+        # the --svg picture malformed XML.
+        ({"title": "T\u001b]0;x\u0007"}, r"'title' .*U\+001B, a control character"),
+        ({"title": "a\nb"}, r"U\+000A, a control character"),
+        ({"title": "x\ud800"}, r"U\+D800, a lone surrogate"),
     ],
 )
 def test_malformed_puzzles(change: dict[str, object], needle: str) -> None:
