@@ -21,6 +21,7 @@ Questions (``question.kind``):
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 from dataclasses import dataclass
@@ -320,10 +321,13 @@ def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
     for key, expected in puzzle.answer.items():
         got = found.get(key)
         if isinstance(expected, list) and isinstance(got, list):
-            if sorted(set(expected)) != sorted(set(got)):
-                problems.append(
-                    f"{key}: expected {json_text(expected)}, found {json_text(sorted(set(got)))}"
-                )
+            # Name the difference in full: two long lists clipped alike hid it (fresh-user report).
+            lacks, extra = sorted(set(got) - set(expected)), sorted(set(expected) - set(got))
+            parts = [f"the stored answer lacks {json.dumps(lacks, ensure_ascii=False)}"] if lacks else []
+            if extra:
+                parts.append(f"it lists {json.dumps(extra, ensure_ascii=False)}, which the solver does not find")
+            if parts:
+                problems.append(f"{key}: " + "; ".join(parts))
         elif expected != got:
             problems.append(f"{key}: expected {json_text(expected)}, found {json_text(got)}")
     return problems

@@ -41,6 +41,20 @@ def test_a_wrong_stored_answer_is_caught() -> None:
     assert check_puzzle(puzzle, solve_puzzle(puzzle))
 
 
+def test_a_wrong_list_answer_names_the_difference_in_full() -> None:
+    # Fresh-user report: "expected [...long move…, found [...long move…" hid which move differed.
+    data = json.loads((PUZZLES[0].parent / "classic-win-1.json").read_text())
+    moves = data["answer"]["moves"]
+    assert len(moves) >= 2
+    data["answer"]["moves"] = [*moves[1:], "pass"]
+    puzzle = load_puzzle(data)
+    (problem,) = check_puzzle(puzzle, solve_puzzle(puzzle))
+    assert problem == (
+        f"moves: the stored answer lacks {json.dumps([moves[0]])}; "
+        "it lists [\"pass\"], which the solver does not find"
+    )
+
+
 @pytest.mark.parametrize(
     ("change", "needle"),
     [
