@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.cards import Labels, mask_of, parse_cards, text_labels
+from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import CardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.partition import Arrangement, solve_arrangement
@@ -160,7 +160,9 @@ def answer_meld_queries(data: Any, labels: Labels | None = None) -> list[MeldAns
         except CardError as exc:
             raise PositionError(f"queries[{k - 1}]: {exc}") from None
         if must & ~cards:
-            raise PositionError(f"queries[{k - 1}]: the 'must' cards are not all among 'cards'")
+            raise PositionError(
+                f"queries[{k - 1}]: 'must' cards not among 'cards': {format_mask(must & ~cards, labels)}"
+            )
         arrangement = solve_arrangement(cards, rules, must=must)
         meld = is_meld(cards, rules)
         expected = None if query.expected is None else query.expected.model_dump(exclude_none=True)

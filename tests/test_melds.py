@@ -332,6 +332,8 @@ def test_meld_query_file_problems_name_the_query(tmp_path: Path) -> None:
     # A mixed-labels query was refused without naming it.
     err = ask([{"cards": "AS 2S 3S"}, {"cards": "KS 5C 10o"}])
     assert "queries[1]: ambiguous card: '5C'" in err
+    # Fresh-user report: the 'must' cards outside 'cards' were not named (the command line names them).
+    assert "queries[0]: 'must' cards not among 'cards': 4S 5S" in ask([{"cards": "AS 2S 3S", "must": "AS 4S 5S"}])
 
 
 def test_a_position_given_as_a_meld_query_file_is_named() -> None:
