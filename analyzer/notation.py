@@ -144,10 +144,13 @@ class _Reader:
             )
         return value
 
-    def card_list(self, field: str, token: _Token, where: str) -> list[str]:
-        """Cards joined by ``,``; each kept with its column to be read once labels are known."""
+    def card_list(
+        self, field: str, token: _Token, where: str, empty: str = "write '-' for none"
+    ) -> list[str]:
+        """Cards joined by ``,``; each kept with its column to be read once labels are known.
+        ``empty`` is the advice given when there are none."""
         if not token.text:
-            raise self.fail(field, token, f"{where}: no cards (write '-' for none)")
+            raise self.fail(field, token, f"{where}: no cards ({empty})")
         out: list[str] = []
         for piece in token.split(","):
             if not piece.text:
@@ -205,7 +208,10 @@ class _Reader:
             inner = rest.cut(1, close)
             if "[" in inner.text:
                 raise self.fail("players", inner, f"player {p}: unclosed '[' in his layout")
-            entry["layout"].append(self.card_list("players", inner, f"player {p}'s meld {k}"))
+            entry["layout"].append(self.card_list(
+                "players", inner, f"player {p}'s meld {k}",
+                "a meld has three cards or more; a player without melds writes no brackets",
+            ))
             rest = rest.cut(close + 1)
         return entry
 
@@ -240,7 +246,10 @@ class _Reader:
                 token,
                 f"expected '-' or CARD:KIND:SOURCE[:DECLINED[:FORCED]], got {clip(token.text)!r}",
             )
-        card = self.card_list("centre", parts[0], "the centre card")
+        card = self.card_list(
+            "centre", parts[0], "the centre card",
+            "write the card; the whole field is '-' when a stock card is turned next",
+        )
         if len(card) != 1:
             raise self.fail("centre", parts[0], "the centre is one card")
         kind = parts[1].text.lower()

@@ -205,6 +205,9 @@ BAD = [
     (FORCING + " gave:-,-", "gave", "gave:", "classic has no exchange, so nobody passed a card (R9)"),
     (FORCING + " chosen:5H,-", "chosen", "chosen:", "classic has no exchange, so nobody chooses"),
     (FORCING.replace("AH,2H", "AH,2C").replace(",QD ", ",12o "), "players", "2C", "ambiguous"),
+    # Fresh-user report: an empty meld or centre card said "write '-' for none", which fails too.
+    (FORCING.replace("6S,7S]", "6S,7S][]"), "players", "]/AH", "a meld has three cards or more"),
+    (FORCING.replace("5C:turned", ":turned"), "centre", ":turned", "the whole field is '-'"),
 ]
 
 
