@@ -118,7 +118,7 @@ def solve_moves(
     for k, move in enumerate(moves):
         child = state.apply(move, check=False)
         share = max(0.01, (deadline - time.perf_counter()) / (len(moves) - k))
-        root = max(child.current_player(), 0) if not child.is_terminal() else -1
+        root = child.to_act if not child.is_terminal() else -1
         solver = solvers.setdefault(root, Solver(mode=mode, max_nodes=max_nodes, stop=stop))
         solver.time_limit = share
         result = solver.solve(child)

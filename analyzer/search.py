@@ -137,8 +137,8 @@ class SearchResult:
         ``"time"`` (the time limit) or ``"interrupted"`` (``stop``); ``None``
         when proven.
     lower, upper : float
-        Bounds on the expected result of the player to act (R20 scale,
-        -1..1) that the search proved; equal when proven, (-1, 1) when
+        Bounds on the expected result of the player to act (on a turn, R10,
+        the player who turns) (R20 scale, -1..1) that the search proved; equal when proven, (-1, 1) when
         nothing was proven.
     """
 
@@ -251,7 +251,8 @@ class Solver:
         self._same_deal(state)
         start = time.perf_counter()
         self.start_budget()
-        root_player = max(state.current_player(), 0) if not state.is_terminal() else 0
+        # On a turn (R10) the answer is given for the player who turns, the one named to act.
+        root_player = state.to_act if not state.is_terminal() else 0
         if root_player != self._root_player:
             # The bounds table holds values for the root player of the searches that filled it.
             self.bounds.clear()

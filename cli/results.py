@@ -214,7 +214,7 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
         "seconds": round(result.seconds, 4),
         # What is proven for the player to act (R20 scale), and whether the rest is an estimate.
         "bounds": {
-            "player": max(state.current_player(), 0),
+            "player": state.to_act,
             "lower": round(result.lower, 6),
             "upper": round(result.upper, 6),
         },

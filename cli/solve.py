@@ -100,7 +100,7 @@ def solve(
         estimate = ", ".join(f"player {p} {result.values[p]:+.2f}" for p in range(n))
         out.print(f"Not proven within the budget; estimated results: {estimate}.")
     if not result.proven:
-        me = max(state.current_player(), 0)
+        me = state.to_act  # on a turn (R10): the player who turns, as the search
         out.print(f"Proven for player {me}: {_bounds_text(result.lower, result.upper)}.")
     stop_text = {
         "positions": "position budget spent",

@@ -275,3 +275,25 @@ def test_paused_gc_restores_the_collector() -> None:
 
     mcts.search(small_positions(CLASSIC, 1, 2)[0], 20, seed=1)
     assert gc.isenabled()
+
+
+def test_bounds_on_a_turn_are_for_the_player_who_turns() -> None:
+    # Fresh-user report: on a turn (R10) 'solve' said "player 1 to act" and then gave the proven
+    # bounds "for player 0". They are now the turning player's, and hold the exact value.
+    from cli_run import run
+
+    from analyzer.deals import deal_position
+
+    state, _ = deal_position("classic", seed=3)
+    assert state.phase is Phase.TURN
+    exact = Solver().solve(state)
+    assert exact.proven
+    for budget in (300, 3000, 30000):
+        cut = Solver(max_nodes=budget).solve(state)
+        value = exact.values[state.to_act]
+        assert cut.lower - 1e-9 <= value <= cut.upper + 1e-9
+    code, out, err = run("solve", "-", "--budget", "300", "--json", input=json.dumps(dump_position(state)))
+    assert code == 0, err
+    assert json.loads(out)["bounds"]["player"] == state.to_act == 1
+    code, out, _ = run("solve", "-", "--budget", "300", input=json.dumps(dump_position(state)))
+    assert "player 1 to act" in out and f"Proven for player {state.to_act}:" in out
