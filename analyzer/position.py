@@ -714,7 +714,8 @@ def deal(
     seed : int or random.Random, optional
         The same seed gives the same deal.
     dealer : int, optional
-        The dealer; drawn with the seed when omitted.
+        The dealer; drawn with the seed when omitted.  The shuffle is the seed's
+        either way, so naming the dealer the seed draws gives the same deal.
 
     Returns
     -------
@@ -724,8 +725,9 @@ def deal(
     rules = get_rules(rules)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     n = rules.players
+    drawn = rng.randrange(n)  # drawn even when given, so naming a dealer keeps the seed's shuffle
     if dealer is None:
-        dealer = rng.randrange(n)
+        dealer = drawn
     elif not 0 <= dealer < n:
         raise ConquianError(f"no player {dealer} to deal in {rules.name}")
     deck = list(range(40))

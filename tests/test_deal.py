@@ -89,3 +89,14 @@ def test_output_file(tmp_path: Path) -> None:
 def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], needle: str) -> None:
     code, out, err = run(*args)
     assert code == 2 and needle in err and one_error_line(err) and out == ""
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_naming_the_seeds_dealer_keeps_the_deal(variant: str) -> None:
+    # Fresh-user report: 'deal --seed 3 --dealer 0' (the dealer seed 3 draws) gave other hands.
+    for seed in range(6):
+        drawn, _ = deal_position(variant, seed=seed)
+        named, _ = deal_position(variant, seed=seed, dealer=drawn.dealer)
+        assert named == drawn
+        other, _ = deal_position(variant, seed=seed, dealer=(drawn.dealer + 1) % drawn.rules.players)
+        assert other.stock == drawn.stock and other.dealer != drawn.dealer
