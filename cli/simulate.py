@@ -81,7 +81,8 @@ def simulate(
             "--records",
             metavar="DIR",
             help="Write one record per game into this new or empty directory (a new one is created; "
-            "its parent directory must exist).",
+            "its parent directory must exist); with --first, a directory holding the records of "
+            "the games before it.",
         ),
     ] = None,
     backend: Annotated[
@@ -125,7 +126,7 @@ def simulate(
         from analyzer.interop import require
 
         require("analyzer.interop.ray", "ray", "--backend ray")
-    directory = _records_dir(records)
+    directory = _records_dir(records, first, games)
     summary = Summary(rules.players)
     interrupted = False
     bar = progress("games", as_json, transient=False)
@@ -178,9 +179,18 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _records_dir(records: str | None) -> Path | None:
-    """Check ``--records`` before any game is played: a new or empty directory we can write into."""
-    return None if records is None else output_directory(records, "--records")
+def _records_dir(records: str | None, first: int, games: int) -> Path | None:
+    """Check ``--records`` before any game is played: a new or empty directory we can write
+    into, or with ``--first`` one that holds none of the records this run writes."""
+    if records is None:
+        return None
+    planned = [_record_name(k) for k in range(first, first + games)] if first else None
+    return output_directory(records, "--records", planned)
+
+
+def _record_name(index: int) -> str:
+    """The file name of game ``index``'s record (from 0 in the seed's series)."""
+    return f"game-{index:06d}.jsonl"
 
 
 def _write_record(directory: Path, result: GameResult, labels: Labels | None) -> None:
@@ -191,7 +201,7 @@ def _write_record(directory: Path, result: GameResult, labels: Labels | None) ->
         seed=result.seed,
         players=list(result.seats),
     )
-    path = directory / f"game-{result.index:06d}.jsonl"
+    path = directory / _record_name(result.index)
     tmp = path.with_suffix(".tmp")
     try:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -203,8 +213,14 @@ def _write_record(directory: Path, result: GameResult, labels: Labels | None) ->
 
 def _print_summary(data: dict[str, Any], rules: Rules) -> None:
     games = data["games"]
+    first = data["first"]
+    span = ""
+    if first:
+        span = f" (game {first}" if games == 1 else f" (games {first}-{first + games - 1}"
+        span += " of its series)"
     out.print(
-        f"{games} {rules.name} games, bots by seat: {', '.join(data['bots'])}, seed {data['seed']}"
+        f"{games} {rules.name} game{'' if games == 1 else 's'}, bots by seat: "
+        f"{', '.join(data['bots'])}, seed {data['seed']}{span}"
     )
     table = Table()
     for col in ("", "wins", "rate", "95% interval"):

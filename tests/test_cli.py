@@ -143,6 +143,22 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
     assert tail == ["game-000003.jsonl", "game-000004.jsonl"]
     for name in tail:  # the same deal, seats and moves as in the whole run
         assert (tmp_path / "tail" / name).read_text() == (tmp_path / "all" / name).read_text()
+    # Fresh-user report: continuing into the stopped run's own --records directory was refused.
+    part = tmp_path / "part"
+    code, _, _ = run("simulate", "--games", "3", *common, "--records", str(part))
+    assert code == 0
+    code, out, _ = run("simulate", "--games", "2", "--first", "3", *common, "--records", str(part))
+    assert code == 0 and json.loads(out)["first"] == 3
+    for name in (p.name for p in (tmp_path / "all").glob("*.jsonl")):
+        assert (part / name).read_text() == (tmp_path / "all" / name).read_text()
+    before = {p.name: p.read_text() for p in part.iterdir()}
+    code, _, err = run("simulate", "--games", "2", "--first", "4", *common, "--records", str(part))
+    assert code == 2 and "already holds game-000004.jsonl" in err
+    assert {p.name: p.read_text() for p in part.iterdir()} == before  # nothing overwritten
+    code, _, err = run("simulate", "--games", "1", *common, "--records", str(part))
+    assert code == 2 and "already holds game records" in err
+    code, out, _ = run("simulate", "--games", "1", "--first", "6", "--bots", "greedy,random")
+    assert code == 0 and out.startswith("1 classic game, ") and "(game 6 of its series)" in out
     code, _, err = run("simulate", "--first", "-1")
     assert code == 2 and "--first" in err and "Traceback" not in err
 
