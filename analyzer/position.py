@@ -485,9 +485,9 @@ def _validated(state: GameState) -> GameState:
             # hand may have chosen unseen, any player up to the first known hand.
             after = seats[last + 1 :]
             known = next((k for k, p in enumerate(after) if p not in hidden), len(after) - 1)
-            expected = " or ".join(str(p) for p in after[: known + 1])
+            next_up = " or ".join(str(p) for p in after[: known + 1])
             raise PositionError(
-                f"player {expected} chooses the next card to pass, not player {state.to_act} (R9)"
+                f"player {next_up} chooses the next card to pass, not player {state.to_act} (R9)"
             )
         return state
     centre = state.centre

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

@@ -305,6 +305,7 @@ class Group(TyperGroup):
             result = super().main(
                 args, prog_name, complete_var, standalone_mode=False, **extra
             )
+            sys.stdout.flush()  # a reader gone away is found here, not at the interpreter's exit
         except ConquianError as exc:
             if _STATE["json_errors"]:
                 emit({"valid": False, "error": str(exc)})
@@ -317,6 +318,14 @@ class Group(TyperGroup):
             # The reader went away (e.g. '| head'): stop quietly.
             _silence_stdout()
             return 0
+        except SystemExit as exc:
+            # click and rich turn a reader gone away into exit code 1 (click even without
+            # standalone mode); it is the same quiet stop as above.
+            cause = exc.__context__
+            if exc.code == 1 and isinstance(cause, OSError) and cause.errno == errno.EPIPE:
+                _silence_stdout()
+                return 0
+            raise
         except OSError as exc:
             _error_line(f"cannot write the output: {exc.strerror or exc}")
             return DOMAIN

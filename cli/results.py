@@ -10,7 +10,6 @@ game logic and print nothing.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable
 from typing import Any
 

@@ -282,3 +282,30 @@ def test_a_variant_alone_is_read_as_the_start_of_a_notation() -> None:
         code, out, err = run("analyze", text)
         assert code == 2 and one_error_line(err) and out == ""
         assert "as the one-line notation it has only its first field" in err and repr(text) in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", str(EXAMPLES / "forcing.json")],
+        ["analyze", str(EXAMPLES / "forcing.json")],
+        ["deal", "--seed", "1"],
+        ["--help"],
+        ["variants", "--json"],
+    ],
+)
+def test_a_reader_gone_away_ends_quietly_with_0(args: list[str]) -> None:
+    # Fresh-user report: with '| head' some commands exited 0 and those printing through rich
+    # exited 1 (rich's own choice); every command now stops quietly with exit code 0.
+    import os
+    import subprocess
+
+    from cli_run import CONQUIAN
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first write
+    try:
+        done = subprocess.run([*CONQUIAN, *args], stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 0 and done.stderr == "", (done.returncode, done.stderr)
