@@ -343,7 +343,9 @@ class PuzzleFile(_Shape):
     model_config = ConfigDict(title="Conquian puzzle")
 
     type: Literal["puzzle"]
-    title: str = ""
+    # The title is printed and drawn: no control characters (checked by analyzer.puzzles, which
+    # names the character; the pattern only tells schema users).
+    title: str = Field(default="", json_schema_extra={"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"})
     description: str | None = None
     question: PuzzleQuestion
     answer: PuzzleAnswer | None = None
@@ -378,7 +380,8 @@ class MeldQueryFile(_Shape):
     labels: Literal["french", "spanish"] | None = None
     description: str | None = None
     rule: str | None = None
-    queries: list[MeldQuery]
+    # At least one query (refused by analyzer.meldfile with its own message; here for schema users).
+    queries: list[MeldQuery] = Field(json_schema_extra={"minItems": 1})
 
 
 RecordLine = Union[RecordHeader, RecordMove, RecordResult]  # noqa: UP007

@@ -184,6 +184,15 @@ def test_the_schema_refuses_what_loading_refuses() -> None:
     data = forcing()
     data["x-note"] = "fine"
     assert position.is_valid(data) and position.is_valid(example("forcing.json"))
+    # Fresh-user report: the schemas accepted a meld query file without queries and a puzzle
+    # title with a control character, which the commands refuse.
+    melds = _validator("melds")
+    assert melds.is_valid(json.loads(MELD_FILES[0].read_text()))
+    assert not melds.is_valid({"type": "melds", "queries": []})
+    puzzle = _validator("puzzle")
+    data = json.loads(PUZZLES[0].read_text())
+    assert puzzle.is_valid({**data, "title": "Player 0 to win, é"})
+    assert not puzzle.is_valid({**data, "title": "T\u001b[2J"})
 
 
 READERS: list[tuple[str, list[str], str]] = [
