@@ -111,17 +111,17 @@ def solve_moves(
     player = state.to_act
     moves = state.legal_moves()
     deadline = time.perf_counter() + time_limit
-    # The solver's bounds are kept from the point of view of its root player, so one solver is
-    # shared only by the children with the same player to act (their tables are reused).
-    solvers: dict[int, Solver] = {}
+    # Every child is solved for the player who chooses here: in ``paranoid`` the coalition is the
+    # one against him, as in the search of the whole position (solved for the player to act in
+    # each child, the coalition changed with the move and contradicted 'solve'); one solver, so
+    # the tables of one child serve the next.
+    solver = Solver(mode=mode, max_nodes=max_nodes, stop=stop)
     found: list[MoveValue] = []
     for k, move in enumerate(moves):
         child = state.apply(move, check=False)
         share = max(0.01, (deadline - time.perf_counter()) / (len(moves) - k))
-        root = child.to_act if not child.is_terminal() else -1
-        solver = solvers.setdefault(root, Solver(mode=mode, max_nodes=max_nodes, stop=stop))
         solver.time_limit = share
-        result = solver.solve(child)
+        result = solver.solve(child, player=player)
         found.append(
             MoveValue(
                 move,

@@ -234,14 +234,28 @@ class Solver:
     _root_moves: list[tuple[Move, Outcome, bool]] = field(default_factory=list)
 
     @paused_gc()
-    def solve(self, state: GameState) -> SearchResult:
+    def solve(self, state: GameState, player: int | None = None) -> SearchResult:
         """Search ``state`` to the end of the deal within the budget.
+
+        Parameters
+        ----------
+        state : GameState
+            Every hand known.
+        player : int, optional
+            Whose result the search is about: the maximising player of
+            minimax and ``paranoid`` (the others form a coalition against
+            him), and the player of the bounds.  Default: the player to act
+            (on a turn, R10, the player who turns).  Solving the positions
+            after each of a player's moves for that player keeps the
+            coalition of ``paranoid`` the same (:func:`analyzer.multipv.solve_moves`).
 
         Raises
         ------
         PositionError
             If a hand is hidden (use a view-free position), or the stock
             cards are unknown.
+        ConquianError
+            If ``player`` is not a seat.
         """
         if any(h is None for h in state.hands):
             raise PositionError(
@@ -251,8 +265,10 @@ class Solver:
         self._same_deal(state)
         start = time.perf_counter()
         self.start_budget()
+        if player is not None and not 0 <= player < state.rules.players:
+            raise ConquianError(f"no player {player} in {state.rules.name}")
         # On a turn (R10) the answer is given for the player who turns, the one named to act.
-        root_player = state.to_act if not state.is_terminal() else 0
+        root_player = player if player is not None else state.to_act if not state.is_terminal() else 0
         if root_player != self._root_player:
             # The bounds table holds values for the root player of the searches that filled it.
             self.bounds.clear()

@@ -41,6 +41,28 @@ def test_every_move_is_valued_and_the_best_agrees_with_solve(path: Path) -> None
         assert best == set(puzzle.answer["moves"])
 
 
+MEGAJOGOS_PUZZLES = [p for p in PUZZLES if p.name.startswith("megajogos")]
+
+
+@pytest.mark.parametrize("path", MEGAJOGOS_PUZZLES, ids=[p.name for p in MEGAJOGOS_PUZZLES])
+def test_paranoid_all_moves_agree_with_paranoid_solve(path: Path) -> None:
+    # Fresh-user report: on megajogos-win-1 'solve --mode paranoid' proved player 1 wins while
+    # '--all-moves --mode paranoid' proved a win for player 0: each move's position was solved
+    # with the coalition against whoever acted there. The coalition is now the one against the
+    # player who chooses, so the best move's proven value is the position's.
+    from analyzer.search import Solver
+
+    state = read_puzzle(path).state
+    me = state.to_act
+    values = solve_moves(state, mode="paranoid", max_nodes=500_000, time_limit=120)
+    whole = Solver(mode="paranoid", max_nodes=500_000, time_limit=120).solve(state)
+    assert whole.proven and all(v.proven for v in values)
+    assert values[0].values[me] == whole.values[me]
+    for v in values:  # each move's value is what a paranoid search of his position proves for him
+        child = Solver(mode="paranoid", max_nodes=500_000).solve(state.apply(v.move), player=me)
+        assert child.values[me] == v.values[me]
+
+
 def test_cli_all_moves_json_and_text(tmp_path: Path) -> None:
     position = json.loads(PUZZLES[0].read_text())["position"]
     path = tmp_path / "p.json"
