@@ -15,6 +15,7 @@ from analyzer.interop.ismcts import (
     IsmctsBot,
     RolloutEvaluator,
 )
+from analyzer.errors import ConquianError
 from analyzer.moves import Take
 from analyzer.position import deal, load_position, view
 from analyzer.simulate import play_game
@@ -84,9 +85,17 @@ def test_choose_from_a_view_plays_a_legal_move_and_goes_out_at_once() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(ValueError, match="simulations must be at least 1"):
-        IsmctsBot(simulations=0)
-    with pytest.raises(ValueError, match="policy must be one of eager, random"):
-        IsmctsBot(policy="clever")
+    # Fresh-user report: 'ismcts:simulations=0' was a traceback and 'ismcts:uct_c=x' failed in
+    # the middle of a game; the bot's options are checked as every bot's are.
+    for options, needle in (
+        ({"simulations": 0}, "option simulations=0 must be at least 1"),
+        ({"policy": "clever"}, "option policy=clever must be one of eager, random"),
+        ({"uct_c": "x"}, "option uct_c=x must be a finite number"),
+        ({"uct_c": -1}, "option uct_c=-1 must be at least 0"),
+        ({"rollouts": 0}, "option rollouts=0 must be at least 1"),
+        ({"simulations": 2.5}, "option simulations=2.5 must be a whole number"),
+    ):
+        with pytest.raises(ConquianError, match=needle):
+            IsmctsBot(**options)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="rollouts must be at least 1"):
         RolloutEvaluator(rollouts=0)

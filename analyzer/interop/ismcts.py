@@ -32,7 +32,7 @@ import random
 from functools import cache
 from typing import Any
 
-from analyzer.bots import obvious_move
+from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
 from analyzer.interop import missing_extra
 from analyzer.interop.match import sample_world
@@ -134,8 +134,9 @@ class IsmctsBot:
 
     Raises
     ------
-    ValueError
-        If a number is out of range or the policy unknown.
+    ConquianError
+        If a number is not one or out of range, or the policy unknown
+        (:func:`analyzer.bots.bot_option`).
     """
 
     name = "ismcts"
@@ -148,9 +149,12 @@ class IsmctsBot:
         rollouts: int = 1,
         policy: str = "eager",
     ) -> None:
-        if simulations < 1:
-            raise ValueError(f"simulations must be at least 1, not {simulations}")
-        RolloutEvaluator(rollouts, policy)  # checks the arguments
+        # Checked as every bot's options are (a typed name such as 'ismcts:uct_c=x' is refused
+        # here, not in the middle of a game).
+        bot_option("simulations", simulations, whole=True, low=1)
+        bot_option("uct_c", uct_c, low=0)
+        bot_option("rollouts", rollouts, whole=True, low=1)
+        bot_option("policy", policy, choices=POLICIES)
         self.simulations = simulations
         self.uct_c = uct_c
         self.rollouts = rollouts
