@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import inspect
 import json
@@ -755,6 +756,7 @@ class OutputFile:
         self.option = option
         self.tmp = Path(tmp)
         self.committed = False
+        self._mode = mode
 
     def write_text(self, text: str) -> None:
         """Write ``text`` to the temporary file (not yet in place; see :meth:`commit`).
@@ -774,6 +776,23 @@ class OutputFile:
         except OSError as exc:
             domain(f"cannot write {_shown(str(self.path))!r}: {exc.strerror or exc}")
         self.committed = True
+
+    def publish(self, text: str) -> None:
+        """Write ``text`` and move it into place at once: a file kept up to date while the
+        command runs (``play --record``), whole after every call, never half-written."""
+        if self.committed:  # a new temporary file beside the one now in place
+            try:
+                handle, tmp = tempfile.mkstemp(
+                    prefix=f".{self.real.name}.", suffix=".tmp", dir=self.real.parent
+                )
+                with contextlib.suppress(OSError):
+                    os.fchmod(handle, self._mode)
+                os.close(handle)
+            except OSError as exc:
+                domain(f"cannot write {_shown(str(self.path))!r}: {exc.strerror or exc}")
+            self.tmp, self.committed = Path(tmp), False
+        self.write_text(text)
+        self.commit()
 
     def discard(self) -> None:
         """Remove the temporary file (nothing is written)."""

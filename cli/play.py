@@ -97,9 +97,10 @@ def _game(
     lab = rules.labels
 
     def save() -> None:
+        # In place after every move (whole each time): a game cut short keeps its record.
         if target is not None:
             lines = record_lines(start, history, state, seed=seed, players=players)
-            target.write_text("\n".join(lines) + "\n")
+            target.publish("\n".join(lines) + "\n")
 
     save()
     out.print(f"conquian play: {rules.name}, you are player {seat}. Type 'help' for commands.")
@@ -159,8 +160,8 @@ def _game(
 
 
 def _commit(target: OutputFile | None) -> None:
+    # The record is already in place (saved after every move): say where.
     if target is not None:
-        target.commit()
         out.print(f"Record saved to {target.path}.", markup=False)
 
 

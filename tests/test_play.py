@@ -61,3 +61,39 @@ def test_play_against_a_bot_that_sees_every_card(bot: str) -> None:
     assert code == 0, err
     assert f"({bot}) sees every" in out and "a ceiling" in out
     assert "error" not in out + err
+
+
+def test_the_record_is_in_place_after_every_move(tmp_path: Path) -> None:
+    # Fresh-user report: '--record' was written only at the end of the game ("kept up to date
+    # after every move" said the help); a killed game lost it. Now each move puts it in place.
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from cli_run import CONQUIAN
+
+    path = tmp_path / "k.jsonl"
+    game = subprocess.Popen(
+        [*CONQUIAN, "play", "--seed", "4", "--record", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert game.stdin is not None
+        game.stdin.write("1\n1\n")
+        game.stdin.flush()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            lines = path.read_text().splitlines() if path.exists() else []
+            if sum('"move"' in line for line in lines) >= 4:
+                break
+            time.sleep(0.2)
+        os.kill(game.pid, signal.SIGKILL)  # nothing can be saved on the way out
+        game.wait(timeout=30)
+    finally:
+        if game.poll() is None:
+            game.kill()
+    assert [p.name for p in tmp_path.iterdir()] == ["k.jsonl"]  # whole, no temporary file left
+    code, out, err = run("replay", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["finished"] is False and json.loads(out)["moves"] >= 4
