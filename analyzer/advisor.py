@@ -34,6 +34,7 @@ hidden cards; it is the standard baseline for hidden-information card games.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -446,6 +447,25 @@ def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameSta
     return melded_lead
 
 
+
+def _check_budgets(samples: object, time_limit: object, node_budget: object) -> None:
+    """Refuse budgets that no search can use (the command line refuses them as usage errors)."""
+    for name, value in (("samples", samples), ("node_budget", node_budget)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConquianError(f"{name} must be a whole number of at least 1, got {value!r}")
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or math.isnan(time_limit)
+        or time_limit <= 0
+    ):
+        raise ConquianError(
+            f"time_limit must be a number of seconds above 0 (inf for none), got {time_limit!r}"
+        )
+
+
 def advise(
     state: GameState,
     *,
@@ -502,9 +522,12 @@ def advise(
     PositionError
         If nobody has a choice here, or the player to act's hand is hidden.
     ConquianError
-        If the engine is unknown.
+        If the engine is unknown, or ``samples`` or ``node_budget`` is not a
+        whole number of at least 1, or ``time_limit`` is not a number above 0
+        (an infinity is no limit).
     """
     start = time.perf_counter()
+    _check_budgets(samples, time_limit, node_budget)
     engine = searching_engine(engine, state, open_hands=open_hands)
     budget = engine.node_budget if node_budget is None else node_budget
     if node_budget is None and engine.search == "lookahead" and open_hands and state.stock is not None:

@@ -256,7 +256,7 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
         position is checked by :meth:`analyzer.state.GameState.apply`.
     """
     if not isinstance(text, str):
-        raise IllegalMoveError(f"not a move: {clip(text)!r}")
+        raise IllegalMoveError(f"not a move: {clip(repr(text))} (a move is text, e.g. 'pass')")
     clean = " ".join(text.strip().split())
     head, _, rest = clean.partition(" ")
     verb = head.lower()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from typing import Any
 
-from analyzer.cards import format_card, iter_mask
+from analyzer.cards import clip, format_card, iter_mask
 from analyzer.errors import IllegalMoveError, PositionError
 from analyzer.melds import (
     can_meld_all,
@@ -35,6 +35,9 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.rules import ForceFit, ForceWhen, Rules, StockOut
 
 __all__ = ["GameState", "Offer", "Phase", "fits_layout", "offer_order"]
+
+_MOVE_TYPES = (Pass, Take, Force, LayIn, Meld, Give, Turn)
+"""The classes of :data:`analyzer.moves.Move`, for ``isinstance``."""
 
 
 class Phase(enum.StrEnum):
@@ -528,6 +531,10 @@ class GameState:
             If the move is not legal here; the message names the move and
             the position (phase, player to act, centre card).
         """
+        if check and not isinstance(move, _MOVE_TYPES):
+            raise IllegalMoveError(
+                f"apply needs a move (analyzer.moves.parse_move reads one from text), got {clip(repr(move))}"
+            )
         if check and not self.is_legal(move):
             raise IllegalMoveError(
                 f"illegal move {move.text(self.rules.labels)!r} in this position ({self.describe()})"

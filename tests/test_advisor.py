@@ -146,3 +146,32 @@ def test_going_out_ranks_first_and_all_lay_ins_are_candidates() -> None:
     assert any("goes out" in r for r in best.reasons) and best.static_score > 1000
     forced = read_position(EXAMPLES / "forcing.json").apply(parse_move("force 0"))
     assert len(candidate_moves(forced)) == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "needle"),
+    [
+        ({"samples": 0}, "samples must be a whole number of at least 1, got 0"),
+        ({"samples": -5}, "samples must be"),
+        ({"samples": True}, "samples must be"),
+        ({"node_budget": 0}, "node_budget must be a whole number of at least 1"),
+        ({"time_limit": -1}, "time_limit must be a number of seconds above 0"),
+        ({"time_limit": float("nan")}, "time_limit must be"),
+    ],
+)
+def test_the_library_refuses_budgets_the_command_line_refuses(options: dict[str, object], needle: str) -> None:
+    # Fresh-user report: advise(state, samples=0) and the like ran; the CLI refuses them.
+    from analyzer.errors import ConquianError
+
+    state = read_position(EXAMPLES / "forcing.json")
+    with pytest.raises(ConquianError, match=needle):
+        advise(state, **options)  # type: ignore[arg-type]
+
+
+def test_moves_given_as_something_else_are_named() -> None:
+    # Fresh-user report: state.apply("pass") was an AttributeError, parse_move(None) a TypeError.
+    state = read_position(EXAMPLES / "forcing.json")
+    with pytest.raises(IllegalMoveError, match=r"apply needs a move .*parse_move.*got 'pass'"):
+        state.apply("pass")  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match=r"not a move: None \(a move is text"):
+        parse_move(None)  # type: ignore[arg-type]
