@@ -270,7 +270,7 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
                 raise IllegalMoveError(f"move {clip(text)!r} lists no melds")
             pay = _parse_end(end, labels, text)
             return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
-        if verb == "force" and rest.isdigit():
+        if verb == "force" and rest.isascii() and rest.isdigit():
             return Force(int(rest))
         if verb == "meld":
             layout, end = _parse_layout(rest, labels, text)
@@ -282,6 +282,18 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
             return Give(card) if verb == "give" else Turn(card)
     except CardError as exc:
         raise IllegalMoveError(f"{exc} in move {clip(text)!r}") from None
+    shape = _SHAPES.get(verb)
+    if shape is not None:  # a known word with the wrong rest: say what it takes
+        raise IllegalMoveError(f"not a move: {clip(text)!r} ({shape})")
     raise IllegalMoveError(
         f"not a move: {clip(text)!r} (expected pass, take, force, lay, meld, give or turn)"
     )
+
+
+_SHAPES = {
+    "pass": "'pass' takes nothing after it",
+    "force": "'force' takes the seat of the player forced, e.g. 'force 1' (R14)",
+    "give": "'give' takes one card, e.g. 'give 7H' (R9)",
+    "turn": "'turn' takes one card, e.g. 'turn 7H' (R10)",
+}
+"""What a move word takes, for the message about a move that has the word but not the rest."""

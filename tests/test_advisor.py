@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from conftest import EXAMPLES
@@ -175,3 +176,20 @@ def test_moves_given_as_something_else_are_named() -> None:
         state.apply("pass")  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match=r"not a move: None \(a move is text"):
         parse_move(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("turn", "'turn' takes one card, e.g. 'turn 7H' (R10)"),
+        ("give", "'give' takes one card"),
+        ("force", "'force' takes the seat of the player forced"),
+        ("force \u0661", "'force' takes the seat"),  # another script's digit is not a seat
+        ("pass 3", "'pass' takes nothing after it"),
+        ("fly", "expected pass, take, force, lay, meld, give or turn"),
+    ],
+)
+def test_a_move_word_without_its_rest_says_what_it_takes(text: str, needle: str) -> None:
+    # Fresh-user report: 'turn' alone was "not a move: 'turn' (expected ... or turn)".
+    with pytest.raises(IllegalMoveError, match=re.escape(needle)):
+        parse_move(text)
