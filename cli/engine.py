@@ -24,7 +24,7 @@ from analyzer.advisor import (
     searching_engine,
 )
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
-from analyzer.errors import ConquianError, IllegalMoveError
+from analyzer.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.hints import static_hints
 from analyzer.multipv import solve_moves
 from analyzer.notation import parse_notation
@@ -394,7 +394,10 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
     except RecursionError:
         return _error(request_id, "the request is nested too deeply to read", None), False
     except ConquianError as exc:
-        return _error(request_id, exc.request_message or str(exc), exc.option), False
+        field = exc.option
+        if field is None and isinstance(exc, PositionError) and "position" in request:
+            field = "position"  # a position that parses but this command cannot answer
+        return _error(request_id, exc.request_message or str(exc), field), False
     except Exception as exc:  # the engine goes on whatever one request does
         return _error(request_id, f"internal error: {type(exc).__name__}: {exc}", None), False
     return {"id": request_id, "ok": True, "result": result}, False

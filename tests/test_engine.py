@@ -183,6 +183,15 @@ def test_why_and_hint_problems_name_the_field() -> None:
     hidden["players"][0]["hand"] = 2  # player 0's hand hidden: nothing to solve
     reply, _ = answer(json.dumps({"id": 2, "cmd": "solve", "position": hidden}))
     assert reply["ok"] is False and "hidden" in reply["error"]
+    # Fresh-user report: a position that reads but cannot be answered named no field.
+    assert reply["field"] == "position"
+    actor = example("forcing.json")
+    me = actor["to_act"]
+    actor["players"][me]["hand"] = len(actor["players"][me]["hand"])  # the hand of the one to act
+    reply, _ = answer(json.dumps({"id": 3, "cmd": "hint", "position": actor}))
+    assert reply["field"] == "position" and "hidden" in reply["error"]
+    reply, _ = answer(json.dumps({"id": 4, "cmd": "hint", "position": "not json or notation"}))
+    assert reply["ok"] is False and reply["field"] == "position"
 
 
 def test_labels_per_request_and_by_default() -> None:
