@@ -105,14 +105,14 @@ def load_puzzle(data: Any) -> Puzzle:
 
 
 def _title(value: object) -> str:
-    """The puzzle's title, refused if it holds a control character or a lone surrogate: it is
-    printed to the terminal and into SVG pictures (XML cannot carry control characters)."""
+    """The puzzle's title, refused if it holds a control character: it is printed to the
+    terminal and into SVG pictures (XML cannot carry control characters).  A lone surrogate
+    (a ``\\ud800`` escape) is kept: it is printed as its escape."""
     text = str(value)
-    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Cs")), None)
+    bad = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
     if bad is not None:
         raise PositionError(
-            f"puzzle 'title' {clip(repr(text))} holds U+{ord(bad):04X}, a "
-            f"{'lone surrogate' if unicodedata.category(bad) == 'Cs' else 'control character'}: "
+            f"puzzle 'title' {clip(repr(text))} holds U+{ord(bad):04X}, a control character: "
             "a title is one line of printable text"
         )
     return text

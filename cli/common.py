@@ -48,7 +48,7 @@ from typer.exceptions import TyperException
 from analyzer.advisor import ENGINE_NAMES, ENGINES
 from analyzer.bots import BOTS, check_bot, parse_bot
 from analyzer.cards import Labels, clip, mask_of, parse_cards
-from analyzer.errors import CardError, ConquianError, MissingExtraError, UnknownVariantError
+from analyzer.errors import CardError, ConquianError, MissingExtraError, PositionError, UnknownVariantError
 from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
 from analyzer.position import load_position, parse_json, relabel, unwrap_position
 from analyzer.rules import PRESETS, Rules, get_rules
@@ -607,7 +607,22 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
         if looks_like_notation(text.strip()) and not text.lstrip().startswith("{"):
             state = parse_notation(text.strip())
             return PositionInput(relabel(state, labels), name, state.rules.labels)
-    state = load_position(unwrap_position(json_input(text, name)))
+    try:
+        data = json_input(text, name)
+    except PositionError:
+        words = text.lstrip("\ufeff").split(None, 1)
+        if not words:
+            raise PositionError(
+                f"{name} is empty: give a position, as JSON or the one-line notation"
+            ) from None
+        if not words[0].startswith(("{", "[")):
+            # Neither kind: say both, as a file or standard input may hold either.
+            raise PositionError(
+                f"{name} is neither JSON nor the one-line notation, which starts with a variant "
+                f"({', '.join(PRESETS)}); it starts with {clip(words[0], 40)!r}"
+            ) from None
+        raise
+    state = load_position(unwrap_position(data))
     return PositionInput(relabel(state, labels), name, state.rules.labels)
 
 
