@@ -48,7 +48,13 @@ from typer.exceptions import TyperException
 from analyzer.advisor import ENGINE_NAMES, ENGINES
 from analyzer.bots import BOTS, check_bot, parse_bot
 from analyzer.cards import Labels, clip, mask_of, parse_cards
-from analyzer.errors import CardError, ConquianError, MissingExtraError, PositionError, UnknownVariantError
+from analyzer.errors import (
+    CardError,
+    ConquianError,
+    MissingExtraError,
+    PositionError,
+    UnknownVariantError,
+)
 from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
 from analyzer.position import load_position, parse_json, relabel, unwrap_position
 from analyzer.rules import PRESETS, Rules, get_rules
