@@ -110,8 +110,10 @@ class Rules:
     on_stock_out: StockOut
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 4 or self.hand_size < 1:
-            raise ValueError(f"bad player count or hand size in {self.name!r}")
+        if not 2 <= self.players <= 4:
+            raise ValueError(f"players must be 2 to 4 in {self.name!r}, got {self.players}")
+        if self.hand_size < 1:
+            raise ValueError(f"hand_size must be at least 1 in {self.name!r}, got {self.hand_size}")
         if self.players * self.hand_size >= 40:
             raise ValueError(f"{self.name!r} deals more than the 40-card deck")
         if not 3 <= self.max_run <= 10:

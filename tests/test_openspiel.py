@@ -160,6 +160,9 @@ def test_bad_parameters_are_refused_in_one_line() -> None:
         openspiel.load("classic", dealer=7)
     with pytest.raises(ConquianError, match="on_stock_out='coin' is not one of"):
         openspiel.load("classic", on_stock_out="coin")
+    # Fresh-user report: "bad player count or hand size in 'classic'" named neither value.
+    with pytest.raises(ConquianError, match="players must be 2 to 4 in 'classic', got 5"):
+        openspiel.load("classic", players=5)
 
 
 def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
