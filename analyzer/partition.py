@@ -261,11 +261,16 @@ def solve_arrangement(
     Returns
     -------
     Arrangement
-        ``feasible=False`` when ``must`` cannot be melded.
+        ``feasible=False`` when ``must`` cannot be melded.  When ``cards``
+        are one meld (R4, R5), that meld, not a split of it into several.
     """
     from ortools.sat.python import cp_model  # imported when needed (start-up time)
     if must & ~cards:
         return Arrangement(False, (), 0, cards, True)
+    if cards and is_meld(cards, rules):
+        # Every card melded either way; one meld says what the cards are (an eight-card run
+        # was shown as a five- and a three-card run beside the verdict "a meld").
+        return Arrangement(True, (cards,), cards.bit_count(), 0, True)
     cover = cover_model(cards, must, rules)
     # Meld as many cards as possible.
     cover.model.maximize(cover.melded())

@@ -388,3 +388,19 @@ def test_check_arrangement_max_run() -> None:
     check_arrangement(nine, (nine,), MEGAJOGOS, nine)
     with pytest.raises(ConquianError, match="not a legal meld"):
         check_arrangement(nine, (nine,), CLASSIC, nine)
+
+
+def test_cards_that_are_one_meld_are_shown_as_that_meld() -> None:
+    # Fresh-user report: an eight-card run, "a meld", was shown split into a five- and a
+    # three-card run; the arrangement of cards that are one meld is that meld (R4, R5).
+    from analyzer.cards import mask_of, parse_cards
+    from analyzer.rules import CLASSIC, MEGAJOGOS
+
+    for rules, text in ((CLASSIC, "AS 2S 3S 4S 5S 6S 7S JS"), (MEGAJOGOS, "1e 2e 3e 4e 5e 6e 7e 10e 11e"),
+                        (CLASSIC, "7S 7H 7D 7C")):  # fmt: skip
+        cards = mask_of(parse_cards(text))
+        found = solve_arrangement(cards, rules)
+        assert found.melds == (cards,) and found.melded == cards.bit_count() and found.unmelded == 0
+    nine = mask_of(parse_cards("AS 2S 3S 4S 5S 6S 7S JS QS"))  # no single meld in classic (R5)
+    split = solve_arrangement(nine, CLASSIC)
+    assert split.melded == 9 and len(split.melds) == 2
