@@ -40,9 +40,12 @@ def melds(
         ),
     ] = None,
     must: Annotated[
-        str,
-        typer.Option("--must", "-m", metavar="CARDS", help="Cards that must be melded (R13)."),
-    ] = "",
+        list[str] | None,
+        typer.Option(
+            "--must", "-m", metavar="CARDS",
+            help="Cards that must be melded (R13); may be given more than once (the cards add up).",
+        ),
+    ] = None,
     file: Annotated[
         str | None,
         typer.Option(
@@ -67,6 +70,7 @@ def melds(
     labels the cards were read in.
     """
     rules = rules_of(variant)
+    must_text = " ".join(must or [])  # a repeated --must adds its cards (it kept only the last)
     if file is not None:
         if cards:
             usage("give CARDS or --file, not both")
@@ -87,13 +91,13 @@ def melds(
         usage("CARDS: no cards given (or use --file FILE)")
     try:
         read_in = text_labels(
-            f"{text} {must}".replace(",", " ").split(), labels or rules.reading_default
+            f"{text} {must_text}".replace(",", " ").split(), labels or rules.reading_default
         )
     except CardError as exc:
         usage(str(exc))
     lab = labels or read_in
     mask = cards_arg(text, read_in, "CARDS")
-    need = cards_arg(must, read_in, "--must")
+    need = cards_arg(must_text, read_in, "--must")
     if need & ~mask:
         usage(f"--must cards not among CARDS: {format_mask(need & ~mask, lab)}")
     result = solve_arrangement(mask, rules, must=need)

@@ -215,9 +215,13 @@ def _ask(state: GameState, seat: int) -> Move:
             mine = view(state, seat)
             samples = 24 if engine_for(DEFAULT_ENGINE, mine.rules).name == "v2" else None
             advice = advise(mine, samples=samples, time_limit=1.0, seed=len(state.dead))
-            for k, e in enumerate(advice.estimates[:5], 1):
+            # Each move with its number in the 'moves' list, which is what a typed number plays
+            # (the hint's ranks were numbered 1..5 too, and typing one played another move).
+            out.print("Best first, each with its move number (type it to play the move):")
+            for e in advice.estimates[:5]:
+                number = moves.index(e.move) + 1 if e.move in moves else "-"
                 out.print(
-                    f"  {k}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
+                    f"  {number}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
                     f"{100 * e.draw:.0f}% of {e.samples} sampled deals; "
                     f"{'; '.join(e.reasons[2:4])})",
                     markup=False,

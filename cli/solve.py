@@ -108,8 +108,8 @@ def solve(
         "interrupted": "interrupted: best answer found so far",
     }.get(result.stopped_by or "", "budget spent")
     out.print(
-        f"{'Proven' if result.proven else f'NOT proven ({stop_text})'}: {result.nodes} positions "
-        f"in {result.seconds:.2f} s ({result.mode})."
+        f"{'Proven' if result.proven else f'NOT proven ({stop_text})'}: "
+        f"{count(result.nodes, 'position')} in {result.seconds:.2f} s ({result.mode})."
     )
     if result.pv:
         out.print("Principal variation:" if result.proven else "Best line found so far:")
@@ -171,6 +171,11 @@ def _all_moves(
         )
     out.print(table)
     out.print(
-        f"{'Proven' if data['proven'] else 'NOT all proven'}: {data['nodes']} positions in "
+        f"{'Proven' if data['proven'] else 'NOT all proven'}: {count(data['nodes'], 'position')} in "
         f"{data['seconds']:.2f} s."
     )
+
+
+def count(number: int, noun: str) -> str:
+    """``1 position``, ``2 positions``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

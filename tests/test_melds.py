@@ -343,3 +343,14 @@ def test_a_position_given_as_a_meld_query_file_is_named() -> None:
     code, _, err = run("melds", "--file", str(EXAMPLES / "forcing.json"))
     assert code == 1 and one_error_line(err)
     assert "this is a position, not a meld query file" in err and "unknown key" not in err
+
+
+def test_a_repeated_must_adds_its_cards() -> None:
+    # Fresh-user report: a second --must silently replaced the first.
+    from cli_run import run
+
+    code, out, _ = run("melds", "5H", "6H", "7H", "JH", "JS", "JD", "KC", "--must", "5H 6H 7H JH", "--must", "KC", "--json")
+    assert code == 0 and json.loads(out)["feasible"] is False  # KC melds with nothing (R13)
+    code, out, _ = run("melds", "5H", "6H", "7H", "JH", "JS", "JD", "KC", "--must", "5H 6H 7H JH", "-m", "JS", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["feasible"] is True and data["melded"] == 6

@@ -97,3 +97,16 @@ def test_the_record_is_in_place_after_every_move(tmp_path: Path) -> None:
     code, out, err = run("replay", str(path), "--json")
     assert code == 0, err
     assert json.loads(out)["finished"] is False and json.loads(out)["moves"] >= 4
+
+
+def test_the_hint_numbers_are_the_move_numbers() -> None:
+    # Fresh-user report: 'hint' ranked its moves 1..5, but a typed number plays the move of that
+    # number in the 'moves' list, another move. The hint now shows each move's own number.
+    import re
+
+    _code, out, _ = run("play", "--seed", "3", input="moves\nhint\nquit\n")
+    listed = dict(re.findall(r"^\s*(\d+)\. (.+)$", out.split("Best first")[0], re.M))
+    hinted = re.findall(r"^\s*(\d+)\. (.+?)  \(wins", out.split("Best first")[1], re.M)
+    assert hinted
+    for number, text in hinted:
+        assert listed[number].strip() == text.strip()
