@@ -82,10 +82,15 @@ def test_the_record_is_in_place_after_every_move(tmp_path: Path) -> None:
         assert game.stdin is not None
         game.stdin.write("1\n1\n")
         game.stdin.flush()
-        deadline = time.monotonic() + 120
+        # Wait until the game waits for the third move: the record then stops changing (a kill
+        # during a write would leave its temporary file, the record itself whole either way).
+        deadline = time.monotonic() + 180
+        seen, since = "", time.monotonic()
         while time.monotonic() < deadline:
-            lines = path.read_text().splitlines() if path.exists() else []
-            if sum('"move"' in line for line in lines) >= 4:
+            now = path.read_text() if path.exists() else ""
+            if now != seen:
+                seen, since = now, time.monotonic()
+            elif sum('"move"' in line for line in now.splitlines()) >= 4 and time.monotonic() - since > 2:
                 break
             time.sleep(0.2)
         os.kill(game.pid, signal.SIGKILL)  # nothing can be saved on the way out
