@@ -47,6 +47,7 @@ __all__ = [
     "card_index",
     "check_mixed_labels",
     "clip",
+    "counted",
     "format_card",
     "format_mask",
     "iter_mask",
@@ -328,6 +329,11 @@ def check_mixed_labels(tokens: Iterable[str], labels: Labels | None) -> None:
 def clip(text: str, limit: int = 40) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis, for error messages."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 position``, ``2 positions``: a count with its noun, for messages."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def format_card(index: int, labels: Labels = Labels.FRENCH) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analyzer.cards import FULL_DECK, format_card, format_mask, iter_mask
+from analyzer.cards import FULL_DECK, counted, format_card, format_mask, iter_mask
 from analyzer.errors import PositionError
 from analyzer.melds import can_meld_all, cards_of, layoff_mask
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
@@ -151,10 +151,6 @@ def _cards(mask_or_list: int | tuple[int, ...], state: GameState) -> str:
     if isinstance(mask_or_list, int):
         return format_mask(mask_or_list, state.rules.labels)
     return " ".join(format_card(c, state.rules.labels) for c in mask_or_list)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _exposed(state: GameState, player: int, layout: tuple[int, ...], hand: int) -> int:
@@ -304,11 +300,11 @@ def score_move(state: GameState, move: Move) -> Hint:
         )
 
     if my_outs:
-        reasons.append(f"keeps {_plural(len(my_outs), 'out')}: {_cards(my_outs, state)}")
+        reasons.append(f"keeps {counted(len(my_outs), 'out')}: {_cards(my_outs, state)}")
     else:
         reasons.append("no outs yet")
     if exposed:
-        reasons.append(f"exposes {_plural(exposed, 'card')} to forcing (R14)")
+        reasons.append(f"exposes {counted(exposed, 'card')} to forcing (R14)")
     return Hint(move, score, tuple(reasons))
 
 

@@ -479,6 +479,8 @@ def _validated(state: GameState) -> GameState:
                 f"the exchange choices are made in turn order {seats} from the player after the "
                 f"dealer, and player {waiting[0]} has not chosen yet (R9)"
             )
+        if last == n - 1:  # the last to choose has chosen: so has everyone before him
+            raise PositionError("every player has chosen a card: the exchange is already done (R9)")
         turn = seats.index(state.to_act)
         if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):
             # The next to choose: the first player after the last choice, or, where a hidden

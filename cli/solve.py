@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from analyzer.cards import counted
 from analyzer.multipv import solve_moves
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
@@ -109,7 +110,7 @@ def solve(
     }.get(result.stopped_by or "", "budget spent")
     out.print(
         f"{'Proven' if result.proven else f'NOT proven ({stop_text})'}: "
-        f"{count(result.nodes, 'position')} in {result.seconds:.2f} s ({result.mode})."
+        f"{counted(result.nodes, 'position')} in {result.seconds:.2f} s ({result.mode})."
     )
     if result.pv:
         out.print("Principal variation:" if result.proven else "Best line found so far:")
@@ -171,11 +172,6 @@ def _all_moves(
         )
     out.print(table)
     out.print(
-        f"{'Proven' if data['proven'] else 'NOT all proven'}: {count(data['nodes'], 'position')} in "
+        f"{'Proven' if data['proven'] else 'NOT all proven'}: {counted(data['nodes'], 'position')} in "
         f"{data['seconds']:.2f} s."
     )
-
-
-def count(number: int, noun: str) -> str:
-    """``1 position``, ``2 positions``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cards import clip
+from analyzer.cards import clip, counted
 from analyzer.search import Solver
 from analyzer.tree import build_tree, export_tree
 from cli.common import (
@@ -114,23 +114,19 @@ def tree(
         return
     out.print(f"Position: {pos.name}: {state.describe()}.", markup=False)
     out.print(
-        f"Explored {_count(nodes, 'position')} and {_count(edges, 'move')} to depth {depth}"
+        f"Explored {counted(nodes, 'position')} and {counted(edges, 'move')} to depth {depth}"
         + (" (node limit reached)" if data["truncated"] else "")
         + "."
     )
     if data["unexpanded"]:
         out.print(
-            f"{_count(data['unexpanded'], 'position')} within the depth not expanded: a hand or "
+            f"{counted(data['unexpanded'], 'position')} within the depth not expanded: a hand or "
             "the stock is hidden there."
         )
     if data["pv"]:
         out.print("Principal variation: " + ", ".join(data["pv"]), markup=False)
     if export is not None:
         out.print(f"Written {fmt} to {export}.", markup=False)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _is_dir(path: Path) -> bool:

@@ -211,6 +211,7 @@ def test_exchange_views_still_follow_turn_order() -> None:
         (1, [None, None, None], "player 0 chooses the next card to pass, not player 1"),
         (2, [None, None, "1c"], "player 0 has not chosen yet"),
         (0, ["2e", None, None], "player 1 or 2 chooses the next card to pass, not player 0"),
+        (1, [None, None, "1c"], "player 0 has not chosen yet"),
     ):
         data = {**hidden_1, "to_act": to_act, "exchange": {"chosen": chosen}}
         with pytest.raises(PositionError, match=needle):
