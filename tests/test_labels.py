@@ -258,4 +258,4 @@ def test_labels_decide_only_text_that_nothing_else_decides_in_every_variant() ->
     code, out, _ = run("melds", "5C", "6C", "7C", "--json")
     assert code == 0 and json.loads(out)["melds"] == [["5C", "6C", "7C"]]
     readme = (ROOT / "README.md").read_text()
-    assert "`conquian melds 5C 6C 7C --labels spanish` is\n5, 6, 7 de copas, in every variant" in readme
+    assert "`conquian melds 5C 6C 7C --labels spanish` is 5, 6, 7 de copas in every variant" in readme
