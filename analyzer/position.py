@@ -361,13 +361,26 @@ def load_position(data: Any) -> GameState:
             None if g is None else reader.loose(g, f"exchange 'chosen' of player {k}")
             for k, g in enumerate(raw_gifts)
         )
+        # A card shown anywhere else (another known hand, the stock, the table) is not in the
+        # hand of the player who chose it, hidden or not (R1, R9).
+        shown = 0
+        for hand in hands:
+            shown |= hand or 0
+        for card in (*(stock or ()), *dead, *((centre.card,) if centre is not None else ())):
+            shown |= 1 << card
         for k, g in enumerate(gifts):
             hand = hands[k]
-            if g is not None and hand is not None and not hand >> g & 1:
+            elsewhere = hand is None and g is not None and shown >> g & 1
+            if g is not None and (elsewhere or (hand is not None and not hand >> g & 1)):
                 raise PositionError(
                     f"player {k} chose {format_card(g, labels)} in the exchange, "
                     f"but it is not in his hand (R9)"
                 )
+        if any(g is not None for g in gave):
+            raise PositionError(
+                "a position in the exchange (R9) cannot say who passed what ('gave'): nobody "
+                "has passed a card until every player has chosen one"
+            )
 
     state = GameState(
         rules=rules,
@@ -480,7 +493,10 @@ def _validated(state: GameState) -> GameState:
                 f"dealer, and player {waiting[0]} has not chosen yet (R9)"
             )
         if last == n - 1:  # the last to choose has chosen: so has everyone before him
-            raise PositionError("every player has chosen a card: the exchange is already done (R9)")
+            raise PositionError(
+                f"player {seats[-1]} chooses last in the exchange (turn order {seats}), so with his "
+                "choice made every player has chosen: the exchange is already done (R9)"
+            )
         turn = seats.index(state.to_act)
         if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):
             # The next to choose: the first player after the last choice, or, where a hidden

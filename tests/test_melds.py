@@ -354,3 +354,13 @@ def test_a_repeated_must_adds_its_cards() -> None:
     code, out, _ = run("melds", "5H", "6H", "7H", "JH", "JS", "JD", "KC", "--must", "5H 6H 7H JH", "-m", "JS", "--json")
     data = json.loads(out)
     assert code == 0 and data["feasible"] is True and data["melded"] == 6
+
+
+def test_an_empty_expected_answer_is_not_counted_as_checked(tmp_path: Path) -> None:
+    # Fourth fresh-user round: '"expected": {}' printed "1 of 1 expected answers are correct".
+    from cli_run import run
+
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps({"type": "melds", "queries": [{"cards": "AS 2S 3S", "expected": {}}]}))
+    code, out, _ = run("melds", "--file", str(path))
+    assert code == 0 and "No query gives an expected answer to check." in out

@@ -212,7 +212,18 @@ def test_exchange_views_still_follow_turn_order() -> None:
         (2, [None, None, "1c"], "player 0 has not chosen yet"),
         (0, ["2e", None, None], "player 1 or 2 chooses the next card to pass, not player 0"),
         (1, [None, None, "1c"], "player 0 has not chosen yet"),
+        # Fourth fresh-user round: a hidden hand's choice shown in another (known) hand.
+        (2, ["2e", "1c", None], "player 1 chose 1c in the exchange, but it is not in his hand"),
     ):
         data = {**hidden_1, "to_act": to_act, "exchange": {"chosen": chosen}}
         with pytest.raises(PositionError, match=needle):
             load_position(data)
+
+
+def test_an_exchange_position_cannot_also_say_who_passed_what() -> None:
+    # Fourth fresh-user round: 'chosen' and 'gave' were accepted together.
+    data = {**MEGAJOGOS_START, "exchange": {"chosen": ["2e", None, None]}}
+    data["players"] = [dict(p) for p in data["players"]]
+    data["players"][1]["gave"] = "1o"
+    with pytest.raises(PositionError, match=r"cannot say who passed what \('gave'\)"):
+        load_position(data)
