@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,7 +15,7 @@ from analyzer.cards import Labels, clip
 from analyzer.position import relabel
 from analyzer.records import record_lines
 from analyzer.rules import Rules
-from analyzer.simulate import BACKENDS, GameResult, Summary
+from analyzer.simulate import BACKENDS, GameResult, Summary, game_seed
 from analyzer.simulate import simulate as simulate_games
 from cli.common import (
     JsonOpt,
@@ -127,6 +128,8 @@ def simulate(
 
         require("analyzer.interop.ray", "ray", "--backend ray")
     directory = _records_dir(records, first, games)
+    if directory is not None and first:
+        _same_run(directory, rules, seed)
     summary = Summary(rules.players)
     interrupted = False
     bar = progress("games", as_json, transient=False)
@@ -186,6 +189,29 @@ def _records_dir(records: str | None, first: int, games: int) -> Path | None:
         return None
     planned = [_record_name(k) for k in range(first, first + games)] if first else None
     return output_directory(records, "--records", planned)
+
+
+def _same_run(directory: Path, rules: Rules, seed: int) -> None:
+    """With ``--first``: the records already in ``directory`` are games of this run (the same
+    variant and seed: each game's seed is ``game_seed(seed, index)``), or it is a usage error."""
+    for path in sorted(directory.glob("game-*.jsonl")):
+        index = path.name[len("game-") : -len(".jsonl")]
+        try:
+            with path.open(encoding="utf-8") as handle:
+                header = json.loads(handle.readline())
+            same = (
+                index.isdigit()
+                and header.get("variant") == rules.name
+                and header.get("seed") == game_seed(seed, int(index))
+            )
+        except (OSError, ValueError, AttributeError):
+            same = False
+        if not same:
+            usage(
+                f"--records directory {clip(str(directory))!r} holds {path.name}, which is not "
+                f"game {int(index) if index.isdigit() else '?'} of this run ({rules.name}, "
+                f"seed {seed}): continue a run with its own variant and seed, or use a new directory"
+            )
 
 
 def _record_name(index: int) -> str:

@@ -157,6 +157,11 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
     assert {p.name: p.read_text() for p in part.iterdir()} == before  # nothing overwritten
     code, _, err = run("simulate", "--games", "1", *common, "--records", str(part))
     assert code == 2 and "already holds game records" in err
+    # Fourth fresh-user round: another run's games were added to the directory without a word.
+    other = ["--bots", "greedy,random", "--seed", "5", "--rotate", "--json"]
+    code, _, err = run("simulate", "--games", "1", "--first", "5", *other, "--records", str(part))
+    assert code == 2 and "which is not game 0 of this run (classic, seed 5)" in err
+    assert {p.name: p.read_text() for p in part.iterdir()} == before
     code, out, _ = run("simulate", "--games", "1", "--first", "6", "--bots", "greedy,random")
     assert code == 0 and out.startswith("1 classic game, ") and "(game 6 of its series)" in out
     code, _, err = run("simulate", "--first", "-1")
