@@ -773,8 +773,14 @@ def _with_reasons(
                 f"{gap:+.2f} in expected result"
             )
         elif rank > 0:
+            gap = best.expected - est.expected
+            # v3 ranks by visits: a move below the first may have the better mean, over fewer
+            # iterations (fourth fresh-user round: it was called "-0.08 worse").
             reasons.append(
-                f"{best.expected - est.expected:.2f} worse in expected result than the best"
+                f"{gap:.2f} worse in expected result than the best"
+                if gap >= 0
+                else f"{-gap:.2f} better in expected result than the first, over fewer "
+                "iterations (the search chose the first more often)"
             )
         hint = static.get(est.move)
         if hint is not None:

@@ -479,3 +479,24 @@ def test_review_by_v3_says_iterations() -> None:
     assert "20 IS-MCTS iterations" in " ".join(out.split()) and "sampled deals (" not in out
     code, out, err = run("review", record, "--samples", "20", "--time-limit", "30", "--json")
     assert code == 0 and json.loads(out)["settings"]["engine"] == "v3"
+
+
+def test_a_move_with_a_better_mean_below_the_first_is_not_called_worse() -> None:
+    # Fourth fresh-user round: v3 ranks by visits, and a lower move with the better mean was
+    # called "-0.08 worse in expected result than the best".
+    from analyzer.deals import deal_position
+    from analyzer.position import view
+
+    state, _ = deal_position("megajogos", seed=1)
+    advice = advise(view(state, state.to_act), samples=50, seed=1)
+    first = advice.estimates[0]
+    better = [e for e in advice.estimates[1:] if e.samples and e.expected > first.expected]
+    assert better  # this deal has one (give 6b)
+    for e in advice.estimates[1:]:
+        if not e.samples:
+            continue
+        text = " ".join(e.reasons)
+        if e.expected > first.expected:
+            assert "better in expected result than the first" in text and "worse" not in text
+        else:
+            assert "worse in expected result than the best" in text
