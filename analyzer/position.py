@@ -480,8 +480,6 @@ def _validated(state: GameState) -> GameState:
         # choices (R9), but the engine asks them one at a time.
         seats = [(state.dealer + 1 + k) % n for k in range(n)]
         chosen = [p for p in seats if state.gifts and state.gifts[p] is not None]
-        if len(chosen) == n:
-            raise PositionError("every player has chosen a card: the exchange is already done (R9)")
         # A view hides the card another player chose (R9): a hidden hand's missing choice may
         # have been made, and who is to act says how far the exchange has gone.
         hidden = {p for p in seats if state.hands[p] is None}
@@ -492,10 +490,10 @@ def _validated(state: GameState) -> GameState:
                 f"the exchange choices are made in turn order {seats} from the player after the "
                 f"dealer, and player {waiting[0]} has not chosen yet (R9)"
             )
-        if last == n - 1:  # the last to choose has chosen: so has everyone before him
+        if last == n - 1:  # the last to choose has chosen (so has everyone before him)
             raise PositionError(
                 f"player {seats[-1]} chooses last in the exchange (turn order {seats}), so with his "
-                "choice made every player has chosen: the exchange is already done (R9)"
+                "choice made every player has chosen a card: the exchange is already done (R9)"
             )
         turn = seats.index(state.to_act)
         if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):

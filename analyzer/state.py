@@ -36,9 +36,6 @@ from analyzer.rules import ForceFit, ForceWhen, Rules, StockOut
 
 __all__ = ["GameState", "Offer", "Phase", "fits_layout", "offer_order"]
 
-_MOVE_TYPES = (Pass, Take, Force, LayIn, Meld, Give, Turn)
-"""The classes of :data:`analyzer.moves.Move`, for ``isinstance``."""
-
 
 class Phase(enum.StrEnum):
     """What happens next."""
@@ -531,7 +528,7 @@ class GameState:
             If the move is not legal here; the message names the move and
             the position (phase, player to act, centre card).
         """
-        if check and not isinstance(move, _MOVE_TYPES):
+        if check and not isinstance(move, Move):  # Move is a union of the move classes
             raise IllegalMoveError(
                 f"apply needs a move (analyzer.moves.parse_move reads one from text), got {clip(repr(move))}"
             )

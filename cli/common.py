@@ -832,16 +832,15 @@ class OutputFile:
         self.discard()
 
 
-def output_directory(text: str, option: str, planned: Sequence[str] | None = None) -> Path:
+def output_directory(text: str, option: str, *, records_allowed: bool = False) -> Path:
     """A directory for output files, checked (and created when new) before any work.
 
     The checks are usage errors (exit 2) naming ``option`` and the text: the
     name is not empty, it is not a file, an existing directory is empty, its
     parent directory exists (only the named directory itself is created, as
     an output file's directory must exist), and a file can be created in it.
-    With ``planned`` (the names of the files the run writes, continuing a run
-    stopped earlier) an existing directory may hold other game records, but
-    none of those names.
+    With ``records_allowed`` (a run continued) an existing directory may hold
+    game records (``game-*.jsonl``), which the caller checks.
     """
     directory = output_name(text, option, "directory")
     shown = _shown(text)
@@ -862,14 +861,8 @@ def output_directory(text: str, option: str, planned: Sequence[str] | None = Non
         else:
             held = sorted(p.name for p in directory.iterdir())
             games = [name for name in held if name.startswith("game-") and name.endswith(".jsonl")]
-            if games and planned is None:
+            if games and not records_allowed:
                 usage(f"{option} directory {shown!r} already holds game records: use a new one")
-            clash = sorted(set(games) & set(planned or ()))
-            if clash:
-                usage(
-                    f"{option} directory {shown!r} already holds {clash[0]}, which this run "
-                    "would write: use a new directory, or --first after the games it holds"
-                )
             held = [name for name in held if name not in games]
             if held:
                 usage(

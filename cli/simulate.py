@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from analyzer.bots import BOTS
-from analyzer.cards import Labels, clip
+from analyzer.cards import Labels, clip, counted
 from analyzer.position import relabel
 from analyzer.records import record_lines
 from analyzer.rules import Rules
@@ -127,9 +127,7 @@ def simulate(
         from analyzer.interop import require
 
         require("analyzer.interop.ray", "ray", "--backend ray")
-    directory = _records_dir(records, first, games)
-    if directory is not None and first:
-        _same_run(directory, rules, seed)
+    directory = _records_dir(records, rules, seed, first)
     summary = Summary(rules.players)
     interrupted = False
     bar = progress("games", as_json, transient=False)
@@ -182,20 +180,20 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _records_dir(records: str | None, first: int, games: int) -> Path | None:
+def _records_dir(records: str | None, rules: Rules, seed: int, first: int) -> Path | None:
     """Check ``--records`` before any game is played: a new or empty directory we can write
-    into, or with ``--first`` one that holds none of the records this run writes."""
+    into, or with ``--first K`` one holding only games before K of this run (the same variant,
+    each game's seed ``game_seed(seed, index)``): a stopped run's own directory."""
     if records is None:
         return None
-    planned = [_record_name(k) for k in range(first, first + games)] if first else None
-    return output_directory(records, "--records", planned)
-
-
-def _same_run(directory: Path, rules: Rules, seed: int) -> None:
-    """With ``--first``: the records already in ``directory`` are games of this run (the same
-    variant and seed: each game's seed is ``game_seed(seed, index)``), or it is a usage error."""
-    for path in sorted(directory.glob("game-*.jsonl")):
+    directory = output_directory(records, "--records", records_allowed=first > 0)
+    for path in sorted(directory.glob("game-*.jsonl")) if first else ():
         index = path.name[len("game-") : -len(".jsonl")]
+        if index.isdigit() and int(index) >= first:
+            usage(
+                f"--records directory {clip(str(directory))!r} already holds {path.name}, which "
+                "this run would write: use a new directory, or --first after the games it holds"
+            )
         try:
             with path.open(encoding="utf-8") as handle:
                 header = json.loads(handle.readline())
@@ -212,6 +210,7 @@ def _same_run(directory: Path, rules: Rules, seed: int) -> None:
                 f"game {int(index) if index.isdigit() else '?'} of this run ({rules.name}, "
                 f"seed {seed}): continue a run with its own variant and seed, or use a new directory"
             )
+    return directory
 
 
 def _record_name(index: int) -> str:
@@ -245,7 +244,7 @@ def _print_summary(data: dict[str, Any], rules: Rules) -> None:
         span = f" (game {first}" if games == 1 else f" (games {first}-{first + games - 1}"
         span += " of its series)"
     out.print(
-        f"{games} {rules.name} game{'' if games == 1 else 's'}, bots by seat: "
+        f"{counted(games, f'{rules.name} game')}, bots by seat: "
         f"{', '.join(data['bots'])}, seed {data['seed']}{span}"
     )
     table = Table()
