@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from analyzer.cards import iter_mask
@@ -51,6 +51,7 @@ from analyzer.melds import cards_of, catalog, layoff_mask
 from analyzer.moves import LayIn, Move, Take
 from analyzer.playout import RolloutLeaf
 from analyzer.position import view as view_of
+from analyzer.reading import read_weights
 from analyzer.rules import Rules
 from analyzer.sampling import sample_deal, unseen_cards
 from analyzer.search import Outcome, Solver
@@ -141,6 +142,10 @@ class Engine:
         UCB1, each maximising his own result; ``lookahead``: alpha-beta or
         max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
         opponent model; :data:`analyzer.playout.OPPONENTS`).
+    read : bool
+        Read the hidden hands from the cards their players paid, when the
+        caller gives them (``advise(paid=...)``): hidden hands are drawn with
+        the fitted card weights of :mod:`analyzer.reading`; else uniformly.
     """
 
     name: str
@@ -159,6 +164,7 @@ class Engine:
     c: float = 0.7
     method: str = "uct"
     opponents: str = "search"
+    read: bool = False
 
 
 ENGINES: dict[str, Engine] = {
@@ -195,15 +201,11 @@ def engine_for(engine: str | Engine, rules: Rules) -> Engine:
     if engine == AUTO:
         return ENGINES["v3" if rules.players >= 3 else "v2"]
     if engine not in ENGINES:
-        raise ConquianError(
-            f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
-        )
+        raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})")
     return ENGINES[engine]
 
 
-def searching_engine(
-    engine: str | Engine, state: GameState, *, open_hands: bool = False
-) -> Engine:
+def searching_engine(engine: str | Engine, state: GameState, *, open_hands: bool = False) -> Engine:
     """The engine that answers :func:`advise` on ``state``: :func:`engine_for` its rules,
     except that an ``mcts`` engine hands a deal with every card and the stock order known
     (``open_hands``) to ``v2``'s exact lookahead, which then equals the exact search.
@@ -217,6 +219,8 @@ def searching_engine(
     if found.search == "mcts" and open_hands and state.stock is not None:
         return ENGINES["v2"]
     return found
+
+
 DEFAULT_ENGINE = "auto"
 
 
@@ -447,7 +451,6 @@ def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameSta
     return melded_lead
 
 
-
 def _check_budgets(samples: object, time_limit: object, node_budget: object) -> None:
     """Refuse budgets that no search can use (the command line refuses them as usage errors)."""
     for name, value in (("samples", samples), ("node_budget", node_budget)):
@@ -478,6 +481,7 @@ def advise(
     progress: Callable[[int, int], None] | None = None,
     engine: str | Engine = DEFAULT_ENGINE,
     stop: Callable[[], bool] | None = None,
+    paid: Mapping[int, Sequence[int]] | None = None,
 ) -> Advice:
     """Rank the candidate moves of the player to act by sampled double-dummy results.
 
@@ -512,6 +516,12 @@ def advise(
         Polled between and during the searches; when it returns True the
         answer is built from the deals finished so far (at least one), and
         ``Advice.interrupted`` says so.
+    paid : mapping of int to sequence of int, optional
+        Per other player, the card indices he was seen to pay this deal (a
+        position holds no history; :class:`analyzer.reading.PaidLog` gathers
+        them from a player's views).  With an engine that reads
+        (``Engine.read``) the hidden hands are sampled by the paid-card
+        reading (:func:`analyzer.reading.read_weights`); else not used.
 
     Returns
     -------
@@ -530,7 +540,12 @@ def advise(
     _check_budgets(samples, time_limit, node_budget)
     engine = searching_engine(engine, state, open_hands=open_hands)
     budget = engine.node_budget if node_budget is None else node_budget
-    if node_budget is None and engine.search == "lookahead" and open_hands and state.stock is not None:
+    if (
+        node_budget is None
+        and engine.search == "lookahead"
+        and open_hands
+        and state.stock is not None
+    ):
         # One deal, every card known: the whole budget of the sampled deals goes to it, so that
         # a cheap position is solved to the end (the time limit still stops the search).
         budget = OPEN_NODE_BUDGET
@@ -546,6 +561,7 @@ def advise(
         problem = "needs every hand known (double-dummy), and this position hides a hand"
         raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
     mine = state if open_hands else view_of(state, player)
+    weights = read_weights(mine, player, paid) if engine.read and not open_hands else None
     v1 = engine.candidates == "v1"
     groups = [[m] for m in _v1_candidates(mine)] if v1 else choices(mine)
     asked: set[Move] = set()
@@ -563,13 +579,14 @@ def advise(
     exact_deal = open_hands and state.stock is not None
     if engine.search == "mcts":
         return _advise_mcts(
-            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start
+            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start, weights
         )
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
     searches = unproven = shallow = done = clock_cut = 0
     depths: list[int] = []
+
     def stopping() -> bool:
         # The searches of a deal may be cut only once one deal is whole.
         return done > 0 and stop is not None and stop()
@@ -601,7 +618,11 @@ def advise(
         if stopping():
             interrupted = True
             break
-        deal = mine if exact_deal else sample_deal(mine, player, rng, infer=engine.infer)
+        deal = (
+            mine
+            if exact_deal
+            else sample_deal(mine, player, rng, infer=engine.infer, weights=weights)
+        )
         if engine.stock == "chance" and not exact_deal:
             deal = deal.evolve(stock=None)
         if lookahead is not None:
@@ -649,9 +670,7 @@ def advise(
         ci = (w, w) if exact else wilson(round(w * done), done)
         # Reasons use only what the player can see (his view), unless the hands are open.
         static[move] = score_move(mine, move)
-        estimates.append(
-            MoveEstimate(move, w, d, lo, ci, w - lo, done, static[move].score, ())
-        )
+        estimates.append(MoveEstimate(move, w, d, lo, ci, w - lo, done, static[move].score, ()))
     # Best expected result first; a move that goes out at once beats one that wins later.
     estimates.sort(key=lambda e: (-e.expected, not _goes_out(e.move), -e.win, -e.static_score))
     estimates = _with_reasons(mine, player, estimates, static)
@@ -683,6 +702,7 @@ def _advise_mcts(
     progress: Callable[[int, int], None] | None,
     stop: Callable[[], bool] | None,
     start: float,
+    weights: Mapping[int, Sequence[float]] | None = None,
 ) -> Advice:
     """``advise`` with the ``mcts`` search: one IS-MCTS tree over one move per choice.
 
@@ -707,6 +727,7 @@ def _advise_mcts(
         time_limit=max(0.05, time_limit),
         stop=stop,
         progress=progress,
+        weights=weights,
     )
     estimates: list[MoveEstimate] = []
     static: dict[Move, Hint] = {}

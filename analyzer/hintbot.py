@@ -25,6 +25,7 @@ from analyzer.errors import ConquianError
 from analyzer.mcts import LEAVES, METHODS
 from analyzer.moves import Move
 from analyzer.playout import OPPONENTS
+from analyzer.reading import PaidLog
 from analyzer.rules import Rules
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -112,6 +113,10 @@ class HintBot:
     infer : int, optional
         1: sample only deals consistent with the others' declines; 0: uniform; the engine's
         when omitted (``v2``: 1, ``v3``: 0).
+    read : int, optional
+        1: read the others' hands from the cards they were seen to pay this deal
+        (:mod:`analyzer.reading`; the bot gathers them from its views with a
+        :class:`analyzer.reading.PaidLog`); 0: not; the engine's when omitted.
     leaf : str, optional
         Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
     playouts : int, optional
@@ -146,6 +151,7 @@ class HintBot:
         max_depth: int | None = None,
         stock: str | None = None,
         infer: int | None = None,
+        read: int | None = None,
         leaf: str | None = None,
         playouts: int | None = None,
         spread: int | None = None,
@@ -171,6 +177,7 @@ class HintBot:
             ("max_depth", max_depth, {"whole": True, "low": 0}),
             ("stock", stock, {"choices": ("known", "chance")}),
             ("infer", infer, {"whole": True, "low": 0, "high": 1}),
+            ("read", read, {"whole": True, "low": 0, "high": 1}),
             ("leaf", leaf, {"choices": ("fitted", "melded", "rollout")}),
             ("playouts", playouts, {"whole": True, "low": 1}),
             ("spread", spread, {"whole": True, "low": 1}),
@@ -189,9 +196,14 @@ class HintBot:
         _refuse_unused(engine, self._given)
         self.engine_name = engine
         # The engine's fields to replace (setup); node_budget is passed to advise on its own.
-        self.overrides: dict[str, Any] = {k: v for k, v in self._given.items() if k != "node_budget"}
+        self.overrides: dict[str, Any] = {
+            k: v for k, v in self._given.items() if k != "node_budget"
+        }
         if infer is not None:
             self.overrides["infer"] = bool(infer)
+        if read is not None:
+            self.overrides["read"] = bool(read)
+        self.log = PaidLog()
         self._samples = samples
         self._node_budget = node_budget
         self.time_limit = time_limit
@@ -211,7 +223,9 @@ class HintBot:
         if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).
-            raise ConquianError(f"mode=paranoid has no effect in {rules.name}, which has two players")
+            raise ConquianError(
+                f"mode=paranoid has no effect in {rules.name}, which has two players"
+            )
 
     def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
         """The engine, the deals sampled per decision and the node budget for a deal of ``rules``
@@ -229,6 +243,7 @@ class HintBot:
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move on ``view``."""
+        self.log.observe(view)
         obvious = obvious_move(view)
         if obvious is not None:
             return obvious
@@ -240,6 +255,7 @@ class HintBot:
             time_limit=self.time_limit,
             node_budget=budget,
             engine=engine,
+            paid=self.log.paid if engine.read else None,
         )
         return advice.estimates[0].move
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from analyzer.errors import ConquianError
@@ -53,7 +53,16 @@ from analyzer.sampling import declined_pairs, sample_world
 from analyzer.search import Outcome, outcome_vector, paused_gc
 from analyzer.state import GameState
 
-__all__ = ["LEAVES", "METHODS", "OPPONENTS", "MctsBot", "MoveStats", "Node", "SearchResult", "search"]
+__all__ = [
+    "LEAVES",
+    "METHODS",
+    "OPPONENTS",
+    "MctsBot",
+    "MoveStats",
+    "Node",
+    "SearchResult",
+    "search",
+]
 
 LEAVES = ("rollout", "fitted")
 """Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
@@ -159,6 +168,7 @@ def search(
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    weights: Mapping[int, Sequence[float]] | None = None,
 ) -> SearchResult:
     """IS-MCTS from the view of the player to act (module docstring).
 
@@ -208,6 +218,9 @@ def search(
         Polled between iterations; True ends the search (``interrupted``).
     progress : callable, optional
         Called with (iterations done, iterations planned) every 50 iterations and at the end.
+    weights : mapping, optional
+        The paid-card reading: hidden hands drawn with these card weights
+        (:func:`analyzer.sampling.sample_deal`); ``None``: uniformly.
 
     Returns
     -------
@@ -233,7 +246,9 @@ def search(
         raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
     modelled = opponents == "policy"
     if modelled and method == "halving":
-        raise ConquianError("opponents=policy has no effect with method=halving (its playouts play the policy already)")
+        raise ConquianError(
+            "opponents=policy has no effect with method=halving (its playouts play the policy already)"
+        )
     if view.is_terminal() or view.is_chance_node():
         raise ConquianError(f"no decision to search: {view.describe()}")
     me = view.to_act
@@ -256,7 +271,7 @@ def search(
     pairs = declined_pairs(view, me) if infer else None
     if method == "halving":
         return _halving(
-            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress
+            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress, weights
         )
     log = math.log
     sqrt = math.sqrt
@@ -270,7 +285,7 @@ def search(
             break
         if done and time_limit is not None and time.perf_counter() - start > time_limit:
             break
-        state = sample_world(view, me, rng, infer=infer, pairs=pairs)
+        state = sample_world(view, me, rng, infer=infer, pairs=pairs, weights=weights)
         node = root
         path: list[Node] = []
         expanded = False
@@ -372,6 +387,7 @@ def _halving(
     time_limit: float | None,
     stop: Callable[[], bool] | None,
     progress: Callable[[int, int], None] | None,
+    weights: Mapping[int, Sequence[float]] | None = None,
 ) -> SearchResult:
     """:func:`search` with ``method="halving"``: sequential halving with common random numbers."""
     me = view.to_act
@@ -402,7 +418,9 @@ def _halving(
                 break
             if done and time_limit is not None and time.perf_counter() - start > time_limit:
                 break
-            world = sample_world(view, me, rng, infer=infer, pairs=pairs, ordered=True)
+            world = sample_world(
+                view, me, rng, infer=infer, pairs=pairs, ordered=True, weights=weights
+            )
             seed = rng.randrange(2**62)
             for i in alive:
                 state = world.apply(root_list[i], check=False)

@@ -13,8 +13,9 @@ holds a pair that melds with a card he declined (:func:`declined_pairs`).
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from analyzer.cards import FULL_DECK, iter_mask
@@ -93,6 +94,7 @@ def sample_deal(
     *,
     infer: bool = False,
     pairs: dict[int, tuple[int, ...]] | None = None,
+    weights: Mapping[int, Sequence[float]] | None = None,
 ) -> GameState:
     """One consistent deal of the hidden cards, uniform over all of them (module docstring).
 
@@ -111,6 +113,12 @@ def sample_deal(
     pairs : dict, optional
         With ``infer``: ``declined_pairs(view, player)`` computed once by a
         caller that samples the same view many times (IS-MCTS).
+    weights : mapping of int to sequence of float, optional
+        Per hidden player, a weight in (0, 1] per card index: his hand is
+        drawn card by card in proportion to the weights of the cards left
+        (the paid-card reading, :func:`analyzer.reading.read_weights`); a
+        player not in it, and every card of the stock, uniformly.  ``None``:
+        uniform (the same draws as before the reading existed).
 
     Returns
     -------
@@ -130,7 +138,7 @@ def sample_deal(
     best: GameState | None = None
     fewest = -1
     for _ in range(MAX_TRIES if pairs else 1):
-        deal = _draw(view, player, rng)
+        deal = _draw(view, player, rng, weights)
         broken = _broken(list(deal.hands), pairs) if pairs else 0
         if best is None or broken < fewest:
             best, fewest = deal, broken
@@ -140,8 +148,15 @@ def sample_deal(
     return best
 
 
-def _draw(view: GameState, player: int, rng: random.Random) -> GameState:
-    """One uniform consistent deal."""
+def _draw(
+    view: GameState,
+    player: int,
+    rng: random.Random,
+    weights: Mapping[int, Sequence[float]] | None = None,
+) -> GameState:
+    """One consistent deal: uniform, or with ``weights`` each hidden hand drawn card by card in
+    proportion to its player's weight of each card left (successive sampling, keyed as in
+    Efraimidis and Spirakis, "Weighted random sampling with a reservoir", IPL 2006)."""
     unseen = unseen_cards(view, player)
     for hand in view.hands:
         if hand is not None:
@@ -161,6 +176,13 @@ def _draw(view: GameState, player: int, rng: random.Random) -> GameState:
         take = view.counts[p] - fixed.bit_count()
         if take < 0 or pos + take > len(cards):
             raise PositionError("the hidden hand counts do not fit the unseen cards")
+        weight = weights.get(p) if weights else None
+        if weight is not None and take:
+            # The cards left, best key first: key log(u) / w, the larger the likelier.
+            rest = cards[pos:]
+            rnd = rng.random
+            keyed = sorted(rest, key=lambda c: math.log(1.0 - rnd()) / weight[c], reverse=True)
+            cards[pos:] = keyed
         mask = fixed
         for card in cards[pos : pos + take]:
             mask |= 1 << card
@@ -168,7 +190,10 @@ def _draw(view: GameState, player: int, rng: random.Random) -> GameState:
         pos += take
     if any(mask for q, mask in need.items() if view.hands[q] is not None):
         raise PositionError("the card passed in the exchange is not where the view says")
-    stock = tuple(cards[pos:])
+    rest = cards[pos:]
+    if weights:
+        rng.shuffle(rest)  # the last weighted hand left the rest in its key order
+    stock = tuple(rest)
     if len(stock) != view.stock_count:
         raise PositionError(
             f"the view has {view.stock_count} stock cards but {len(stock)} unseen cards are left for it"
@@ -227,12 +252,14 @@ def sample_world(
     infer: bool = False,
     pairs: dict[int, tuple[int, ...]] | None = None,
     ordered: bool = False,
+    weights: Mapping[int, Sequence[float]] | None = None,
 ) -> GameState:
     """A whole deal consistent with ``player``'s view, for a :meth:`Match.from_position`.
 
     Hidden hands are drawn by :func:`analyzer.sampling.sample_deal`
     (uniform; with ``infer`` from the deals consistent with the others'
-    declines, ``pairs`` as there); hidden exchange gifts (R9) uniformly from
+    declines, ``pairs`` as there; ``weights``: the paid-card reading, as
+    there); hidden exchange gifts (R9) uniformly from
     the hand that holds them.  The stock order is left to chance, or with
     ``ordered`` drawn uniformly too (a whole deal with every card placed, for
     searches that play several moves on the same deal).
@@ -242,7 +269,7 @@ def sample_world(
     PositionError
         If the view is impossible (the counts do not fit the unseen cards).
     """
-    world = sample_deal(view_state, player, rng, infer=infer, pairs=pairs)
+    world = sample_deal(view_state, player, rng, infer=infer, pairs=pairs, weights=weights)
     n = world.rules.players
     hands = [h or 0 for h in world.hands]
     changes: dict[str, Any] = {} if ordered else {"stock": None}
