@@ -143,9 +143,9 @@ class Engine:
         max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
         opponent model; :data:`analyzer.playout.OPPONENTS`).
     read : bool
-        Read the hidden hands from the cards their players paid, when the
-        caller gives them (``advise(paid=...)``): hidden hands are drawn with
-        the fitted card weights of :mod:`analyzer.reading`; else uniformly.
+        Read the hidden hands from the cards their players were seen to pay
+        (the position's history, ``GameState.paid``): hidden hands are drawn
+        with the fitted card weights of :mod:`analyzer.reading`; else uniformly.
     """
 
     name: str
@@ -481,7 +481,6 @@ def advise(
     progress: Callable[[int, int], None] | None = None,
     engine: str | Engine = DEFAULT_ENGINE,
     stop: Callable[[], bool] | None = None,
-    paid: Mapping[int, Sequence[int]] | None = None,
 ) -> Advice:
     """Rank the candidate moves of the player to act by sampled double-dummy results.
 
@@ -516,12 +515,6 @@ def advise(
         Polled between and during the searches; when it returns True the
         answer is built from the deals finished so far (at least one), and
         ``Advice.interrupted`` says so.
-    paid : mapping of int to sequence of int, optional
-        Per other player, the card indices he was seen to pay this deal (a
-        position holds no history; :class:`analyzer.reading.PaidLog` gathers
-        them from a player's views).  With an engine that reads
-        (``Engine.read``) the hidden hands are sampled by the paid-card
-        reading (:func:`analyzer.reading.read_weights`); else not used.
 
     Returns
     -------
@@ -561,7 +554,7 @@ def advise(
         problem = "needs every hand known (double-dummy), and this position hides a hand"
         raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
     mine = state if open_hands else view_of(state, player)
-    weights = read_weights(mine, player, paid) if engine.read and not open_hands else None
+    weights = read_weights(mine, player) if engine.read and not open_hands else None
     v1 = engine.candidates == "v1"
     groups = [[m] for m in _v1_candidates(mine)] if v1 else choices(mine)
     asked: set[Move] = set()

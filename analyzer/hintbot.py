@@ -25,7 +25,6 @@ from analyzer.errors import ConquianError
 from analyzer.mcts import LEAVES, METHODS
 from analyzer.moves import Move
 from analyzer.playout import OPPONENTS
-from analyzer.reading import PaidLog
 from analyzer.rules import Rules
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -115,8 +114,7 @@ class HintBot:
         when omitted (``v2``: 1, ``v3``: 0).
     read : int, optional
         1: read the others' hands from the cards they were seen to pay this deal
-        (:mod:`analyzer.reading`; the bot gathers them from its views with a
-        :class:`analyzer.reading.PaidLog`); 0: not; the engine's when omitted.
+        (:mod:`analyzer.reading`; the view's ``paid``); 0: not; the engine's when omitted.
     leaf : str, optional
         Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
     playouts : int, optional
@@ -203,7 +201,6 @@ class HintBot:
             self.overrides["infer"] = bool(infer)
         if read is not None:
             self.overrides["read"] = bool(read)
-        self.log = PaidLog()
         self._samples = samples
         self._node_budget = node_budget
         self.time_limit = time_limit
@@ -243,7 +240,6 @@ class HintBot:
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
         """The advisor's best move on ``view``."""
-        self.log.observe(view)
         obvious = obvious_move(view)
         if obvious is not None:
             return obvious
@@ -255,7 +251,6 @@ class HintBot:
             time_limit=self.time_limit,
             node_budget=budget,
             engine=engine,
-            paid=self.log.paid if engine.read else None,
         )
         return advice.estimates[0].move
 

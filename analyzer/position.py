@@ -167,6 +167,7 @@ def _card_tokens(shape: Position) -> list[str]:
             tokens += meld
         if player.gave is not None:
             tokens.append(player.gave)
+        tokens += player.paid
     if isinstance(shape.stock, list):
         tokens += shape.stock
     tokens += shape.dead
@@ -290,6 +291,7 @@ def load_position(data: Any) -> GameState:
     counts: list[int] = []
     layouts: list[tuple[int, ...]] = []
     gave: list[int | None] = []
+    paid: list[tuple[int, ...]] = []
     for p, entry in enumerate(shape.players):
         if isinstance(entry.hand, list):
             mask = 0
@@ -325,6 +327,8 @@ def load_position(data: Any) -> GameState:
                 f"players[{p}].gave: {rules.name} has no exchange, so nobody passed a card (R9)"
             )
         gave.append(None if entry.gave is None else reader.loose(entry.gave, f"player {p}'s 'gave'"))
+        # Paid cards are face up elsewhere too (dead, a layout, the centre): _check_paid places them.
+        paid.append(tuple(reader.loose(t, f"player {p}'s 'paid'") for t in entry.paid))
 
     stock: tuple[int, ...] | None
     if isinstance(shape.stock, list):
@@ -396,10 +400,42 @@ def load_position(data: Any) -> GameState:
         phase=phase,
         gifts=gifts,
         gave=tuple(gave) if any(g is not None for g in gave) else (),
+        paid=tuple(paid) if any(paid) else (),
     )
+    _check_paid(state)
     to_act = _seat(_default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", rules)
     state = _validated(GameState(**{**_fields(state), "to_act": to_act}))
     return state
+
+
+def _check_paid(state: GameState) -> None:
+    """Each card a player paid (R13, R14) was offered to the others: it is face up now, dead
+    (R17) or in another player's layout, or it is the centre card; and it was paid once."""
+    if not state.paid:
+        return
+    labels = state.rules.labels
+    seen: dict[int, int] = {}
+    centre = state.centre.card if state.centre is not None else -1
+    for p, cards in enumerate(state.paid):
+        for card in cards:
+            text = format_card(card, labels)
+            if card in seen:
+                who = "he" if seen[card] == p else f"player {seen[card]}"
+                raise PositionError(
+                    f"players[{p}].paid: {text} is listed twice ({who} paid it too); a card is paid once"
+                )
+            seen[card] = p
+            if any(m >> card & 1 for m in state.layouts[p]):
+                raise PositionError(
+                    f"players[{p}].paid: {text} is in his own layout; a paid card is offered to the "
+                    f"other players (R13)"
+                )
+            others = any(m >> card & 1 for q, lay in enumerate(state.layouts) for m in lay if q != p)
+            if card != centre and card not in state.dead and not others:
+                raise PositionError(
+                    f"players[{p}].paid: {text} is not face up; a paid card is the centre card, "
+                    f"dead or in another player's layout (R13, R17)"
+                )
 
 
 def _fields(state: GameState) -> dict[str, Any]:
@@ -645,6 +681,8 @@ def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, A
         }
         if state.gave and state.gave[p] is not None:
             entry["gave"] = format_card(state.gave[p], labels)  # type: ignore[arg-type]
+        if state.paid and state.paid[p]:
+            entry["paid"] = [format_card(c, labels) for c in state.paid[p]]
         players.append(entry)
     data: dict[str, Any] = {
         "variant": state.rules.name,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -34,7 +34,6 @@ from analyzer.state import GameState
 __all__ = [
     "NEAR1",
     "NEAR2",
-    "PaidLog",
     "coefficients",
     "hand_weights",
     "near_counts",
@@ -111,49 +110,13 @@ def hand_weights(paid: Sequence[int], near: float, gap: float) -> tuple[float, .
     )
 
 
-class PaidLog:
-    """What one player has seen the others pay in the current deal, gathered from his views.
-
-    A bot sees the centre card each time it is asked to act: a card paid by
-    another player (``kind == "paid"``) is recorded under its payer.  Cards
-    that were taken before they reached him are missed; that only weakens
-    the reading.  A view whose table lacks a card seen before starts a new
-    deal.
-
-    Examples
-    --------
-    >>> log = PaidLog()
-    >>> log.observe(view)          # doctest: +SKIP
-    >>> log.paid                   # doctest: +SKIP
-    {1: (13,)}
-    """
-
-    def __init__(self) -> None:
-        self._table = 0
-        self._paid: dict[int, list[int]] = {}
-
-    def observe(self, view: GameState) -> None:
-        """Record the centre card of ``view`` if another player paid it."""
-        table = view.table_mask()
-        if self._table & ~table:
-            self._paid = {}  # a card seen on the table is gone: a new deal
-        self._table = table
-        c = view.centre
-        if c is not None and c.kind == "paid" and c.source != view.to_act:
-            cards = self._paid.setdefault(c.source, [])
-            if c.card not in cards:
-                cards.append(c.card)
-
-    @property
-    def paid(self) -> Mapping[int, tuple[int, ...]]:
-        """Per other player: the cards seen paid by him this deal, in order."""
-        return {p: tuple(cards) for p, cards in self._paid.items()}
-
-
-def read_weights(
-    view: GameState, player: int, paid: Mapping[int, Sequence[int]] | None
-) -> dict[int, tuple[float, ...]] | None:
+def read_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] | None:
     """The sampler's weights (:func:`analyzer.sampling.sample_deal`) for ``player``'s view.
+
+    The cards each other player was seen to pay are the view's history
+    (``GameState.paid``, kept by :meth:`~analyzer.state.GameState.apply` and
+    given in a position file as each player's ``"paid"``), and the centre
+    card when he paid it.
 
     Parameters
     ----------
@@ -161,8 +124,6 @@ def read_weights(
         ``player``'s view.
     player : int
         The reader.
-    paid : mapping of int to sequence of int, or None
-        Per other player, the cards he was seen to pay this deal (:class:`PaidLog`).
 
     Returns
     -------
@@ -171,8 +132,10 @@ def read_weights(
         (uniform sampling) when nobody did or no model is fitted for the
         variant (:func:`coefficients`).
     """
-    if not paid:
-        return None
+    paid = {q: list(cards) for q, cards in enumerate(view.paid)}
+    c = view.centre
+    if c is not None and c.kind == "paid" and c.card not in paid.setdefault(c.source, []):
+        paid[c.source].append(c.card)
     found = coefficients(view.rules.name)
     if found is None:
         return None
@@ -180,6 +143,6 @@ def read_weights(
     out = {
         q: hand_weights(tuple(cards), near, gap)
         for q, cards in paid.items()
-        if cards and q != player and 0 <= q < view.rules.players and view.hands[q] is None
+        if cards and q != player and view.hands[q] is None
     }
     return out or None

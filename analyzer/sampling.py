@@ -201,6 +201,7 @@ def _draw(
     return GameState(
         view.rules, view.dealer, tuple(hands), view.counts, view.layouts, stock, len(stock),
         view.dead, view.centre, view.to_act, view.phase, view.winner, view.gifts, view.gave,
+        view.paid,
     )  # fmt: skip
 
 

@@ -195,6 +195,13 @@ class Player(_Shape):
     gave: Card | None = Field(
         default=None, description="The card he passed in the exchange (R9, megajogos)."
     )
+    paid: list[Card] = Field(
+        default=[],
+        description=(
+            "History, optional: the cards he was seen to pay this deal, oldest first (R13, R14); "
+            "the hint reads the hidden hands from them."
+        ),
+    )
 
 
 class Centre(_Shape):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 from typing import Any
 
@@ -283,6 +283,12 @@ class GameState:
         In the exchange: the card each player has chosen so far (R9).
     gave : tuple of (int or None)
         After the exchange: the card each player passed on.
+    paid : tuple of tuple of int
+        Per player, the cards he was seen to pay this deal, oldest first
+        (R13, R14: public, the deal's history); ``()`` when none are known.
+        :meth:`apply` adds each pay.  History, not position: it takes no part
+        in equality or hashing, so searches see the same positions with or
+        without it; :mod:`analyzer.reading` reads the hidden hands from it.
     """
 
     rules: Rules
@@ -299,6 +305,7 @@ class GameState:
     winner: int | None = None
     gifts: tuple[int | None, ...] = ()
     gave: tuple[int | None, ...] = ()
+    paid: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
 
     def __init__(
         self,
@@ -316,6 +323,7 @@ class GameState:
         winner: int | None = None,
         gifts: tuple[int | None, ...] = (),
         gave: tuple[int | None, ...] = (),
+        paid: tuple[tuple[int, ...], ...] = (),
     ) -> None:
         # The frozen dataclass's own __init__ sets each field through object.__setattr__;
         # the slots' setters do the same at half the cost, and searches build millions.
@@ -333,6 +341,7 @@ class GameState:
         _SET_WINNER(self, winner)
         _SET_GIFTS(self, gifts)
         _SET_GAVE(self, gave)
+        _SET_PAID(self, paid)
 
     # ----------------------------------------------------------- basic facts
     def melded(self, player: int) -> int:
@@ -613,6 +622,7 @@ class GameState:
             get("winner", self.winner),
             get("gifts", self.gifts),
             get("gave", self.gave),
+            get("paid", self.paid),
         )
 
     def _apply(self, move: Move) -> GameState:
@@ -625,7 +635,7 @@ class GameState:
             return GameState(
                 self.rules, self.dealer, self.hands, self.counts, self.layouts, stock,
                 self.stock_count - 1, self.dead, offer, self.to_act, Phase.OFFER, self.winner,
-                self.gifts, self.gave,
+                self.gifts, self.gave, self.paid,
             )  # fmt: skip
         if isinstance(move, Give):
             gifts: list[int | None] = list(self.gifts) if self.gifts else [None] * n
@@ -658,7 +668,7 @@ class GameState:
                 return GameState(
                     self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
                     self.stock_count, self.dead, still, order[len(declined)], self.phase,
-                    self.winner, self.gifts, self.gave,
+                    self.winner, self.gifts, self.gave, self.paid,
                 )  # fmt: skip
             return self._card_dies()
         if isinstance(move, Force):
@@ -685,15 +695,18 @@ class GameState:
             new_hands = (*new_hands[:player], hand & ~spent, *new_hands[after:])
             new_counts = (*new_counts[:player], new_counts[player] - spent.bit_count(), *new_counts[after:])
         new_layouts = (*new_layouts[:player], tuple(sorted(layout)), *new_layouts[after:])
+        paid = self.paid
         if pay is None:
             centre: Offer | None = None
             phase, to_act, winner = Phase.OVER, player, player
         else:
             centre = Offer(pay, "paid", player)
             phase, to_act, winner = Phase.OFFER, (player + 1) % self.rules.players, None
+            paid = paid or ((),) * self.rules.players
+            paid = (*paid[:player], (*paid[player], pay), *paid[after:])
         return GameState(
             self.rules, self.dealer, new_hands, new_counts, new_layouts, self.stock, self.stock_count,
-            self.dead, centre, to_act, phase, winner, self.gifts, self.gave,
+            self.dead, centre, to_act, phase, winner, self.gifts, self.gave, paid,
         )  # fmt: skip
 
     def run_forced(self, limit: int, *, turns: bool = True) -> tuple[GameState, int]:
@@ -813,7 +826,7 @@ class GameState:
         return GameState(
             rules, self.dealer, hands, self.counts, layouts,
             stock[top:] if stock is not None else None, count - top, dead, offer, to_act,
-            phase, self.winner, self.gifts, self.gave,
+            phase, self.winner, self.gifts, self.gave, self.paid,
         ), steps  # fmt: skip
 
     def _run_facts(self, facts: list[tuple[int, int, bool] | None]) -> tuple[int, int]:
@@ -871,7 +884,7 @@ class GameState:
         if self.stock_count > 0:
             return GameState(
                 self.rules, self.dealer, self.hands, self.counts, self.layouts, self.stock,
-                self.stock_count, dead, None, nxt, Phase.TURN, self.winner, self.gifts, self.gave,
+                self.stock_count, dead, None, nxt, Phase.TURN, self.winner, self.gifts, self.gave, self.paid,
             )  # fmt: skip
         return self._stock_out(self.stock, dead, nxt)
 
@@ -910,4 +923,5 @@ class GameState:
 (
     _SET_RULES, _SET_DEALER, _SET_HANDS, _SET_COUNTS, _SET_LAYOUTS, _SET_STOCK, _SET_STOCK_COUNT,
     _SET_DEAD, _SET_CENTRE, _SET_TO_ACT, _SET_PHASE, _SET_WINNER, _SET_GIFTS, _SET_GAVE,
+    _SET_PAID,
 ) = (getattr(GameState, f.name).__set__ for f in fields(GameState))  # fmt: skip

@@ -1,0 +1,219 @@
+"""The paid-card reading (analyzer/reading.py): its masks, weights, log and weighted sampler."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.advisor import advise
+from analyzer.bots import GreedyBot, check_bot
+from analyzer.cards import card_index, parse_card
+from analyzer.errors import ConquianError
+from analyzer.hintbot import HintBot
+from analyzer.position import deal, view
+from analyzer.reading import (
+    NEAR1,
+    NEAR2,
+    coefficients,
+    hand_weights,
+    near_counts,
+    read_weights,
+)
+from analyzer.rules import CLASSIC, MEGAJOGOS
+from analyzer.sampling import is_consistent, sample_deal
+from analyzer.state import GameState, Phase
+
+from test_sampling import random_position
+
+DATA = Path(__file__).resolve().parent.parent / "analyzer" / "data" / "reading.json"
+
+
+def test_near_and_gap_masks_by_rank_and_suit() -> None:
+    # Brute force from ranks and suits (R1: ranks 1..10, runs of one suit in rank order, R5).
+    for rank in range(1, 11):
+        for suit in range(4):
+            card = card_index(rank, suit)
+            near = {card_index(rank, s) for s in range(4) if s != suit}
+            near |= {card_index(r, suit) for r in (rank - 1, rank + 1) if 1 <= r <= 10}
+            gap = {card_index(r, suit) for r in (rank - 2, rank + 2) if 1 <= r <= 10}
+            assert NEAR1[card] == sum(1 << c for c in near)
+            assert NEAR2[card] == sum(1 << c for c in gap)
+
+
+def test_near_counts_and_weights() -> None:
+    paid = [parse_card("5H"), parse_card("5S")]
+    assert near_counts(paid, parse_card("5D")) == (2, 0)  # a set partner of both
+    assert near_counts(paid, parse_card("6H")) == (1, 0)
+    assert near_counts(paid, parse_card("7S")) == (0, 1)
+    assert near_counts(paid, parse_card("KC")) == (0, 0)
+    w = hand_weights(paid, 1.0, 0.5)
+    assert w[parse_card("KC")] == 1.0
+    assert w[parse_card("5D")] == pytest.approx(math.exp(-2.0))
+    assert w[parse_card("7S")] == pytest.approx(math.exp(-0.5))
+    assert all(0 < x <= 1 for x in w)
+
+
+def test_fitted_coefficients_are_shipped_for_both_presets() -> None:
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    assert data["script"] == "bench/fit_reading.py"
+    for variant in ("classic", "megajogos"):
+        near, gap = coefficients(variant)  # type: ignore[misc]
+        # A paid card makes its near cards less likely, and the fit beat the count alone.
+        assert near > gap > 0
+        entry = data["variants"][variant]
+        assert entry["log_loss_read"] < entry["log_loss_count"]
+    assert coefficients("no-such-variant") is None
+
+
+def _after_pays(variant: str, seed: int) -> tuple[GameState, int, dict[int, tuple[int, ...]]]:
+    """Greedy play, from the first deal at or after ``seed`` where another player pays three
+    cards, until he has and player 0 is offered a card: (state, reader, what the others paid)."""
+    for s in range(seed, seed + 100):
+        found = _greedy_until_pays(variant, s)
+        if found is not None:
+            return found
+    raise AssertionError("no deal with three pays")
+
+
+def _greedy_until_pays(variant: str, seed: int) -> tuple[GameState, int, dict[int, tuple[int, ...]]] | None:
+    rng = random.Random(seed)
+    state = deal(variant, seed)
+    bot = GreedyBot()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(state.chance_outcomes()[0][0])
+            continue
+        others = {q: cards for q, cards in enumerate(state.paid) if q != 0 and cards}
+        if state.phase is Phase.OFFER and state.to_act == 0 and max(map(len, others.values()), default=0) >= 3:
+            return state, 0, others
+        state = state.apply(bot.choose(view(state, state.to_act), rng))
+    return None
+
+
+def test_weighted_samples_stay_consistent_and_shun_near_cards() -> None:
+    for variant, seed in ((CLASSIC, 3), (MEGAJOGOS, 4)):
+        hits_w = hits_u = 0
+        while hits_u < 100:  # a position where the payer may still hold near cards
+            state, me, paid = _after_pays(variant.name, seed)
+            seed += 1
+            mine = view(state, me)
+            weights = read_weights(mine, me)
+            assert weights is not None and set(weights) == set(paid)
+            q = max(paid, key=lambda p: len(paid[p]))
+            near = 0
+            for x in paid[q]:
+                near |= NEAR1[x]
+            rng_w, rng_u = random.Random(1), random.Random(1)
+            hits_w = hits_u = 0
+            for _ in range(400):
+                s = sample_deal(mine, me, rng_w, weights=weights)
+                assert is_consistent(s, mine, me)
+                hits_w += ((s.hands[q] or 0) & near).bit_count()
+                hits_u += ((sample_deal(mine, me, rng_u).hands[q] or 0) & near).bit_count()
+        # Near cards land in the payer's hand clearly less often than uniformly.
+        assert hits_w < 0.8 * hits_u, (variant.name, hits_w, hits_u)
+
+
+def test_no_weights_draws_the_same_deals_as_before() -> None:
+    state = random_position("megajogos", 11, 30)
+    me = state.to_act
+    mine = view(state, me)
+    a = [sample_deal(mine, me, random.Random(5)) for _ in range(3)]
+    b = [sample_deal(mine, me, random.Random(5), weights=None) for _ in range(3)]
+    c = [sample_deal(mine, me, random.Random(5), weights={}) for _ in range(3)]
+    assert a == b == c
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(["classic", "megajogos"]), seed=st.integers(0, 5_000), steps=st.integers(0, 60))
+def test_weighted_samples_are_consistent(variant: str, seed: int, steps: int) -> None:
+    state = random_position(variant, seed, steps)
+    me = state.to_act
+    mine = view(state, me)
+    rng = random.Random(seed)
+    others = [q for q in range(state.rules.players) if q != me]
+    weights = {q: tuple(rng.uniform(0.05, 1.0) for _ in range(40)) for q in others}
+    for _ in range(3):
+        assert is_consistent(sample_deal(mine, me, rng, weights=weights), mine, me)
+
+
+def test_read_weights_only_for_hidden_other_players() -> None:
+    state, me, paid = _after_pays("megajogos", 4)
+    mine = view(state, me)
+    assert set(read_weights(mine, me) or {}) == set(paid)
+    bare = read_weights(mine.evolve(paid=()), me) or {}
+    assert set(bare) <= {state.centre.source}  # type: ignore[union-attr]  # the centre card alone
+    # His own pays say nothing new; a known hand needs no reading.
+    only_mine = tuple(cards if q == me else () for q, cards in enumerate(state.paid))
+    assert me not in (read_weights(mine.evolve(paid=only_mine), me) or {})
+    assert read_weights(state, me) is None
+
+
+def test_apply_keeps_each_pay_as_history_outside_equality() -> None:
+    rng = random.Random(7)
+    state = deal("megajogos", 7)
+    bot = GreedyBot()
+    expected: list[list[int]] = [[], [], []]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(state.chance_outcomes()[0][0])
+            continue
+        move = bot.choose(view(state, state.to_act), rng)
+        pay = getattr(move, "pay", None)
+        if pay is not None:
+            expected[state.to_act].append(pay)
+        state = state.apply(move)
+        assert [list(c) for c in state.paid or ((), (), ())] == expected
+        # Public: every view keeps it; history: it changes neither equality nor hash.
+        assert view(state, 1).paid == state.paid
+        bare = state.evolve(paid=())
+        assert bare == state and hash(bare) == hash(state)
+    assert any(expected)
+
+
+def test_a_centre_card_paid_is_read_without_history() -> None:
+    state, me, _ = _after_pays("classic", 3)
+    mine = view(state, me).evolve(paid=())
+    c = mine.centre
+    assert c is not None
+    weights = read_weights(mine, me)
+    if c.kind == "paid":
+        assert weights is not None and weights[c.source] == pytest.approx(
+            hand_weights((c.card,), *coefficients("classic"))  # type: ignore[misc]
+        )
+    else:
+        assert weights is None
+
+
+def test_advise_reads_paid_cards_only_with_a_reading_engine() -> None:
+    from dataclasses import replace
+
+    from analyzer.advisor import ENGINES
+
+    state, me, _ = _after_pays("classic", 3)
+    mine = view(state, me)
+    plain = advise(mine.evolve(paid=()), samples=4, seed=2, engine="v2", node_budget=200)
+    ignored = advise(mine, samples=4, seed=2, engine="v2", node_budget=200)
+    assert [e.move for e in plain.estimates] == [e.move for e in ignored.estimates]
+    assert [e.expected for e in plain.estimates] == [e.expected for e in ignored.estimates]
+    reading = replace(ENGINES["v2"], read=True)
+    read = advise(mine, samples=4, seed=2, engine=reading, node_budget=200)
+    assert {e.move for e in read.estimates} == {e.move for e in plain.estimates}
+
+
+def test_hint_bot_read_option() -> None:
+    assert check_bot("hint:read=1") is not None
+    with pytest.raises(ConquianError, match="read"):
+        check_bot("hint:read=2")
+    bot = HintBot(read=1, samples=2, node_budget=100)
+    engine, _, _ = bot.setup(CLASSIC)
+    assert engine.read
+    state, me, _ = _after_pays("classic", 3)
+    move = bot.choose(view(state, me), random.Random(0))
+    assert state.is_legal(move)
