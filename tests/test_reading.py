@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from analyzer.advisor import advise
 from analyzer.bots import GreedyBot, check_bot
-from analyzer.cards import card_index, parse_card
+from analyzer.cards import FULL_DECK, card_index, format_card, iter_mask, parse_card
 from analyzer.errors import ConquianError
 from analyzer.hintbot import HintBot
-from analyzer.position import deal, view
+from analyzer.position import deal, dump_position, load_position, view
 from analyzer.reading import (
     NEAR1,
     NEAR2,
@@ -29,6 +29,7 @@ from analyzer.rules import CLASSIC, MEGAJOGOS
 from analyzer.sampling import is_consistent, sample_deal
 from analyzer.state import GameState, Phase
 
+from cli_run import one_error_line, run
 from test_sampling import random_position
 
 DATA = Path(__file__).resolve().parent.parent / "analyzer" / "data" / "reading.json"
@@ -217,3 +218,60 @@ def test_hint_bot_read_option() -> None:
     state, me, _ = _after_pays("classic", 3)
     move = bot.choose(view(state, me), random.Random(0))
     assert state.is_legal(move)
+
+
+# --------------------------------------------------------------- position files: players[i].paid
+def _classic_with_history() -> dict:
+    state, me, _ = _after_pays("classic", 3)
+    return dump_position(view(state, me))
+
+
+def test_position_file_keeps_paid_and_reads_it_back() -> None:
+    data = _classic_with_history()
+    assert any("paid" in p for p in data["players"])
+    state = load_position(data)
+    assert dump_position(state) == data
+    assert load_position(json.loads(json.dumps(data))).paid == state.paid
+    # Left out, the position is the same (history is not position), with nothing to read.
+    for p in data["players"]:
+        p.pop("paid", None)
+    bare = load_position(data)
+    assert bare == state and bare.paid == ()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d, card_in_hand, own, dead: d["players"][1].update(paid=[card_in_hand]), "is not face up"),
+        (lambda d, card_in_hand, own, dead: d["players"][0].update(paid=[own]), "in his own layout"),
+        (lambda d, card_in_hand, own, dead: d["players"][1].update(paid=[dead, dead]), "listed twice"),
+        (lambda d, card_in_hand, own, dead: d["players"][1].update(paid=["ZZ"]), "ZZ"),
+    ],
+)
+def test_position_file_refuses_impossible_paid(change, message) -> None:  # type: ignore[no-untyped-def]
+    data = _classic_with_history()
+    state = load_position(data)
+    card_in_hand = format_card(next(iter_mask(FULL_DECK & ~state.table_mask())), state.rules.labels)
+    own_layout = [m for m in state.layouts[0] if m]
+    own = format_card(next(iter_mask(own_layout[0])), state.rules.labels) if own_layout else None
+    dead = data["dead"][0]
+    if own is None and message == "in his own layout":
+        pytest.skip("player 0 has no meld in this deal")
+    data["players"][0].pop("paid", None)
+    data["players"][1].pop("paid", None)
+    change(data, card_in_hand, own, dead)
+    with pytest.raises(ConquianError, match=message):
+        load_position(data)
+
+
+def test_hint_command_reads_a_position_with_history(tmp_path: Path) -> None:
+    data = _classic_with_history()
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run("hint", str(path), "--json", "--samples", "2", "--seed", "1")
+    assert code == 0, err
+    assert json.loads(out)["moves"]
+    data["players"][1]["paid"] = [data["players"][1].get("paid", [data["dead"][0]])[0]] * 2
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run("hint", str(path))
+    assert code == 1 and one_error_line(err) and "paid" in err and "Traceback" not in out + err
