@@ -38,7 +38,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.cards import iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
@@ -51,7 +51,7 @@ from analyzer.melds import cards_of, catalog, layoff_mask
 from analyzer.moves import LayIn, Move, Take
 from analyzer.playout import RolloutLeaf
 from analyzer.position import view as view_of
-from analyzer.reading import read_weights
+from analyzer.reading import read_cards, read_weights
 from analyzer.rules import Rules
 from analyzer.sampling import sample_deal, unseen_cards
 from analyzer.search import Outcome, Solver
@@ -295,6 +295,10 @@ class Advice:
         the best found so far.
     clock_cut : bool
         ``v2``: a search within a deal was stopped by the time limit, not by its budget.
+    reading : dict of int to tuple of int
+        The paid cards the hidden hands were read from, per player
+        (:func:`analyzer.reading.read_cards`); empty when the engine does not read
+        (``Engine.read``) or nobody was seen to pay.
     """
 
     player: int
@@ -309,6 +313,7 @@ class Advice:
     shallow: float = 0.0
     interrupted: bool = False
     clock_cut: bool = False
+    reading: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def time_limited(self) -> bool:
@@ -555,6 +560,7 @@ def advise(
         raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
     mine = state if open_hands else view_of(state, player)
     weights = read_weights(mine, player) if engine.read and not open_hands else None
+    reading = read_cards(mine, player) if weights else {}
     v1 = engine.candidates == "v1"
     groups = [[m] for m in _v1_candidates(mine)] if v1 else choices(mine)
     asked: set[Move] = set()
@@ -572,7 +578,8 @@ def advise(
     exact_deal = open_hands and state.stock is not None
     if engine.search == "mcts":
         return _advise_mcts(
-            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start, weights
+            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start, weights,
+            reading,
         )
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
@@ -681,6 +688,7 @@ def advise(
         shallow / searches if searches else 0.0,
         interrupted,
         clock_cut > 0,
+        reading,
     )
 
 
@@ -696,6 +704,7 @@ def _advise_mcts(
     stop: Callable[[], bool] | None,
     start: float,
     weights: Mapping[int, Sequence[float]] | None = None,
+    reading: dict[int, tuple[int, ...]] | None = None,
 ) -> Advice:
     """``advise`` with the ``mcts`` search: one IS-MCTS tree over one move per choice.
 
@@ -750,6 +759,8 @@ def _advise_mcts(
         found.depth,
         0.0,
         found.interrupted,
+        False,
+        reading or {},
     )
 
 

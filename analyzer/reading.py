@@ -37,6 +37,7 @@ __all__ = [
     "coefficients",
     "hand_weights",
     "near_counts",
+    "read_cards",
     "read_weights",
 ]
 
@@ -132,17 +133,24 @@ def read_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] |
         (uniform sampling) when nobody did or no model is fitted for the
         variant (:func:`coefficients`).
     """
-    paid = {q: list(cards) for q, cards in enumerate(view.paid)}
-    c = view.centre
-    if c is not None and c.kind == "paid" and c.card not in paid.setdefault(c.source, []):
-        paid[c.source].append(c.card)
     found = coefficients(view.rules.name)
     if found is None:
         return None
     near, gap = found
-    out = {
-        q: hand_weights(tuple(cards), near, gap)
-        for q, cards in paid.items()
-        if cards and q != player and view.hands[q] is None
-    }
+    out = {q: hand_weights(cards, near, gap) for q, cards in read_cards(view, player).items()}
     return out or None
+
+
+def read_cards(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
+    """Per other player whose hand ``player`` cannot see: the cards he was seen to pay this deal
+    (the view's ``paid``, and the centre card when he paid it), oldest first; players who paid
+    nothing are left out."""
+    paid = {q: list(cards) for q, cards in enumerate(view.paid)}
+    c = view.centre
+    if c is not None and c.kind == "paid" and c.card not in paid.setdefault(c.source, []):
+        paid[c.source].append(c.card)
+    return {
+        q: tuple(cards)
+        for q, cards in sorted(paid.items())
+        if cards and q != player and 0 <= q < len(view.hands) and view.hands[q] is None
+    }

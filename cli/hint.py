@@ -14,6 +14,7 @@ from analyzer.advisor import (
     advise,
     searching_engine,
 )
+from analyzer.cards import format_card
 from analyzer.hints import static_hints
 from analyzer.state import GameState
 from cli.common import (
@@ -190,6 +191,13 @@ def hint(
             f"cannot see (seed {seed}), each searched double-dummy"
         )
     out.print(f"{how}. {_search_text(advice)} {advice.seconds:.1f} s.", markup=False)
+    if advice.reading:
+        lab = state.rules.labels
+        read = "; ".join(
+            f"player {q} paid {' '.join(format_card(c, lab) for c in cards)}"
+            for q, cards in advice.reading.items()
+        )
+        out.print(f"Hidden hands read from the cards paid ({read}): cards that meld with them drawn less often.", markup=False)
     if advice.interrupted:
         out.print(
             f"Interrupted: the best answer found so far, from {advice.samples} of "

@@ -133,8 +133,9 @@ def hint_data(
     -------
     dict
         ``to_act``, ``evaluation``, ``exact``, ``labels``, ``samples``, ``seed``, ``seconds``,
-        ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth`` and ``moves``
-        (:func:`hint_moves`).
+        ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth``, ``read`` (per
+        player, the cards paid that the hidden hands were read from, :mod:`analyzer.reading`)
+        and ``moves`` (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)
     return {
@@ -150,6 +151,10 @@ def hint_data(
         "interrupted": advice.interrupted,
         "engine": advice.engine,
         "depth": advice.depth,
+        "read": {
+            str(q): [format_card(c, state.rules.labels) for c in cards]
+            for q, cards in advice.reading.items()
+        },
         "moves": moves[:top] if top else moves,
     }
 
