@@ -738,8 +738,9 @@ def relabel(state: GameState, labels: Labels | str | None) -> GameState:
 def view(state: GameState, player: int) -> GameState:
     """What ``player`` can know (R6, R9): other hands hidden, the stock order hidden.
 
-    He keeps his own hand, every layout, the dead cards, the counts and the
-    card he passed in the exchange (the others' passes are hidden).
+    He keeps his own hand, every layout, the dead cards, the counts, the
+    history of pays (``paid``), the card he passed in the exchange and the
+    one he received from the player before him (R9); the other passes are hidden.
 
     Raises
     ------
@@ -750,7 +751,8 @@ def view(state: GameState, player: int) -> GameState:
         raise PositionError(f"no player {player} in {state.rules.name}")
     hands = tuple(h if p == player else None for p, h in enumerate(state.hands))
     gifts = tuple(g if p == player else None for p, g in enumerate(state.gifts))
-    gave = tuple(g if p == player else None for p, g in enumerate(state.gave))
+    n = state.rules.players
+    gave = tuple(g if player in (p, (p + 1) % n) else None for p, g in enumerate(state.gave))
     return GameState(
         **{**_fields(state), "hands": hands, "stock": None, "gifts": gifts, "gave": gave}
     )

@@ -1,8 +1,9 @@
 """Reading a hidden hand from the cards its player paid (an opponent model for sampling).
 
 A player pays the card he needs least (R13, R14): seldom one next to cards
-he keeps.  So each card a hidden player is seen to pay makes the cards that
-would meld with it less likely to be in his hand: a card of its rank or of
+he keeps; so does he pass in the exchange (R9), and the player he passes to
+sees it.  So each card a hidden player is seen to give up makes the cards
+that would meld with it less likely to be in his hand: a card of its rank or of
 its suit one rank away (*near*, ``NEAR1``), or of its suit two ranks away
 (*gap*, ``NEAR2``).  Hands only lose cards (R13: a take melds the centre
 card at once), so a card still in the hand now was in it when he paid.
@@ -11,8 +12,8 @@ The model gives each unseen card ``c`` a weight for each hidden player ``q``::
 
     w_q(c) = exp(-(near * n1_q(c) + gap * n2_q(c)))
 
-where ``n1_q(c)`` counts the cards ``q`` paid that ``c`` is near and
-``n2_q(c)`` those it is a gap from.  A hand is drawn with probability
+where ``n1_q(c)`` counts the cards ``q`` gave up (:func:`read_cards`) that
+``c`` is near and ``n2_q(c)`` those it is a gap from.  A hand is drawn with probability
 roughly proportional to the product of its cards' weights
 (:func:`analyzer.sampling.sample_deal` with ``paid``).  The two
 coefficients are fitted by logistic regression on positions of seeded
@@ -142,10 +143,16 @@ def read_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] |
 
 
 def read_cards(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
-    """Per other player whose hand ``player`` cannot see: the cards he was seen to pay this deal
-    (the view's ``paid``, and the centre card when he paid it), oldest first; players who paid
-    nothing are left out."""
-    paid = {q: list(cards) for q, cards in enumerate(view.paid)}
+    """Per other player whose hand ``player`` cannot see: the cards he was seen to give up this
+    deal, oldest first: the card he passed to ``player`` in the exchange (R9: the one he needed
+    least, as a pay), then his pays (the view's ``paid``, and the centre card when he paid it);
+    players who gave up nothing seen are left out."""
+    paid: dict[int, list[int]] = {}
+    for q, card in enumerate(view.gave):
+        if card is not None and q != player:
+            paid[q] = [card]
+    for q, cards in enumerate(view.paid):
+        paid.setdefault(q, []).extend(c for c in cards if c not in paid[q])
     c = view.centre
     if c is not None and c.kind == "paid" and c.card not in paid.setdefault(c.source, []):
         paid[c.source].append(c.card)

@@ -5,8 +5,9 @@
 
 Plays seeded deals between greedy bots.  At every offer a player p is asked
 about, for each other player q and each card c that p has not seen, it keeps
-``n1`` (cards q has paid so far that c is near: its rank, or its suit one rank
-away), ``n2`` (cards q paid that c is a gap from: its suit two ranks away),
+``n1`` (cards q has given up so far that c is near: its rank, or its suit one
+rank away; given up: paid, or passed to p in the exchange, R9), ``n2`` (those
+c is a gap from: its suit two ranks away),
 the log of q's hand count over the unseen cards not in it (how likely any
 unseen card is his before reading), and whether c is in q's hand.  A logistic
 regression on the positions of 80% of the deals gives the coefficients of
@@ -66,12 +67,15 @@ def play(args: tuple[str, int]) -> list[Row]:
             size = pool.bit_count()
             for q in range(rules.players):
                 k = state.counts[q]
-                if q == me or not k or k >= size or not paid[q]:
+                # What q gave up that me saw: the card q passed him in the exchange (R9), q's pays.
+                gave = [state.gave[q]] if state.gave and (q + 1) % rules.players == me else []
+                given = [c for c in gave if c is not None] + paid[q]
+                if q == me or not k or k >= size or not given:
                     continue
                 hand = state.hands[q] or 0
                 offset = math.log(k / (size - k))
                 for card in iter_mask(pool):
-                    n1, n2 = near_counts(paid[q], card)
+                    n1, n2 = near_counts(given, card)
                     rows.append((n1, n2, offset, hand >> card & 1))
         else:
             v = view(state, me)

@@ -23,6 +23,7 @@ from analyzer.reading import (
     coefficients,
     hand_weights,
     near_counts,
+    read_cards,
     read_weights,
 )
 from analyzer.rules import CLASSIC, MEGAJOGOS
@@ -275,3 +276,28 @@ def test_hint_command_reads_a_position_with_history(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run("hint", str(path))
     assert code == 1 and one_error_line(err) and "paid" in err and "Traceback" not in out + err
+
+
+def test_view_keeps_the_card_received_in_the_exchange_and_reads_it() -> None:
+    # R9: each player passes a card to the next; the receiver knows it. His view keeps the card
+    # he passed and the one he received, not the third pass.
+    state = deal(MEGAJOGOS, 8, dealer=0)
+    while state.phase is Phase.EXCHANGE:
+        state = state.apply(state.legal_moves()[-1])
+    for me in range(3):
+        mine = view(state, me)
+        before = (me - 1) % 3
+        assert mine.gave[me] == state.gave[me] and mine.gave[before] == state.gave[before]
+        assert mine.gave[(me + 1) % 3] is None
+        assert (mine.hands[me] or 0) >> state.gave[before] & 1  # type: ignore[operator]
+        assert read_cards(mine, me) == {before: (state.gave[before],)}
+        assert load_position(dump_position(mine)).gave == mine.gave
+        assert is_consistent(sample_deal(mine, me, random.Random(me)), mine, me)
+
+
+def test_deal_view_after_the_exchange_shows_the_card_received() -> None:
+    code, out, err = run("deal", "--variant", "megajogos", "--seed", "8", "--after", "3", "--view", "1")
+    assert code == 0, err
+    players = json.loads(out)["players"]
+    assert "gave" in players[1] and "gave" in players[0] and "gave" not in players[2]
+    assert players[0]["gave"] in players[1]["hand"]
