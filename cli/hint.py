@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -11,7 +12,9 @@ from analyzer.advisor import (
     DEFAULT_ENGINE,
     DEFAULT_TIME_LIMIT,
     Advice,
+    Engine,
     advise,
+    engine_for,
     searching_engine,
 )
 from analyzer.cards import format_card
@@ -36,7 +39,7 @@ from cli.results import hint_data, static_data
 
 __all__ = ["SAMPLING_OPTIONS", "hint"]
 
-SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "open_hands")
+SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "open_hands", "read")
 """The parameters of the sampling search, which --static does without."""
 
 
@@ -93,6 +96,16 @@ def hint(
         bool,
         typer.Option("--open", help="Use every given hand and the stock as known (double-dummy)."),
     ] = False,
+    read: Annotated[
+        bool | None,
+        typer.Option(
+            "--read/--no-read",
+            help="Draw the hidden hands by the cards their players were seen to give up "
+            "(each player's 'paid' in the position, a paid centre card, the card passed to you "
+            "in the exchange): cards that meld with them less often. Default: the engine's.",
+            show_default=False,
+        ),
+    ] = None,
     top: Annotated[
         int | None,
         typer.Option(
@@ -141,6 +154,9 @@ def hint(
                 f"with --open and the stock order given there is one deal, the position itself, "
                 f"and nothing is sampled: {', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect"
             )
+    if read is not None and open_hands:
+        usage("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
+    chosen: str | Engine = engine if read is None else replace(engine_for(engine, state.rules), read=read)
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)
@@ -151,7 +167,7 @@ def hint(
             time_limit=time_limit,
             node_budget=budget,
             open_hands=open_hands,
-            engine=engine,
+            engine=chosen,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
         )
@@ -193,11 +209,15 @@ def hint(
     out.print(f"{how}. {_search_text(advice)} {advice.seconds:.1f} s.", markup=False)
     if advice.reading:
         lab = state.rules.labels
-        read = "; ".join(
-            f"player {q} paid {' '.join(format_card(c, lab) for c in cards)}"
+        what = "; ".join(
+            f"player {q}: {' '.join(format_card(c, lab) for c in cards)}"
             for q, cards in advice.reading.items()
         )
-        out.print(f"Hidden hands read from the cards paid ({read}): cards that meld with them drawn less often.", markup=False)
+        out.print(
+            f"Hidden hands read from the cards their players gave up ({what}): cards that meld "
+            "with them were drawn less often (--no-read: uniformly).",
+            markup=False,
+        )
     if advice.interrupted:
         out.print(
             f"Interrupted: the best answer found so far, from {advice.samples} of "

@@ -134,7 +134,8 @@ def hint_data(
     dict
         ``to_act``, ``evaluation``, ``exact``, ``labels``, ``samples``, ``seed``, ``seconds``,
         ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth``, ``read`` (per
-        player, the cards paid that the hidden hands were read from, :mod:`analyzer.reading`)
+        player, the cards he gave up, passed in the exchange or paid, that his hidden hand was
+        read from, :mod:`analyzer.reading`; empty when nothing was read)
         and ``moves`` (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)

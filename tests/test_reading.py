@@ -301,3 +301,20 @@ def test_deal_view_after_the_exchange_shows_the_card_received() -> None:
     players = json.loads(out)["players"]
     assert "gave" in players[1] and "gave" in players[0] and "gave" not in players[2]
     assert players[0]["gave"] in players[1]["hand"]
+
+
+def test_hint_read_flags(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(_classic_with_history()), encoding="utf-8")
+    base = ("hint", str(path), "--json", "--samples", "2", "--seed", "1")
+    code, out, err = run(*base, "--read")
+    assert code == 0, err
+    read = json.loads(out)["read"]
+    assert read and all(q != "0" and cards for q, cards in read.items())
+    code, out, err = run(*base, "--no-read")
+    assert code == 0 and json.loads(out)["read"] == {}
+    code, out, err = run("hint", str(path), "--samples", "2", "--read")
+    assert code == 0 and "read from the cards their players gave up" in " ".join(out.split())
+    for extra in (("--static", "--read"), ("--open", "--no-read")):
+        code, out, err = run("hint", str(path), *extra)
+        assert code == 2 and one_error_line(err) and "--read" in err
