@@ -14,13 +14,16 @@ import json
 import math
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from analyzer.advisor import (
     DEFAULT_ENGINE,
     DEFAULT_TIME_LIMIT,
     ENGINE_NAMES,
+    Engine,
     advise,
+    engine_for,
     searching_engine,
 )
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
@@ -175,7 +178,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
     top = _int(request, "top", 0, 1) if "top" in request else None
     if _bool(request, "static"):
-        for key in ("samples", "seed", "time_limit", "budget", "engine", "open"):
+        for key in ("samples", "seed", "time_limit", "budget", "engine", "open", "read"):
             if key in request:
                 raise RequestError(
                     f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
@@ -192,6 +195,13 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
             "v3 (IS-MCTS), which counts iterations: use 'samples'",
             "budget",
         )
+    chosen: str | Engine = engine
+    if "read" in request:
+        if open_hands:
+            raise RequestError(
+                "'read' has no effect with \"open\": true (every hand is used as given)", "read"
+            )
+        chosen = replace(engine_for(engine, state.rules), read=_bool(request, "read"))
     advice = advise(
         state,
         samples=_int(request, "samples", None, 1, 100_000),
@@ -199,7 +209,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
         node_budget=_int(request, "budget", 0, 100) or None,
         open_hands=open_hands,
-        engine=engine,
+        engine=chosen,
     )
     return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
 
@@ -296,7 +306,10 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "hint": (
         _hint,
         frozenset(
-            {"position", "static", "samples", "seed", "time_limit", "budget", "engine", "open", "top"}
+            {
+                "position", "static", "samples", "seed", "time_limit", "budget", "engine", "open",
+                "top", "read",
+            }
         ),
     ),
     "solve": (_solve, frozenset({"position", "budget", "time_limit", "mode", "all_moves"})),

@@ -318,3 +318,19 @@ def test_hint_read_flags(tmp_path: Path) -> None:
     for extra in (("--static", "--read"), ("--open", "--no-read")):
         code, out, err = run("hint", str(path), *extra)
         assert code == 2 and one_error_line(err) and "--read" in err
+
+
+def test_engine_hint_read_field() -> None:
+    from cli.engine import answer
+
+    position = _classic_with_history()
+    req = {"id": 1, "cmd": "hint", "position": position, "samples": 2, "seed": 1}
+    got, _ = answer(json.dumps({**req, "read": True}))
+    assert got["ok"] and got["result"]["read"], got
+    got, _ = answer(json.dumps({**req, "read": False}))
+    assert got["ok"] and got["result"]["read"] == {}, got
+    for bad in ({"read": 1}, {"read": True, "open": True}):
+        got, _ = answer(json.dumps({**req, **bad}))
+        assert not got["ok"] and got["field"] == "read", got
+    got, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "read": True}))
+    assert not got["ok"] and got["field"] == "read", got
