@@ -410,21 +410,42 @@ def load_position(data: Any) -> GameState:
 
 def _check_paid(state: GameState) -> None:
     """Each card a player paid (R13, R14) was offered to the others: it is face up now, dead
-    (R17) or in another player's layout, or it is the centre card; and it was paid once."""
+    (R17) or in another player's layout, or it is the centre card he paid, his last pay; it was
+    paid once; and each pay followed a take or lay-in (R13, R14) that put one centre card in his
+    layout, beside at least two of his own cards (a meld has three, R4, R5): so he paid at most
+    his melded cards less two, and a layout holds at most that many cards the others paid."""
     if not state.paid:
         return
     labels = state.rules.labels
     seen: dict[int, int] = {}
-    centre = state.centre.card if state.centre is not None else -1
+    c = state.centre
+    centre = c.card if c is not None else -1
     for p, cards in enumerate(state.paid):
-        for card in cards:
+        takes = max(0, state.melded(p) - 2)
+        if len(cards) > takes:
+            raise PositionError(
+                f"players[{p}].paid lists {len(cards)} cards, but with {state.melded(p)} cards "
+                f"melded he took at most {takes} (each pay follows a take, R13)"
+            )
+        for k, card in enumerate(cards):
             text = format_card(card, labels)
             if card in seen:
-                who = "he" if seen[card] == p else f"player {seen[card]}"
+                where = "twice" if seen[card] == p else f"by player {seen[card]} too"
                 raise PositionError(
-                    f"players[{p}].paid: {text} is listed twice ({who} paid it too); a card is paid once"
+                    f"players[{p}].paid: {text} is listed {where}; a card is paid once"
                 )
             seen[card] = p
+            if card == centre and c is not None:
+                if c.kind != "paid" or c.source != p:
+                    how = "turned from the stock" if c.kind == "turned" else f"paid by player {c.source}"
+                    raise PositionError(
+                        f"players[{p}].paid: {text} is the centre card, {how} (R10, R13)"
+                    )
+                if k != len(cards) - 1:
+                    raise PositionError(
+                        f"players[{p}].paid: {text} is the centre card, so his last pay; the "
+                        "list is oldest first"
+                    )
             if any(m >> card & 1 for m in state.layouts[p]):
                 raise PositionError(
                     f"players[{p}].paid: {text} is in his own layout; a paid card is offered to the "
@@ -436,6 +457,15 @@ def _check_paid(state: GameState) -> None:
                     f"players[{p}].paid: {text} is not face up; a paid card is the centre card, "
                     f"dead or in another player's layout (R13, R17)"
                 )
+    for q in range(state.rules.players):
+        taken = sum(1 for card, p in seen.items() if any(m >> card & 1 for m in state.layouts[q]))
+        takes = max(0, state.melded(q) - 2)
+        if taken > takes:
+            raise PositionError(
+                f"player {q}'s layout holds {taken} cards the others paid, but with "
+                f"{state.melded(q)} cards melded he took at most {takes} (one centre card per "
+                "take, R13)"
+            )
 
 
 def _fields(state: GameState) -> dict[str, Any]:
@@ -490,6 +520,22 @@ def _validated(state: GameState) -> GameState:
                 "the exchange: each passes a card of his own hand, so no card is passed twice (R9)"
             )
         passers[given] = p
+        # He passed it to the next player (R9), whose hand only loses cards to the table: the
+        # card is in the receiver's hand or face up, never in a third hand or the stock.
+        receiver = (p + 1) % n
+        face_up = state.table_mask() >> given & 1
+        known = state.hands[receiver]
+        elsewhere = [
+            f"player {q}'s hand" for q, hand in enumerate(state.hands)
+            if q not in (p, receiver) and hand is not None and hand >> given & 1
+        ] + (["the stock"] if state.stock is not None and given in state.stock else [])
+        if not face_up and (elsewhere or (known is not None and not known >> given & 1)):
+            where = elsewhere[0] if elsewhere else f"not in player {receiver}'s hand"
+            raise PositionError(
+                f"players[{p}].gave: {format_card(given, labels)} is "
+                f"{'in ' + where if elsewhere else where}; player {p} passed it to player "
+                f"{receiver} (R9), so it is in his hand or face up"
+            )
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")
     total = (

@@ -334,3 +334,72 @@ def test_engine_hint_read_field() -> None:
         assert not got["ok"] and got["field"] == "read", got
     got, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "read": True}))
     assert not got["ok"] and got["field"] == "read", got
+
+
+def _edited(data: dict, **players: list[str]) -> dict:
+    out = json.loads(json.dumps(data))
+    for p in out["players"]:
+        p.pop("paid", None)
+    for key, cards in players.items():
+        out["players"][int(key[1:])]["paid"] = cards
+    return out
+
+
+def test_paid_history_that_cannot_happen_is_refused() -> None:
+    # Fresh-user round (this session): these impossible histories loaded.
+    state, me, _ = _after_pays("classic", 3)
+    mine = view(state, me)
+    data = dump_position(mine)
+    lab = mine.rules.labels
+    c = mine.centre
+    assert c is not None
+    centre = format_card(c.card, lab)
+    if c.kind == "paid":
+        other = 1 - c.source
+        with pytest.raises(ConquianError, match=r"is the centre card, paid by player"):
+            load_position(_edited(data, **{f"p{other}": [centre]}))
+        dead = data["dead"][0]
+        with pytest.raises(ConquianError, match="his last pay"):
+            load_position(_edited(data, **{f"p{c.source}": [centre, dead]}))
+    else:
+        with pytest.raises(ConquianError, match="turned from the stock"):
+            load_position(_edited(data, p1=[centre]))
+    # More pays than takes: every dead card "paid" by a player with few cards melded.
+    few = min(range(2), key=mine.melded)
+    many = data["dead"][: max(0, mine.melded(few) - 2) + 1]
+    with pytest.raises(ConquianError, match=r"took at most"):
+        load_position(_edited(data, **{f"p{few}": many}))
+
+
+def test_a_layout_of_three_holds_one_card_paid_by_others() -> None:
+    data = {
+        "variant": "classic", "dealer": 1, "to_act": 0,
+        "players": [
+            {"hand": 4, "layout": [["2H", "3H", "4H"], ["5D", "6D", "7D"]], "paid": ["AH", "AC"]},
+            {"hand": 7, "layout": [["AS", "AH", "AC"]]},
+        ],
+        "stock": 17, "dead": ["2S", "3S"], "centre": {"card": "KS", "kind": "paid", "source": 1},
+    }
+    with pytest.raises(ConquianError, match="holds 2 cards the others paid"):
+        load_position(data)
+    data["players"][0]["paid"] = ["AH"]
+    assert load_position(data).paid == ((parse_card("AH"),), ())
+
+
+def test_the_card_received_in_the_exchange_is_where_it_can_be() -> None:
+    state = deal(MEGAJOGOS, 1, dealer=0)
+    while state.phase is Phase.EXCHANGE:
+        state = state.apply(state.legal_moves()[0])
+    full = dump_position(state)
+    lab = state.rules.labels
+    third = format_card(next(iter_mask(state.hands[1] or 0)), lab)
+    bad = json.loads(json.dumps(full))
+    bad["players"][2]["gave"] = third  # player 2 passes to player 0, not to player 1
+    with pytest.raises(ConquianError, match=r"players\[2\]\.gave: .* in player 1's hand"):
+        load_position(bad)
+    mine = dump_position(view(state, 0))
+    unseen = format_card(next(iter_mask(FULL_DECK & ~state.table_mask() & ~(state.hands[0] or 0))), lab)
+    mine["players"][2]["gave"] = unseen
+    with pytest.raises(ConquianError, match="not in player 0's hand"):
+        load_position(mine)
+    assert load_position(dump_position(view(state, 0))).gave == view(state, 0).gave
