@@ -124,6 +124,8 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
         lines.append(Text("    layout  ") + _melds(entry["layout"], labels))
         if entry.get("gave"):
             lines.append(Text("    gave    ") + card_text(entry["gave"], labels))
+        if entry.get("paid"):
+            lines.append(Text("    paid    ") + _cards(entry["paid"], labels))
     centre = data["centre"]
     if centre is None:
         lines.append(

@@ -282,8 +282,13 @@ def position_svg(
             x = _row(layout, x, cy, meld, labels, palette, 22, "meld") + 14
         if not entry.get("layout"):
             _text(panel, x, cy + 34, "no melds", size=12, fill=palette["muted"], cls="count")
+        history = []
+        if entry.get("paid"):
+            history.append("paid " + " ".join(entry["paid"]))
         if entry.get("gave"):
-            _text(panel, width - 24, y + 22, f"gave {entry['gave']}", size=11,
+            history.append(f"gave {entry['gave']}")
+        if history:
+            _text(panel, width - 24, y + 22, ", ".join(history), size=11,
                   fill=palette["muted"], cls="gave", anchor="end")  # fmt: skip
         y += panel_h + 8
     # The centre, the stock and the dead cards.

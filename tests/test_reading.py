@@ -403,3 +403,18 @@ def test_the_card_received_in_the_exchange_is_where_it_can_be() -> None:
     with pytest.raises(ConquianError, match="not in player 0's hand"):
         load_position(mine)
     assert load_position(dump_position(view(state, 0))).gave == view(state, 0).gave
+
+
+def test_show_draws_the_paid_history(tmp_path: Path) -> None:
+    data = _classic_with_history()
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run("show", str(path), "--labels", "french")
+    assert code == 0, err
+    payer = next(p for p, e in enumerate(data["players"]) if e.get("paid"))
+    lines = [line for line in out.splitlines() if line.strip().startswith("paid ")]
+    assert lines, out
+    svg = tmp_path / "p.svg"
+    code, out, err = run("show", str(path), "--svg", str(svg))
+    assert code == 0, err
+    assert "paid " + " ".join(data["players"][payer]["paid"]) in svg.read_text(encoding="utf-8")
