@@ -21,6 +21,8 @@ stock       a number of cards, ``-`` for an empty known stock, or the
             cards top first when the order is known
 chosen:..   during the exchange (R9): each seat's chosen card or ``-``
 gave:..     after the exchange (R9): each seat's passed card or ``-``
+paid:..     history: per seat, separated by ``/``, the cards he was seen
+            to pay this deal, oldest first, by ``,`` (``-`` for none)
 ==========  ==============================================================
 
 Missing trailing fields take defaults: no centre card, no dead cards, and
@@ -58,13 +60,13 @@ __all__ = [
 ]
 
 FIELDS = ("variant", "labels", "dealer", "to_act", "players", "centre", "dead", "stock")
-"""The positional fields, in order; ``chosen:`` and ``gave:`` keyword fields may follow."""
+"""The positional fields, in order; ``chosen:``, ``gave:`` and ``paid:`` keyword fields may follow."""
 
 REQUIRED = 5
 """The first five fields (variant to players) are required; the others have defaults."""
 
 KINDS = ("turned", "paid")
-KEYWORDS = ("chosen", "gave")
+KEYWORDS = ("chosen", "gave", "paid")
 
 
 class NotationError(PositionError):
@@ -288,16 +290,29 @@ class _Reader:
             return count
         return self.card_list("stock", token, "the stock")
 
-    def keyword(self, token: _Token, rules: Rules) -> tuple[str, list[str | None]]:
+    def keyword(self, token: _Token, rules: Rules) -> tuple[str, list[Any]]:
         name, colon, _body = token.text.partition(":")
         if not colon or name.lower() not in KEYWORDS:
             raise self.fail(
                 "exchange",
                 token,
-                f"unexpected field {clip(token.text)!r}: after the stock only 'chosen:...' or "
-                "'gave:...' may follow",
+                f"unexpected field {clip(token.text)!r}: after the stock only 'chosen:...', "
+                "'gave:...' or 'paid:...' may follow",
             )
         name = name.lower()
+        if name == "paid":
+            seats = token.cut(len(name) + 1).split("/")
+            if len(seats) != rules.players:
+                raise self.fail(
+                    name,
+                    token,
+                    f"'paid' lists each player's cards paid, or '-', separated by '/': "
+                    f"{rules.players} in {rules.name}, got {len(seats)}",
+                )
+            return name, [
+                [] if seat.text == "-" else self.card_list(name, seat, f"player {p}'s paid cards")
+                for p, seat in enumerate(seats)
+            ]
         values = token.cut(len(name) + 1).split(",")
         if len(values) != rules.players:
             raise self.fail(
@@ -408,6 +423,11 @@ def notation_data(text: str) -> dict[str, Any]:
         if name in seen:
             raise reader.fail(name, token, f"'{name}:' given twice (also at column {seen[name].column})")
         seen[name] = token
+        if name == "paid":
+            for entry, cards in zip(data["players"], values, strict=True):
+                if cards:
+                    entry["paid"] = cards
+            continue
         if rules.exchange is Exchange.NONE:
             # Even with every seat '-': the field has no meaning in this variant.
             what = "nobody passed a card" if name == "gave" else "nobody chooses a card to pass"
@@ -523,5 +543,11 @@ def format_notation(state: GameState, labels: Labels | None = None) -> str:
         lab = labels or state.rules.labels
         fields.append(
             "gave:" + ",".join("-" if g is None else format_card(g, lab) for g in state.gave)
+        )
+    if any(state.paid):
+        lab = labels or state.rules.labels
+        fields.append(
+            "paid:"
+            + "/".join(",".join(format_card(c, lab) for c in cards) or "-" for cards in state.paid)
         )
     return " ".join(fields)

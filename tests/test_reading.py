@@ -418,3 +418,21 @@ def test_show_draws_the_paid_history(tmp_path: Path) -> None:
     code, out, err = run("show", str(path), "--svg", str(svg))
     assert code == 0, err
     assert "paid " + " ".join(data["players"][payer]["paid"]) in svg.read_text(encoding="utf-8")
+
+
+def test_notation_carries_paid() -> None:
+    from analyzer.notation import NotationError, format_notation, parse_notation
+
+    state, me, _ = _after_pays("classic", 3)
+    for s in (state, view(state, me)):
+        text = format_notation(s)
+        assert " paid:" in text
+        back = parse_notation(text)
+        assert back == s and back.paid == s.paid and format_notation(back) == text
+    text = format_notation(view(state, me))
+    head, _, _ = text.rpartition(" paid:")
+    assert parse_notation(head).paid == ()
+    for bad, match in ((" paid:AS", "separated by '/'"), (" paid:ZZ/-", "ZZ"), (" paid:/-", "no cards"),
+                       (" paid:-/-/-", "2 in classic")):
+        with pytest.raises(NotationError, match=match):
+            parse_notation(head + bad)
