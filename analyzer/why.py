@@ -29,7 +29,7 @@ from analyzer.cards import Labels, format_card, format_mask, iter_mask
 from analyzer.melds import cards_of, catalog, is_meld, is_run, is_set
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, parse_move
 from analyzer.partition import _solver, cover_model
-from analyzer.rules import ForceWhen
+from analyzer.rules import Exchange, ForceWhen
 from analyzer.state import GameState, Phase, fits_layout, offer_order
 
 if TYPE_CHECKING:
@@ -256,6 +256,8 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
             return [f"{format_card(move.card, labels)} is not in player {me}'s hand (R9)"]
         return ["the exchange comes first: each player gives one card (R9)"]
     if isinstance(move, Give):
+        if state.rules.exchange is Exchange.NONE:
+            return [f"{state.rules.name} has no exchange: no card is given (R9)"]
         return ["the exchange is over: cards are given only before play (R9)"]
     assert state.centre is not None
     centre = state.centre

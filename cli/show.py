@@ -116,8 +116,10 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
         count = hand if isinstance(hand, int) else len(hand)
         head += Text(f"   {melded} melded, {count} in hand", style="dim")
         lines.append(head)
-        if isinstance(hand, int):
+        if isinstance(hand, int) and hand:
             hand_text = Text("🂠 " * min(hand, 3) + f"{hand} hidden", style="dim")
+        elif isinstance(hand, int):
+            hand_text = Text("empty", style="dim")  # nothing is hidden in an empty hand
         else:
             hand_text = _cards(hand, labels) if hand else Text("empty", style="dim")
         lines.append(Text("    hand    ") + hand_text)

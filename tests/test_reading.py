@@ -436,3 +436,21 @@ def test_notation_carries_paid() -> None:
                        (" paid:-/-/-", "2 in classic")):
         with pytest.raises(NotationError, match=match):
             parse_notation(head + bad)
+
+
+def test_small_fresh_user_findings() -> None:
+    # 'why' on a give in classic blamed an exchange that is over; classic has none.
+    code, out, err = run("why", "examples/positions/forcing.json", "give 7H")
+    assert "classic has no exchange" in " ".join(out.split())
+    # A view of a finished deal showed "0 hidden" for an empty hand.
+    state = deal("classic", 3)
+    rng = random.Random(3)
+    bot = GreedyBot()
+    while not state.is_terminal():
+        state = state.apply(state.chance_outcomes()[0][0] if state.is_chance_node()
+                            else bot.choose(view(state, state.to_act), rng))
+    if state.winner is not None:
+        mine = view(state, 1 - state.winner)
+        code, out, err = run("show", "-", input=json.dumps(dump_position(mine)))
+        assert code == 0, err
+        assert "0 hidden" not in out
