@@ -300,27 +300,24 @@ class _Reader:
                 "'gave:...' or 'paid:...' may follow",
             )
         name = name.lower()
-        if name == "paid":
-            seats = token.cut(len(name) + 1).split("/")
-            if len(seats) != rules.players:
-                raise self.fail(
-                    name,
-                    token,
-                    f"'paid' lists each player's cards paid, or '-', separated by '/': "
-                    f"{rules.players} in {rules.name}, got {len(seats)}",
-                )
-            return name, [
-                [] if seat.text == "-" else self.card_list(name, seat, f"player {p}'s paid cards")
-                for p, seat in enumerate(seats)
-            ]
-        values = token.cut(len(name) + 1).split(",")
+        paid = name == "paid"  # a list of cards per seat, the seats separated by '/'
+        values = token.cut(len(name) + 1).split("/" if paid else ",")
         if len(values) != rules.players:
+            what = (
+                "each player's cards paid, or '-', separated by '/'"
+                if paid
+                else "one card or '-' per player"
+            )
             raise self.fail(
                 name,
                 token,
-                f"'{name}' lists one card or '-' per player: {rules.players} in {rules.name}, "
-                f"got {len(values)}",
+                f"'{name}' lists {what}: {rules.players} in {rules.name}, got {len(values)}",
             )
+        if paid:
+            return name, [
+                [] if seat.text == "-" else self.card_list(name, seat, f"player {p}'s paid cards")
+                for p, seat in enumerate(values)
+            ]
         out: list[str | None] = []
         for p, value in enumerate(values):
             if value.text == "-":
