@@ -454,3 +454,19 @@ def test_small_fresh_user_findings() -> None:
         code, out, err = run("show", "-", input=json.dumps(dump_position(mine)))
         assert code == 0, err
         assert "0 hidden" not in out
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant=st.sampled_from(["classic", "megajogos"]), seed=st.integers(0, 10_000))
+def test_every_reachable_view_with_its_history_loads(variant: str, seed: int) -> None:
+    # The history checks (paid, the card received) never refuse a position play can reach.
+    rng = random.Random(seed)
+    state = deal(variant, seed)
+    while not state.is_terminal():
+        state = state.apply(rng.choice(state.legal_moves()))
+        for p in range(state.rules.players):
+            mine = view(state, p)
+            back = load_position(dump_position(mine))
+            assert back == mine and back.paid == mine.paid and back.gave == mine.gave
+        full = load_position(dump_position(state))
+        assert full.paid == state.paid
