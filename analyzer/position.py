@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import Labels, clip, format_card, format_mask, parse_card, text_labels
+from analyzer.cards import Labels, clip, counted, format_card, format_mask, parse_card, text_labels
 from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
@@ -150,7 +150,10 @@ def _check_notation(text: str, position: Any) -> None:
     except PositionError as exc:
         raise PositionError(f"notation: {exc}") from None
     state = load_position(position)
-    if format_notation(state, Labels.FRENCH) != format_notation(described, Labels.FRENCH):
+    # The position, not its history: a notation without 'paid:' describes it too ('position' counts).
+    if format_notation(state.evolve(paid=()), Labels.FRENCH) != format_notation(
+        described.evolve(paid=()), Labels.FRENCH
+    ):
         raise PositionError(
             f"notation {clip(text, 60)!r} does not describe the same position as 'position': "
             "correct it, or leave 'notation' out"
@@ -424,9 +427,11 @@ def _check_paid(state: GameState) -> None:
         takes = max(0, state.melded(p) - 2)
         if len(cards) > takes:
             raise PositionError(
-                f"players[{p}].paid lists {len(cards)} cards, but with {state.melded(p)} cards "
-                f"melded he took at most {takes} (each pay follows a take, R13)"
+                f"players[{p}].paid lists {counted(len(cards), 'card')}, but with "
+                f"{counted(state.melded(p), 'card')} melded he took at most {takes} (each pay "
+                "follows a take, R13)"
             )
+        last_dead = -1
         for k, card in enumerate(cards):
             text = format_card(card, labels)
             if card in seen:
@@ -451,6 +456,16 @@ def _check_paid(state: GameState) -> None:
                     f"players[{p}].paid: {text} is in his own layout; a paid card is offered to the "
                     f"other players (R13)"
                 )
+            if card in state.dead:
+                # A paid card nobody takes dies at once (R17): his pays die in the order he paid.
+                at = state.dead.index(card)
+                if at < last_dead:
+                    raise PositionError(
+                        f"players[{p}].paid: {text} died before "
+                        f"{format_card(state.dead[last_dead], labels)}, which is listed before it; "
+                        "the list is oldest first, as the dead cards are (R17)"
+                    )
+                last_dead = at
             others = any(m >> card & 1 for q, lay in enumerate(state.layouts) for m in lay if q != p)
             if card != centre and card not in state.dead and not others:
                 raise PositionError(
@@ -535,6 +550,19 @@ def _validated(state: GameState) -> GameState:
                 f"players[{p}].gave: {format_card(given, labels)} is "
                 f"{'in ' + where if elsewhere else where}; player {p} passed it to player "
                 f"{receiver} (R9), so it is in his hand or face up"
+            )
+        # Face up, it left the receiver's hand the only ways a hand card can: melded or paid by him.
+        c = state.centre
+        payers = [q for q, cards in enumerate(state.paid) if given in cards and q != receiver]
+        if (c is not None and c.card == given and (c.kind != "paid" or c.source != receiver)) or payers:
+            how = (
+                f"paid by player {payers[0]}" if payers
+                else "turned from the stock" if c is not None and c.kind == "turned"
+                else f"paid by player {c.source if c is not None else '?'}"
+            )
+            raise PositionError(
+                f"players[{p}].gave: {format_card(given, labels)} went to player {receiver} "
+                f"(R9), but it was {how}: only he can have melded or paid it"
             )
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")

@@ -64,6 +64,12 @@ def main(args: list[str] | None = None) -> int:
         0, 1 for a domain error, 2 for a usage error, 130 when interrupted.
     """
     terminate: Any = None
+    if sys.stdout is None:  # started with standard output closed ('>&-'): nowhere to answer
+        with contextlib.suppress(OSError):
+            os.write(2, b"conquian: error: standard output is closed: nowhere to write the answer\n")
+        return 1
+    if sys.stdin is None:  # closed standard input ('<&-') reads as empty
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the process
     try:
         previous: Any = signal.signal(signal.SIGINT, _interrupted_during_startup)
     except ValueError:  # not the main thread: no Ctrl-C reaches us here

@@ -470,3 +470,59 @@ def test_every_reachable_view_with_its_history_loads(variant: str, seed: int) ->
             assert back == mine and back.paid == mine.paid and back.gave == mine.gave
         full = load_position(dump_position(state))
         assert full.paid == state.paid
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # Second fresh-user round: impossible exchange and pay histories that loaded.
+        ("megajogos spanish 0 2 8/8/3c,3o,6c,6o,7c,12c,12o,12b 6b:turned:0:0,1 - 15 gave:-,-,6b",
+         "turned from the stock"),
+        ("megajogos spanish 0 2 1o,3e,3b,6e,7b,10c,11c,11o/5[5c,5o,5b]/8 6b:paid:1:- - 15 gave:5c,-,6b",
+         "paid by player 1"),
+        ("megajogos spanish 0 2 3e,3b,6e,7b,10c,11c,11o,12e/4[5c,5o,5b,5e]/8 6b:paid:1:- 1o 14 "
+         "gave:5c,-,1o paid:-/1o,6b/-", "paid by player 1"),
+        ("classic french 0 1 3C[4S,4H,4D][JS,JH,JC][KS,KD,KC]/7[AH,AD,AC] 7S:paid:0:- QH,6S 17 "
+         "paid:6S,QH,7S/JS", "QH died before 6S"),
+    ],
+)
+def test_histories_that_cannot_happen_in_notation(text: str, message: str) -> None:
+    from analyzer.notation import parse_notation
+
+    with pytest.raises(ConquianError, match=message):
+        parse_notation(text)
+    code, out, err = run("analyze", text)
+    assert code == 1 and one_error_line(err) and message in err
+
+
+def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Path) -> None:
+    code, out, err = run("notation", json.dumps(_classic_with_history()), "--json")
+    if code != 0:  # the notation command reads a file or notation: write the JSON to a file
+        path = tmp_path / "p.json"
+        path.write_text(json.dumps(_classic_with_history()), encoding="utf-8")
+        code, out, err = run("notation", str(path), "--json")
+    assert code == 0, err
+    wrapper = json.loads(out)
+    assert " paid:" in wrapper["notation"]
+    wrapper["notation"] = wrapper["notation"].rpartition(" paid:")[0]
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(wrapper), encoding="utf-8")
+    code, out, err = run("analyze", str(path))
+    assert code == 0, err
+
+
+def test_closed_standard_streams_are_one_error_line() -> None:
+    import subprocess
+    import sys
+
+    cmd = "import sys; from cli.main import main; sys.exit(main())"
+    closed_out = subprocess.run(
+        ["sh", "-c", f'"{sys.executable}" -c "{cmd}" variants >&-'], capture_output=True, text=True, timeout=120
+    )
+    assert closed_out.returncode == 1 and "Traceback" not in closed_out.stderr
+    assert "standard output is closed" in closed_out.stderr
+    closed_in = subprocess.run(
+        ["sh", "-c", f'"{sys.executable}" -c "{cmd}" analyze - <&-'], capture_output=True, text=True, timeout=120
+    )
+    assert closed_in.returncode in (1, 2) and "Traceback" not in closed_in.stderr
+    assert "standard input is empty" in closed_in.stderr
