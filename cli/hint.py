@@ -218,6 +218,12 @@ def hint(
             "with them were drawn less often (--no-read: uniformly).",
             markup=False,
         )
+    elif read:
+        out.print(
+            "Nothing to read: no other player has given up a card you saw (no 'paid' history, no "
+            "paid centre card, no card passed to you), so the hidden hands were drawn uniformly.",
+            markup=False,
+        )
     if advice.interrupted:
         out.print(
             f"Interrupted: the best answer found so far, from {advice.samples} of "

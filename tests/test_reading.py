@@ -526,3 +526,11 @@ def test_closed_standard_streams_are_one_error_line() -> None:
     )
     assert closed_in.returncode in (1, 2) and "Traceback" not in closed_in.stderr
     assert "standard input is empty" in closed_in.stderr
+
+
+def test_hint_read_with_nothing_to_read_says_so() -> None:
+    code, out, err = run("hint", "examples/positions/forcing.json", "--read", "--samples", "2")
+    assert code == 0, err
+    assert "Nothing to read" in out
+    code, out, err = run("hint", "examples/positions/forcing.json", "--samples", "2")
+    assert code == 0 and "Nothing to read" not in out
