@@ -143,9 +143,10 @@ class Engine:
         max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
         opponent model; :data:`analyzer.playout.OPPONENTS`).
     read : bool
-        Read the hidden hands from the cards their players were seen to pay
-        (the position's history, ``GameState.paid``): hidden hands are drawn
-        with the fitted card weights of :mod:`analyzer.reading`; else uniformly.
+        Read the hidden hands from the cards their players were seen to give up
+        (the position's history ``GameState.paid``, a paid centre card, the card
+        passed to the reader): hidden hands are drawn with the fitted card
+        weights of :mod:`analyzer.reading`; else uniformly.
     """
 
     name: str
@@ -296,9 +297,9 @@ class Advice:
     clock_cut : bool
         ``v2``: a search within a deal was stopped by the time limit, not by its budget.
     reading : dict of int to tuple of int
-        The paid cards the hidden hands were read from, per player
-        (:func:`analyzer.reading.read_cards`); empty when the engine does not read
-        (``Engine.read``) or nobody was seen to pay.
+        The cards given up (passed in the exchange, paid) that the hidden hands
+        were read from, per player (:func:`analyzer.reading.read_cards`); empty
+        when the engine does not read (``Engine.read``) or nobody gave up a card seen.
     """
 
     player: int

@@ -15,7 +15,7 @@ The model gives each unseen card ``c`` a weight for each hidden player ``q``::
 where ``n1_q(c)`` counts the cards ``q`` gave up (:func:`read_cards`) that
 ``c`` is near and ``n2_q(c)`` those it is a gap from.  A hand is drawn with probability
 roughly proportional to the product of its cards' weights
-(:func:`analyzer.sampling.sample_deal` with ``paid``).  The two
+(:func:`analyzer.sampling.sample_deal` with ``weights``).  The two
 coefficients are fitted by logistic regression on positions of seeded
 deals between greedy bots (``bench/fit_reading.py``, which writes
 ``analyzer/data/reading.json``); with none fitted the model is off.
@@ -115,10 +115,11 @@ def hand_weights(paid: Sequence[int], near: float, gap: float) -> tuple[float, .
 def read_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] | None:
     """The sampler's weights (:func:`analyzer.sampling.sample_deal`) for ``player``'s view.
 
-    The cards each other player was seen to pay are the view's history
-    (``GameState.paid``, kept by :meth:`~analyzer.state.GameState.apply` and
-    given in a position file as each player's ``"paid"``), and the centre
-    card when he paid it.
+    The cards each other player was seen to give up (:func:`read_cards`):
+    the view's history (``GameState.paid``, kept by
+    :meth:`~analyzer.state.GameState.apply` and given in a position file as
+    each player's ``"paid"``), the centre card when he paid it, and the card
+    he passed to ``player`` in the exchange.
 
     Parameters
     ----------
@@ -130,9 +131,9 @@ def read_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] |
     Returns
     -------
     dict of int to tuple of float, or None
-        Per hidden player who paid something, his 40 card weights; ``None``
-        (uniform sampling) when nobody did or no model is fitted for the
-        variant (:func:`coefficients`).
+        Per hidden player who gave up something seen, his 40 card weights;
+        ``None`` (uniform sampling) when nobody did or no model is fitted for
+        the variant (:func:`coefficients`).
     """
     found = coefficients(view.rules.name)
     if found is None:

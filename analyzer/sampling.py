@@ -8,7 +8,9 @@ seen.  :func:`sample_deals` draws such deals uniformly: every consistent
 deal is equally likely.  It makes no inference from the other players'
 choices (a player who passed a card may still hold cards that fit it)
 unless asked: ``infer=True`` draws from the deals where no other player
-holds a pair that melds with a card he declined (:func:`declined_pairs`).
+holds a pair that melds with a card he declined (:func:`declined_pairs`);
+``weights`` draws each hidden hand by per-card weights (the reading of the
+cards its player gave up, :mod:`analyzer.reading`).
 """
 
 from __future__ import annotations
