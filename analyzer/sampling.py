@@ -285,10 +285,17 @@ def sample_world(
     elif world.gave:
         gave = list(world.gave)
         for q in range(n):
-            if gave[q] is None:
+            # A hidden pass is drawn from its receiver's cards.  The pass the viewer received
+            # from a hidden hand is shown in his view (R9) but drawn and dropped all the same,
+            # so that the random stream, and a seeded search's deals, are those of the views
+            # that hid it.
+            received = (q + 1) % n == player and view_state.hands[q] is None
+            if gave[q] is None or received:
                 holder = (q + 1) % n
                 pool = hands[holder] | cards_of(world.layouts[holder])
-                gave[q] = rng.choice(list(iter_mask(pool))) if pool else None
+                drawn = rng.choice(list(iter_mask(pool))) if pool else None
+                if gave[q] is None:
+                    gave[q] = drawn
         changes["gave"] = tuple(gave)
     return world.evolve(**changes)
 
