@@ -534,3 +534,18 @@ def test_hint_read_with_nothing_to_read_says_so() -> None:
     assert "Nothing to read" in out
     code, out, err = run("hint", "examples/positions/forcing.json", "--samples", "2")
     assert code == 0 and "Nothing to read" not in out
+
+
+def test_sampled_worlds_do_not_depend_on_the_received_card_being_shown() -> None:
+    from analyzer.sampling import sample_world
+
+    state = deal(MEGAJOGOS, 8, dealer=0)
+    while state.phase is Phase.EXCHANGE:
+        state = state.apply(state.legal_moves()[-1])
+    for me in range(3):
+        shown = view(state, me)
+        hidden = shown.evolve(gave=tuple(g if q == me else None for q, g in enumerate(shown.gave)))
+        a = sample_world(shown, me, random.Random(4), ordered=True)
+        b = sample_world(hidden, me, random.Random(4), ordered=True)
+        assert a.hands == b.hands and a.stock == b.stock
+        assert a.gave[(me - 1) % 3] == state.gave[(me - 1) % 3]  # the shown pass is kept
