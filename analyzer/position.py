@@ -150,10 +150,11 @@ def _check_notation(text: str, position: Any) -> None:
     except PositionError as exc:
         raise PositionError(f"notation: {exc}") from None
     state = load_position(position)
-    # The position, not its history: a notation without 'paid:' describes it too ('position' counts).
+    # A notation without 'paid:' describes the position too (history is not position); one
+    # with it must give the same history.
     if format_notation(state.evolve(paid=()), Labels.FRENCH) != format_notation(
         described.evolve(paid=()), Labels.FRENCH
-    ):
+    ) or (described.paid and described.paid != state.paid):
         raise PositionError(
             f"notation {clip(text, 60)!r} does not describe the same position as 'position': "
             "correct it, or leave 'notation' out"

@@ -427,7 +427,10 @@ def given_options(ctx: typer.Context, *names: str) -> list[str]:
             continue
         source = ctx.get_parameter_source(param.name)
         if source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT", "PROMPT"):
-            shown.append(max(param.opts, key=len))
+            # A flag pair (--read/--no-read) given as its second form is named so.
+            second = getattr(param, "secondary_opts", None)
+            opts = second if second and ctx.params.get(param.name) is False else param.opts
+            shown.append(max(opts, key=len))
     return shown
 
 
@@ -478,6 +481,9 @@ def cards_arg(text: str, labels: Labels | None, what: str) -> int:
         usage(f"{what}: {exc}")
 
 
+STDIN_CLOSED = [False]
+"""Set by the entry point when it started with standard input closed (it then reads as empty)."""
+
 MAX_INPUT = 32 * 1024 * 1024
 """Most bytes read from one input (a position, record, puzzle or meld query file, or standard
 input): far more than any of them needs, and a device such as ``/dev/zero`` or an endless pipe
@@ -506,6 +512,8 @@ def input_text(path_text: str, what: str) -> tuple[str, str]:
     (exit 1).
     """
     if path_text == "-":
+        if getattr(sys.stdin, "name", None) == os.devnull and STDIN_CLOSED[0]:
+            domain("standard input is closed: give a position in a file, as text, or pipe it in")
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:  # a text stream without bytes (tests): read it as it is
             return sys.stdin.read(MAX_INPUT + 1).removeprefix("\ufeff"), "standard input"

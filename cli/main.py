@@ -68,7 +68,10 @@ def main(args: list[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.write(2, b"conquian: error: standard output is closed: nowhere to write the answer\n")
         return 1
-    if sys.stdin is None:  # closed standard input ('<&-') reads as empty
+    if sys.stdin is None:  # closed standard input ('<&-'): the engine sees the end of input
+        from cli.common import STDIN_CLOSED
+
+        STDIN_CLOSED[0] = True
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the process
     try:
         previous: Any = signal.signal(signal.SIGINT, _interrupted_during_startup)

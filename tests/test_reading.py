@@ -318,6 +318,8 @@ def test_hint_read_flags(tmp_path: Path) -> None:
     for extra in (("--static", "--read"), ("--open", "--no-read")):
         code, out, err = run("hint", str(path), *extra)
         assert code == 2 and one_error_line(err) and "--read" in err
+    code, out, err = run("hint", str(path), "--static", "--no-read")
+    assert code == 2 and "--no-read has no effect" in err  # named as typed
 
 
 def test_engine_hint_read_field() -> None:
@@ -509,6 +511,19 @@ def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Pat
     path.write_text(json.dumps(wrapper), encoding="utf-8")
     code, out, err = run("analyze", str(path))
     assert code == 0, err
+    # A notation that gives another history than its position is refused (third round).
+    notation = json.loads(json.dumps(wrapper))
+    state = load_position(notation["position"])
+    payer = next(q for q, cards in enumerate(state.paid) if cards)
+    fewer = tuple(c if q != payer else c[1:] for q, c in enumerate(state.paid))
+    from analyzer.notation import format_notation
+
+    notation["notation"] = format_notation(state.evolve(paid=fewer)) if any(fewer) else (
+        notation["notation"] + " paid:" + "/".join("-" for _ in state.paid)
+    )
+    path.write_text(json.dumps(notation), encoding="utf-8")
+    code, out, err = run("analyze", str(path))
+    assert code == 1 and "does not describe the same position" in err
 
 
 def test_closed_standard_streams_are_one_error_line() -> None:
@@ -524,8 +539,8 @@ def test_closed_standard_streams_are_one_error_line() -> None:
     closed_in = subprocess.run(
         ["sh", "-c", f'"{sys.executable}" -c "{cmd}" analyze - <&-'], capture_output=True, text=True, timeout=120
     )
-    assert closed_in.returncode in (1, 2) and "Traceback" not in closed_in.stderr
-    assert "standard input is empty" in closed_in.stderr
+    assert closed_in.returncode == 1 and "Traceback" not in closed_in.stderr
+    assert "standard input is closed" in closed_in.stderr
 
 
 def test_hint_read_with_nothing_to_read_says_so() -> None:
