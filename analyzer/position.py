@@ -555,12 +555,10 @@ def _validated(state: GameState) -> GameState:
         # Face up, it left the receiver's hand the only ways a hand card can: melded or paid by him.
         c = state.centre
         payers = [q for q, cards in enumerate(state.paid) if given in cards and q != receiver]
-        if (c is not None and c.card == given and (c.kind != "paid" or c.source != receiver)) or payers:
-            how = (
-                f"paid by player {payers[0]}" if payers
-                else "turned from the stock" if c is not None and c.kind == "turned"
-                else f"paid by player {c.source if c is not None else '?'}"
-            )
+        if c is not None and c.card == given and (c.kind != "paid" or c.source != receiver):
+            payers.append(c.source)
+        if payers:
+            how = "turned from the stock" if c is not None and c.card == given and c.kind == "turned" else f"paid by player {payers[0]}"
             raise PositionError(
                 f"players[{p}].gave: {format_card(given, labels)} went to player {receiver} "
                 f"(R9), but it was {how}: only he can have melded or paid it"

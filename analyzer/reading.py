@@ -148,14 +148,14 @@ def read_cards(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
     deal, oldest first: the card he passed to ``player`` in the exchange (R9: the one he needed
     least, as a pay), then his pays (the view's ``paid``, and the centre card when he paid it);
     players who gave up nothing seen are left out."""
-    paid: dict[int, list[int]] = {}
+    paid: dict[int, list[int]] = {q: [] for q in range(len(view.hands))}
     for q, card in enumerate(view.gave):
-        if card is not None and q != player:
-            paid[q] = [card]
+        if card is not None:
+            paid[q].append(card)
     for q, cards in enumerate(view.paid):
-        paid.setdefault(q, []).extend(c for c in cards if c not in paid[q])
+        paid[q] += [c for c in cards if c not in paid[q]]
     c = view.centre
-    if c is not None and c.kind == "paid" and c.card not in paid.setdefault(c.source, []):
+    if c is not None and c.kind == "paid" and c.card not in paid[c.source]:
         paid[c.source].append(c.card)
     return {
         q: tuple(cards)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from analyzer.bots import GreedyBot  # noqa: E402
 from analyzer.cards import iter_mask  # noqa: E402
 from analyzer.position import deal, view  # noqa: E402
-from analyzer.reading import near_counts  # noqa: E402
+from analyzer.reading import near_counts, read_cards  # noqa: E402
 from analyzer.rules import get_rules  # noqa: E402
 from analyzer.sampling import unseen_cards  # noqa: E402
 from analyzer.simulate import game_seed  # noqa: E402
@@ -51,26 +51,20 @@ def play(args: tuple[str, int]) -> list[Row]:
     rng = random.Random(seed)
     state = deal(rules, rng)
     bot = GreedyBot()
-    paid: dict[int, list[int]] = {q: [] for q in range(rules.players)}
     rows: list[Row] = []
     while not state.is_terminal():
         if state.is_chance_node():
             state = state.apply(state.chance_outcomes()[0][0], check=False)
             continue
         me = state.to_act
-        c = state.centre
-        if state.phase is Phase.OFFER and c is not None and c.kind == "paid" and c.card not in paid[c.source]:
-            paid[c.source].append(c.card)
         if state.phase is Phase.OFFER:
             v = view(state, me)
             pool = unseen_cards(v, me)
             size = pool.bit_count()
-            for q in range(rules.players):
+            # What each other player gave up that me saw, as the sampler reads it.
+            for q, given in read_cards(v, me).items():
                 k = state.counts[q]
-                # What q gave up that me saw: the card q passed him in the exchange (R9), q's pays.
-                gave = [state.gave[q]] if state.gave and (q + 1) % rules.players == me else []
-                given = [c for c in gave if c is not None] + paid[q]
-                if q == me or not k or k >= size or not given:
+                if not k or k >= size:
                     continue
                 hand = state.hands[q] or 0
                 offset = math.log(k / (size - k))

@@ -278,12 +278,18 @@ def test_hint_command_reads_a_position_with_history(tmp_path: Path) -> None:
     assert code == 1 and one_error_line(err) and "paid" in err and "Traceback" not in out + err
 
 
+def _after_exchange(seed: int, first: bool = False) -> GameState:
+    """A megajogos deal (dealer 0) just after the exchange, each player passing his first or last choice."""
+    state = deal(MEGAJOGOS, seed, dealer=0)
+    while state.phase is Phase.EXCHANGE:
+        state = state.apply(state.legal_moves()[0 if first else -1])
+    return state
+
+
 def test_view_keeps_the_card_received_in_the_exchange_and_reads_it() -> None:
     # R9: each player passes a card to the next; the receiver knows it. His view keeps the card
     # he passed and the one he received, not the third pass.
-    state = deal(MEGAJOGOS, 8, dealer=0)
-    while state.phase is Phase.EXCHANGE:
-        state = state.apply(state.legal_moves()[-1])
+    state = _after_exchange(8)
     for me in range(3):
         mine = view(state, me)
         before = (me - 1) % 3
@@ -389,9 +395,7 @@ def test_a_layout_of_three_holds_one_card_paid_by_others() -> None:
 
 
 def test_the_card_received_in_the_exchange_is_where_it_can_be() -> None:
-    state = deal(MEGAJOGOS, 1, dealer=0)
-    while state.phase is Phase.EXCHANGE:
-        state = state.apply(state.legal_moves()[0])
+    state = _after_exchange(1, first=True)
     full = dump_position(state)
     lab = state.rules.labels
     third = format_card(next(iter_mask(state.hands[1] or 0)), lab)
@@ -554,9 +558,7 @@ def test_hint_read_with_nothing_to_read_says_so() -> None:
 def test_sampled_worlds_do_not_depend_on_the_received_card_being_shown() -> None:
     from analyzer.sampling import sample_world
 
-    state = deal(MEGAJOGOS, 8, dealer=0)
-    while state.phase is Phase.EXCHANGE:
-        state = state.apply(state.legal_moves()[-1])
+    state = _after_exchange(8)
     for me in range(3):
         shown = view(state, me)
         hidden = shown.evolve(gave=tuple(g if q == me else None for q, g in enumerate(shown.gave)))
