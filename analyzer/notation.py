@@ -77,14 +77,34 @@ class NotationError(PositionError):
     field : str
         The field, e.g. ``"stock"`` or ``"players"`` (see :data:`FIELDS`).
     column : int
-        1-based column of the offending text in the notation.
+        1-based column of the offending text in its line of the notation.
+    line : int
+        1-based line of the offending text (a notation read from a file or
+        standard input may span lines; the message names the line only then).
+    problem : str
+        What is wrong, without the field and the place.
     """
 
-    def __init__(self, field: str, column: int, problem: str) -> None:
-        super().__init__(f"notation field '{field}' at column {column}: {problem}")
+    def __init__(self, field: str, column: int, problem: str, text: str | None = None) -> None:
+        line, column = _line_column(text, column)
+        super().__init__(f"notation field '{field}' at {_place(text, line, column)}: {problem}")
         self.field = field
         self.column = column
+        self.line = line
         self.problem = problem
+
+
+def _line_column(text: str | None, column: int) -> tuple[int, int]:
+    """The 1-based line and column in ``text`` of its ``column``-th character (1-based offset)."""
+    if not text or column < 1:
+        return 1, column
+    before = text[: column - 1]
+    return before.count("\n") + 1, column - (before.rfind("\n") + 1)
+
+
+def _place(text: str | None, line: int, column: int) -> str:
+    """``column 7``, or ``line 2, column 7`` when the text spans lines."""
+    return f"line {line}, column {column}" if text and "\n" in text.strip() else f"column {column}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +151,12 @@ class _Reader:
         self.cards: list[tuple[_Token, str, str]] = []  # token, field, where
 
     def fail(self, field: str, token: _Token, problem: str) -> NotationError:
-        return NotationError(field, token.column, problem)
+        return NotationError(field, token.column, problem, self.text)
+
+    def where(self, token: _Token) -> str:
+        """Where ``token`` starts, for a message that names a second place: ``column 7``, or
+        ``line 2, column 7`` when the text spans lines."""
+        return _place(self.text, *_line_column(self.text, token.column))
 
     def seat(self, field: str, token: _Token, rules: Rules, what: str) -> int:
         if not _DIGITS.fullmatch(token.text):
@@ -356,7 +381,7 @@ class _Reader:
                     token,
                     f"duplicate card: {token.text!r} in {where} is "
                     f"{'twice' if first_where == where else 'also in ' + first_where} "
-                    f"(column {first.column}) (R1)",
+                    f"({self.where(first)}) (R1)",
                 )
             if field not in KEYWORDS:
                 seen[index] = (token, where)
@@ -400,6 +425,7 @@ def notation_data(text: str) -> dict[str, Any]:
             len(text.rstrip()) + 2,
             f"missing field '{missing}' (the first {REQUIRED} fields, "
             f"{' '.join(FIELDS[:REQUIRED])}, are required)",
+            text,
         )
     rules = reader.variant(fields[0])
     declared = reader.labels(fields[1])
@@ -418,7 +444,7 @@ def notation_data(text: str) -> dict[str, Any]:
     for token in extra:
         name, values = reader.keyword(token, rules)
         if name in seen:
-            raise reader.fail(name, token, f"'{name}:' given twice (also at column {seen[name].column})")
+            raise reader.fail(name, token, f"'{name}:' given twice (also at {reader.where(seen[name])})")
         seen[name] = token
         if name == "paid":
             for entry, cards in zip(data["players"], values, strict=True):

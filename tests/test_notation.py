@@ -223,6 +223,36 @@ def test_errors_name_the_field_and_the_column(
     assert (error.field, error.column) == (field, column), str(error)
     assert needle in str(error)
     assert f"notation field '{field}' at column {column}: " in str(error)
+    assert error.line == 1 and " line " not in str(error)
+
+
+@pytest.mark.parametrize(("text", "field", "at", "needle"), [b for b in BAD if b[2] is not None])
+def test_a_notation_over_two_lines_names_the_line(
+    text: str, field: str, at: str, needle: str
+) -> None:
+    # A notation read from a file or standard input may span lines (fields are separated by
+    # any whitespace): the error then says which line, and the column within it.
+    start = text.index(at)
+    cut = text.rfind(" ", 0, start)
+    if cut < 0:
+        pytest.skip("the offending text is in the first field")
+    two = text[:cut] + "\n" + text[cut + 1 :]
+    with pytest.raises(NotationError) as info:
+        notation_data(two)
+    error = info.value
+    assert (error.field, error.line, error.column) == (field, 2, start - cut), str(error)
+    assert f"notation field '{field}' at line 2, column {start - cut}: " in str(error)
+    assert needle in str(error)
+
+
+def test_a_second_place_in_a_message_names_its_line_too() -> None:
+    two = FORCING.replace(" KS,KH", "\nKS,KH").replace(",QD ", ",KS ")
+    with pytest.raises(NotationError, match=r"at line 2, column 60: .*\(line 2, column 1\)"):
+        notation_data(two)
+    with pytest.raises(NotationError, match=r"at column \d+: .*\(column 20\) \(R1\)"):
+        notation_data(FORCING.replace(",QD ", ",KS "))
+    code, _, err = run("analyze", "-", input=two + "\n")
+    assert code == 1 and one_error_line(err) and "line 2, column 60" in err
 
 
 def test_a_text_that_parses_can_still_be_impossible() -> None:
