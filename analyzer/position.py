@@ -330,9 +330,9 @@ def load_position(data: Any) -> GameState:
             raise PositionError(
                 f"players[{p}].gave: {rules.name} has no exchange, so nobody passed a card (R9)"
             )
-        gave.append(None if entry.gave is None else reader.loose(entry.gave, f"player {p}'s 'gave'"))
+        gave.append(None if entry.gave is None else reader.loose(entry.gave, f"players[{p}].gave"))
         # Paid cards are face up elsewhere too (dead, a layout, the centre): _check_paid places them.
-        paid.append(tuple(reader.loose(t, f"player {p}'s 'paid'") for t in entry.paid))
+        paid.append(tuple(reader.loose(t, f"players[{p}].paid") for t in entry.paid))
 
     stock: tuple[int, ...] | None
     if isinstance(shape.stock, list):

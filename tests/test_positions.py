@@ -227,3 +227,14 @@ def test_an_exchange_position_cannot_also_say_who_passed_what() -> None:
     data["players"][1]["gave"] = "1o"
     with pytest.raises(PositionError, match=r"cannot say who passed what \('gave'\)"):
         load_position(data)
+
+
+def test_a_gave_card_that_does_not_read_names_the_key_as_the_rule_checks_do() -> None:
+    # Fourth fresh-user round of the reading work: 'player 0's 'paid': not a card' beside
+    # 'players[0].paid: ...'; both keys are now named players[i].gave / players[i].paid.
+    data = {**MEGAJOGOS_START, "stock": 15}
+    data["players"] = [dict(p) for p in data["players"]]
+    data["players"][0]["gave"] = "9Z"
+    data["centre"] = {"card": "11b", "kind": "turned", "source": 0, "declined": []}
+    with pytest.raises(PositionError, match=r"^players\[0\]\.gave: .*9Z"):
+        load_position(data)
