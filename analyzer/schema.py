@@ -457,6 +457,26 @@ def _path(loc: list[str | int]) -> str:
     return text
 
 
+def _is_list(annotation: Any) -> bool:
+    """True if the annotation is a list (through Optional and Annotated)."""
+    if typing.get_origin(annotation) is list:
+        return True
+    return any(_is_list(arg) for arg in typing.get_args(annotation) if arg is not type(None))
+
+
+def _key_one_level_down(model: Any, parent: list[str | int], key: str) -> str | None:
+    """The path of ``key`` in an object one level below ``parent`` that has it
+    (``players[i].paid`` for a ``paid`` key given beside ``players``), or None."""
+    norm = key.replace("-", "_").lower()
+    for m in _model_at(model, parent):
+        for name, field in m.model_fields.items():
+            for child in _models_in(field.annotation):
+                if norm in child.model_fields:
+                    base = _path([*parent, name])
+                    return f"{base}[i].{norm}" if _is_list(field.annotation) else f"{base}.{norm}"
+    return None
+
+
 def _nearest(key: str, known: list[str]) -> str | None:
     norm = key.replace("-", "_").lower()
     if norm in known:
@@ -605,6 +625,9 @@ def _describe(error: Any, model: Any, what: str, data: Any = None) -> str:
         near = _nearest(key, known)
         if near is not None:
             return f"unknown key {clip(key)!r}{place}; did you mean {near!r}?"
+        deeper = _key_one_level_down(model, parent, key)
+        if deeper is not None:
+            return f"unknown key {clip(key)!r}{place}; did you mean {deeper!r} (it belongs one level down)?"
         return (
             f"unknown key {clip(key)!r}{place} (known: {', '.join(known)}; "
             f"notes go in keys starting with {NOTE_PREFIX!r})"

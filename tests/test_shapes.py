@@ -288,3 +288,22 @@ def test_null_is_accepted_where_the_format_says_so() -> None:
     assert load_position(data).centre is not None
     data = {"players": [{"hand": 10}, {"hand": 10}], "stock": 20, "centre": None}
     assert load_position(data).centre is None
+
+
+@pytest.mark.parametrize(
+    ("key", "where"),
+    [("paid", "players[i].paid"), ("gave", "players[i].gave"), ("hand", "players[i].hand"),
+     ("card", "centre.card"), ("Declined", "centre.declined")],
+)
+def test_a_key_given_one_level_too_high_is_pointed_down(key: str, where: str) -> None:
+    # Fresh-user report: a top-level "paid" got the list of top-level keys, none of them it.
+    data = forcing()
+    data[key] = ["KH"]
+    with pytest.raises(PositionError) as info:
+        load_position(data)
+    assert str(info.value) == f"unknown key {key!r}; did you mean {where!r} (it belongs one level down)?"
+    # A key that is nowhere keeps the list of the keys known where it stands.
+    data = forcing()
+    data["players"][0]["declined"] = [0]
+    with pytest.raises(PositionError, match=r"unknown key 'declined' in players\[0\] \(known: gave, hand"):
+        load_position(data)
