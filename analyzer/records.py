@@ -150,6 +150,8 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
     instead = _not_a_record(entry)
     if instead is not None:
         raise RecordError(f"line {number}: this is {instead} (docs/record-format.md)")
+    if entry.get("format") == FORMAT and "start" not in entry:
+        _shape(RecordHeader, entry, number, "the header")  # a misspelt 'start' gets its suggestion
     if "format" not in entry or "start" not in entry:
         raise RecordError(f"line {number}: not a conquian record header (need format and start)")
     if entry.get("format") != FORMAT:

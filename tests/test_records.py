@@ -281,3 +281,15 @@ def test_record_lines_refuse_unknown_keys_with_the_nearest() -> None:
     entry = json.loads(lines[3])
     entry["x-comment"] = "a note"
     assert replay_lines([*lines[:3], json.dumps(entry), *lines[4:]]).finished
+
+
+def test_a_misspelt_start_in_a_header_gets_its_suggestion() -> None:
+    # Fresh-user report: a header with "strat" said only "need format and start".
+    lines = _lines()
+    header = json.loads(lines[0])
+    header["strat"] = header.pop("start")
+    with pytest.raises(RecordError, match=r"^line 1: unknown key 'strat'; did you mean 'start'\?$"):
+        replay_lines([json.dumps(header), *lines[1:]])
+    del header["strat"]
+    with pytest.raises(RecordError, match=r"^line 1: missing key 'start'$"):
+        replay_lines([json.dumps(header), *lines[1:]])

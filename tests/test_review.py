@@ -189,7 +189,8 @@ def test_megajogos_review_with_exchange(tmp_path: Path) -> None:
     ("content", "needle"),
     [
         ("not json\n", "not valid JSON"),
-        ('{"format": "conquian-record"}\n', "need format and start"),
+        ('{"format": "conquian-record"}\n', "missing key 'start'"),
+        ('{"format": "x"}\n', "need format and start"),
     ],
 )
 def test_bad_records_are_one_line_exit_1(tmp_path: Path, content: str, needle: str) -> None:
