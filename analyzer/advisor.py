@@ -142,6 +142,10 @@ class Engine:
         UCB1, each maximising his own result; ``lookahead``: alpha-beta or
         max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
         opponent model; :data:`analyzer.playout.OPPONENTS`).
+    playout : str
+        ``mcts``: how the player's own seat is played in the playouts:
+        ``"eager"`` or ``"nomeld"`` (never laying a meld from the hand alone,
+        R16; :data:`analyzer.playout.PLAYOUTS`).
     read : bool
         Read the hidden hands from the cards their players were seen to give up
         (the position's history ``GameState.paid``, a paid centre card, the card
@@ -166,6 +170,7 @@ class Engine:
     method: str = "uct"
     opponents: str = "search"
     read: bool = False
+    playout: str = "eager"
 
 
 ENGINES: dict[str, Engine] = {
@@ -726,6 +731,7 @@ def _advise_mcts(
         infer=engine.infer,
         method=engine.method,
         opponents=engine.opponents,
+        playout=engine.playout,
         root_moves=roots,
         time_limit=max(0.05, time_limit),
         stop=stop,

@@ -24,7 +24,7 @@ from analyzer.bots import bot_option, obvious_move
 from analyzer.errors import ConquianError
 from analyzer.mcts import LEAVES, METHODS
 from analyzer.moves import Move
-from analyzer.playout import OPPONENTS
+from analyzer.playout import OPPONENTS, PLAYOUTS
 from analyzer.rules import Rules
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -33,7 +33,7 @@ __all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "OracleBot", "PeekBot"]
 
 
 _SEARCH_OPTIONS: dict[str, frozenset[str]] = {
-    "mcts": frozenset({"leaf", "c", "method", "opponents"}),
+    "mcts": frozenset({"leaf", "c", "method", "opponents", "playout"}),
     "lookahead": frozenset(
         {"node_budget", "mode", "max_depth", "stock", "leaf", "playouts", "spread", "opponents"}
     ),
@@ -128,6 +128,9 @@ class HintBot:
     opponents : str, optional
         ``"search"`` or ``"policy"``: the other players' choices searched, or played by the
         ``eager`` policy inside the search (:data:`analyzer.playout.OPPONENTS`); the engine's when omitted.
+    playout : str, optional
+        ``mcts``: ``"eager"`` or ``"nomeld"``: the player's own seat in the playouts never lays a
+        meld from the hand alone (:data:`analyzer.playout.PLAYOUTS`); the engine's when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -156,6 +159,7 @@ class HintBot:
         c: float | None = None,
         method: str | None = None,
         opponents: str | None = None,
+        playout: str | None = None,
     ) -> None:
         if engine is not None and self.default_engine != AUTO and engine != self.default_engine:
             raise ConquianError(
@@ -182,13 +186,14 @@ class HintBot:
             ("c", c, {"low": 0}),
             ("method", method, {"choices": METHODS}),
             ("opponents", opponents, {"choices": OPPONENTS}),
+            ("playout", playout, {"choices": PLAYOUTS}),
         ):
             if value is not None:
                 bot_option(key, value, **rule)
         given = {
             "node_budget": node_budget, "mode": mode, "max_depth": max_depth, "stock": stock,
             "leaf": leaf, "playouts": playouts, "spread": spread, "c": c, "method": method,
-            "opponents": opponents,
+            "opponents": opponents, "playout": playout,
         }  # fmt: skip
         self._given = {k: v for k, v in given.items() if v is not None}
         _refuse_unused(engine, self._given)

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from analyzer.errors import ConquianError
 from analyzer.evaluation import fitted_evaluator
 from analyzer.moves import Move
-from analyzer.playout import OPPONENTS, eager_move, playout_outcome, random_turn
+from analyzer.playout import OPPONENTS, PLAYOUTS, eager_move, playout_outcome, random_turn
 from analyzer.sampling import declined_pairs, sample_world
 from analyzer.search import Outcome, outcome_vector, paused_gc
 from analyzer.state import GameState
@@ -164,6 +164,7 @@ def search(
     infer: bool = False,
     method: str = "uct",
     opponents: str = "search",
+    playout: str = "eager",
     root_moves: Sequence[Move] | None = None,
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,
@@ -210,6 +211,11 @@ def search(
         (:func:`analyzer.playout.eager_move`), so only the searching player's
         choices branch (an opponent model; :data:`OPPONENTS`; measured, no
         gain in strength, docs/hint.md).
+    playout : str
+        How the searching player's own moves are played in the playouts
+        (:data:`analyzer.playout.PLAYOUTS`): ``"eager"`` as every seat, or
+        ``"nomeld"``: never laying a meld from the hand alone (R16), so that
+        laying one in the tree is weighed against never laying it.
     root_moves : sequence of Move, optional
         The root moves to weigh (legal ones; default every legal move).
     time_limit : float, optional
@@ -231,8 +237,8 @@ def search(
     ------
     ConquianError
         If the deal is over, it is a chance node, the acting player's hand is
-        hidden, ``iterations`` is below 1, ``leaf``, ``method`` or ``opponents``
-        unknown, or ``opponents="policy"`` with ``method="halving"`` (no effect).
+        hidden, ``iterations`` is below 1, ``leaf``, ``method``, ``opponents`` or
+        ``playout`` unknown, or ``opponents="policy"`` with ``method="halving"`` (no effect).
     PositionError
         If the view is impossible (the hidden counts do not fit the unseen cards).
     """
@@ -244,6 +250,8 @@ def search(
         raise ConquianError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if opponents not in OPPONENTS:
         raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
+    if playout not in PLAYOUTS:
+        raise ConquianError(f"playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
     modelled = opponents == "policy"
     if modelled and method == "halving":
         raise ConquianError(
@@ -255,6 +263,7 @@ def search(
     if view.hands[me] is None:
         raise ConquianError(f"player {me}'s hand is hidden: nothing to search from")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    quiet = me if playout == "nomeld" else -1
     model = fitted_evaluator(view.rules.name) if leaf == "fitted" else None
     if leaf == "fitted" and model is None:
         leaf = "rollout"  # no fitted model for these rules
@@ -271,7 +280,7 @@ def search(
     pairs = declined_pairs(view, me) if infer else None
     if method == "halving":
         return _halving(
-            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress, weights
+            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress, weights, quiet
         )
     log = math.log
     sqrt = math.sqrt
@@ -343,7 +352,7 @@ def search(
         elif model is not None and expanded:
             outcome = model(state)
         else:
-            outcome = playout_outcome(state, "eager", rng)
+            outcome = playout_outcome(state, "eager", rng, quiet)
         reward, draw = _rewards(outcome)
         for edge in path:
             edge.visits += 1
@@ -388,6 +397,7 @@ def _halving(
     stop: Callable[[], bool] | None,
     progress: Callable[[int, int], None] | None,
     weights: Mapping[int, Sequence[float]] | None = None,
+    quiet: int = -1,
 ) -> SearchResult:
     """:func:`search` with ``method="halving"``: sequential halving with common random numbers."""
     me = view.to_act
@@ -424,7 +434,7 @@ def _halving(
             seed = rng.randrange(2**62)
             for i in alive:
                 state = world.apply(root_list[i], check=False)
-                outcome = playout_outcome(state, "eager", random.Random(seed))
+                outcome = playout_outcome(state, "eager", random.Random(seed), quiet)
                 rewards, draw = _rewards(outcome)
                 visits[i] += 1
                 reward[i] += rewards[me]
@@ -476,6 +486,8 @@ class MctsBot:
         ``"uct"`` (the tree) or ``"halving"`` (:data:`METHODS`, :func:`search`).
     opponents : str
         ``"search"`` (default) or ``"policy"`` (:data:`OPPONENTS`, :func:`search`).
+    playout : str
+        ``"eager"`` (default) or ``"nomeld"`` (:data:`analyzer.playout.PLAYOUTS`, :func:`search`).
 
     A decision with a single legal move, or one that goes out (R15), is
     played at once.  The search seed comes from the game's random generator,
@@ -493,6 +505,7 @@ class MctsBot:
         infer: int = 0,
         method: str = "uct",
         opponents: str = "search",
+        playout: str = "eager",
     ) -> None:
         from analyzer.bots import bot_option  # the bot registry imports this module lazily
 
@@ -502,11 +515,13 @@ class MctsBot:
         bot_option("infer", infer, whole=True, low=0, high=1)
         bot_option("method", method, choices=METHODS)
         bot_option("opponents", opponents, choices=OPPONENTS)
+        bot_option("playout", playout, choices=PLAYOUTS)
         if opponents == "policy" and method == "halving":
             raise ConquianError(
                 "opponents=policy has no effect with method=halving (its playouts play the policy already)"
             )
         self.opponents = opponents
+        self.playout = playout
         self.method = method
         self.iterations = iterations
         self.c = c
@@ -516,7 +531,8 @@ class MctsBot:
     def __repr__(self) -> str:
         return (
             f"MctsBot(iterations={self.iterations}, c={self.c}, leaf={self.leaf!r}, "
-            f"infer={int(self.infer)}, method={self.method!r}, opponents={self.opponents!r})"
+            f"infer={int(self.infer)}, method={self.method!r}, opponents={self.opponents!r}, "
+            f"playout={self.playout!r})"
         )
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
@@ -535,5 +551,6 @@ class MctsBot:
             infer=self.infer,
             method=self.method,
             opponents=self.opponents,
+            playout=self.playout,
         )
         return found.moves[0].move

@@ -24,10 +24,16 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState, Phase
 
-__all__ = ["OPPONENTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn"]
+__all__ = ["OPPONENTS", "PLAYOUTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn"]
 
 POLICIES = ("eager", "random")
 """Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
+
+PLAYOUTS = ("eager", "nomeld")
+"""How a search plays its own seat in the playouts: ``eager`` like every other seat, or
+``nomeld``: ``eager`` without laying melds from the hand alone (R16), so that a search weighs
+laying a hand meld now against never laying it, not against laying it at the next offer (the
+others stay ``eager``)."""
 
 OPPONENTS = ("search", "policy")
 """How a search lets the other players choose: ``search`` (their choices are searched: UCB1 in
@@ -135,13 +141,14 @@ def random_turn(state: GameState, rng: random.Random) -> Turn:
     return Turn((mask & -mask).bit_length() - 1)
 
 
-def _eager_offer(state: GameState, rng: random.Random) -> Move:
+def _eager_offer(state: GameState, rng: random.Random, melds: bool = True) -> Move:
     """``eager_move(state, state.legal_moves(), rng)`` at an offer, generating only the moves
-    it can pick: takes first; without one the first hand-only meld, then a force, then pass."""
+    it can pick: takes first; without one the first hand-only meld (unless ``melds`` is
+    False), then a force, then pass."""
     takes = state.takes()
     if takes:
         return eager_move(state, list(takes), rng)
-    if state.rules.hand_melds:
+    if melds and state.rules.hand_melds:
         for meld in state.hand_melds():
             return Meld(meld)
     forces = [Force(k) for k in state.forceable_players() if state.counts[k] > 0]
@@ -150,8 +157,9 @@ def _eager_offer(state: GameState, rng: random.Random) -> Move:
     return Pass()
 
 
-def _play(state: GameState, policy: str, rng: random.Random) -> GameState:
-    """``state`` played to its end with ``policy``: turned cards uniformly from the stock (R10)."""
+def _play(state: GameState, policy: str, rng: random.Random, quiet: int = -1) -> GameState:
+    """``state`` played to its end with ``policy``: turned cards uniformly from the stock (R10);
+    with ``eager``, player ``quiet`` (if any) never lays a meld from his hand alone (R16)."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     eager = policy == "eager"
@@ -163,7 +171,7 @@ def _play(state: GameState, policy: str, rng: random.Random) -> GameState:
             state, steps = state.run_forced(1 << 30, turns=False)
             if steps:
                 continue
-            move = _eager_offer(state, rng)
+            move = _eager_offer(state, rng, state.to_act != quiet)
         else:
             moves = state.legal_moves()
             move = eager_move(state, moves, rng) if eager else rng.choice(moves)
@@ -185,16 +193,27 @@ def playout(state: GameState, policy: str, rng: random.Random) -> tuple[float, .
     return _play(state, policy, rng).returns()
 
 
-def playout_outcome(state: GameState, policy: str, rng: random.Random) -> Outcome:
+def playout_outcome(state: GameState, policy: str, rng: random.Random, quiet: int = -1) -> Outcome:
     """Play ``state`` to the end like :func:`playout`; the outcome vector (1.0 for the winner,
     or for the draw, R18, R20), as :func:`analyzer.search.outcome_vector` gives it.
+
+    Parameters
+    ----------
+    state : GameState
+        Every hand known.
+    policy : str
+        One of :data:`POLICIES`.
+    rng : random.Random
+    quiet : int
+        With ``eager``: a player who never lays a meld from his hand alone (R16) in the
+        playout (the searching player of a ``nomeld`` search, :data:`PLAYOUTS`); -1: none.
 
     Raises
     ------
     ValueError
         If ``policy`` is not one of :data:`POLICIES`.
     """
-    return outcome_vector(_play(state, policy, rng))
+    return outcome_vector(_play(state, policy, rng, quiet))
 
 
 class RolloutLeaf:
