@@ -143,3 +143,62 @@ def test_eager_playouts_pass_dead_offers_without_changing_anything(variant: str)
                 fast, slow = random.Random(seed), random.Random(seed)
                 end = _play(start, "eager", fast)
                 assert end == stepwise(start, slow) and fast.getstate() == slow.getstate()
+
+
+def test_a_nomeld_seat_never_lays_a_hand_meld_and_the_others_play_eager() -> None:
+    # playout=nomeld (PLAYOUTS): the searching seat's playout moves are eager's without the
+    # melds from the hand alone (R16); every other seat is eager, move for move.
+    from analyzer.moves import Meld
+    from analyzer.playout import _play
+
+    def reference(state, rng, quiet):  # type: ignore[no-untyped-def]
+        melds = {p: 0 for p in range(state.rules.players)}
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                move = outcomes[rng.randrange(len(outcomes))][0]
+            else:
+                moves = state.legal_moves()
+                if state.to_act == quiet:
+                    moves = [m for m in moves if not isinstance(m, Meld)]
+                move = eager_move(state, moves, rng)
+                melds[state.to_act] += isinstance(move, Meld)
+            state = state.apply(move)
+        return state, melds
+
+    laid = changed = 0
+    for seed in range(16):
+        start = deal("megajogos", seed)
+        quiet = seed % 3
+        for state in (start, start.evolve(stock=None)):
+            fast = _play(state, "eager", random.Random(seed), quiet)
+            slow, melds = reference(state, random.Random(seed), quiet)
+            assert fast == slow and melds[quiet] == 0
+            eager, melds = reference(state, random.Random(seed), -1)
+            laid += melds[quiet]
+            changed += eager != fast
+    assert laid and changed  # eager lays hand melds in that seat, and the option changes deals
+
+
+def test_the_nomeld_playout_is_an_option_of_the_search_and_the_bots() -> None:
+    from analyzer.bots import make_bot
+    from analyzer.errors import ConquianError
+    from analyzer.mcts import MctsBot, search
+    from analyzer.rules import get_rules
+
+    state = deal("megajogos", 4)
+    while state.phase.name != "OFFER":
+        state = state.apply(state.legal_moves()[0])
+    a = search(state, 60, seed=2)
+    assert a.moves == search(state, 60, seed=2, playout="eager").moves  # the same search
+    b = search(state, 60, seed=2, playout="nomeld")
+    assert b.iterations == 60
+    with pytest.raises(ConquianError, match="playout must be one of eager, nomeld"):
+        search(state, 10, playout="never")
+    assert MctsBot(playout="nomeld").playout == "nomeld"
+    bot = make_bot("hint:playout=nomeld")
+    assert bot.setup(get_rules("megajogos"))[0].playout == "nomeld"  # type: ignore[attr-defined]
+    with pytest.raises(ConquianError, match="playout=nomeld has no effect"):
+        bot.check_variant(get_rules("classic"))  # type: ignore[attr-defined]
+    with pytest.raises(ConquianError, match="playout"):
+        make_bot("hint:playout=never")
