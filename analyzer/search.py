@@ -268,7 +268,8 @@ class Solver:
         if player is not None and not 0 <= player < state.rules.players:
             raise ConquianError(f"no player {player} in {state.rules.name}")
         # On a turn (R10) the answer is given for the player who turns, the one named to act.
-        root_player = player if player is not None else state.to_act if not state.is_terminal() else 0
+        # A finished deal too: its bounds are for the seat it names (the winner when he went out).
+        root_player = player if player is not None else state.to_act
         if root_player != self._root_player:
             # The bounds table holds values for the root player of the searches that filled it.
             self.bounds.clear()

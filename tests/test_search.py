@@ -297,3 +297,19 @@ def test_bounds_on_a_turn_are_for_the_player_who_turns() -> None:
     assert json.loads(out)["bounds"]["player"] == state.to_act == 1
     code, out, _ = run("solve", "-", "--budget", "300", input=json.dumps(dump_position(state)))
     assert "player 1 to act" in out and f"Proven for player {state.to_act}:" in out
+
+
+def test_a_finished_deal_has_the_bounds_of_the_seat_it_names() -> None:
+    # Fresh-user report: solve --json on a deal player 1 had won gave bounds -1..-1 for
+    # player 1 (they were player 0's). R20: the winner's result is +1, another's -1, a draw 0.
+    from analyzer.simulate import game_seed, play_game
+
+    seen = set()
+    for k in range(12):
+        end = play_game("classic", ["greedy", "greedy"], game_seed(4, k), k).final
+        result = solve(end)
+        expected = 0.0 if end.winner is None else (1.0 if end.winner == end.to_act else -1.0)
+        assert (result.lower, result.upper) == (expected, expected)
+        assert result.values[end.to_act] == expected
+        seen.add(end.winner)
+    assert {0, 1} <= seen
