@@ -384,6 +384,15 @@ def load_position(data: Any) -> GameState:
                     f"player {k} chose {format_card(g, labels)} in the exchange, "
                     f"but it is not in his hand (R9)"
                 )
+        choosers: dict[int, int] = {}
+        for k, g in enumerate(gifts):
+            if g is not None and g in choosers:
+                raise PositionError(
+                    f"players {choosers[g]} and {k} both chose {format_card(g, labels)} in the "
+                    "exchange: a card is in one hand only (R1, R9)"
+                )
+            if g is not None:
+                choosers[g] = k
         if any(g is not None for g in gave):
             raise PositionError(
                 "a position in the exchange (R9) cannot say who passed what ('gave'): nobody "

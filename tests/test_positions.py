@@ -10,6 +10,7 @@ from cli_run import example, forcing, one_error_line, run
 from conftest import EXAMPLES
 
 from analyzer.errors import PositionError
+from analyzer.notation import parse_notation
 from analyzer.position import load_position
 from analyzer.state import Phase
 
@@ -238,3 +239,12 @@ def test_a_gave_card_that_does_not_read_names_the_key_as_the_rule_checks_do() ->
     data["centre"] = {"card": "11b", "kind": "turned", "source": 0, "declined": []}
     with pytest.raises(PositionError, match=r"^players\[0\]\.gave: .*9Z"):
         load_position(data)
+
+
+def test_two_players_cannot_choose_the_same_card_in_the_exchange() -> None:
+    # Fresh-user report: 'chosen:-,1o,1o' was analysed; the same card under 'gave' was refused.
+    with pytest.raises(PositionError, match=r"players 1 and 2 both chose 1o in the exchange.*\(R1, R9\)"):
+        parse_notation("megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,1o")
+    code, _, err = run("analyze", "megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,1o")
+    assert code == 1 and one_error_line(err) and "both chose 1o" in err
+    assert parse_notation("megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,2o").phase is Phase.EXCHANGE
