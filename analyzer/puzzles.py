@@ -82,7 +82,10 @@ def load_puzzle(data: Any) -> Puzzle:
     if not isinstance(question, dict) or question.get("kind") not in KINDS:
         raise PositionError(f"puzzle question kind must be one of {', '.join(KINDS)}")
     kind = question["kind"]
-    extra = [k for k in question if k != "kind" and k not in QUESTION_KEYS[kind]]
+    extra = [
+        k for k in question
+        if k != "kind" and k not in QUESTION_KEYS[kind] and not (isinstance(k, str) and k.startswith("x-"))
+    ]  # fmt: skip
     if extra:
         others = ", ".join(QUESTION_KEYS[kind]) or "none"
         raise PositionError(

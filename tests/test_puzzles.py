@@ -200,3 +200,16 @@ def test_the_value_shown_names_whose_it_is(tmp_path: Path) -> None:
     assert code == 0 and f"value for player {to_act} (to act):" in out
     code, out, _ = run("puzzle", str(path), "--json")
     assert code == 0 and "value" in json.loads(out)["answer"]  # the JSON key stays
+
+
+def test_notes_are_kept_in_every_part_of_a_puzzle_the_question_too() -> None:
+    # Fresh-user report: an 'x-' note was refused inside 'question' only.
+    data = json.loads((PUZZLE_DIR / "classic-best-pay-1.json").read_text(encoding="utf-8"))
+    data["question"]["x-why"] = "a note"
+    data["answer"]["x-why"] = "a note"
+    data["x-why"] = "a note"
+    puzzle = load_puzzle(data)
+    assert check_puzzle(puzzle, solve_puzzle(puzzle)) == []
+    data["question"]["x_why"] = "not a note"
+    with pytest.raises(PositionError, match="unknown key 'x_why' in question"):
+        load_puzzle(data)
