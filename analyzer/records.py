@@ -139,6 +139,9 @@ def _not_a_record(entry: Any) -> str | None:
     """What a JSON object given as a record is instead (a position, a puzzle), or ``None``."""
     if not isinstance(entry, dict) or "format" in entry:
         return None
+    if any(key in entry for key in ("start", "version", "seed")):
+        return None  # keys of a record header only: a header with a misspelt 'format'
+
     if entry.get("type") == "puzzle":
         return "a puzzle, not a game record: use 'conquian puzzle'"
     if "players" in entry or "position" in entry:
@@ -150,8 +153,9 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
     instead = _not_a_record(entry)
     if instead is not None:
         raise RecordError(f"line {number}: this is {instead} (docs/record-format.md)")
-    if entry.get("format") == FORMAT and "start" not in entry:
-        _shape(RecordHeader, entry, number, "the header")  # a misspelt 'start' gets its suggestion
+    if (entry.get("format") == FORMAT) != ("start" in entry):
+        # A header with a misspelt or missing 'format' or 'start': the shape check names it.
+        _shape(RecordHeader, entry, number, "the header")
     if "format" not in entry or "start" not in entry:
         raise RecordError(f"line {number}: not a conquian record header (need format and start)")
     if entry.get("format") != FORMAT:

@@ -293,3 +293,15 @@ def test_a_misspelt_start_in_a_header_gets_its_suggestion() -> None:
     del header["strat"]
     with pytest.raises(RecordError, match=r"^line 1: missing key 'start'$"):
         replay_lines([json.dumps(header), *lines[1:]])
+
+
+def test_a_misspelt_format_in_a_header_is_not_taken_for_a_position() -> None:
+    # Fresh-user report: a header with "fromat" was called "a position, not a game record".
+    lines = _lines()
+    header = json.loads(lines[0])
+    header["fromat"] = header.pop("format")
+    with pytest.raises(RecordError, match=r"^line 1: unknown key 'fromat'; did you mean 'format'\?$"):
+        replay_lines([json.dumps(header), *lines[1:]])
+    position = header["start"]
+    with pytest.raises(RecordError, match="this is a position, not a game record"):
+        replay_lines([json.dumps(position)])
