@@ -26,14 +26,14 @@ from analyzer.advisor import (
     engine_for,
     searching_engine,
 )
-from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
+from analyzer.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
 from analyzer.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.hints import static_hints
 from analyzer.multipv import solve_moves
 from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
 from analyzer.position import load_position, relabel, unwrap_position
-from analyzer.rules import get_rules
+from analyzer.rules import PRESETS, get_rules
 from analyzer.schema import (
     DuplicateKeyError,
     NumberTooLongError,
@@ -145,12 +145,20 @@ def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
     if "position" not in request:
         raise RequestError("'position' is missing: position data or the notation text", "position")
     data = request["position"]
-    if isinstance(data, str) and " " not in data.strip() and data.strip().lower().endswith(".json"):
-        raise RequestError(
-            f"position {data.strip()!r} looks like a file name: the engine does not read "
-            "files; give the position data itself or the notation text",
-            "position",
-        )
+    if isinstance(data, str) and len(data.split()) == 1:
+        word = data.strip()
+        if word.lower().endswith(".json") or "/" in word or "\\" in word or word == "-":
+            raise RequestError(
+                f"position {clip(word)!r} looks like a file name: the engine does not read "
+                "files; give the position data itself or the notation text",
+                "position",
+            )
+        if word.lower() not in PRESETS:
+            raise RequestError(
+                f"position {clip(word)!r} is not a position: give the position data (a JSON "
+                "object) or the notation text, which starts with the variant (classic or megajogos)",
+                "position",
+            )
     try:
         if isinstance(data, str):
             state = parse_notation(data)

@@ -117,6 +117,11 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "analyze", "position": 7}', "position", "position"),
         ('{"id": 1, "cmd": "notation", "position": "/tmp/ok.json"}', "position",
          "'/tmp/ok.json' looks like a file name: the engine does not read files"),
+        # Fresh-user report: one word that is not a variant said "missing field 'labels'".
+        ('{"id": 1, "cmd": "analyze", "position": "garbage"}', "position",
+         "position 'garbage' is not a position: give the position data (a JSON object) or the notation"),
+        ('{"id": 1, "cmd": "analyze", "position": "/etc/passwd"}', "position", "looks like a file name"),
+        ('{"id": 1, "cmd": "analyze", "position": "classic"}', "position", "missing field 'labels'"),
         ('{"id": 1, "cmd": "analyze", "position": "x", "samples": 3}', "samples", "unknown field"),
         ('{"id": 1, "cmd": "hint", "position": "x", "samples": "8"}', "samples", "whole number"),
         ('{"id": 1, "cmd": "hint", "position": "x", "samples": 0}', "samples", "from 1"),
