@@ -22,7 +22,7 @@ from analyzer.rules import Rules, get_rules
 from analyzer.state import GameState
 from analyzer.stats import wilson
 
-__all__ = ["BACKENDS", "GameResult", "Summary", "game_seed", "play_game", "simulate", "wilson"]
+__all__ = ["BACKENDS", "GameResult", "Summary", "game_seed", "play_game", "seating", "simulate", "wilson"]
 
 BACKENDS = ("local", "ray")
 """Where :func:`simulate` plays: this machine's processes, or Ray tasks."""
@@ -56,6 +56,27 @@ class GameResult:
     moves: tuple[tuple[int | None, Move], ...]
     final: GameState
     notes: tuple[dict[str, int] | None, ...] = ()
+
+
+def seating(bots: Sequence[str], index: int, rotate: bool) -> tuple[str, ...]:
+    """The bots of game ``index`` of a run, seat by seat: as given, or with ``rotate`` moved
+    one seat on per game (game 1 seats the last bot first).
+
+    Parameters
+    ----------
+    bots : sequence of str
+        One bot name per seat, for game 0.
+    index : int
+        Game number in the run, from 0.
+    rotate : bool
+
+    Returns
+    -------
+    tuple of str
+    """
+    names = list(bots)
+    k = index % len(names) if rotate else 0
+    return tuple(names[-k:] + names[:-k]) if k else tuple(names)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -167,10 +188,7 @@ def simulate(
         make_bot(name)  # fail early on an unknown bot
 
     def seats_of(i: int) -> tuple[str, ...]:
-        if not rotate:
-            return tuple(names)
-        k = i % len(names)
-        return tuple(names[-k:] + names[:-k]) if k else tuple(names)
+        return seating(names, i, rotate)
 
     def tasks(start: int, stop: int) -> list[tuple[str, tuple[str, ...], int, int]]:
         return [

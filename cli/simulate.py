@@ -15,7 +15,8 @@ from analyzer.cards import Labels, clip, counted
 from analyzer.position import relabel
 from analyzer.records import record_lines
 from analyzer.rules import Rules
-from analyzer.simulate import BACKENDS, GameResult, Summary, game_seed
+from analyzer.schema import json_text
+from analyzer.simulate import BACKENDS, GameResult, Summary, game_seed, seating
 from analyzer.simulate import simulate as simulate_games
 from cli.common import (
     JsonOpt,
@@ -127,7 +128,7 @@ def simulate(
         from analyzer.interop import require
 
         require("analyzer.interop.ray", "ray", "--backend ray")
-    directory = _records_dir(records, rules, seed, first)
+    directory = _records_dir(records, rules, seed, first, games, seats, rotate)
     summary = Summary(rules.players)
     interrupted = False
     bar = progress("games", as_json, transient=False)
@@ -180,19 +181,29 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _records_dir(records: str | None, rules: Rules, seed: int, first: int) -> Path | None:
+def _records_dir(
+    records: str | None,
+    rules: Rules,
+    seed: int,
+    first: int,
+    games: int,
+    seats: list[str],
+    rotate: bool,
+) -> Path | None:
     """Check ``--records`` before any game is played: a new or empty directory we can write
-    into, or with ``--first K`` one holding only games before K of this run (the same variant,
-    each game's seed ``game_seed(seed, index)``): a stopped run's own directory."""
+    into, or with ``--first K`` one holding only games of this run outside the games it will
+    write (the same variant, each game's seed ``game_seed(seed, index)`` and bots seated as
+    this run seats them): a stopped run's own directory, or another part of the run."""
     if records is None:
         return None
     directory = output_directory(records, "--records", records_allowed=first > 0)
     for path in sorted(directory.glob("game-*.jsonl")) if first else ():
         index = path.name[len("game-") : -len(".jsonl")]
-        if index.isdigit() and int(index) >= first:
+        if index.isdigit() and first <= int(index) < first + games:
             usage(
                 f"--records directory {clip(str(directory))!r} already holds {path.name}, which "
-                "this run would write: use a new directory, or --first after the games it holds"
+                f"this run would write (games {first} to {first + games - 1}): use a new "
+                "directory, or --first after the games it holds"
             )
         try:
             with path.open(encoding="utf-8") as handle:
@@ -202,13 +213,21 @@ def _records_dir(records: str | None, rules: Rules, seed: int, first: int) -> Pa
                 and header.get("variant") == rules.name
                 and header.get("seed") == game_seed(seed, int(index))
             )
+            players = header.get("players") if same else None
         except (OSError, ValueError, AttributeError):
-            same = False
+            same, players = False, None
         if not same:
             usage(
                 f"--records directory {clip(str(directory))!r} holds {path.name}, which is not "
                 f"game {int(index) if index.isdigit() else '?'} of this run ({rules.name}, "
                 f"seed {seed}): continue a run with its own variant and seed, or use a new directory"
+            )
+        expected = list(seating(seats, int(index), rotate))
+        if players != expected:
+            usage(
+                f"--records directory {clip(str(directory))!r} holds {path.name}, played by "
+                f"{clip(json_text(players))}, but this run seats {', '.join(expected)} in game "
+                f"{int(index)}: continue a run with its own --bots and --rotate, or use a new directory"
             )
     return directory
 

@@ -162,6 +162,19 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
     code, _, err = run("simulate", "--games", "1", "--first", "5", *other, "--records", str(part))
     assert code == 2 and "which is not game 0 of this run (classic, seed 5)" in err
     assert {p.name: p.read_text() for p in part.iterdir()} == before
+    # Fresh-user report: a run's later games blamed for a file they would not write, and
+    # another --bots or --rotate added to the directory without a word.
+    code, out, _ = run("simulate", "--games", "1", "--first", "7", *common, "--records", str(part))
+    assert code == 0  # another part of the run, past the games it holds: game 7
+    before = {p.name: p.read_text() for p in part.iterdir()}
+    code, _, err = run("simulate", "--games", "1", "--first", "5", *common, "--records", str(part))
+    assert code == 0, err  # game 5 between them; game 7 is not this run's to write
+    code, _, err = run("simulate", "--games", "3", "--first", "6", *common, "--records", str(part))
+    assert code == 2 and "already holds game-000007.jsonl, which this run would write (games 6 to 8)" in err
+    for bots in (["--bots", "random,random", "--rotate"], ["--bots", "greedy,random"]):
+        code, _, err = run("simulate", "--games", "1", "--first", "8", "--seed", "4", *bots, "--records", str(part))
+        assert code == 2 and "but this run seats" in err and "continue a run with its own --bots" in err
+    assert {p.name: p.read_text() for p in part.iterdir() if p.name in before} == before
     code, out, _ = run("simulate", "--games", "1", "--first", "6", "--bots", "greedy,random")
     assert code == 0 and out.startswith("1 classic game, ") and "(game 6 of its series)" in out
     code, _, err = run("simulate", "--first", "-1")
