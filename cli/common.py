@@ -369,16 +369,18 @@ def _completion_shell() -> str | None:
 
 
 def _typed_value(opts: list[str]) -> str | None:
-    """The text typed after one of the option names ``opts`` on the command line, if any."""
+    """The text typed after one of the option names ``opts`` on the command line, if any; the
+    last one when the option is given more than once (the one the parser keeps)."""
     args: list[str] = _STATE.get("argv") or []
+    found: str | None = None
     for k, arg in enumerate(args):
         name, eq, value = arg.partition("=")
         if name in opts:
             if eq:
-                return value
-            if k + 1 < len(args):
-                return args[k + 1]
-    return None
+                found = value
+            elif k + 1 < len(args):
+                found = args[k + 1]
+    return found
 
 
 def _subcommand_path(ctx: Any) -> str:

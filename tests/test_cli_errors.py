@@ -313,3 +313,14 @@ def test_a_reader_gone_away_ends_quietly_with_0(args: list[str]) -> None:
     finally:
         os.close(write)
     assert done.returncode == 0 and done.stderr == "", (done.returncode, done.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("deal", "--seed", "3", "--seed", "-3"), ("deal", "--seed=3", "--seed=-3"),
+     ("hint", "--samples", "4", "-n", "-3")],
+)
+def test_an_option_given_twice_is_quoted_by_the_value_that_counts(args: tuple[str, ...]) -> None:
+    # Fresh-user report: 'deal --seed 3 --seed -3' said "(got '3')"; the last value counts.
+    code, out, err = run(*args)
+    assert code == 2 and one_error_line(err) and "(got '-3')" in err and out == ""
