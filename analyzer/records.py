@@ -153,7 +153,7 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
     instead = _not_a_record(entry)
     if instead is not None:
         raise RecordError(f"line {number}: this is {instead} (docs/record-format.md)")
-    if (entry.get("format") == FORMAT) != ("start" in entry):
+    if ("format" not in entry and "start" in entry) or (entry.get("format") == FORMAT and "start" not in entry):
         # A header with a misspelt or missing 'format' or 'start': the shape check names it.
         _shape(RecordHeader, entry, number, "the header")
     if "format" not in entry or "start" not in entry:
