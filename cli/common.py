@@ -368,6 +368,16 @@ def _completion_shell() -> str | None:
     return None if value is None or value.startswith("-") or value in SHELLS else value
 
 
+def _no_directory(parent: Path) -> str:
+    """``no directory 'x'``, or ``'x' is a file, not a directory`` when something else is there."""
+    try:
+        found = parent.stat()
+    except (OSError, ValueError):
+        return f"no directory {_shown(str(parent))!r}"
+    kind = "a file" if stat.S_ISREG(found.st_mode) else _file_kind(found.st_mode)
+    return f"{_shown(str(parent))!r} is {kind}, not a directory"
+
+
 def _typed_value(opts: list[str]) -> str | None:
     """The text typed after one of the option names ``opts`` on the command line, if any; the
     last one when the option is given more than once (the one the parser keeps)."""
@@ -756,7 +766,7 @@ class OutputFile:
         real = Path(os.path.realpath(path)) if path.is_symlink() else path
         parent = real.parent
         if not parent.is_dir():
-            usage(f"{option}: no directory {_shown(str(parent))!r} to write into")
+            usage(f"{option}: {_no_directory(parent)} to write into")
         if found is not None:
             for source in inputs:
                 if not source or source == "-":
@@ -864,10 +874,11 @@ def output_directory(text: str, option: str, *, records_allowed: bool = False) -
         if found is None:
             parent = Path(os.path.realpath(directory)).parent
             if not parent.is_dir():
-                usage(f"{option}: no directory {_shown(str(parent))!r} to create {shown!r} in")
+                usage(f"{option}: {_no_directory(parent)} to create {shown!r} in")
             directory.mkdir()
         elif not stat.S_ISDIR(found.st_mode):
-            usage(f"{option} must be a directory: {shown!r} is a file")
+            kind = "a file" if stat.S_ISREG(found.st_mode) else _file_kind(found.st_mode)
+            usage(f"{option} must be a directory: {shown!r} is {kind}")
         else:
             held = sorted(p.name for p in directory.iterdir())
             games = [name for name in held if name.startswith("game-") and name.endswith(".jsonl")]

@@ -225,3 +225,19 @@ def test_a_dangling_link_is_followed(tmp_path: Path) -> None:
     code, _, err = run("show", POSITION, "--svg", str(link))
     assert code == 0, err
     assert link.is_symlink() and (tmp_path / "new.svg").read_text().startswith("<")
+
+
+def test_a_file_where_a_directory_should_be_is_named_a_file(tmp_path: Path) -> None:
+    # Fresh-user report: 'deal -o existing.json/x' said "no directory 'existing.json'", which
+    # exists (as a file); a named pipe given as --records was called "a file".
+    plain = tmp_path / "existing.json"
+    plain.write_text("keep", encoding="utf-8")
+    code, _, err = run("deal", "-o", str(plain / "x.json"))
+    assert code == 2 and one_error_line(err) and "existing.json' is a file, not a directory" in err
+    code, _, err = run("simulate", "--games", "1", "--records", str(plain / "rx"))
+    assert code == 2 and "existing.json' is a file, not a directory to create" in err
+    assert plain.read_text(encoding="utf-8") == "keep"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    code, _, err = run("simulate", "--games", "1", "--records", str(pipe))
+    assert code == 2 and "must be a directory" in err and "is a named pipe (FIFO)" in err
