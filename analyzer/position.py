@@ -58,8 +58,10 @@ def parse_json(text: str, name: str, expected: str = "a position") -> Any:
     PositionError
         If the text is not valid JSON (including nesting too deep to read), an
         object holds a key twice, or the text is a game record (JSON lines, or
-        its header line alone).
+        its header line alone), or it is empty.
     """
+    if not text.strip():
+        raise PositionError(f"{name} is empty: give {expected} as JSON")
     try:
         data = load_json(text)
     except DuplicateKeyError as exc:

@@ -213,3 +213,14 @@ def test_notes_are_kept_in_every_part_of_a_puzzle_the_question_too() -> None:
     data["question"]["x_why"] = "not a note"
     with pytest.raises(PositionError, match="unknown key 'x_why' in question"):
         load_puzzle(data)
+
+
+def test_an_empty_puzzle_or_meld_query_file_says_it_is_empty(tmp_path: Path) -> None:
+    # Fresh-user report: "is not valid JSON: Expecting value at line 1 column 1", where an
+    # empty position or record file says "is empty".
+    empty = tmp_path / "empty.json"
+    empty.write_text(" \n", encoding="utf-8")
+    code, _, err = run("puzzle", str(empty))
+    assert code == 1 and "empty.json' is empty: give a puzzle as JSON" in err
+    code, _, err = run("melds", "-f", str(empty))
+    assert code == 1 and "empty.json' is empty: give a meld query file as JSON" in err
