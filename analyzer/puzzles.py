@@ -118,6 +118,14 @@ def _title(value: object) -> str:
             f"puzzle 'title' {clip(repr(text))} holds U+{ord(bad):04X}, a control character: "
             "a title is one line of printable text"
         )
+    # Bidirectional embeddings, overrides and isolates reorder what follows them on the line
+    # where the title is printed (a title that reads other than it is).
+    bidi = next((ch for ch in text if 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069), None)
+    if bidi is not None:
+        raise PositionError(
+            f"puzzle 'title' {clip(ascii(text))} holds U+{ord(bidi):04X}, a bidirectional "
+            "control character: a title is one line of printable text"
+        )
     return text
 
 

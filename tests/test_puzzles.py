@@ -66,6 +66,9 @@ def test_a_wrong_list_answer_names_the_difference_in_full() -> None:
         # the --svg picture malformed XML.
         ({"title": "T\u001b]0;x\u0007"}, r"'title' .*U\+001B, a control character"),
         ({"title": "a\nb"}, r"U\+000A, a control character"),
+        # Fresh-user report: a right-to-left override was printed as it came.
+        ({"title": "abc\u202edef"}, r"U\+202E, a bidirectional control character"),
+        ({"title": "abc\u2067def"}, r"U\+2067, a bidirectional control character"),
     ],
 )
 def test_malformed_puzzles(change: dict[str, object], needle: str) -> None:
