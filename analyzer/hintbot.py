@@ -172,7 +172,7 @@ class HintBot:
                 f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
             )
         for key, value, rule in (
-            ("samples", samples, {"whole": True, "low": 1}),
+            ("samples", samples, {"whole": True, "low": 1, "high": 100_000}),  # as the engine caps it
             ("time_limit", time_limit, {"low": 0.05}),
             ("node_budget", node_budget, {"whole": True, "low": 1}),
             ("mode", mode, {"choices": ("auto", "maxn", "paranoid")}),

@@ -264,6 +264,10 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:samples=abc", "samples=abc"),
         ("hint:samples=2.5", "samples=2.5"),
         ("hint:samples=0", "samples=0"),
+        # Fresh-user report: a huge count ran a match without end; capped as the engine caps it.
+        ("hint:samples=99999999999999999999999", "must be at most 100000"),
+        ("mcts:playout=never", "playout=never"),
+        ("hint:playout=x", "playout=x"),
         ("hint:node_budget=-1", "node_budget=-1"),
         ("hint:engine=v3:c=abc", "c=abc"),
         ("hint:c=nan:engine=v3", "c=nan"),
