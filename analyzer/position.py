@@ -243,8 +243,11 @@ def position_labels(data: Any) -> Labels:
 
 def _labels_of(shape: Position, rules: Rules) -> Labels:
     declared = None if shape.labels is None else Labels(shape.labels)
+    tokens = _card_tokens(shape)
+    if not tokens:
+        return declared or rules.labels  # no card shown (every hand hidden): the variant's labels
     try:
-        return text_labels(_card_tokens(shape), rules.reading_default, declared=declared)
+        return text_labels(tokens, rules.reading_default, declared=declared)
     except CardError as exc:
         raise PositionError(str(exc)) from None
 

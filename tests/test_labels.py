@@ -259,3 +259,17 @@ def test_labels_decide_only_text_that_nothing_else_decides_in_every_variant() ->
     assert code == 0 and json.loads(out)["melds"] == [["5C", "6C", "7C"]]
     readme = (ROOT / "README.md").read_text()
     assert "`conquian melds 5C 6C 7C --labels spanish` is 5, 6, 7 de copas in every variant" in readme
+
+
+def test_a_position_without_a_card_shown_takes_its_variants_labels() -> None:
+    # Fresh-user report: "megajogos - - - 8/8/8" came back in French, where megajogos deals
+    # in Spanish (R2); no card decides, so the variant's labels do (or the ones given).
+    from analyzer.notation import format_notation, parse_notation
+    from analyzer.position import load_position
+
+    assert format_notation(parse_notation("megajogos - - - 8/8/8")).startswith("megajogos spanish ")
+    assert format_notation(parse_notation("megajogos french - - 8/8/8")).startswith("megajogos french ")
+    assert format_notation(parse_notation("classic - - - 10/10")).startswith("classic french ")
+    hidden = {"variant": "megajogos", "players": [{"hand": 8, "layout": []}] * 3, "stock": 16}
+    assert str(load_position(hidden).rules.labels) == "spanish"
+    assert str(load_position({**hidden, "labels": "french"}).rules.labels) == "french"
