@@ -333,6 +333,29 @@ ACTIONS = ("query_version", "quit")
 _COMMON = frozenset({"id", "cmd", "labels"})
 
 
+def _readable_id(line: str) -> Any:
+    """The request's 'id' when the line is JSON whose only fault is a key given twice and the
+    id itself is given once and can be echoed (a string or a finite number), else None."""
+    pairs: list[list[tuple[str, Any]]] = []
+
+    def keep(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        pairs.append(items)
+        return dict(items)
+
+    try:
+        top = json.loads(line, object_pairs_hook=keep)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(top, dict) or not pairs:
+        return None
+    ids = [value for key, value in pairs[-1] if key == "id"]  # the outer object is built last
+    if len(ids) != 1 or isinstance(ids[0], bool) or not isinstance(ids[0], (str, int, float)):
+        return None
+    if isinstance(ids[0], float) and not math.isfinite(ids[0]):
+        return None
+    return ids[0]
+
+
 def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], bool]:
     """The answer to one request line, and whether the engine stops after it (``quit``).
 
@@ -358,6 +381,7 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
         try:
             request = load_json(line)
         except DuplicateKeyError as exc:
+            request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}: write it once") from None
         except NumberTooLongError as exc:
             raise RequestError(f"the request is not usable: {exc}") from None

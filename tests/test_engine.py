@@ -255,3 +255,20 @@ def test_a_request_line_past_the_size_cap_is_answered_without_reading_it_whole(m
     assert one["ok"] is False and "longer than" in one["error"]
     # The next line is read as usual, its byte-order mark dropped.
     assert two["ok"] is True and two["id"] == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "echoed"),
+    [
+        ('{"id": 2, "cmd": "melds", "cards": "5H", "cards": "AS"}', 2),
+        ('{"id": "a", "cmd": "melds", "x": {"id": 9, "b": 1, "b": 2}}', "a"),
+        ('{"id": 2, "id": 3, "cmd": "melds"}', None),
+        ('{"cmd": "melds", "a": 1, "a": 2}', None),
+        ('{"id": true, "a": 1, "a": 2}', None),
+    ],
+)
+def test_a_key_given_twice_still_echoes_a_readable_id(line: str, echoed: object) -> None:
+    # Fresh-user report: the answer to a request with a key given twice had "id": null.
+    got, _ = answer(line)
+    assert got["ok"] is False and "appears twice in one object" in got["error"]
+    assert got["id"] == echoed
