@@ -439,6 +439,14 @@ def _check_paid(state: GameState) -> None:
     c = state.centre
     centre = c.card if c is not None else -1
     for p, cards in enumerate(state.paid):
+        for card in cards:  # a card listed twice first: it explains a count too high
+            if card in seen:
+                where = "twice" if seen[card] == p else f"by player {seen[card]} too"
+                raise PositionError(
+                    f"players[{p}].paid: {format_card(card, labels)} is listed {where}; "
+                    "a card is paid once"
+                )
+            seen[card] = p
         takes = max(0, state.melded(p) - 2)
         if len(cards) > takes:
             raise PositionError(
@@ -449,12 +457,6 @@ def _check_paid(state: GameState) -> None:
         last_dead = -1
         for k, card in enumerate(cards):
             text = format_card(card, labels)
-            if card in seen:
-                where = "twice" if seen[card] == p else f"by player {seen[card]} too"
-                raise PositionError(
-                    f"players[{p}].paid: {text} is listed {where}; a card is paid once"
-                )
-            seen[card] = p
             if card == centre and c is not None:
                 if c.kind != "paid" or c.source != p:
                     how = "turned from the stock" if c.kind == "turned" else f"paid by player {c.source}"

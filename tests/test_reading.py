@@ -566,3 +566,15 @@ def test_sampled_worlds_do_not_depend_on_the_received_card_being_shown() -> None
         b = sample_world(hidden, me, random.Random(4), ordered=True)
         assert a.hands == b.hands and a.stock == b.stock
         assert a.gave[(me - 1) % 3] == state.gave[(me - 1) % 3]  # the shown pass is kept
+
+
+def test_a_card_paid_twice_is_named_before_the_count_it_makes_too_high() -> None:
+    # Left alone last session: 'paid:AD,QH/JS,JS' was refused by the take count first.
+    text = ("classic french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,6H,JD,QH,QD "
+            "5C:turned:0:0 7D 18 paid:-/7D,7D")  # fmt: skip
+    from analyzer.notation import parse_notation
+
+    with pytest.raises(ConquianError, match=r"players\[1\]\.paid: 7D is listed twice; a card is paid once"):
+        parse_notation(text)
+    with pytest.raises(ConquianError, match=r"players\[1\]\.paid lists 1 card, but with 0 cards melded"):
+        parse_notation(text.replace("7D,7D", "7D"))
