@@ -153,10 +153,12 @@ def _check_notation(text: str, position: Any) -> None:
         raise PositionError(f"notation: {exc}") from None
     state = load_position(position)
     # A notation without 'paid:' describes the position too (history is not position); one
-    # with it must give the same history.
+    # with it must give the same history, 'paid:-/-' (nobody paid) too.
+    n = state.rules.players
+    given = any(word.startswith("paid:") for word in text.split())
     if format_notation(state.evolve(paid=()), Labels.FRENCH) != format_notation(
         described.evolve(paid=()), Labels.FRENCH
-    ) or (described.paid and described.paid != state.paid):
+    ) or (given and (described.paid or ((),) * n) != (state.paid or ((),) * n)):
         raise PositionError(
             f"notation {clip(text, 60)!r} does not describe the same position as 'position': "
             "correct it, or leave 'notation' out"

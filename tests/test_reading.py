@@ -528,6 +528,17 @@ def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Pat
     path.write_text(json.dumps(notation), encoding="utf-8")
     code, out, err = run("analyze", str(path))
     assert code == 1 and "does not describe the same position" in err
+    # Fresh-user report: 'paid:-/-' (nobody paid) was taken for no history given.
+    notation["notation"] = wrapper["notation"] + " paid:" + "/".join("-" for _ in state.paid)
+    path.write_text(json.dumps(notation), encoding="utf-8")
+    code, out, err = run("analyze", str(path))
+    assert code == 1 and "does not describe the same position" in err
+    bare = json.loads(json.dumps(notation))
+    for entry in bare["position"]["players"]:
+        entry.pop("paid", None)
+    path.write_text(json.dumps(bare), encoding="utf-8")
+    code, out, err = run("analyze", str(path))
+    assert code == 0, err  # no history on either side: the same
 
 
 def test_closed_standard_streams_are_one_error_line() -> None:
