@@ -297,7 +297,7 @@ def why_data(
     -------
     dict
         ``move``, ``legal``, ``facts``; for a legal choice also ``comparison`` (``rank``, ``of``,
-        ``best``, ``win``, ``best_win``, ``expected``, ``best_expected``, ``samples``,
+        ``best``, ``win``, ``best_win``, ``expected``, ``best_expected``, ``samples``, ``move_samples``,
         ``time_limited``).
 
     Raises
@@ -335,6 +335,8 @@ def why_data(
             "best_expected": round(best.expected, 6),
             "samples": advice.samples,
             "time_limited": advice.time_limited,
+            # The deals (v3: iterations) that evaluated this move; 0: never tried, no estimate.
+            "move_samples": mine.samples,
         }
     return data
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -88,16 +88,31 @@ def why(
                 "The time limit stopped sampling early: raise --time-limit for a reproducible "
                 "answer."
             )
-        if comp["rank"] == 1:
+        if comp["move_samples"] == 0:
+            out.print(
+                f"It was not tried: the search spent its {comp['samples']} sampled deals on other "
+                f"moves, so there is no estimate for it (raise --samples or --time-limit); the "
+                f"best, {comp['best']}, wins {100 * comp['best_win']:.0f}%.",
+                markup=False,
+            )
+        elif comp["rank"] == 1:
             out.print(
                 f"It is the best move found: it wins {100 * comp['win']:.0f}% of "
-                f"{comp['samples']} sampled deals."
+                f"{_deals(comp)}."
             )
         else:
             out.print(
                 f"It ranks {comp['rank']} of {comp['of']}: it wins {100 * comp['win']:.0f}% of "
-                f"{comp['samples']} sampled deals; the best, {comp['best']}, wins "
+                f"{_deals(comp)}; the best, {comp['best']}, wins "
                 f"{100 * comp['best_win']:.0f}% "
                 f"({comp['best_expected'] - comp['expected']:.2f} more in expected result).",
                 markup=False,
             )
+
+
+def _deals(comp: dict[str, Any]) -> str:
+    """``48 sampled deals``, or ``the 37 of 400 sampled deals that tried it`` when the search
+    (v3: one deal per iteration) did not try the move on every deal."""
+    if comp["move_samples"] == comp["samples"]:
+        return f"{comp['samples']} sampled deals"
+    return f"the {comp['move_samples']} of {comp['samples']} sampled deals that tried it"

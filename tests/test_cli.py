@@ -238,6 +238,29 @@ def test_why_command() -> None:
     assert code == 2 and "not a move" in err
 
 
+EXCHANGE = (
+    "megajogos spanish 0 0 3e,3b,5c,6e,7b,10c,11c,11o/1c,2c,2o,4o,5o,6b,11e,12c/"
+    "1o,3c,3o,6c,6o,7c,12o,12b - - 5b,11b,4e,7o,1e,4b,1b,4c,7e,10o,10e,10b,2b,5e,2e,12e chosen:-,12c,1o"
+)
+
+
+def test_why_a_move_the_search_never_tried_says_so() -> None:
+    # Fresh-user report: with 4 iterations 'give 3e' was never tried, and why said it "wins 0%
+    # of 4 sampled deals", the best "-1.00 more in expected result".
+    code, out, _ = run("why", EXCHANGE, "give 3e", "--samples", "4", "--seed", "0", "--time-limit", "120", "--json")
+    comp = json.loads(out)["comparison"]
+    assert code == 0 and comp["move_samples"] == 0 and comp["samples"] == 4
+    code, out, _ = run("why", EXCHANGE, "give 3e", "--samples", "4", "--seed", "0", "--time-limit", "120")
+    text = " ".join(out.split())
+    assert code == 0 and "It was not tried: the search spent its 4 sampled deals on other moves" in text
+    assert "more in expected result" not in text
+    code, out, _ = run("why", EXCHANGE, "give 3e", "--samples", "200", "--seed", "0", "--time-limit", "120", "--json")
+    comp = json.loads(out)["comparison"]
+    assert 0 < comp["move_samples"] < comp["samples"] == 200
+    code, out, _ = run("why", EXCHANGE, "give 3e", "--samples", "200", "--seed", "0", "--time-limit", "120")
+    assert f"the {comp['move_samples']} of 200 sampled deals that tried it" in " ".join(out.split())
+
+
 def test_jobs_are_capped() -> None:
     code, out, _ = run("simulate", "--games", "2", "--jobs", "64", "--json")
     assert code == 0 and json.loads(out)["games"] == 2
