@@ -31,6 +31,7 @@ from analyzer.schema import (
     json_error_text,
     load_json,
     nearest_key,
+    nested_key,
 )
 from analyzer.state import GameState, Offer, Phase, offer_order
 
@@ -131,10 +132,13 @@ def unwrap_position(data: Any) -> Any:
     for key in data:
         if not isinstance(key, str) or key in known or key.startswith(NOTE_PREFIX):
             continue
-        if nearest_key(key, known) is None and nearest_key(key, inner) is not None:
+        if nearest_key(key, known) is not None:
+            continue
+        inside = nearest_key(key, inner) or nested_key(Position, key)
+        if inside is not None:
             raise PositionError(
                 f"unknown key {key!r} beside 'position': the keys of a position go inside it; "
-                f"did you mean 'position.{nearest_key(key, inner)}'?"
+                f"did you mean 'position.{inside}'?"
             )
     check_shape(PositionWrapper, data, "the object around the position")
     if data.get("notation") is not None:

@@ -67,6 +67,7 @@ __all__ = [
     "json_text",
     "load_json",
     "nearest_key",
+    "nested_key",
     "schema_text",
     "write_schemas",
 ]
@@ -570,6 +571,12 @@ def load_json(text: str) -> Any:
 def nearest_key(key: str, known: list[str]) -> str | None:
     """The known key ``key`` was most likely meant to be (a synonym, a spelling), or ``None``."""
     return _nearest(key, known)
+
+
+def nested_key(model: Any, key: str) -> str | None:
+    """The path of ``key`` one level below the top of ``model`` (``players[i].paid`` for a
+    position's ``paid``), or ``None`` when no object there has that key."""
+    return _key_one_level_down(model, [], key)
 
 
 def json_text(value: Any) -> str:

@@ -249,6 +249,8 @@ def test_a_meld_query_file_without_queries_is_refused() -> None:
     [
         ({"stok": 3}, "unknown key 'stok' beside 'position': the keys of a position go inside it; did you mean 'position.stock'?"),
         ({"variant": "megajogos"}, "unknown key 'variant' beside 'position'"),
+        # Fresh-user report: a history key beside 'position' got only the wrapper's keys.
+        ({"paid": ["KH"]}, "unknown key 'paid' beside 'position': the keys of a position go inside it; did you mean 'position.players[i].paid'?"),
         ({"notaton": "x"}, "unknown key 'notaton'; did you mean 'notation'?"),
         ({"zzz": 1}, "unknown key 'zzz' (known: description, notation, position"),
         ({"notation": 5}, "notation must be a text, got 5"),
