@@ -204,7 +204,8 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
             raise IllegalMoveError(f"unclosed '[' in move {clip(text)!r}")
         mask = mask_of(parse_cards(match.group(1), labels))
         if mask & seen:
-            raise IllegalMoveError(f"a card appears in two melds in move {clip(text)!r}")
+            twice = format_card((mask & seen & -(mask & seen)).bit_length() - 1, labels)
+            raise IllegalMoveError(f"{twice} appears in two melds in move {clip(text)!r}")
         seen |= mask
         melds.append(mask)
         pos = match.end()

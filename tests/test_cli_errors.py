@@ -324,3 +324,11 @@ def test_an_option_given_twice_is_quoted_by_the_value_that_counts(args: tuple[st
     # Fresh-user report: 'deal --seed 3 --seed -3' said "(got '3')"; the last value counts.
     code, out, err = run(*args)
     assert code == 2 and one_error_line(err) and "(got '-3')" in err and out == ""
+
+
+def test_a_card_in_two_melds_of_a_move_is_named() -> None:
+    # Fresh-user report: "a card appears in two melds" did not say which.
+    with pytest.raises(IllegalMoveError, match=r"^5D appears in two melds in move 'take \[3D 4D 5D\]"):
+        parse_move("take [3D 4D 5D] [5C 5D 5H] pay QH")
+    code, _, err = run("why", str(EXAMPLES / "forcing.json"), "take [3D 4D 5D] [5C 5D 5H] pay QH")
+    assert code == 2 and one_error_line(err) and "5D appears in two melds" in err
