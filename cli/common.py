@@ -374,8 +374,7 @@ def _no_directory(parent: Path) -> str:
         found = parent.stat()
     except (OSError, ValueError):
         return f"no directory {_shown(str(parent))!r}"
-    kind = "a file" if stat.S_ISREG(found.st_mode) else _file_kind(found.st_mode)
-    return f"{_shown(str(parent))!r} is {kind}, not a directory"
+    return f"{_shown(str(parent))!r} is {_file_kind(found.st_mode)}, not a directory"
 
 
 def _typed_value(opts: list[str]) -> str | None:
@@ -668,7 +667,9 @@ def _shown(path: str, limit: int = 100) -> str:
 
 
 def _file_kind(mode: int) -> str:
-    """What a file that is not a regular file is, for a message."""
+    """What a file is, for a message: ``a file`` (a regular one), ``a named pipe (FIFO)``, ..."""
+    if stat.S_ISREG(mode):
+        return "a file"
     if stat.S_ISFIFO(mode):
         return "a named pipe (FIFO)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -877,8 +878,7 @@ def output_directory(text: str, option: str, *, records_allowed: bool = False) -
                 usage(f"{option}: {_no_directory(parent)} to create {shown!r} in")
             directory.mkdir()
         elif not stat.S_ISDIR(found.st_mode):
-            kind = "a file" if stat.S_ISREG(found.st_mode) else _file_kind(found.st_mode)
-            usage(f"{option} must be a directory: {shown!r} is {kind}")
+            usage(f"{option} must be a directory: {shown!r} is {_file_kind(found.st_mode)}")
         else:
             held = sorted(p.name for p in directory.iterdir())
             games = [name for name in held if name.startswith("game-") and name.endswith(".jsonl")]
