@@ -298,7 +298,10 @@ def why_data(
     dict
         ``move``, ``legal``, ``facts``; for a legal choice also ``comparison`` (``rank``, ``of``,
         ``best``, ``win``, ``best_win``, ``expected``, ``best_expected``, ``samples``, ``move_samples``,
-        ``time_limited``).
+        ``time_limited``).  ``move_samples`` counts the deals (``v3``: iterations) that tried the
+        move; with 0 it was never tried and its ``win`` and ``expected`` (0) are no estimate.
+        ``best`` is the first move of the ranking, which ``v3`` orders by visits, so with few
+        samples its ``best_expected`` may be below ``expected``.
 
     Raises
     ------

@@ -100,6 +100,16 @@ def why(
                 f"It is the best move found: it wins {100 * comp['win']:.0f}% of "
                 f"{_deals(comp)}."
             )
+        elif comp["best_expected"] < comp["expected"]:
+            # v3 ranks by visits: the first may have the lower mean, over more iterations.
+            out.print(
+                f"It ranks {comp['rank']} of {comp['of']}: it wins {100 * comp['win']:.0f}% of "
+                f"{_deals(comp)}, {comp['expected'] - comp['best_expected']:.2f} more in expected "
+                f"result than the first, {comp['best']} (wins {100 * comp['best_win']:.0f}%), "
+                "which the search tried more often and settled on; over so few deals the "
+                "difference is not reliable (raise --samples).",
+                markup=False,
+            )
         else:
             out.print(
                 f"It ranks {comp['rank']} of {comp['of']}: it wins {100 * comp['win']:.0f}% of "

@@ -261,6 +261,23 @@ def test_why_a_move_the_search_never_tried_says_so() -> None:
     assert f"the {comp['move_samples']} of 200 sampled deals that tried it" in " ".join(out.split())
 
 
+def test_why_never_calls_a_worse_move_the_best() -> None:
+    # Third fresh-user round: v3 ranks by visits, so the first may have the lower mean over
+    # more iterations; why said "the best, give 5c, wins 50% (-1.00 more in expected result)".
+    import re
+
+    code, out, _ = run("hint", EXCHANGE, "--samples", "9", "--seed", "0", "--time-limit", "120", "--json")
+    moves = [m["move"] for m in json.loads(out)["moves"]]
+    assert code == 0 and len(moves) == 8
+    said = []
+    for move in moves:
+        code, out, _ = run("why", EXCHANGE, move, "--samples", "9", "--seed", "0", "--time-limit", "120")
+        text = " ".join(out.split())
+        assert code == 0 and not re.search(r"\(-[0-9.]+ more in expected result", text), text
+        said.append(text)
+    assert any("than the first" in t and "not reliable" in t for t in said)
+
+
 def test_jobs_are_capped() -> None:
     code, out, _ = run("simulate", "--games", "2", "--jobs", "64", "--json")
     assert code == 0 and json.loads(out)["games"] == 2
