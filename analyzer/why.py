@@ -140,8 +140,11 @@ def melding_core(
         for card in iter_mask(hand):
             model.add(covered[card] == 0).only_enforce_if(lit)
     elif used is not None:
-        names = format_mask(used, labels) or "no hand card"
-        lit = fact(f"your move melds only {names} from your hand")
+        names = format_mask(used, labels)
+        lit = fact(
+            f"your move melds only {names} from your hand" if names
+            else "your move melds no card from your hand"
+        )
         for card in iter_mask(hand & ~used):
             model.add(covered[card] == 0).only_enforce_if(lit)
         for card in iter_mask(used):
@@ -151,7 +154,11 @@ def melding_core(
         lit = fact("you must keep a hand card to pay (R13)")
         model.add(hand_melded <= hand.bit_count() - 1).only_enforce_if(lit)
     elif going_out is True:
-        lit = fact(f"going out needs all {hand.bit_count()} hand cards melded (R15)")
+        count = hand.bit_count()
+        lit = fact(
+            f"going out needs all {count} hand cards melded (R15)" if count > 1
+            else "going out needs your hand card melded (R15)"
+        )
         model.add(hand_melded == hand.bit_count()).only_enforce_if(lit)
     model.add_assumptions(list(literals.values()))
     solver = _solver(10.0)
@@ -274,7 +281,9 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
                 f"{state.rules.name} has no hand-only melds: hand cards reach the table with a centre card (R16)"
             ]
         if move.meld & ~state.hand(me):
-            return [f"{format_mask(move.meld & ~state.hand(me), labels)} not in your hand (R16)"]
+            missing = move.meld & ~state.hand(me)
+            verb = "is" if missing.bit_count() == 1 else "are"
+            return [f"{format_mask(missing, labels)} {verb} not in your hand (R16)"]
         return [_meld_problem(move.meld, state) or "not a legal meld (R4, R5)"]
     if isinstance(move, Pass):
         return []

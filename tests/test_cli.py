@@ -388,3 +388,16 @@ def test_why_json_numbers_are_rounded_like_hint() -> None:
         assert round(comparison[key], 6) == comparison[key]
         assert len(repr(comparison[key])) <= 9
 
+
+
+def test_why_reasons_read_as_sentences_with_one_hand_card(tmp_path: Path) -> None:
+    # Third fresh-user round: "melds only no hand card", "all 1 hand cards", "3c not in your hand".
+    path = tmp_path / "f4.json"
+    code, _, err = run("deal", "--seed", "4", "--after", "40", "-o", str(path))
+    assert code == 0, err
+    code, out, _ = run("why", str(path), "take [6S 6D 6C] [AH AD AC] [3H 4H 5H 6H] out")
+    text = " ".join(out.split())
+    assert code == 0 and "is not legal here" in text
+    assert "melds only no hand card" not in text and "all 1 hand cards" not in text
+    assert "your move melds no card from your hand" in text
+    assert "going out needs your hand card melded (R15)" in text
