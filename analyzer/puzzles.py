@@ -112,10 +112,11 @@ def _title(value: object) -> str:
     terminal and into SVG pictures (XML cannot carry control characters).  A lone surrogate
     (a ``\\ud800`` escape) is kept: it is printed as its escape."""
     text = str(value)
-    bad = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
+    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Zl", "Zp")), None)
     if bad is not None:
+        what = "a control character" if unicodedata.category(bad) == "Cc" else "a line or paragraph separator"
         raise PositionError(
-            f"puzzle 'title' {clip(repr(text))} holds U+{ord(bad):04X}, a control character: "
+            f"puzzle 'title' {clip(ascii(text))} holds U+{ord(bad):04X}, {what}: "
             "a title is one line of printable text"
         )
     # Bidirectional embeddings, overrides and isolates reorder what follows them on the line

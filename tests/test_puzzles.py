@@ -69,6 +69,7 @@ def test_a_wrong_list_answer_names_the_difference_in_full() -> None:
         # Fresh-user report: a right-to-left override was printed as it came.
         ({"title": "abc\u202edef"}, r"U\+202E, a bidirectional control character"),
         ({"title": "abc\u2067def"}, r"U\+2067, a bidirectional control character"),
+        ({"title": "one\u2028two"}, r"U\+2028, a line or paragraph separator"),
     ],
 )
 def test_malformed_puzzles(change: dict[str, object], needle: str) -> None:
