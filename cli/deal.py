@@ -96,6 +96,6 @@ def deal(
         if target is not None:
             target.write_text(text + "\n")
             target.commit()
-            out.print(f"Written {state.describe()} to {output}.", markup=False)
+            out.print(f"Written {state.describe()} to {output}.", markup=False, soft_wrap=True)
             return
     out.print(text, markup=False, soft_wrap=True, highlight=False)

@@ -179,7 +179,7 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
         )
     out.print(summary)
     if svg is not None:
-        out.print(f"Written the win-chance plot to {svg}.", markup=False)
+        out.print(f"Written the win-chance plot to {svg}.", markup=False, soft_wrap=True)
 
 
 def _budget(result: GameReview) -> str:

@@ -126,7 +126,7 @@ def tree(
     if data["pv"]:
         out.print("Principal variation: " + ", ".join(data["pv"]), markup=False)
     if export is not None:
-        out.print(f"Written {fmt} to {export}.", markup=False)
+        out.print(f"Written {fmt} to {export}.", markup=False, soft_wrap=True)
 
 
 def _is_dir(path: Path) -> bool:

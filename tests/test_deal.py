@@ -70,6 +70,8 @@ def test_output_file(tmp_path: Path) -> None:
     target = tmp_path / "p.json"
     code, out, _ = run("deal", "--seed", "1", "-o", str(target))
     assert code == 0 and "Written" in out
+    # Third fresh-user round: the line was wrapped, parting the file name from the sentence.
+    assert len(out.splitlines()) == 1 and out.rstrip().endswith(f"to {target}.")
     assert load_position(json.loads(target.read_text())).stock_count == 20
     code, _, err = run("deal", "--seed", "1", "-o", str(target))
     assert code == 2 and "--force" in err and one_error_line(err)
