@@ -420,6 +420,7 @@ def notation_data(text: str) -> dict[str, Any]:
     fields = [_Token(m.group(), m.start() + 1) for m in _FIELD.finditer(text)]
     if not fields:
         raise NotationError("variant", 1, "the notation is empty")
+    rules = reader.variant(fields[0])  # an unknown first word says more than a missing field
     if len(fields) < REQUIRED:
         missing = FIELDS[len(fields)]
         raise NotationError(
@@ -429,7 +430,6 @@ def notation_data(text: str) -> dict[str, Any]:
             f"{' '.join(FIELDS[:REQUIRED])}, are required)",
             text,
         )
-    rules = reader.variant(fields[0])
     declared = reader.labels(fields[1])
     data: dict[str, Any] = {"variant": rules.name}
     for name, token in zip(("dealer", "to_act"), fields[2:4], strict=True):

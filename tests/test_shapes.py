@@ -254,6 +254,8 @@ def test_a_meld_query_file_without_queries_is_refused() -> None:
         ({"notaton": "x"}, "unknown key 'notaton'; did you mean 'notation'?"),
         ({"zzz": 1}, "unknown key 'zzz' (known: description, notation, position"),
         ({"notation": 5}, "notation must be a text, got 5"),
+        # Third fresh-user round: one unknown word said "missing field 'labels'".
+        ({"notation": "garbage"}, "notation: notation field 'variant' at column 1: unknown variant 'garbage'"),
     ],
 )
 def test_a_wrapper_object_refuses_unknown_keys(extra: dict[str, Any], needle: str) -> None:
