@@ -160,12 +160,15 @@ def _check_notation(text: str, position: Any) -> None:
     # with it must give the same history, 'paid:-/-' (nobody paid) too.
     n = state.rules.players
     given = any(word.startswith("paid:") for word in text.split())
-    if format_notation(state.evolve(paid=()), Labels.FRENCH) != format_notation(
+    same_cards = format_notation(state.evolve(paid=()), Labels.FRENCH) == format_notation(
         described.evolve(paid=()), Labels.FRENCH
-    ) or (given and (described.paid or ((),) * n) != (state.paid or ((),) * n)):
+    )
+    same_history = not given or (described.paid or ((),) * n) == (state.paid or ((),) * n)
+    if not (same_cards and same_history):
+        what = "" if not same_cards else " (its 'paid:' history is not the players' 'paid')"
         raise PositionError(
-            f"notation {clip(text, 60)!r} does not describe the same position as 'position': "
-            "correct it, or leave 'notation' out"
+            f"notation {clip(text, 60)!r} does not describe the same position as 'position'"
+            f"{what}: correct it, or leave 'notation' out"
         )
 
 

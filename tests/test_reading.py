@@ -533,6 +533,7 @@ def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Pat
     path.write_text(json.dumps(notation), encoding="utf-8")
     code, out, err = run("analyze", str(path))
     assert code == 1 and "does not describe the same position" in err
+    assert "its 'paid:' history is not the players' 'paid'" in err
     bare = json.loads(json.dumps(notation))
     for entry in bare["position"]["players"]:
         entry.pop("paid", None)
