@@ -226,7 +226,10 @@ def test_errors_name_the_field_and_the_column(
     assert error.line == 1 and " line " not in str(error)
 
 
-@pytest.mark.parametrize(("text", "field", "at", "needle"), [b for b in BAD if b[2] is not None])
+@pytest.mark.parametrize(
+    ("text", "field", "at", "needle"),
+    [b for b in BAD if b[2] is not None and " " in b[0][: b[0].index(b[2])]],  # not in the first field
+)
 def test_a_notation_over_two_lines_names_the_line(
     text: str, field: str, at: str, needle: str
 ) -> None:
@@ -234,8 +237,6 @@ def test_a_notation_over_two_lines_names_the_line(
     # any whitespace): the error then says which line, and the column within it.
     start = text.index(at)
     cut = text.rfind(" ", 0, start)
-    if cut < 0:
-        pytest.skip("the offending text is in the first field")
     two = text[:cut] + "\n" + text[cut + 1 :]
     with pytest.raises(NotationError) as info:
         notation_data(two)
