@@ -269,7 +269,9 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         assert state is not None
         if seen_result:
             raise RecordError(f"line {number}: nothing may follow the result line")
-        if "result" in entry:
+        if "result" in entry or ("moves" in entry and "move" not in entry):
+            # A line with the result line's 'moves' count and no move is one (a misspelt
+            # 'result' then gets the shape check's suggestion).
             seen_result = True
             _check_result(entry, number, state, len(replay.moves))
             continue

@@ -305,3 +305,13 @@ def test_a_misspelt_format_in_a_header_is_not_taken_for_a_position() -> None:
     position = header["start"]
     with pytest.raises(RecordError, match="this is a position, not a game record"):
         replay_lines([json.dumps(position)])
+
+
+def test_a_misspelt_result_line_gets_its_suggestion() -> None:
+    # Third fresh-user round: "reslut" was read as a move line ("known: move, n, player").
+    lines = _lines()
+    last = json.loads(lines[-1])
+    assert "result" in last
+    last["reslut"] = last.pop("result")
+    with pytest.raises(RecordError, match=r"unknown key 'reslut'; did you mean 'result'\?$"):
+        replay_lines([*lines[:-1], json.dumps(last)])
