@@ -149,6 +149,7 @@ def text_labels(
     default: Labels | None = Labels.FRENCH,
     *,
     declared: Labels | None = None,
+    empty: Labels | None = None,
 ) -> Labels:
     """The one label set a text is read in, decided by its unambiguous cards (R2).
 
@@ -167,6 +168,10 @@ def text_labels(
         both ways); ``None`` means nothing decides and such a text is refused.
     declared : Labels, optional
         Labels the text says it is written in (a position file's ``labels``).
+    empty : Labels, optional
+        The labels of a text with no card at all, when not ``declared`` (a
+        position showing no card takes its variant's labels); default: as
+        when no card decides.
         They decide like ``default``; unambiguous cards of the other set are
         still read, unless the text also holds a card that reads both ways.
 
@@ -224,6 +229,8 @@ def text_labels(
         return Labels.FRENCH
     if spanish and not french:
         return Labels.SPANISH
+    if empty is not None and not any(seen.values()):
+        return empty
     return default or Labels.FRENCH
 
 

@@ -357,10 +357,8 @@ class _Reader:
     def read_cards(self, rules: Rules, declared: Labels | None) -> Labels:
         """Decide the one label set of the text (R2) and check every card, with its column."""
         tokens = [t.text for t, _, _ in self.cards]
-        if not tokens:
-            return declared or rules.labels  # no card shown (every hand hidden): the variant's labels
         try:
-            labels = text_labels(tokens, rules.reading_default, declared=declared)
+            labels = text_labels(tokens, rules.reading_default, declared=declared, empty=rules.labels)
         except AmbiguousCardError as exc:
             for token, field, _ in self.cards:
                 try:

@@ -252,11 +252,8 @@ def position_labels(data: Any) -> Labels:
 
 def _labels_of(shape: Position, rules: Rules) -> Labels:
     declared = None if shape.labels is None else Labels(shape.labels)
-    tokens = _card_tokens(shape)
-    if not tokens:
-        return declared or rules.labels  # no card shown (every hand hidden): the variant's labels
     try:
-        return text_labels(tokens, rules.reading_default, declared=declared)
+        return text_labels(_card_tokens(shape), rules.reading_default, declared=declared, empty=rules.labels)
     except CardError as exc:
         raise PositionError(str(exc)) from None
 
@@ -390,23 +387,22 @@ def load_position(data: Any) -> GameState:
             shown |= hand or 0
         for card in (*(stock or ()), *dead, *((centre.card,) if centre is not None else ())):
             shown |= 1 << card
+        choosers: dict[int, int] = {}
         for k, g in enumerate(gifts):
+            if g is None:
+                continue
             hand = hands[k]
-            elsewhere = hand is None and g is not None and shown >> g & 1
-            if g is not None and (elsewhere or (hand is not None and not hand >> g & 1)):
+            if (shown >> g & 1) if hand is None else not hand >> g & 1:
                 raise PositionError(
                     f"player {k} chose {format_card(g, labels)} in the exchange, "
                     f"but it is not in his hand (R9)"
                 )
-        choosers: dict[int, int] = {}
-        for k, g in enumerate(gifts):
-            if g is not None and g in choosers:
+            if g in choosers:
                 raise PositionError(
                     f"players {choosers[g]} and {k} both chose {format_card(g, labels)} in the "
                     "exchange: a card is in one hand only (R1, R9)"
                 )
-            if g is not None:
-                choosers[g] = k
+            choosers[g] = k
         if any(g is not None for g in gave):
             raise PositionError(
                 "a position in the exchange (R9) cannot say who passed what ('gave'): nobody "

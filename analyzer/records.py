@@ -141,7 +141,6 @@ def _not_a_record(entry: Any) -> str | None:
         return None
     if any(key in entry for key in ("start", "version", "seed")):
         return None  # keys of a record header only: a header with a misspelt 'format'
-
     if entry.get("type") == "puzzle":
         return "a puzzle, not a game record: use 'conquian puzzle'"
     if "players" in entry or "position" in entry:

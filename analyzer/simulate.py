@@ -187,12 +187,9 @@ def simulate(
     for name in names:
         make_bot(name)  # fail early on an unknown bot
 
-    def seats_of(i: int) -> tuple[str, ...]:
-        return seating(names, i, rotate)
-
     def tasks(start: int, stop: int) -> list[tuple[str, tuple[str, ...], int, int]]:
         return [
-            (rules.name, seats_of(i), game_seed(seed, i), i) for i in range(first + start, first + stop)
+            (rules.name, seating(names, i, rotate), game_seed(seed, i), i) for i in range(first + start, first + stop)
         ]
 
     if backend == "ray":

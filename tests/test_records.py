@@ -283,26 +283,23 @@ def test_record_lines_refuse_unknown_keys_with_the_nearest() -> None:
     assert replay_lines([*lines[:3], json.dumps(entry), *lines[4:]]).finished
 
 
-def test_a_misspelt_start_in_a_header_gets_its_suggestion() -> None:
-    # Fresh-user report: a header with "strat" said only "need format and start".
+@pytest.mark.parametrize(("key", "typo"), [("start", "strat"), ("format", "fromat")])
+def test_a_misspelt_header_key_gets_its_suggestion(key: str, typo: str) -> None:
+    # Fresh-user reports: "strat" said only "need format and start"; "fromat" was called
+    # "a position, not a game record".
     lines = _lines()
     header = json.loads(lines[0])
-    header["strat"] = header.pop("start")
-    with pytest.raises(RecordError, match=r"^line 1: unknown key 'strat'; did you mean 'start'\?$"):
+    header[typo] = header.pop(key)
+    with pytest.raises(RecordError, match=rf"^line 1: unknown key '{typo}'; did you mean '{key}'\?$"):
         replay_lines([json.dumps(header), *lines[1:]])
-    del header["strat"]
+
+
+def test_a_header_without_start_or_a_position_instead_says_so() -> None:
+    lines = _lines()
+    header = json.loads(lines[0])
+    position = header.pop("start")
     with pytest.raises(RecordError, match=r"^line 1: missing key 'start'$"):
         replay_lines([json.dumps(header), *lines[1:]])
-
-
-def test_a_misspelt_format_in_a_header_is_not_taken_for_a_position() -> None:
-    # Fresh-user report: a header with "fromat" was called "a position, not a game record".
-    lines = _lines()
-    header = json.loads(lines[0])
-    header["fromat"] = header.pop("format")
-    with pytest.raises(RecordError, match=r"^line 1: unknown key 'fromat'; did you mean 'format'\?$"):
-        replay_lines([json.dumps(header), *lines[1:]])
-    position = header["start"]
     with pytest.raises(RecordError, match="this is a position, not a game record"):
         replay_lines([json.dumps(position)])
 
