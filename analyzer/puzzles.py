@@ -320,6 +320,21 @@ def solve_puzzle(
     }
 
 
+def _not_legal(state: GameState, key: str, texts: list[str]) -> list[str]:
+    """The stored moves (or pay cards) of ``texts`` that no legal move at the root makes (R11-R16)."""
+    labels = state.rules.labels
+    if key == "moves":
+        return [t for t in texts if not state.is_legal(parse_move(t, labels))]
+    if key == "pays":
+        payable = {
+            format_card(m.pay, labels)
+            for m in state.legal_moves()
+            if isinstance(m, (Take, LayIn)) and m.pay is not None
+        }
+        return [t for t in texts if t not in payable]
+    return []
+
+
 def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
     """Differences between the stored answer and ``found`` (empty when they agree or no answer is stored).
 
@@ -335,8 +350,14 @@ def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
             # Name the difference in full: two long lists clipped alike hid it (fresh-user report).
             lacks, extra = sorted(set(got) - set(expected)), sorted(set(expected) - set(got))
             parts = [f"the stored answer lacks {json.dumps(lacks, ensure_ascii=False)}"] if lacks else []
+            illegal = _not_legal(puzzle.state, key, extra)
+            extra = [e for e in extra if e not in illegal]
             if extra:
                 parts.append(f"it lists {json.dumps(extra, ensure_ascii=False)}, which the solver does not find")
+            if illegal:
+                # Fresh-user report: an illegal stored move was only "not found by the solver".
+                what = "no legal move pays" if key == "pays" else "illegal here"
+                parts.append(f"it lists {json.dumps(illegal, ensure_ascii=False)}, {what}")
             if parts:
                 problems.append(f"{key}: " + "; ".join(parts))
         elif expected != got:

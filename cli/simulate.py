@@ -12,10 +12,11 @@ from rich.table import Table
 
 from analyzer.bots import BOTS
 from analyzer.cards import Labels, clip, counted
+from analyzer.errors import ConquianError
 from analyzer.position import relabel
 from analyzer.records import record_lines
 from analyzer.rules import Rules
-from analyzer.schema import json_text
+from analyzer.schema import RecordHeader, check_shape, json_text
 from analyzer.simulate import BACKENDS, GameResult, Summary, game_seed, seating
 from analyzer.simulate import simulate as simulate_games
 from cli.common import (
@@ -215,12 +216,13 @@ def _records_dir(
             )
             players = header.get("players") if same else None
         except (OSError, ValueError, AttributeError):
-            same, players = False, None
+            header, same, players = None, False, None
         if not same:
             usage(
                 f"--records directory {clip(str(directory))!r} holds {path.name}, which is not "
                 f"game {int(index) if index.isdigit() else '?'} of this run ({rules.name}, "
-                f"seed {seed}): continue a run with its own variant and seed, or use a new directory"
+                f"seed {seed}){_header_problem(header)}: continue a run with its own variant and "
+                "seed, or use a new directory"
             )
         expected = list(seating(seats, int(index), rotate))
         if players != expected:
@@ -230,6 +232,18 @@ def _records_dir(
                 f"{int(index)}: continue a run with its own --bots and --rotate, or use a new directory"
             )
     return directory
+
+
+def _header_problem(header: Any) -> str:
+    """Why a record's first line is no header of this run, when its shape says (a misspelt key)."""
+    if not isinstance(header, dict):
+        return " (its first line is not a record header)"
+    try:
+        check_shape(RecordHeader, header, "its header")
+    except ConquianError as exc:
+        # Fresh-user report: a misspelt 'seed' was only "not game K of this run".
+        return f" ({exc})"
+    return ""
 
 
 def _record_name(index: int) -> str:

@@ -175,6 +175,16 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
         code, _, err = run("simulate", "--games", "1", "--first", "8", "--seed", "4", *bots, "--records", str(part))
         assert code == 2 and "but this run seats" in err and "continue a run with its own --bots" in err
     assert {p.name: p.read_text() for p in part.iterdir() if p.name in before} == before
+    # Fresh-user report: a header with a misspelt key was only "not game K of this run".
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    header, *rest = (part / "game-000000.jsonl").read_text().splitlines(keepends=True)
+    (bad / "game-000000.jsonl").write_text(header.replace('"seed"', '"sed"') + "".join(rest))
+    code, _, err = run("simulate", "--games", "1", "--first", "1", *common, "--records", str(bad))
+    assert code == 2 and "which is not game 0 of this run (classic, seed 4) (unknown key 'sed'; did you mean 'seed'?)" in err
+    (bad / "game-000000.jsonl").write_text("[1]\n")
+    code, _, err = run("simulate", "--games", "1", "--first", "1", *common, "--records", str(bad))
+    assert code == 2 and "(its first line is not a record header)" in err
     code, out, _ = run("simulate", "--games", "1", "--first", "6", "--bots", "greedy,random")
     assert code == 0 and out.startswith("1 classic game, ") and "(game 6 of its series)" in out
     code, _, err = run("simulate", "--first", "-1")

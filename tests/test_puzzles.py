@@ -55,6 +55,31 @@ def test_a_wrong_list_answer_names_the_difference_in_full() -> None:
     )
 
 
+def test_an_illegal_stored_answer_is_called_illegal() -> None:
+    # Fresh-user report: a stored move that cannot be played was "not found by the solver".
+    data = json.loads((PUZZLES[0].parent / "classic-win-1.json").read_text())
+    moves = data["answer"]["moves"]
+    data["answer"]["moves"] = [*moves, "take [4H 5H 6H] pay 3H", "pass"]
+    puzzle = load_puzzle(data)
+    (problem,) = check_puzzle(puzzle, solve_puzzle(puzzle))
+    assert problem == (
+        'moves: it lists ["pass"], which the solver does not find; '
+        'it lists ["take [4H 5H 6H] pay 3H"], illegal here'
+    )
+
+
+def test_a_stored_pay_card_no_move_pays_is_named() -> None:
+    path = next(p for p in PUZZLES if "best-pay" in p.name and p.name.startswith("classic"))
+    data = json.loads(path.read_text())
+    puzzle = load_puzzle(data)
+    found = solve_puzzle(puzzle)
+    hand = set(data["position"]["players"][data["position"]["to_act"]]["hand"])
+    foreign = next(c for c in data["position"]["dead"] if c not in hand)
+    data["answer"]["pays"] = [*found["pays"], foreign]
+    (problem,) = check_puzzle(load_puzzle(data), found)
+    assert problem == f'pays: it lists ["{foreign}"], no legal move pays'
+
+
 @pytest.mark.parametrize(
     ("change", "needle"),
     [
