@@ -272,7 +272,7 @@ class PositionWrapper(_Shape):
 
     model_config = ConfigDict(title="Conquian position, wrapped")
 
-    position: dict[str, Any] = Field(description="The position (docs/position-format.md).")
+    position: Position = Field(description="The position (docs/position-format.md).")
     notation: str | None = Field(default=None, description="The same position as one line.")
     description: str | None = Field(default=None, description="A note: free text.")
 

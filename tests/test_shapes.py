@@ -268,6 +268,25 @@ def test_a_wrapper_object_refuses_unknown_keys(extra: dict[str, Any], needle: st
     assert reply["ok"] is False and reply["field"] == "position" and needle in reply["error"]
 
 
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        (lambda p: p.update(to_atc=p.pop("to_act")), "unknown key 'to_atc' in position; did you mean 'to_act'?"),
+        (lambda p: p["players"][0].update(hnd=p["players"][0].pop("hand")), "unknown key 'hnd' in position.players[0]; did you mean 'hand'?"),
+        (lambda p: p.update(dealer="1"), "position.dealer"),
+    ],
+)
+def test_a_mistake_inside_a_wrapped_position_names_its_path(change: Any, needle: str) -> None:
+    # Fresh-user report: a misspelt key inside a wrapper's position was named without 'position.'.
+    position = forcing()
+    change(position)
+    wrapped = {"position": position, "description": "d"}
+    code, _, err = run("analyze", "-", input=json.dumps(wrapped))
+    assert code == 1 and one_error_line(err) and needle in err, err
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "analyze", "position": wrapped}))
+    assert reply["ok"] is False and needle in reply["error"]
+
+
 def test_wrapped_positions_that_are_right_are_read(tmp_path: Path) -> None:
     code, out, _ = run("notation", str(EXAMPLES / "forcing.json"), "--json")
     assert code == 0
