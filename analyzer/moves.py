@@ -271,7 +271,7 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
                 raise IllegalMoveError(f"move {clip(text)!r} lists no melds")
             pay = _parse_end(end, labels, text)
             return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
-        if verb == "force" and rest.isascii() and rest.isdigit():
+        if verb == "force" and rest.isascii() and rest.isdigit() and rest == str(int(rest)):  # not 'force 00'
             return Force(int(rest))
         if verb == "meld":
             layout, end = _parse_layout(rest, labels, text)

@@ -185,6 +185,8 @@ def test_moves_given_as_something_else_are_named() -> None:
         ("give", "'give' takes one card"),
         ("force", "'force' takes the seat of the player forced"),
         ("force \u0661", "'force' takes the seat"),  # another script's digit is not a seat
+        ("force 00", "'force' takes the seat"),  # fresh-user report: read as 'force 0'
+        ("force 01", "'force' takes the seat"),
         ("pass 3", "'pass' takes nothing after it"),
         ("fly", "expected pass, take, force, lay, meld, give or turn"),
     ],
