@@ -412,6 +412,12 @@ def notation_data(text: str) -> dict[str, Any]:
         1-based column of the offending text (:attr:`NotationError.field`,
         :attr:`NotationError.column`).
     """
+    return _notation_parts(text)[0]
+
+
+def _notation_parts(text: str) -> tuple[dict[str, Any], dict[str, tuple[str, int]]]:
+    """:func:`notation_data`, and where each seat's part of a history field starts: the key
+    of the position that a rule check names (``players[1].paid``) to the field and column."""
     if not isinstance(text, str):
         raise NotationError("variant", 1, "a notation is text")
     reader = _Reader(text)
@@ -441,11 +447,14 @@ def notation_data(text: str) -> dict[str, Any]:
     data["stock"] = reader.stock(stock) if stock is not None else None
     extra = fields[8:] if stock is not None else fields[7:]
     seen: dict[str, _Token] = {}
+    places: dict[str, tuple[str, int]] = {}
     for token in extra:
         name, values = reader.keyword(token, rules)
         if name in seen:
             raise reader.fail(name, token, f"'{name}:' given twice (also at {reader.where(seen[name])})")
         seen[name] = token
+        for p, seat in enumerate(token.cut(len(name) + 1).split("/" if name == "paid" else ",")):
+            places[f"players[{p}].{name}"] = (name, seat.column)
         if name == "paid":
             for entry, cards in zip(data["players"], values, strict=True):
                 if cards:
@@ -465,7 +474,7 @@ def notation_data(text: str) -> dict[str, Any]:
     data["labels"] = str(labels)
     if data["stock"] is None:
         data["stock"] = max(0, 40 - _counted(data))
-    return data
+    return data, places
 
 
 def _counted(data: dict[str, Any]) -> int:
@@ -509,7 +518,29 @@ def parse_notation(text: str) -> GameState:
     >>> format_notation(parse_notation(text)) == text
     True
     """
-    return load_position(notation_data(text))
+    data, places = _notation_parts(text)
+    try:
+        return load_position(data)
+    except PositionError as exc:
+        raise _placed(exc, places, text) from None
+
+
+_HISTORY_KEY = re.compile(r"players\[(\d+)\]\.(paid|gave)(: | )")
+
+
+def _placed(exc: PositionError, places: dict[str, tuple[str, int]], text: str) -> PositionError:
+    """A rule check's error about a history key of the position (``players[1].paid: ...``),
+    named at its field and column of the notation instead (a fresh-user report: the notation
+    has no such key); other errors as they are."""
+    message = str(exc)
+    match = _HISTORY_KEY.match(message)
+    if match is None or f"players[{match[1]}].{match[2]}" not in places:
+        return exc
+    field, column = places[f"players[{match[1]}].{match[2]}"]
+    problem = message[match.end() :]
+    if match[3] == " ":  # "players[0].paid lists 2 cards, ...": the seat's part is the subject
+        problem = f"player {match[1]}'s part {problem}"
+    return PositionError(f"notation field '{field}' at {_place(text, *_line_column(text, column))}: {problem}")
 
 
 def _cards(cards: list[str]) -> str:

@@ -55,7 +55,7 @@ from analyzer.errors import (
     PositionError,
     UnknownVariantError,
 )
-from analyzer.notation import NotationError, looks_like_notation, notation_data, parse_notation
+from analyzer.notation import NotationError, looks_like_notation, parse_notation
 from analyzer.position import load_position, parse_json, relabel, unwrap_position
 from analyzer.rules import PRESETS, Rules, get_rules
 from analyzer.state import GameState
@@ -607,10 +607,9 @@ def read_position(position: str | None, labels: Labels | None) -> PositionInput:
         name = BUNDLED
     elif position != "-" and not _names_a_file(position) and looks_like_notation(position):
         try:
-            data = notation_data(position)
+            state = parse_notation(position)  # rule errors are PositionError, domain errors
         except NotationError as exc:
             usage(f"POSITION: {exc}")
-        state = load_position(data)
         return PositionInput(relabel(state, labels), clip(position, 60), state.rules.labels)
     elif (
         position != "-" and not _names_a_file(position) and position.strip().lower() in PRESETS

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -497,6 +498,13 @@ def test_histories_that_cannot_happen_in_notation(text: str, message: str) -> No
 
     with pytest.raises(ConquianError, match=message):
         parse_notation(text)
+    if "gave:" in text:  # named at the seat's part of the field that says it (not 'players[0].gave')
+        with pytest.raises(ConquianError, match=r"^notation field 'gave' at column \d+: ") as info:
+            parse_notation(text)
+        column, card = re.match(r".* at column (\d+): (\S+) ", str(info.value)).groups()  # type: ignore[union-attr]
+        gave = text.index("gave:")
+        assert text.index(card, gave) == int(column) - 1  # the card named, in 'gave:'
+
     code, out, err = run("analyze", text)
     assert code == 1 and one_error_line(err) and message in err
 
@@ -586,7 +594,11 @@ def test_a_card_paid_twice_is_named_before_the_count_it_makes_too_high() -> None
             "5C:turned:0:0 7D 18 paid:-/7D,7D")  # fmt: skip
     from analyzer.notation import parse_notation
 
-    with pytest.raises(ConquianError, match=r"players\[1\]\.paid: 7D is listed twice; a card is paid once"):
+    # A notation has no key 'players[1].paid': its field and the seat's column are named.
+    column = text.index("7D,7D") + 1
+    with pytest.raises(ConquianError, match=rf"^notation field 'paid' at column {column}: 7D is listed twice; a card is paid once"):
         parse_notation(text)
-    with pytest.raises(ConquianError, match=r"players\[1\]\.paid lists 1 card, but with 0 cards melded"):
+    with pytest.raises(ConquianError, match=rf"^notation field 'paid' at column {column}: player 1's part lists 1 card, but with 0 cards melded"):
         parse_notation(text.replace("7D,7D", "7D"))
+    code, _, err = run("analyze", text)
+    assert code == 1 and one_error_line(err) and f"notation field 'paid' at column {column}: 7D is listed twice" in err
