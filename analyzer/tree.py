@@ -59,7 +59,8 @@ def build_tree(
         Stop adding nodes past this many.
     solve_values : bool
         Give every node the value of best play from it (needs every hand
-        known; each solve shares one transposition table and budget).
+        known; each node is solved within the solver's budget, deepest first
+        and the root last, all sharing one transposition table).
     solver : Solver, optional
         The searcher for the values; a default one if omitted.
     progress : callable, optional
@@ -71,7 +72,8 @@ def build_tree(
         ``graph.graph`` holds ``root`` (the root id), ``variant``,
         ``depth``, ``truncated`` (bool), ``unexpanded`` (nodes within the
         depth left unexpanded: a hidden hand or stock) and ``pv`` (move texts
-        from the root).
+        from the root: the root's own solve, empty without values); with
+        values also ``proven`` (bool: the root's value and line are proven).
 
     Raises
     ------
@@ -132,24 +134,83 @@ def build_tree(
                 if state.is_chance_node():
                     attrs["probability"] = prob
                 graph.add_edge(parent_id, child_id, **attrs)
+            else:
+                graph.nodes[parent_id]["_expanded"] = True  # every move has its edge
             if progress is not None:
                 progress(graph.number_of_nodes())
         frontier = nxt
     if can_solve:
-        result = solver.solve(root)
-        graph.graph["pv"] = [m.text(labels) for m in result.pv]
-        graph.graph["proven"] = result.proven
-        for _, data in graph.nodes(data=True):
+        # Deepest first, the root last: each node's solve has its own budget and reuses the
+        # table the deeper ones filled (bounds for one player: the nodes of the root's player
+        # come last).  Then the explored tree backs the proven values up (_back_up), so that
+        # the root's value and line agree with its children's (a fresh-user report: an
+        # unproven root solve gave 'pass' as the line while the nodes below proved a take wins).
+        first = root.current_player()
+        items = [(nid, graph.nodes[nid]) for nid in graph.nodes]
+        ordered = sorted(
+            items, key=lambda item: (item[0] == root_id, item[1]["player"] == first, -item[1]["depth"])
+        )
+        for _, data in ordered:
             res = solver.solve(data.pop("_state"))
             data["value"] = [round(v, 6) for v in res.values]
             data["proven"] = res.proven
+            data["_pv"] = [m.text(labels) for m in res.pv]
             if progress is not None:
                 progress(graph.number_of_nodes())
+        _back_up(graph)
+        graph.graph["pv"] = graph.nodes[root_id]["_pv"]
+        graph.graph["proven"] = graph.nodes[root_id]["proven"]
     else:
         graph.graph["pv"] = []
         for _, data in graph.nodes(data=True):
             data.pop("_state")
+    for _, data in graph.nodes(data=True):
+        data.pop("_pv", None)
+        data.pop("_expanded", None)
     return graph
+
+
+def _back_up(graph: nx.DiGraph[str]) -> None:
+    """Give an unproven node the value its children prove, deepest first (minimax / max-n over
+    the explored tree, the solver's values at its leaves).
+
+    A solve within a budget may stop unproven where the solves of the nodes below it proved
+    their values (each has its own budget).  A decision node is then proven by a child that is
+    a proven win for the player to act (nothing is better, R20), or by every move's child
+    proven (its best, ties to the engine's order); a chance node (a turn, R10) by every card's
+    child proven (their mean, weighted by probability).  Its line becomes the move to that
+    child followed by the child's line.
+    """
+    import networkx as nx
+
+    for nid in reversed(list(nx.topological_sort(graph))):  # moves are irreversible (R19)
+        data = graph.nodes[nid]
+        if data["proven"] or not data.get("_expanded"):
+            continue
+        edges = list(graph.out_edges(nid, data=True))
+        kids = [graph.nodes[child] for _, child, _ in edges]
+        player = data["player"]
+        if player < 0:  # a chance node: the mean over the cards turned
+            if not all(k["proven"] for k in kids):
+                continue
+            n = len(data["value"])
+            value = [
+                sum(e[2]["probability"] * k["value"][p] for e, k in zip(edges, kids, strict=True))
+                for p in range(n)
+            ]
+            best = max(range(len(kids)), key=lambda i: edges[i][2]["probability"])
+        else:
+            wins = [i for i, k in enumerate(kids) if k["proven"] and k["value"][player] >= 1 - 1e-9]
+            if wins:
+                best = wins[0]
+            elif all(k["proven"] for k in kids):
+                best = max(range(len(kids)), key=lambda i: kids[i]["value"][player])
+            else:
+                continue
+            value = kids[best]["value"]
+        data["value"] = [round(v, 6) for v in value]
+        data["proven"] = True
+        data["_pv"] = [edges[best][2]["move"], *kids[best]["_pv"]]
 
 
 def _add_node(graph: nx.DiGraph[str], nid: str, state: GameState, depth: int) -> None:

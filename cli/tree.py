@@ -82,6 +82,16 @@ def tree(
             state.stock is not None or state.stock_count == 0
         )
         skipped = values and not exact
+        given = given_options(ctx, "values", "budget")
+        if skipped and given:
+            # Fresh-user report: an explicit --values was dropped with a note, exit 0.
+            hidden = "a hand" if any(h is None for h in state.hands) else "the stock order"
+            usage(
+                f"{' and '.join(given)}: node values need every hand and the stock order, and this "
+                f"position hides {hidden}: leave {'them' if len(given) > 1 else 'it'} out (the tree "
+                "is then built without values), or use 'conquian solve' for chances with an "
+                "unknown stock order"
+            )
         bar = progress("exploring", as_json, transient=True)
         with bar:
             task = bar.add_task("nodes", total=max_nodes)
@@ -107,6 +117,7 @@ def tree(
         "unexpanded": graph.graph["unexpanded"],
         "root": graph.graph["root"],
         "pv": graph.graph.get("pv", []),
+        "proven": graph.graph.get("proven"),
         "export": None if export is None else {"path": str(export), "format": fmt},
     }
     if as_json:
@@ -124,7 +135,8 @@ def tree(
             "the stock is hidden there."
         )
     if data["pv"]:
-        out.print("Principal variation: " + ", ".join(data["pv"]), markup=False)
+        unproven = "" if data["proven"] else " (not proven: the budget ran out; --budget N searches more)"
+        out.print("Principal variation: " + ", ".join(data["pv"]) + unproven, markup=False, soft_wrap=True)
     if export is not None:
         out.print(f"Written {fmt} to {export}.", markup=False, soft_wrap=True)
 

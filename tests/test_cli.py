@@ -373,6 +373,27 @@ def test_tree_with_nothing_to_expand_is_still_a_tree() -> None:
     assert code == 0 and "Explored 14 positions and 13 moves" in out
 
 
+def test_tree_refuses_values_it_cannot_give_and_marks_an_unproven_line(tmp_path: Path) -> None:
+    # Fresh-user report: an explicit --values on a position with the stock order unknown was
+    # dropped with a note and exit 0; an unproven principal variation looked proven.
+    forcing = str(EXAMPLES / "forcing.json")
+    target = tmp_path / "t.json"
+    target.write_text("{}")
+    for option in (["--values"], ["--budget", "5"], ["--values", "--budget", "5"]):
+        code, _, err = run("tree", forcing, "--depth", "1", *option, "--export", str(target), "--force")
+        assert code == 2 and one_error_line(err) and "this position hides the stock order" in err, err
+        assert target.read_text() == "{}"  # nothing written
+    code, out, err = run("tree", forcing, "--depth", "1", "--json")
+    assert code == 0 and json.loads(out)["proven"] is None and "node values skipped" not in err
+    code, _, err = run("tree", forcing, "--depth", "1")
+    assert code == 0 and "note: node values skipped" in err
+    position = json.loads((PUZZLES / "classic-win-1.json").read_text())["position"]
+    code, out, _ = run("tree", "-", "--depth", "1", "--budget", "1", input=json.dumps(position))
+    assert code == 0 and "(not proven: the budget ran out" in out
+    code, out, _ = run("tree", "-", "--depth", "1", "--json", input=json.dumps(position))
+    assert code == 0 and json.loads(out)["proven"] is True
+
+
 def test_tree_json_stores_node_values_as_numbers(tmp_path: Path) -> None:
     # Issue 11: the node-link JSON stored a node value as the string "[1.0, -1.0]".
     position = json.loads((PUZZLES / "classic-win-1.json").read_text())["position"]

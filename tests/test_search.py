@@ -11,7 +11,7 @@ import networkx as nx
 import pytest
 
 from analyzer.cards import FULL_DECK, format_mask, mask_of, parse_cards
-from analyzer.moves import Force, Pass, Take
+from analyzer.moves import Force, Pass, Take, parse_move
 from analyzer.position import deal, dump_position, load_position
 from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
 from analyzer.search import Solver, outcome_vector, solve
@@ -221,6 +221,34 @@ def test_tree_values_and_limits() -> None:
     assert graph.graph["pv"][0] == "pass"
     small = build_tree(deal(CLASSIC, 1), depth=4, max_nodes=10, solve_values=False)
     assert small.number_of_nodes() <= 10 and small.graph["truncated"]
+
+
+@pytest.mark.parametrize("budget", [30, 50, 100, 1000])
+def test_tree_values_and_line_agree_whatever_the_budget(budget: int) -> None:
+    # Fresh-user report: with a small --budget the root's first solve ran out and gave 'pass'
+    # as the line, while the solves of the nodes below proved that a take wins (and 'pass'
+    # loses).  Every proven value must be the exact one, and the line must follow them.
+    from analyzer.deals import deal_position
+
+    state, _ = deal_position(CLASSIC, seed=2, after=12)
+    graph = build_tree(state, depth=3, solver=Solver(max_nodes=budget, time_limit=60.0))
+    root = graph.graph["root"]
+    exact = solve(state)
+    assert exact.proven
+    if graph.graph["proven"]:
+        assert graph.nodes[root]["value"] == pytest.approx(list(exact.values))
+    for _, child, edge in graph.out_edges(root, data=True):
+        node = graph.nodes[child]
+        if node["proven"]:
+            after = solve(state.apply(parse_move(edge["move"], state.rules.labels)))
+            assert node["value"] == pytest.approx(list(after.values)), edge["move"]
+    first = graph.graph["pv"][0]
+    moved = next(c for _, c, e in graph.out_edges(root, data=True) if e["move"] == first)
+    if graph.graph["proven"]:  # the line's first move is a best move, by the values shown
+        player = state.current_player()
+        assert graph.nodes[moved]["value"][player] == pytest.approx(exact.values[player])
+    if budget >= 50:  # the nodes below prove it here (this position)
+        assert graph.graph["proven"] and first.startswith("take")
 
 
 @pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
