@@ -140,7 +140,14 @@ def forceable(state: GameState, player: int) -> tuple[int, ...]:
 
 
 def analyze(state: GameState) -> list[PlayerReport]:
-    """Per player: melded count, hand count, outs (R15) and forceable cards (R14)."""
+    """Per player: melded count, hand count, outs (R15) and forceable cards (R14).
+
+    In a finished deal (R15, R18) no card is offered, taken or forced any more: every
+    player's outs and forceable cards are empty (a fresh-user report: ``analyze --json``
+    listed some where the table showed ``-``).
+    """
+    if state.is_terminal():
+        return [PlayerReport(state.melded(p), state.counts[p], (), ()) for p in range(state.rules.players)]
     return [
         PlayerReport(state.melded(p), state.counts[p], outs(state, p), forceable(state, p))
         for p in range(state.rules.players)

@@ -109,6 +109,16 @@ def test_analyze_of_a_finished_deal_lists_no_outs(tmp_path: Path) -> None:
     assert len(rows) == 2 and all(row.count(" - ") == 2 for row in rows)
     code, out, _ = run("analyze", str(path), "--json")
     assert code == 0 and set(json.loads(out)["players"][0]) >= {"outs", "forceable"}
+    # Fresh-user report: the JSON listed outs and forceable cards the table showed as '-'.
+    for text in (
+        "classic french 1 0 -[AS,2S,3S,4S][5H,5D,5C][KS,KH,KD,KC]/AH,2H,2C,3H,3C,6C,7D,JD,QD,QC",
+        "megajogos french 2 - KS,KH,QD[AS,2S,3S,4S,5S]/3[4D,5D,6D,7D,JD]/8 - "
+        "6S,7S,JS,QS,AH,2H,3H,4H,5H,6H,7H,JH,QH,AD,2D,3D -",
+    ):
+        code, out, _ = run("analyze", text, "--json")
+        data = json.loads(out)
+        assert code == 0 and data["phase"] == "over"
+        assert all(p["outs"] == [] and p["forceable"] == [] for p in data["players"]), data
 
 
 def test_variants_json() -> None:
