@@ -203,6 +203,8 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
         if match is None:
             raise IllegalMoveError(f"unclosed '[' in move {clip(text)!r}")
         mask = mask_of(parse_cards(match.group(1), labels))
+        if not mask:  # fresh-user report: 'take [] pay AH' was read, 'take pay AH' was not
+            raise IllegalMoveError(f"an empty meld '[]' in move {clip(text)!r}: a meld lists its cards")
         if mask & seen:
             twice = format_card((mask & seen & -(mask & seen)).bit_length() - 1, labels)
             raise IllegalMoveError(f"{twice} appears in two melds in move {clip(text)!r}")

@@ -134,7 +134,8 @@ BudgetOpt = Annotated[
         "--budget",
         min=1,
         metavar="N",
-        help="Most positions to search before giving up the proof.",
+        help="Most positions to search before giving up the proof, per search (puzzle, tree and "
+        "solve --all-moves search each move or node on its own, each with this budget).",
     ),
 ]
 TimeOpt = Annotated[

@@ -332,3 +332,13 @@ def test_a_card_in_two_melds_of_a_move_is_named() -> None:
         parse_move("take [3D 4D 5D] [5C 5D 5H] pay QH")
     code, _, err = run("why", str(EXAMPLES / "forcing.json"), "take [3D 4D 5D] [5C 5D 5H] pay QH")
     assert code == 2 and one_error_line(err) and "5D appears in two melds" in err
+
+
+@pytest.mark.parametrize("text", ["take [] pay AH", "take [ ] [AH 2H 3H] pay AH", "meld []", "lay [] out"])
+def test_an_empty_meld_in_a_move_is_a_usage_error(text: str) -> None:
+    # Fresh-user report: 'take pay AH' was a usage error ("lists no melds") but 'take [] pay AH'
+    # was read, and refused later as "[] is not a meld" with exit 0.
+    with pytest.raises(IllegalMoveError, match=r"^an empty meld '\[\]' in move"):
+        parse_move(text)
+    code, out, err = run("why", str(EXAMPLES / "forcing.json"), text)
+    assert code == 2 and one_error_line(err) and "an empty meld '[]'" in err and out == ""
