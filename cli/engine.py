@@ -333,9 +333,21 @@ ACTIONS = ("query_version", "quit")
 _COMMON = frozenset({"id", "cmd", "labels"})
 
 
+_LONG_NUMBER = object()
+"""Stands for a whole number with more digits than Python converts, in :func:`_readable_id`."""
+
+
+def _whole(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:  # the digit limit
+        return _LONG_NUMBER
+
+
 def _readable_id(line: str) -> Any:
-    """The request's 'id' when the line is JSON whose only fault is a key given twice and the
-    id itself is given once and can be echoed (a string or a finite number), else None."""
+    """The request's 'id' when the line is JSON whose only faults are a key given twice or a
+    number too long to read, and the id itself is given once and can be echoed (a string or a
+    finite number), else None."""
     pairs: list[list[tuple[str, Any]]] = []
 
     def keep(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -343,7 +355,7 @@ def _readable_id(line: str) -> Any:
         return dict(items)
 
     try:
-        top = json.loads(line, object_pairs_hook=keep)
+        top = json.loads(line, object_pairs_hook=keep, parse_int=_whole)
     except (ValueError, RecursionError):
         return None
     if not isinstance(top, dict) or not pairs:
@@ -384,6 +396,8 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
             request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}: write it once") from None
         except NumberTooLongError as exc:
+            # Fresh-user report: the answer's id was null, so the client could not match it.
+            request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}") from None
         except (ValueError, RecursionError) as exc:
             reason = (

@@ -160,6 +160,19 @@ def test_bad_requests_get_an_error_answer(line: str, field: str | None, needle: 
     assert not reply["error"].endswith(" di")
 
 
+def test_a_number_too_long_keeps_the_id_of_its_request() -> None:
+    # Fresh-user report: the answer's id was null, so a client could not match it.
+    long = "9" * 5000
+    for line, expected in (
+        ('{"id": 7, "cmd": "hint", "seed": ' + long + "}", 7),
+        ('{"id": "a", "x": [' + long + "]}", "a"),
+        ('{"id": ' + long + ', "cmd": "hint"}', None),  # the id itself cannot be echoed
+    ):
+        reply, stop = answer(line)
+        assert not stop and reply["ok"] is False and reply["id"] == expected
+        assert "a number has too many digits" in reply["error"]
+
+
 def test_open_on_a_hidden_hand_names_the_field_open() -> None:
     hidden = example("forcing.json")
     hidden["players"][0]["hand"] = 2  # player 0's hand hidden (2 cards); player 1 to act
