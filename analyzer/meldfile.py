@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.cards import Labels, format_mask, mask_of, parse_cards, text_labels
-from analyzer.errors import CardError, PositionError
+from analyzer.errors import CardError, ConquianError, PositionError
 from analyzer.melds import is_meld
 from analyzer.partition import Arrangement, solve_arrangement
 from analyzer.rules import Rules, get_rules
@@ -104,7 +104,7 @@ def load_meld_queries(data: Any, labels: Labels | None = None) -> tuple[MeldQuer
     for k, query in enumerate(shape.queries):
         if not query.cards.replace(",", " ").split():
             raise PositionError(f"queries[{k}]: 'cards': no cards given")
-    used = [get_rules(query.variant or shape.variant) for query in shape.queries]
+    used = [_rules_of(query.variant, shape.variant, k) for k, query in enumerate(shape.queries)]
     default = labels
     if default is None:
         defaults = {rules.reading_default for rules in used}
@@ -116,6 +116,15 @@ def load_meld_queries(data: Any, labels: Labels | None = None) -> tuple[MeldQuer
     except CardError as exc:
         raise PositionError(_where_labels_fail(shape, default, declared, exc)) from None
     return shape, chosen
+
+
+def _rules_of(own: str | None, default: str | None, k: int) -> Rules:
+    """The preset of query ``k``: its own ``variant``, else the file's; an unknown name is named
+    with where it is written (a fresh-user report: the message did not say)."""
+    try:
+        return get_rules(own or default)
+    except ConquianError as exc:
+        raise PositionError(f"{f'queries[{k}].variant' if own else 'variant'}: {exc}") from None
 
 
 def _where_labels_fail(

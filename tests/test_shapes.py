@@ -237,6 +237,20 @@ def test_every_command_refuses_unknown_keys(name: str, args: list[str], kind: st
     assert code == 1 and one_error_line(err) and message in err, err
 
 
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ('{"type": "melds", "queries": [{"cards": "AS 2S 3S"}, {"cards": "AS 2S 3S", "variant": "foo"}]}',
+         "queries[1].variant: unknown variant: 'foo'"),
+        ('{"type": "melds", "variant": "foo", "queries": [{"cards": "AS 2S 3S"}]}', "variant: unknown variant: 'foo'"),
+    ],
+)
+def test_an_unknown_variant_in_a_meld_query_file_is_named_where_it_is(text: str, needle: str) -> None:
+    # Fresh-user report: "unknown variant: 'foo'" did not say which query.
+    code, out, err = run("melds", "--file", "-", input=text)
+    assert code == 1 and one_error_line(err) and f"error: {needle}" in err and out == ""
+
+
 def test_a_meld_query_file_without_queries_is_refused() -> None:
     code, out, err = run("melds", "--file", "-", input='{"type": "melds", "queries": []}')
     assert code == 1 and one_error_line(err) and "no queries" in err and out == ""
