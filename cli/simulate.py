@@ -221,7 +221,7 @@ def _records_dir(
             usage(
                 f"--records directory {clip(str(directory))!r} holds {path.name}, which is not "
                 f"game {int(index) if index.isdigit() else '?'} of this run ({rules.name}, "
-                f"seed {seed}){_header_problem(header)}: continue a run with its own variant and "
+                f"seed {seed}){_header_problem(header, path)}: continue a run with its own variant and "
                 "seed, or use a new directory"
             )
         expected = list(seating(seats, int(index), rotate))
@@ -234,8 +234,10 @@ def _records_dir(
     return directory
 
 
-def _header_problem(header: Any) -> str:
+def _header_problem(header: Any, path: Path) -> str:
     """Why a record's first line is no header of this run, when its shape says (a misspelt key)."""
+    if path.is_dir():
+        return " (it is a directory)"
     if not isinstance(header, dict):
         return " (its first line is not a record header)"
     try:

@@ -195,6 +195,10 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
     (bad / "game-000000.jsonl").write_text("[1]\n")
     code, _, err = run("simulate", "--games", "1", "--first", "1", *common, "--records", str(bad))
     assert code == 2 and "(its first line is not a record header)" in err
+    (bad / "game-000000.jsonl").unlink()
+    (bad / "game-000000.jsonl").mkdir()
+    code, _, err = run("simulate", "--games", "1", "--first", "1", *common, "--records", str(bad))
+    assert code == 2 and "holds game-000000.jsonl, which is not game 0 of this run (classic, seed 4) (it is a directory)" in err
     code, out, _ = run("simulate", "--games", "1", "--first", "6", "--bots", "greedy,random")
     assert code == 0 and out.startswith("1 classic game, ") and "(game 6 of its series)" in out
     code, _, err = run("simulate", "--first", "-1")
