@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from analyzer.cards import iter_mask
+from analyzer.cards import counted, iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
 from analyzer.errors import ConquianError, PositionError
 from analyzer.evaluation import fitted_evaluator, melded_lead
@@ -792,7 +792,7 @@ def _with_reasons(
             reasons = ["not evaluated: the search never tried it (raise --samples)"]
         else:
             reasons = [
-                f"wins {_pct(est.win)} of {est.samples} sampled deals "
+                f"wins {_pct(est.win)} of {counted(est.samples, 'sampled deal')} "
                 f"(95% interval {_pct(est.ci95[0])}-{_pct(est.ci95[1])}), draws {_pct(est.draw)}"
             ]
         if est.samples == 0:

@@ -537,7 +537,7 @@ def _validated(state: GameState) -> GameState:
             )
         if p not in winners and state.counts[p] + melded[p] != rules.hand_size:
             raise PositionError(
-                f"player {p} has {state.counts[p]} cards in hand and {melded[p]} melded: "
+                f"player {p} has {counted(state.counts[p], 'card')} in hand and {melded[p]} melded: "
                 f"they must add up to {rules.hand_size} (R7)"
             )
     for p, given in enumerate(state.gave):

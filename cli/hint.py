@@ -17,7 +17,7 @@ from analyzer.advisor import (
     engine_for,
     searching_engine,
 )
-from analyzer.cards import format_card
+from analyzer.cards import counted, format_card
 from analyzer.hints import static_hints
 from analyzer.state import GameState
 from cli.common import (
@@ -188,22 +188,22 @@ def hint(
         )
     elif open_hands and advice.engine == "v3":
         how = (
-            f"Searched {advice.samples} IS-MCTS iterations with every hand as given, the stock "
+            f"Searched {counted(advice.samples, 'IS-MCTS iteration')} with every hand as given, the stock "
             f"cards turned at random (seed {seed})"
         )
     elif open_hands:
         how = (
-            f"Evaluated on {advice.samples} sampled stock orders, every hand as given "
+            f"Evaluated on {counted(advice.samples, 'sampled stock order')}, every hand as given "
             f"(seed {seed}), each searched double-dummy"
         )
     elif advice.engine == "v3":
         how = (
-            f"Searched {advice.samples} IS-MCTS iterations, each on its own sampled deal of the "
+            f"Searched {counted(advice.samples, 'IS-MCTS iteration')}, each on its own sampled deal of the "
             f"cards player {state.to_act} cannot see (seed {seed}), the stock order never assumed"
         )
     else:
         how = (
-            f"Evaluated on {advice.samples} sampled deals of the cards player {state.to_act} "
+            f"Evaluated on {counted(advice.samples, 'sampled deal')} of the cards player {state.to_act} "
             f"cannot see (seed {seed}), each searched double-dummy"
         )
     out.print(f"{how}. {_search_text(advice)} {advice.seconds:.1f} s.", markup=False)

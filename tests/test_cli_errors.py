@@ -342,3 +342,12 @@ def test_an_empty_meld_in_a_move_is_a_usage_error(text: str) -> None:
         parse_move(text)
     code, out, err = run("why", str(EXAMPLES / "forcing.json"), text)
     assert code == 2 and one_error_line(err) and "an empty meld '[]'" in err and out == ""
+
+
+def test_counts_of_one_are_singular() -> None:
+    # Fresh-user report: "player 0 has 1 cards in hand", "Evaluated on 1 sampled deals".
+    code, _, err = run("analyze", "classic french 1 1 KS/AH")
+    assert code == 1 and "player 0 has 1 card in hand and 0 melded" in err
+    code, out, _ = run("hint", str(EXAMPLES / "forcing.json"), "--samples", "1", "--time-limit", "1e400")
+    text = " ".join(out.split())
+    assert code == 0 and "Evaluated on 1 sampled deal of the cards" in text and "1 sampled deals" not in text
