@@ -31,6 +31,7 @@ from analyzer.cards import clip, format_card, parse_card
 from analyzer.errors import ConquianError, PositionError
 from analyzer.moves import LayIn, Move, Take, parse_move
 from analyzer.position import load_position, parse_json
+from analyzer.rules import PRESETS
 from analyzer.schema import PuzzleFile, check_shape, json_text
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -74,8 +75,15 @@ def load_puzzle(data: Any) -> Puzzle:
     """
     if not isinstance(data, dict) or data.get("type") != "puzzle":
         raise PositionError('not a puzzle: expected a JSON object with "type": "puzzle"')
+    position = data.get("position")
+    if isinstance(position, str) and position.split()[:1] and position.split()[0].lower() in PRESETS:
+        # Fresh-user report: the one-line notation here got only "must be a JSON object".
+        raise PositionError(
+            "puzzle 'position' is the one-line notation; a puzzle holds the position as a JSON "
+            "object: 'conquian notation \"LINE\" --json' prints it (its 'position' key)"
+        )
     check_shape(PuzzleFile, data, "a puzzle")
-    state = load_position(data.get("position"))
+    state = load_position(position)
     if any(h is None for h in state.hands) or (state.stock is None and state.stock_count > 0):
         raise PositionError("a puzzle position must show every hand and the stock order")
     question = data.get("question")

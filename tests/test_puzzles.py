@@ -85,6 +85,8 @@ def test_a_stored_pay_card_no_move_pays_is_named() -> None:
     [
         ({"type": "position"}, "not a puzzle"),
         ({"question": {"kind": "mate"}}, "question.kind"),
+        # Fresh-user report: the notation as the position got only "must be a JSON object".
+        ({"position": "classic french 1 1 KS/AH 5C:turned:0:0 - 18"}, "is the one-line notation; a puzzle holds"),
         ({"question": {"kind": "win", "player": 7}}, "player"),
         ({"question": {"kind": "go_out_within", "player": 0, "turns": 0}}, "turns"),
         # Fresh-user report: an escape sequence in the title reached the terminal raw and made
