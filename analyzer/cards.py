@@ -197,6 +197,15 @@ def text_labels(
     french, spanish, both = seen["french"], seen["spanish"], seen["both"]
     if both:
         token = both[0]
+        if french and spanish and declared is not None:
+            # Left alone before: a declared label set was not named, only "this text mixes".
+            other = spanish if declared is Labels.FRENCH else french
+            raise AmbiguousCardError(
+                f"ambiguous card: {clip(token)!r} is {_readings(token)}; the labels are said to "
+                f"be {declared}, but {clip(' '.join(other[:3]))} "
+                f"{'is a' if len(other) == 1 else 'are'} {Labels.SPANISH if declared is Labels.FRENCH else Labels.FRENCH} "
+                f"card{'s' if len(other) > 1 else ''}: write every card in one label set"
+            )
         if french and spanish:
             raise AmbiguousCardError(
                 f"ambiguous card: {clip(token)!r} is {_readings(token)}, and this text mixes "

@@ -75,6 +75,13 @@ def test_declared_labels_contradicted_by_the_cards_are_refused() -> None:
     with pytest.raises(AmbiguousCardError, match="said to be spanish"):
         text_labels(["KS", "7C"], Labels.FRENCH, declared=Labels.SPANISH)
     assert text_labels(["KS", "JD"], None, declared=Labels.SPANISH) is Labels.SPANISH
+    # Left alone before: with cards of both sets the declared set was not named, only "mixes".
+    with pytest.raises(AmbiguousCardError, match="the labels are said to be french, but 10o is a spanish card"):
+        text_labels(["KS", "10o", "7C"], None, declared=Labels.FRENCH)
+    with pytest.raises(AmbiguousCardError, match="said to be spanish, but KS AH are french cards"):
+        text_labels(["KS", "AH", "10o", "7C"], None, declared=Labels.SPANISH)
+    with pytest.raises(AmbiguousCardError, match="mixes French cards"):
+        text_labels(["KS", "10o", "7C"], None)
 
 
 def test_a_move_is_one_text() -> None:
