@@ -474,15 +474,19 @@ def review_game(
                     played_loss=played.loss,
                 )
             )
+            # A move labelled best is the best shown, with its own figures: v3 ranks by visits,
+            # so a played move tried less often may have the higher mean (a fresh-user report:
+            # 'best' named the played move beside the first move's win chance).
+            shown = played if label is Label.BEST else best
             reviewed.append(
                 ReviewedMove(
                     ply,
                     state.to_act,
                     move,
-                    move if label is Label.BEST else best.move,
-                    best.win,
+                    shown.move,
+                    shown.win,
                     played.win,
-                    best.expected,
+                    shown.expected,
                     played.expected,
                     label,
                     len(advice.estimates),

@@ -228,3 +228,20 @@ def test_review_without_a_time_limit_writes_json(tmp_path: Path) -> None:
     code, out, err = run("review", str(path), "--samples", "2", "--time-limit", "inf")
     assert code == 0, err
     assert "no time limit" in out and "inf s" not in out and "2 sampled deals (engine v2)" in out
+
+
+def test_a_move_labelled_best_is_shown_with_its_own_figures() -> None:
+    # Fresh-user report: with v3 (which ranks by visits) a played move with the higher mean was
+    # labelled best and named as best, beside the first-ranked move's win chance.
+    from analyzer.simulate import game_seed
+
+    game = play_game("megajogos", ["greedy", "random", "random"], game_seed(1, 0))  # simulate --seed 1
+    replay = replay_lines(record_lines(game.start, game.moves[:16]))
+    review = review_record(replay, samples=50, seed=0, time_limit=1e400)
+    # Ply 15: v3's most visited move is another pay card; the played one has the higher mean.
+    assert any(m.ply == 15 and m.label is Label.BEST for m in review.moves)
+    for m in review.moves:
+        if m.label is Label.BEST:
+            assert m.best == m.move and m.win_best == m.win_played and m.expected_best == m.expected_played
+        else:
+            assert m.best != m.move and m.expected_best > m.expected_played
