@@ -800,9 +800,15 @@ def _with_reasons(
         elif rank == 0 and len(tried) > 1:
             second = tried[1]
             gap = est.expected - second.expected
+            # v3 ranks by visits: the second may have the better mean (a fresh-user report:
+            # "the next best ... -0.16 in expected result" read as if it were worse).
             reasons.append(
                 f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "
                 f"{gap:+.2f} in expected result"
+                if gap >= 0
+                else f"the second, {second.move.text(labels)}, wins {_pct(second.win)} with "
+                f"{-gap:.2f} more in expected result, over fewer iterations (the search chose "
+                "this move more often)"
             )
         elif rank > 0:
             gap = best.expected - est.expected
