@@ -17,6 +17,7 @@ random generator that dealt it.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from analyzer.cards import clip
 from analyzer.errors import ConquianError
 from analyzer.moves import Move, parse_move
 from analyzer.position import dump_position, load_position
+from analyzer.rules import PRESETS
 from analyzer.schema import (
     DuplicateKeyError,
     NumberTooLongError,
@@ -163,11 +165,24 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             f"{json.dumps(entry.get('format'))[:40]}, not {json.dumps(FORMAT)}"
         )
     version = entry.get("version", 1)
-    if version != 1 or isinstance(version, bool):
+    if version != 1 or isinstance(version, (bool, float)):  # 1, not 1.0 (as 'n' and 'moves')
         raise RecordError(
             f"line {number}: record version must be the number 1, got {json_text(version)}"
         )
-    if not isinstance(entry["start"], dict) or not isinstance(entry["start"].get("stock"), list):
+    start_data = entry["start"]
+    if not isinstance(start_data, dict):
+        # Fresh-user report: a notation here was told it "must list the stock cards in order".
+        words = start_data.split()[:1] if isinstance(start_data, str) else []
+        notation = bool(words) and words[0].lower() in PRESETS
+        raise RecordError(
+            f"line {number}: 'start' must be a position object (docs/position-format.md), got "
+            + (
+                "the one-line notation: 'conquian notation \"LINE\" --json' prints its position"
+                if notation
+                else json_text(start_data)
+            )
+        )
+    if not isinstance(start_data.get("stock"), list):
         raise RecordError(
             f"line {number}: the start position must list the stock cards in order (docs/record-format.md)"
         )
@@ -209,6 +224,11 @@ def _check_result(entry: dict[str, Any], number: int, state: GameState, moves: i
             f"the replay gives {json_text(state.winner)}"
         )
     returns = result.get("returns")
+    odd = [r for r in returns or () if isinstance(r, float) and not math.isfinite(r)]
+    if odd:  # fresh-user report: NaN was read, then called a mismatch with the replay
+        raise RecordError(
+            f"line {number}: result 'returns' holds {json_text(odd[0])}: give +1, -1 or 0 per seat (R20)"
+        )
     if returns is not None and returns != list(state.returns()):
         raise RecordError(
             f"line {number}: the record says returns {json_text(returns)}, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 from pathlib import Path
 
@@ -244,6 +245,19 @@ def test_replay_checks_returns_stock_order_and_version() -> None:
     # Fresh-user report: a start hiding a hand was accepted and failed at its first move.
     with pytest.raises(RecordError, match=r"^line 1: the start position hides player 0's hand"):
         replay_lines([json.dumps(hidden), *lines[1:]])
+    # Fresh-user report: 1.0 was accepted as the version where 'n' and 'moves' refuse 2.0, NaN
+    # returns were called a mismatch, and a start that is no object "must list the stock".
+    with pytest.raises(RecordError, match="the number 1, got 1.0"):
+        replay_lines([json.dumps({**header, "version": 1.0}), *lines[1:]])
+    result["result"]["returns"] = [1.0, float("nan")]
+    with pytest.raises(RecordError, match=r"result 'returns' holds NaN: give \+1, -1 or 0 per seat"):
+        replay_lines([*lines[:-1], json.dumps(result)])
+    for start, needle in (
+        ("classic french 1 0 - -", "got the one-line notation: 'conquian notation"),
+        (5, "'start' must be a position object (docs/position-format.md), got 5"),
+    ):
+        with pytest.raises(RecordError, match=re.escape(needle)):
+            replay_lines([json.dumps({**header, "start": start}), *lines[1:]])
     header["start"]["stock"] = len(header["start"]["stock"])
     with pytest.raises(RecordError, match="stock cards in order"):
         replay_lines([json.dumps(header), *lines[1:]])
