@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.cards import clip
+from analyzer.cards import clip, format_card
 from analyzer.errors import ConquianError
-from analyzer.moves import Move, parse_move
+from analyzer.moves import Move, Turn, parse_move
 from analyzer.position import dump_position, load_position
 from analyzer.rules import PRESETS
 from analyzer.schema import (
@@ -315,7 +315,11 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         try:
             state = state.apply(move)
         except ConquianError as exc:
-            raise RecordError(f"line {number} (move {n}): {exc}") from None
+            hint = ""
+            if isinstance(move, Turn) and state.is_chance_node() and state.stock:
+                # Fresh-user report: a wrong turned card did not say which card is next (R10).
+                hint = f": the stock's next card is {format_card(state.stock[0], state.rules.labels)}"
+            raise RecordError(f"line {number} (move {n}): {exc}{hint}") from None
         replay.moves.append(move)
         replay.final = state
     if replay is None:

@@ -263,6 +263,17 @@ def test_replay_checks_returns_stock_order_and_version() -> None:
         replay_lines([json.dumps(header), *lines[1:]])
 
 
+def test_a_wrong_turned_card_names_the_stocks_next_card() -> None:
+    # Fresh-user report: "illegal move 'turn 3C'" did not say which card the stock turns (R10).
+    lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
+    entry = json.loads(lines[1])
+    assert entry["move"].startswith("turn ")
+    right = entry["move"].split()[1]
+    entry["move"] = "turn 3C" if right != "3C" else "turn 4C"
+    with pytest.raises(RecordError, match=rf"^line 2 \(move 1\): illegal move .*: the stock's next card is {right}$"):
+        replay_lines([lines[0], json.dumps(entry), *lines[2:]])
+
+
 def test_replay_messages_quote_json_not_python() -> None:
     # Issue 11: "the record says player None".
     lines = (GOLDEN_DIR / "classic-1.jsonl").read_text().splitlines()
