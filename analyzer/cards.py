@@ -197,29 +197,23 @@ def text_labels(
     french, spanish, both = seen["french"], seen["spanish"], seen["both"]
     if both:
         token = both[0]
-        if french and spanish and declared is not None:
-            # Left alone before: a declared label set was not named, only "this text mixes".
+        voted = Labels.FRENCH if french else Labels.SPANISH if spanish else None
+        if declared is not None and ((french and spanish) or voted not in (None, declared)):
+            # The cards that contradict the declared labels come first, then the card they
+            # leave unread (a fresh-user report: the message began by blaming the shared token).
+            other_set = Labels.SPANISH if declared is Labels.FRENCH else Labels.FRENCH
             other = spanish if declared is Labels.FRENCH else french
             raise AmbiguousCardError(
-                f"ambiguous card: {clip(token)!r} is {_readings(token)}; the labels are said to "
-                f"be {declared}, but {clip(' '.join(other[:3]))} "
-                f"{'is a' if len(other) == 1 else 'are'} {Labels.SPANISH if declared is Labels.FRENCH else Labels.FRENCH} "
-                f"card{'s' if len(other) > 1 else ''}: write every card in one label set"
+                f"the labels are said to be {declared}, but {clip(' '.join(other[:3]))} "
+                f"{'is a' if len(other) == 1 else 'are'} {other_set} card{'s' if len(other) > 1 else ''}, "
+                f"so {clip(token)!r} is ambiguous ({_readings(token)}): write every card in one "
+                "label set"
             )
         if french and spanish:
             raise AmbiguousCardError(
                 f"ambiguous card: {clip(token)!r} is {_readings(token)}, and this text mixes "
                 f"French cards ({clip(' '.join(french[:3]))}) with Spanish cards "
                 f"({clip(' '.join(spanish[:3]))}): write every card in one label set"
-            )
-        voted = Labels.FRENCH if french else Labels.SPANISH if spanish else None
-        if voted is not None and declared is not None and voted != declared:
-            cards = french if french else spanish
-            raise AmbiguousCardError(
-                f"ambiguous card: {clip(token)!r} is {_readings(token)}; the labels are said to "
-                f"be {declared}, but {clip(' '.join(cards[:3]))} "
-                f"{'is a' if len(cards) == 1 else 'are'} {voted} card{'s' if len(cards) > 1 else ''}"
-                ": write every card in one label set"
             )
         chosen = voted or declared or default
         if chosen is None:

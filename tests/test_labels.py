@@ -80,6 +80,9 @@ def test_declared_labels_contradicted_by_the_cards_are_refused() -> None:
         text_labels(["KS", "10o", "7C"], None, declared=Labels.FRENCH)
     with pytest.raises(AmbiguousCardError, match="said to be spanish, but KS AH are french cards"):
         text_labels(["KS", "AH", "10o", "7C"], None, declared=Labels.SPANISH)
+    # Fresh-user report: the message began by blaming the card that reads both ways.
+    with pytest.raises(AmbiguousCardError, match=r"^the labels are said to be spanish, but KS is a french card, so '7C' is ambiguous \("):
+        text_labels(["KS", "7C"], None, declared=Labels.SPANISH)
     with pytest.raises(AmbiguousCardError, match="mixes French cards"):
         text_labels(["KS", "10o", "7C"], None)
 
