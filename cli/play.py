@@ -10,7 +10,7 @@ from rich.table import Table
 
 from analyzer.advisor import DEFAULT_ENGINE, advise, engine_for
 from analyzer.bots import Bot, make_bot
-from analyzer.cards import Labels, format_card, format_mask
+from analyzer.cards import Labels, counted, format_card, format_mask
 from analyzer.errors import ConquianError
 from analyzer.moves import Give, Move, parse_move
 from analyzer.position import deal, view
@@ -222,12 +222,12 @@ def _ask(state: GameState, seat: int) -> Move:
                 number = moves.index(e.move) + 1 if e.move in moves else "-"
                 out.print(
                     f"  {number}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
-                    f"{100 * e.draw:.0f}% of {e.samples} sampled deals; "
+                    f"{100 * e.draw:.0f}% of {counted(e.samples, 'sampled deal')}; "
                     f"{'; '.join(e.reasons[2:4])})",
                     markup=False,
                 )
             continue
-        if text.isdigit():
+        if text.isascii() and text.isdigit() and text == str(int(text)):  # not '01' nor another script's digits
             k = int(text)
             if 1 <= k <= len(moves):
                 return moves[k - 1]

@@ -16,6 +16,10 @@ def test_play_refuses_bad_moves_and_prompts_again() -> None:
     assert "No move number 999" in out and "Illegal here" in out
     assert out.count("your move>") >= 5 and "Game abandoned" in out
     assert code == 0  # quitting is the player's choice, not an error
+    # Fresh-user report: '01' and an Arabic-Indic '١' were read as move 1.
+    code, out, _ = run("play", "--seed", "4", input="01\n\u0661\nquit\n")
+    assert code == 0 and "Not a move: '01'" in out and "Not a move: '\u0661'" in out
+    assert out.count("your move>") >= 3
 
 
 def test_play_to_the_end_with_record(tmp_path: Path) -> None:
