@@ -30,8 +30,8 @@ from typing import Any
 from analyzer.cards import clip, format_card, parse_card
 from analyzer.errors import ConquianError, PositionError
 from analyzer.moves import LayIn, Move, Take, parse_move
+from analyzer.notation import looks_like_notation
 from analyzer.position import load_position, parse_json
-from analyzer.rules import PRESETS
 from analyzer.schema import PuzzleFile, check_shape, json_text
 from analyzer.search import Solver
 from analyzer.state import GameState
@@ -76,7 +76,7 @@ def load_puzzle(data: Any) -> Puzzle:
     if not isinstance(data, dict) or data.get("type") != "puzzle":
         raise PositionError('not a puzzle: expected a JSON object with "type": "puzzle"')
     position = data.get("position")
-    if isinstance(position, str) and position.split()[:1] and position.split()[0].lower() in PRESETS:
+    if isinstance(position, str) and looks_like_notation(position):
         # Fresh-user report: the one-line notation here got only "must be a JSON object".
         raise PositionError(
             "puzzle 'position' is the one-line notation; a puzzle holds the position as a JSON "

@@ -26,8 +26,8 @@ from typing import Any
 from analyzer.cards import clip, format_card
 from analyzer.errors import ConquianError
 from analyzer.moves import Move, Turn, parse_move
+from analyzer.notation import looks_like_notation
 from analyzer.position import dump_position, load_position
-from analyzer.rules import PRESETS
 from analyzer.schema import (
     DuplicateKeyError,
     NumberTooLongError,
@@ -172,8 +172,7 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
     start_data = entry["start"]
     if not isinstance(start_data, dict):
         # Fresh-user report: a notation here was told it "must list the stock cards in order".
-        words = start_data.split()[:1] if isinstance(start_data, str) else []
-        notation = bool(words) and words[0].lower() in PRESETS
+        notation = isinstance(start_data, str) and looks_like_notation(start_data)
         raise RecordError(
             f"line {number}: 'start' must be a position object (docs/position-format.md), got "
             + (
