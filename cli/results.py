@@ -390,7 +390,7 @@ def notation_data(state: GameState) -> dict[str, Any]:
 
 def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
     """``review --json``: ``moves`` (ply, player, move, best, win_best, win_played, loss,
-    label) and ``summary`` (player, accuracy, and the count of each label), plus the
+    label, expected_best, expected_played, drop) and ``summary`` (player, accuracy, and the count of each label), plus the
     ``settings`` the review ran with (samples, seed, time limit, scale, thresholds).
 
     Parameters
@@ -404,8 +404,9 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
     -------
     dict
         ``moves``: per decision ``ply`` (from 1), ``player``, ``move``, ``best``, ``win_best``
-        and ``win_played`` (win chances 0..1), ``loss`` (win chance given up, at least 0) and
-        ``label``; ``summary``: per player ``player``, ``accuracy`` (0..100, ``None`` without
+        and ``win_played`` (win chances 0..1), ``loss`` (win chance given up, at least 0),
+        ``label``, ``expected_best`` and ``expected_played`` (win - loss, -1..1, R20) and
+        ``drop`` (expected result given up, 0..2: what the label is read from); ``summary``: per player ``player``, ``accuracy`` (0..100, ``None`` without
         decisions) and the count of each label; ``settings``.  See ``docs/review.md``.
     """
     moves = [
@@ -418,6 +419,11 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
             "win_played": round(m.win_played, 6),
             "loss": round(m.loss, 6),
             "label": str(m.label),
+            # What the label is read from (a fresh-user report: a blunder whose win chance
+            # was shown higher than the best's could not be checked from the JSON).
+            "expected_best": round(m.expected_best, 6),
+            "expected_played": round(m.expected_played, 6),
+            "drop": round(m.drop, 6),
         }
         for m in result.moves
     ]

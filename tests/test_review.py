@@ -108,7 +108,11 @@ def test_review_json_has_the_keys_of_the_issue(tmp_path: Path) -> None:
     data = json.loads(out)
     assert set(data) >= {"moves", "summary"}
     (move,) = data["moves"]
-    assert set(move) == {"ply", "player", "move", "best", "win_best", "win_played", "loss", "label"}
+    assert set(move) >= {"ply", "player", "move", "best", "win_best", "win_played", "loss", "label"}
+    # Added keys (a fresh-user report: the label could not be checked from the win chances).
+    assert set(move) - {"ply", "player", "move", "best", "win_best", "win_played", "loss", "label"} == {
+        "expected_best", "expected_played", "drop"}  # fmt: skip
+    assert move["drop"] == round(move["expected_best"] - move["expected_played"], 6) >= 0.3  # a blunder
     assert move["move"] == "force 0" and move["best"] == "pass" and move["label"] == "blunder"
     assert move["ply"] == 1 and move["player"] == 1 and move["win_played"] == 0.0
     assert len(data["summary"]) == 2
