@@ -726,6 +726,10 @@ def output_file(
     return OutputFile(text, option, force=force, inputs=inputs)
 
 
+_NOT_SVG = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff", ".pdf", ".eps", ".ps"})
+"""File name endings of other picture formats, refused for ``--svg`` (which writes SVG text)."""
+
+
 class OutputFile:
     """An output file, checked before any work and written whole at the end.
 
@@ -750,6 +754,13 @@ class OutputFile:
     ) -> None:
         text = name
         path = output_name(name, option)
+        other = path.suffix.lower()
+        if option == "--svg" and other in _NOT_SVG:
+            # Fresh-user report: '--svg s.png' wrote SVG text into a file named .png.
+            usage(
+                f"--svg writes an SVG picture, but {_shown(text)!r} ends in {other}: name it .svg "
+                "(another format needs a converter)"
+            )
         try:
             found: os.stat_result | None = os.stat(path)  # follows symbolic links
         except (FileNotFoundError, NotADirectoryError):

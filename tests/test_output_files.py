@@ -241,3 +241,24 @@ def test_a_file_where_a_directory_should_be_is_named_a_file(tmp_path: Path) -> N
     os.mkfifo(pipe)
     code, _, err = run("simulate", "--games", "1", "--records", str(pipe))
     assert code == 2 and "must be a directory" in err and "is a named pipe (FIFO)" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["show", POSITION],
+        ["puzzle", str(EXAMPLES.parent / "puzzles" / "classic-win-1.json")],
+    ],
+    ids=["show", "puzzle"],
+)
+def test_svg_refuses_the_name_of_another_picture_format(args: list[str], tmp_path: Path) -> None:
+    # Fresh-user report: '--svg s.png' wrote SVG text into a file named .png.
+    target = tmp_path / "s.PNG"
+    target.write_text("keep")
+    code, out, err = run(*args, "--svg", str(target), "--force")
+    assert code == 2 and one_error_line(err) and "ends in .png: name it .svg" in err and out == ""
+    assert target.read_text() == "keep"
+    plain = tmp_path / "picture"  # no ending: written, as before
+    code, _, err = run(*args, "--svg", str(plain))
+    assert code == 0, err
+    assert plain.read_text().lstrip().startswith("<")
