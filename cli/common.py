@@ -95,6 +95,7 @@ __all__ = [
     "progress",
     "read_position",
     "rules_of",
+    "svg_file",
     "usage",
 ]
 
@@ -711,6 +712,22 @@ def output_name(text: str, option: str, what: str = "file") -> Path:
     return Path(text)
 
 
+_NOT_SVG = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff", ".pdf", ".eps", ".ps"})
+"""File name endings of other picture formats, refused for ``--svg`` (which writes SVG text)."""
+
+
+def svg_file(text: str | None, *, force: bool, inputs: Sequence[str | None] = ()) -> OutputFile | None:
+    """:func:`output_file` for ``--svg``, refusing a name that ends in another picture format
+    (a fresh-user report: ``--svg s.png`` wrote SVG text into a file named .png)."""
+    ending = Path(text).suffix.lower() if text else ""
+    if ending in _NOT_SVG:
+        usage(
+            f"--svg writes an SVG picture, but {_shown(str(text))!r} ends in {ending}: name it .svg "
+            "(another format needs a converter)"
+        )
+    return output_file(text, "--svg", force=force, inputs=inputs)
+
+
 def output_file(
     text: str | None,
     option: str,
@@ -724,10 +741,6 @@ def output_file(
     if text is None or (stdout and text == "-"):
         return None
     return OutputFile(text, option, force=force, inputs=inputs)
-
-
-_NOT_SVG = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff", ".pdf", ".eps", ".ps"})
-"""File name endings of other picture formats, refused for ``--svg`` (which writes SVG text)."""
 
 
 class OutputFile:
@@ -754,13 +767,6 @@ class OutputFile:
     ) -> None:
         text = name
         path = output_name(name, option)
-        other = path.suffix.lower()
-        if option == "--svg" and other in _NOT_SVG:
-            # Fresh-user report: '--svg s.png' wrote SVG text into a file named .png.
-            usage(
-                f"--svg writes an SVG picture, but {_shown(text)!r} ends in {other}: name it .svg "
-                "(another format needs a converter)"
-            )
         try:
             found: os.stat_result | None = os.stat(path)  # follows symbolic links
         except (FileNotFoundError, NotADirectoryError):

@@ -22,7 +22,7 @@ from cli.common import (
     json_input,
     maybe,
     out,
-    output_file,
+    svg_file,
 )
 from cli.svg import position_svg
 
@@ -51,7 +51,7 @@ def puzzle(
     Exit 1 when the stored answer is wrong, or when the search could not prove the answer
     within the budget (the stored answer is then not judged).
     """
-    target = output_file(svg, "--svg", force=force, inputs=[file])
+    target = svg_file(svg, force=force, inputs=[file])
     with maybe(target):
         text, name = input_text(file, "puzzle file")
         puz = load_puzzle(json_input(text, name, "a puzzle"))

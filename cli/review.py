@@ -26,8 +26,8 @@ from cli.common import (
     input_text,
     maybe,
     out,
-    output_file,
     progress,
+    svg_file,
     usage,
 )
 from cli.results import review_data
@@ -103,7 +103,7 @@ def review(
     a sure win) is a blunder unless the game was already nearly decided. Forced moves (one
     choice) and turns of the stock are not reviewed. See docs/review.md.
     """
-    target = output_file(svg, "--svg", force=force, inputs=[record])
+    target = svg_file(svg, force=force, inputs=[record])
     with maybe(target):
         text, _ = input_text(record, "record file")
         replay = replay_lines(text.splitlines())

@@ -8,7 +8,7 @@ import typer
 from rich.text import Text
 
 from analyzer.position import dump_position
-from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, maybe, out, output_file, read_position
+from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, maybe, out, read_position, svg_file
 from cli.svg import position_svg
 
 __all__ = ["card_text", "show", "table_lines"]
@@ -36,7 +36,7 @@ def show(
 ) -> None:
     """Draw POSITION: each player's hand and layout, the centre card, the stock and the dead
     cards, cards as coloured rank-suit glyphs; --svg writes a picture a page can embed."""
-    target = output_file(svg, "--svg", force=force, inputs=[position])
+    target = svg_file(svg, force=force, inputs=[position])
     with maybe(target):
         pos = read_position(position, labels)
         state = pos.state
