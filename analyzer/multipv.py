@@ -45,6 +45,9 @@ class MoveValue:
         Wall-clock time of this move's search.
     stopped_by : str or None
         ``"positions"`` or ``"time"`` for an unproven search, else ``None``.
+    mode : str
+        The search that valued the move (:class:`~analyzer.search.SearchResult`'s ``mode``:
+        ``"minimax"``, ``"maxn"``, ``"paranoid"`` or ``"expectimax"``); empty if not given.
     """
 
     move: Move
@@ -55,6 +58,7 @@ class MoveValue:
     nodes: int
     seconds: float
     stopped_by: str | None = None
+    mode: str = ""
 
 
 def solve_moves(
@@ -132,6 +136,7 @@ def solve_moves(
                 result.nodes,
                 result.seconds,
                 result.stopped_by,
+                result.mode,
             )
         )
         if progress is not None:

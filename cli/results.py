@@ -246,17 +246,20 @@ def all_moves_data(state: GameState, values: list[MoveValue]) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``to_act``, ``moves`` (each ``move``, ``values`` per player on -1..1 (R20), ``proven``,
-        ``pv``), ``proven`` (every move), ``nodes`` and ``seconds`` (all moves).
+        ``to_act``, ``mode`` (the search, as ``solve --json``), ``moves`` (each ``move``,
+        ``values`` per player on -1..1 (R20), ``proven``, ``stopped_by``, ``pv``), ``proven``
+        (every move), ``nodes`` and ``seconds`` (all moves).
     """
     lab = state.rules.labels
     return {
         "to_act": state.to_act,
+        "mode": values[0].mode if values else None,
         "moves": [
             {
                 "move": v.move.text(lab),
                 "values": [round(x, 6) for x in v.values],
                 "proven": v.proven,
+                "stopped_by": v.stopped_by,
                 "pv": [m.text(lab) for m in v.pv],
             }
             for v in values

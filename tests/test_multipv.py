@@ -72,8 +72,12 @@ def test_cli_all_moves_json_and_text(tmp_path: Path) -> None:
     data = json.loads(out)
     assert data["to_act"] == load_position(position).to_act
     for move in data["moves"]:
-        assert set(move) == {"move", "values", "proven", "pv"}
+        assert set(move) == {"move", "values", "proven", "stopped_by", "pv"}
         assert move["pv"][0] == move["move"] and len(move["values"]) == 2
+        assert (move["stopped_by"] is None) == move["proven"]
+    # The search is named as 'solve --json' names it (a fresh-user report: the key was missing).
+    code, whole, _ = run("solve", str(path), "--json")
+    assert code == 0 and data["mode"] == json.loads(whole)["mode"] == "minimax"
     code, text, _ = run("solve", str(path), "--all-moves")
     assert code == 0 and "principal variation" in text and data["moves"][0]["move"][:20] in text
 
@@ -96,8 +100,10 @@ def test_positions_without_a_choice_or_with_a_hidden_hand_are_refused() -> None:
     # The stock order is unknown here (expectimax): the time limit cuts the other moves short.
     code, out, err = run("solve", str(EXAMPLES / "example6-going-out.json"), "--all-moves",
                          "--labels", "spanish", "--time-limit", "1", "--json")  # fmt: skip
-    best = json.loads(out)["moves"][0]
-    assert code == 0 and best["values"][0] == 1.0 and best["proven"]
+    data = json.loads(out)
+    best = data["moves"][0]
+    assert code == 0 and best["values"][0] == 1.0 and best["proven"] and data["mode"] == "expectimax"
+    assert {m["stopped_by"] for m in data["moves"] if not m["proven"]} <= {"time", "positions"}
     assert best["move"].startswith("take [1e 2e 3e 4e") and best["move"].endswith("out")
     hidden = tmp_hidden()
     code, _, err = run("solve", hidden, "--all-moves")
