@@ -51,7 +51,31 @@ __all__ = [
     "Turn",
     "format_move",
     "parse_move",
+    "small_number",
 ]
+
+
+def small_number(text: str) -> int | None:
+    """``text`` as a small whole number written plainly (a seat, a move number), else None.
+
+    Only ASCII digits without a leading zero (``'0'`` itself is allowed) and at most nine of
+    them: ``'01'``, ``'00'``, another script's digits and a number too long to be a seat or
+    a move number are not numbers here (a fresh-user report: ``force`` with 5,000 digits
+    raised Python's own limit on converting digits to a number).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int or None
+    """
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        return None
+    if len(text) > 1 and text[0] == "0":
+        return None
+    return int(text)
 
 
 def _layout_text(layout: tuple[int, ...], labels: Labels) -> str:
@@ -273,8 +297,9 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
                 raise IllegalMoveError(f"move {clip(text)!r} lists no melds")
             pay = _parse_end(end, labels, text)
             return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
-        if verb == "force" and rest.isascii() and rest.isdigit() and rest == str(int(rest)):  # not 'force 00'
-            return Force(int(rest))
+        seat = small_number(rest) if verb == "force" else None
+        if seat is not None:  # not 'force 00'
+            return Force(seat)
         if verb == "meld":
             layout, end = _parse_layout(rest, labels, text)
             if len(layout) != 1 or end:

@@ -12,7 +12,7 @@ from analyzer.advisor import DEFAULT_ENGINE, advise, engine_for
 from analyzer.bots import Bot, make_bot
 from analyzer.cards import Labels, counted, format_card, format_mask
 from analyzer.errors import ConquianError
-from analyzer.moves import Give, Move, parse_move
+from analyzer.moves import Give, Move, parse_move, small_number
 from analyzer.position import deal, view
 from analyzer.records import record_lines
 from analyzer.rules import Rules
@@ -227,8 +227,8 @@ def _ask(state: GameState, seat: int) -> Move:
                     markup=False,
                 )
             continue
-        if text.isascii() and text.isdigit() and text == str(int(text)):  # not '01' nor another script's digits
-            k = int(text)
+        k = small_number(text)  # not '01' nor another script's digits
+        if k is not None:
             if 1 <= k <= len(moves):
                 return moves[k - 1]
             out.print(f"No move number {k}: choose 1 to {len(moves)}.", markup=False)

@@ -187,6 +187,7 @@ def test_moves_given_as_something_else_are_named() -> None:
         ("force \u0661", "'force' takes the seat"),  # another script's digit is not a seat
         ("force 00", "'force' takes the seat"),  # fresh-user report: read as 'force 0'
         ("force 01", "'force' takes the seat"),
+        ("force " + "9" * 5000, "'force' takes the seat"),  # fresh-user report: a traceback
         ("pass 3", "'pass' takes nothing after it"),
         ("fly", "expected pass, take, force, lay, meld, give or turn"),
     ],
@@ -195,3 +196,14 @@ def test_a_move_word_without_its_rest_says_what_it_takes(text: str, needle: str)
     # Fresh-user report: 'turn' alone was "not a move: 'turn' (expected ... or turn)".
     with pytest.raises(IllegalMoveError, match=re.escape(needle)):
         parse_move(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("0", 0), ("7", 7), ("123456789", 123456789), ("00", None), ("01", None),
+     ("1234567890", None), ("\u0661", None), ("-1", None), ("", None), ("1 ", None)],
+)  # fmt: skip
+def test_small_number_reads_only_plain_short_numbers(text: str, number: int | None) -> None:
+    from analyzer.moves import small_number
+
+    assert small_number(text) == number

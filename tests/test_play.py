@@ -20,6 +20,9 @@ def test_play_refuses_bad_moves_and_prompts_again() -> None:
     code, out, _ = run("play", "--seed", "4", input="01\n\u0661\nquit\n")
     assert code == 0 and "Not a move: '01'" in out and "Not a move: '\u0661'" in out
     assert out.count("your move>") >= 3
+    # A number of 5,000 digits was past Python's limit on converting digits (a traceback in 'why').
+    code, out, _ = run("play", "--seed", "4", input="9" * 5000 + "\nquit\n")
+    assert code == 0 and "not a move" in out.lower() and out.count("your move>") >= 2
 
 
 def test_play_to_the_end_with_record(tmp_path: Path) -> None:
