@@ -221,10 +221,12 @@ def text_labels(
                 f"ambiguous card: {clip(token)!r} is {_readings(token)}, and no card of this text "
                 "decides which: choose the labels"
             )
-            raise AmbiguousCardError(
+            error = AmbiguousCardError(
                 f"{problem} (--labels french or --labels spanish on the command line, "
                 '"labels" in a file)'
             ).naming("labels", f'{problem} ("labels": "french" or "spanish" in the request)')
+            error.problem = problem
+            raise error
         return chosen
     if declared is not None:
         return declared

@@ -56,7 +56,18 @@ class CardError(ConquianError, ValueError):
 
 
 class AmbiguousCardError(CardError):
-    """A card token reads as two different cards (R2)."""
+    """A card token reads as two different cards (R2).
+
+    Attributes
+    ----------
+    problem : str or None
+        The problem without the advice on where to choose the labels, for a reader that
+        gives its own (a position's ``"labels"`` key, the notation's second field), where
+        the message's ``--labels`` would not help: for a position that option only sets
+        the labels of the answer.
+    """
+
+    problem: str | None = None
 
 
 class DuplicateCardError(CardError):

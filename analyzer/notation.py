@@ -360,14 +360,20 @@ class _Reader:
         try:
             labels = text_labels(tokens, rules.reading_default, declared=declared, empty=rules.labels)
         except AmbiguousCardError as exc:
+            # The labels are the notation's second field ('--labels' sets only the answer's).
+            problem = (
+                f"{exc.problem}: write french or spanish as the notation's second field"
+                if exc.problem
+                else str(exc)
+            )
             for token, field, _ in self.cards:
                 try:
                     parse_card(token.text, None)
                 except AmbiguousCardError:
-                    raise self.fail(field, token, str(exc)) from None
+                    raise self.fail(field, token, problem) from None
                 except CardError:
                     continue
-            raise self.fail("labels", _Token(self.text, 1), str(exc)) from None
+            raise self.fail("labels", _Token(self.text, 1), problem) from None
         seen: dict[int, tuple[_Token, str]] = {}
         for token, field, where in self.cards:
             try:

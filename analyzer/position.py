@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.cards import Labels, clip, counted, format_card, format_mask, parse_card, text_labels
-from analyzer.errors import CardError, ConquianError, DuplicateCardError, PositionError
+from analyzer.errors import (
+    AmbiguousCardError,
+    CardError,
+    ConquianError,
+    DuplicateCardError,
+    PositionError,
+)
 from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
 from analyzer.schema import (
@@ -255,6 +261,12 @@ def _labels_of(shape: Position, rules: Rules) -> Labels:
     try:
         return text_labels(_card_tokens(shape), rules.reading_default, declared=declared, empty=rules.labels)
     except CardError as exc:
+        if isinstance(exc, AmbiguousCardError) and exc.problem:
+            # '--labels' sets only the answer's labels for a position (a fresh-user report:
+            # the message sent him there): the choice belongs in the position.
+            raise PositionError(
+                f'{exc.problem}: write "labels": "french" or "spanish" in the position'
+            ) from None
         raise PositionError(str(exc)) from None
 
 

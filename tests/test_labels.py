@@ -111,11 +111,22 @@ def test_a_french_megajogos_position_without_labels_is_read_in_french() -> None:
     assert state.hand(0) >> card("5C") & 1 and state.hand(0) >> card("6C") & 1
 
 
-def test_a_position_is_refused_only_when_nothing_decides() -> None:
+def test_a_position_is_refused_only_when_nothing_decides(tmp_path: Path) -> None:
     # Every hand hidden: the centre 7C is the only card, and it reads both ways.
     hidden = {**FRENCH_MEGAJOGOS, "players": [{"hand": 8}, {"hand": 8}, {"hand": 8}]}
-    with pytest.raises(PositionError, match=r"'7C'.*choose the labels"):
+    with pytest.raises(PositionError, match=r"'7C'.*choose the labels") as info:
         load_position(hidden)
+    # Where to choose them: in the position ('--labels' only sets the answer's labels; a
+    # fresh-user report: the message sent him there).
+    assert str(info.value).endswith('write "labels": "french" or "spanish" in the position')
+    assert "--labels" not in str(info.value)
+    path = tmp_path / "hidden.json"
+    path.write_text(json.dumps(hidden))
+    code, _, err = run("analyze", str(path), "--labels", "french")
+    assert code == 1 and '"labels": "french"' in err and "--labels" not in err
+    code, _, err = run("notation", "megajogos - 0 1 5[2C,3C,4C]/8/8 - - 16", "--labels", "spanish")
+    assert code == 2 and "notation field 'players' at column 19" in err
+    assert "write french or spanish as the notation's second field" in err and "--labels french" not in err
     assert load_position({**hidden, "labels": "french"}).centre == load_position(FRENCH_MEGAJOGOS).centre
     spanish = load_position({**hidden, "labels": "spanish"})
     assert spanish.centre is not None and spanish.centre.card == card("7H")
