@@ -550,11 +550,19 @@ def json_error_text(exc: json.JSONDecodeError) -> str:
     return f"{exc.msg} {where}" if exc.msg.endswith(" at") else f"{exc.msg} at {where}"
 
 
-def load_json(text: str) -> Any:
+def load_json(text: str, *, constants: bool = False) -> Any:
     """``json.loads`` for every JSON input (files, standard input, engine requests, records).
 
     Unlike ``json.loads``, a key repeated in one object is refused instead of
-    the last value silently winning.
+    the last value silently winning, and ``NaN`` and ``Infinity`` (not standard JSON) are
+    refused unless ``constants`` is true.
+
+    Parameters
+    ----------
+    text : str
+    constants : bool
+        Read ``NaN``, ``Infinity`` and ``-Infinity`` as floats (the engine's requests, whose
+        checks then name the field that holds one: ``"time_limit": NaN``).
 
     Raises
     ------
@@ -562,10 +570,22 @@ def load_json(text: str) -> Any:
         If an object holds a key twice (a ``ValueError``).
     NumberTooLongError
         If a whole number has more digits than Python converts (a ``ValueError``).
+    ValueError
+        If the text holds ``NaN`` or ``Infinity`` and ``constants`` is false.
     json.JSONDecodeError, RecursionError, ValueError
         As ``json.loads``.
     """
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_parse_int)
+    if constants:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_parse_int)
+    return json.loads(
+        text, object_pairs_hook=_unique_keys, parse_int=_parse_int, parse_constant=_refuse_constant
+    )
+
+
+def _refuse_constant(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's ``json`` reads and standard JSON
+    (RFC 8259) does not have: refused (a fresh-user report: ``"x-a": NaN`` was read)."""
+    raise ValueError(f"{name} is not a JSON number (standard JSON has no NaN or Infinity)")
 
 
 def nearest_key(key: str, known: list[str]) -> str | None:

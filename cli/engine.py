@@ -391,7 +391,7 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
     request_id: Any = None
     try:
         try:
-            request = load_json(line)
+            request = load_json(line, constants=True)  # a NaN field is named by its check
         except DuplicateKeyError as exc:
             request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}: write it once") from None

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from analyzer.position import dump_position
 from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, maybe, out, read_position, svg_file
-from cli.svg import position_svg
+from cli.svg import no_centre_text, position_svg
 
 __all__ = ["card_text", "show", "table_lines"]
 
@@ -131,7 +131,7 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
     centre = data["centre"]
     if centre is None:
         lines.append(
-            Text("  Centre    none: " + ("the deal is over" if over else "a stock card is turned next"))
+            Text("  Centre    none: " + no_centre_text(data, over=over))
         )
     else:
         note = f"  {centre['kind']} by player {centre['source']}"

@@ -194,6 +194,30 @@ def _seats(values: Sequence[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def no_centre_text(position: dict[str, Any], *, over: bool) -> str:
+    """What comes when no card is in the centre: the end of the deal (R15, R18), the exchange
+    (R9; a fresh-user report: an exchange position said "a stock card is turned next" while a
+    player had a card to choose) or the next turn (R10).
+
+    Parameters
+    ----------
+    position : dict
+        A dumped position (:func:`analyzer.position.dump_position`); ``"exchange"`` is present
+        during the exchange.
+    over : bool
+        The deal is over.
+
+    Returns
+    -------
+    str
+    """
+    if over:
+        return "the deal is over"
+    if "exchange" in position:
+        return "the exchange comes first (R9), then a stock card is turned"
+    return "a stock card is turned next"
+
+
 def position_svg(
     position: Mapping[str, Any],
     *,
@@ -305,7 +329,7 @@ def position_svg(
         for k, line in enumerate(words):
             _text(middle, 68, y + 42 + 16 * k, line, size=12, fill=palette["text"], cls="centre-note")
     else:
-        _text(middle, 20, y + 56, "none: the deal is over" if over else "none: a stock card is turned next", size=12,
+        _text(middle, 20, y + 56, "none: " + no_centre_text(position, over=over), size=12,
               fill=palette["text"], cls="centre-note")  # fmt: skip
     sx = 260.0
     _text(middle, sx, y + 18, "stock", size=11, fill=palette["muted"], cls="label")

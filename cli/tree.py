@@ -71,7 +71,10 @@ def tree(
     fmt = None
     if export is not None:
         path = output_name(export, "--export")
-        fmt = FORMATS.get(path.suffix.lower().lstrip("."))
+        # The ending after the name's last dot: '.json' alone names a JSON file too (a fresh-user
+        # report: "--export must end in ... .json: '.json'"), as 'show --svg .svg' writes one.
+        name = path.name.lower()
+        fmt = FORMATS.get(name.rsplit(".", 1)[1] if "." in name else "")
         if fmt is None and not _is_dir(path):
             usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export), 100)!r}")
     target = output_file(export, "--export", force=force, inputs=[position])
@@ -85,12 +88,19 @@ def tree(
         given = given_options(ctx, "values", "budget")
         if skipped and given:
             # Fresh-user report: an explicit --values was dropped with a note, exit 0.
-            hidden = "a hand" if any(h is None for h in state.hands) else "the stock order"
+            hand_hidden = any(h is None for h in state.hands)
+            # 'solve' gives chances over an unknown stock order but needs every hand (a
+            # fresh-user report: a hidden hand was sent to 'solve', which refuses it).
+            elsewhere = (
+                "'conquian hint' for the best move from this view"
+                if hand_hidden
+                else "'conquian solve' for chances with an unknown stock order"
+            )
             usage(
                 f"{' and '.join(given)}: node values need every hand and the stock order, and this "
-                f"position hides {hidden}: leave {'them' if len(given) > 1 else 'it'} out (the tree "
-                "is then built without values), or use 'conquian solve' for chances with an "
-                "unknown stock order"
+                f"position hides {'a hand' if hand_hidden else 'the stock order'}: leave "
+                f"{'them' if len(given) > 1 else 'it'} out (the tree is then built without "
+                f"values), or use {elsewhere}"
             )
         bar = progress("exploring", as_json, transient=True)
         with bar:

@@ -9,6 +9,9 @@ import pytest
 from cli_run import one_error_line, run
 from conftest import EXAMPLES, ROOT
 
+from analyzer.notation import format_notation
+from analyzer.position import read_position, view
+
 PUZZLES = ROOT / "examples" / "puzzles"
 
 
@@ -249,6 +252,12 @@ def test_tree_export_and_bad_format(tmp_path: Path) -> None:
     assert code == 0 and out_file.exists() and data["nodes"] > 1 and data["export"]["format"] == "graphml"
     code, _, err = run("tree", str(EXAMPLES / "forcing.json"), "--export", str(tmp_path / "t.png"))
     assert code == 2 and ".graphml" in err
+    # A name that is only the ending is a file of that format (a fresh-user report: refused with
+    # "--export must end in .graphml, .gexf or .json: '.json'").
+    code, out, _ = run("tree", str(EXAMPLES / "forcing.json"), "--depth", "1", "--no-values",
+                       "--export", str(tmp_path / ".json"), "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["export"]["format"] == "json"
+    assert json.loads((tmp_path / ".json").read_text())["nodes"]
 
 
 def test_why_command() -> None:
@@ -397,6 +406,11 @@ def test_tree_refuses_values_it_cannot_give_and_marks_an_unproven_line(tmp_path:
         code, _, err = run("tree", forcing, "--depth", "1", *option, "--export", str(target), "--force")
         assert code == 2 and one_error_line(err) and "this position hides the stock order" in err, err
         assert target.read_text() == "{}"  # nothing written
+        assert "'conquian solve' for chances" in err
+    # A hidden hand is not sent to 'solve', which refuses one (a fresh-user report).
+    hidden = format_notation(view(read_position(EXAMPLES / "forcing.json"), 0))
+    code, _, err = run("tree", hidden, "--depth", "1", "--budget", "5")
+    assert code == 2 and "hides a hand" in err and "'conquian hint'" in err and "solve" not in err
     code, out, err = run("tree", forcing, "--depth", "1", "--json")
     assert code == 0 and json.loads(out)["proven"] is None and "node values skipped" not in err
     code, _, err = run("tree", forcing, "--depth", "1")

@@ -155,3 +155,19 @@ def test_a_cut_json_text_says_where_once(tmp_path: Path) -> None:
     code, _, err = run("analyze", str(position))
     assert code == 1 and "Unterminated string starting at line 1 column 13" in err
     assert " at at " not in err
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_in_a_position_file_are_not_json(constant: str, tmp_path: Path) -> None:
+    # Fresh-user report: '"x-a": NaN' was read, and '"stock": NaN' was "got NaN" where the
+    # README promises "not valid JSON" for such a file.
+    for text in ('{"x-a": ' + constant + ", " + json.dumps(forcing())[1:],
+                 json.dumps(forcing()).replace('"dealer": 1', '"dealer": ' + constant, 1)):  # fmt: skip
+        assert constant in text
+        path = tmp_path / "p.json"
+        path.write_text(text)
+        code, _, err = run("analyze", str(path))
+        assert code == 1 and one_error_line(err) and "p.json' is not valid JSON" in err, err
+        assert f"{constant.lstrip('-')} is not a JSON number" in err
+        with pytest.raises(PositionError, match="standard JSON has no NaN or Infinity"):
+            parse_json(text, "x")

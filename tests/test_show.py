@@ -131,3 +131,21 @@ def test_nobody_is_marked_to_act_once_the_deal_is_over() -> None:
     assert "the deal is over" in out and "turned next" not in out
     picture = position_svg(dump_position(over), over=True)
     assert "the deal is over" in picture and "turned next" not in picture
+
+
+def test_an_exchange_position_says_the_exchange_comes_first() -> None:
+    # Fresh-user report: the exchange example of docs/notation.md showed "Centre none: a stock
+    # card is turned next" while player 0 had a card to choose (R9).
+    exchange = (
+        "megajogos spanish 0 0 3e,3b,5c,6e,7b,10c,11c,11o/1c,2c,2o,4o,5o,6b,11e,12c/"
+        "1o,3c,3o,6c,6o,7c,12o,12b - - 5b,11b,4e,7o,1e,4b,1b,4c,7e,10o,10e,10b,2b,5e,2e,12e "
+        "chosen:-,12c,1o"
+    )
+    code, out, _ = run("show", exchange)
+    assert code == 0 and "the exchange comes first (R9)" in out and "turned next" not in out
+    from analyzer.notation import parse_notation
+
+    picture = position_svg(dump_position(parse_notation(exchange)))
+    assert "the exchange comes first (R9)" in picture and "turned next" not in picture
+    code, out, _ = run("show", str(EXAMPLES / "forcing.json"))  # a centre card: no such line
+    assert code == 0 and "exchange comes first" not in out
