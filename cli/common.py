@@ -787,12 +787,19 @@ class OutputFile:
             usage(f"{option}: {_no_directory(parent)} to write into")
         if found is not None:
             for source in inputs:
-                if not source or source == "-":
+                if not source:
                     continue
                 try:
-                    same = os.path.samestat(found, os.stat(source))
+                    # '-' is standard input, which may be this very file ('< same.jsonl'; a
+                    # fresh-user report: the record read was replaced by the picture).
+                    same = os.path.samestat(found, os.fstat(0) if source == "-" else os.stat(source))
                 except OSError:
                     same = False
+                if same and source == "-":
+                    usage(
+                        f"{option} {_shown(text)!r} is the file read on standard input: it would "
+                        "overwrite the input"
+                    )
                 if same:
                     usage(f"{option} would overwrite the input {_shown(source)!r}")
             if not force:

@@ -262,3 +262,25 @@ def test_svg_refuses_the_name_of_another_picture_format(args: list[str], tmp_pat
     code, _, err = run(*args, "--svg", str(plain))
     assert code == 0, err
     assert plain.read_text().lstrip().startswith("<")
+
+
+def test_an_output_file_that_is_standard_input_is_refused(tmp_path: Path) -> None:
+    # Fresh-user report: 'review - --svg same.jsonl --force < same.jsonl' replaced the record
+    # it read by the picture; by path, link or './' the clash was refused already.
+    import subprocess
+
+    from cli_run import CONQUIAN
+
+    same = tmp_path / "same.json"
+    text = (EXAMPLES / "forcing.json").read_text()
+    same.write_text(text)
+    with same.open() as stdin:
+        proc = subprocess.run([*CONQUIAN, "show", "-", "--svg", str(same), "--force"], stdin=stdin,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2 and "is the file read on standard input" in proc.stderr
+    assert same.read_text() == text  # nothing the user had is changed
+    other = tmp_path / "other.svg"
+    with same.open() as stdin:
+        proc = subprocess.run([*CONQUIAN, "show", "-", "--svg", str(other)], stdin=stdin,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 0 and other.read_text().startswith("<svg")
