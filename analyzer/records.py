@@ -27,6 +27,7 @@ from analyzer.errors import ConquianError
 from analyzer.moves import Move, Turn, parse_move
 from analyzer.notation import looks_like_notation
 from analyzer.position import dump_position, load_position
+from analyzer.rules import get_rules
 from analyzer.schema import (
     DuplicateKeyError,
     NumberTooLongError,
@@ -195,7 +196,15 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             f"line {number}: the start position hides player {hidden[0]}'s hand; a record starts "
             "with every hand known (docs/record-format.md)"
         )
-    if "variant" in entry and entry["variant"] != start.rules.name:
+    if "variant" in entry:
+        # Read as a position's variant is (any case; a fresh-user report: "Classic" was "the
+        # header says variant "Classic" but the start position is classic", and an unknown
+        # name a mismatch).
+        try:
+            named = get_rules(entry["variant"]).name
+        except ConquianError as exc:
+            raise RecordError(f"line {number}: the header's variant: {exc}") from None
+    if "variant" in entry and named != start.rules.name:
         raise RecordError(
             f"line {number}: the header says variant {json_text(entry['variant'])} "
             f"but the start position is {start.rules.name}"
@@ -302,7 +311,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         if "player" in entry and entry["player"] != acting and not state.is_terminal():
             raise RecordError(
                 f"line {number} (move {n}) {clip(move_text)!r}: the record says player "
-                f"{json_text(entry['player'])}, but "
+                f"{json_text(entry['player'])}{' (a chance move)' if entry['player'] is None else ''}, but "
                 f"{'chance' if acting is None else f'player {acting}'} acts here"
             )
         try:

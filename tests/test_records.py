@@ -116,6 +116,24 @@ def test_replay_wrong_player_is_named() -> None:
         replay_lines(lines)
 
 
+def test_a_null_or_missing_player_and_the_headers_variant() -> None:
+    # Fresh-user reports: "player": null on a player's move read as a contradiction without
+    # saying what null means; the header's "Classic" was a mismatch with "classic" and an
+    # unknown variant a mismatch too.
+    lines = _lines()
+    k, entry = next((k, json.loads(line)) for k, line in enumerate(lines[1:], 1)
+                    if json.loads(line).get("player") is not None)  # fmt: skip
+    missing = {key: value for key, value in entry.items() if key != "player"}
+    assert replay_lines([*lines[:k], json.dumps(missing), *lines[k + 1 :]]).finished
+    with pytest.raises(RecordError, match=r"says player null \(a chance move\), but player \d acts here"):
+        replay_lines([*lines[:k], json.dumps({**entry, "player": None}), *lines[k + 1 :]])
+    header = json.loads(lines[0])
+    upper = {**header, "variant": header["start"].get("variant", "classic").capitalize()}
+    assert replay_lines([json.dumps(upper), *lines[1:]]).finished
+    with pytest.raises(RecordError, match=r"^line 1: the header's variant: unknown variant: 'klassic'"):
+        replay_lines([json.dumps({**header, "variant": "klassic"}), *lines[1:]])
+
+
 def test_unfinished_record_is_valid_but_not_finished() -> None:
     lines = _lines()[:10]
     replay = replay_lines(lines)
