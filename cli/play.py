@@ -174,7 +174,7 @@ def _render(state: GameState, seat: int) -> None:
     for p in range(state.rules.players):
         hand = state.hands[p]
         shown = (
-            format_mask(hand, lab) if p == seat and hand is not None else f"{state.counts[p]} cards"
+            format_mask(hand, lab) if p == seat and hand is not None else counted(state.counts[p], "card")
         )
         layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
         who = "you" if p == seat else f"player {p}"

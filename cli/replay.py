@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
+from analyzer.cards import counted
 from analyzer.position import relabel
 from analyzer.records import replay_lines
 from cli.common import JsonOpt, LabelsOpt, emit, input_text, json_errors, out
@@ -40,7 +41,7 @@ def replay(
     if as_json:
         emit(data)
         return
-    out.print(f"Valid record: {len(result.moves)} moves, {final.rules.name}.")
+    out.print(f"Valid record: {counted(len(result.moves), 'move')}, {final.rules.name}.")
     if result.finished:
         out.print(
             "Outcome: " + ("draw" if final.winner is None else f"player {final.winner} won") + "."

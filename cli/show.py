@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from analyzer.cards import counted
 from analyzer.position import dump_position
 from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, maybe, out, read_position, svg_file
 from cli.svg import no_centre_text, position_svg
@@ -142,7 +143,7 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
         lines.append(Text("  Centre    ") + card_text(centre["card"], labels) + Text(note))
     stock = data["stock"]
     if isinstance(stock, int):
-        lines.append(Text(f"  Stock     {stock} cards, order unknown"))
+        lines.append(Text(f"  Stock     {counted(stock, 'card')}, order unknown"))
     else:
         lines.append(
             Text("  Stock     ")

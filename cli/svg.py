@@ -17,6 +17,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from analyzer.cards import counted
+
 __all__ = ["DEFAULT_COLORS", "position_svg", "review_svg"]
 
 DEFAULT_COLORS: dict[str, str] = {
@@ -338,7 +340,7 @@ def position_svg(
     if isinstance(stock, int):
         if stock:
             _back(stock_g, sx, y + 26, palette)
-        _text(stock_g, sx + (CARD_W + 8 if stock else 0), y + 58, f"{stock} cards", size=12,
+        _text(stock_g, sx + (CARD_W + 8 if stock else 0), y + 58, counted(stock, "card"), size=12,
               fill=palette["text"], cls="count")  # fmt: skip
         dx = sx + 140
     else:

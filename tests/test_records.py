@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from cli_run import run
 from conftest import ROOT
 
 from analyzer.bots import GreedyBot, RandomBot, make_bot, usefulness
@@ -355,3 +356,11 @@ def test_a_misspelt_result_line_gets_its_suggestion() -> None:
     last["reslut"] = last.pop("result")
     with pytest.raises(RecordError, match=r"unknown key 'reslut'; did you mean 'result'\?$"):
         replay_lines([*lines[:-1], json.dumps(last)])
+
+
+def test_replay_counts_one_move_in_the_singular(tmp_path: Path) -> None:
+    # Fresh-user report: "Valid record: 1 moves".
+    path = tmp_path / "one.jsonl"
+    path.write_text("\n".join(_lines()[:2]) + "\n")
+    code, out, _ = run("replay", str(path))
+    assert code == 0 and "Valid record: 1 move," in out
