@@ -32,7 +32,7 @@ from analyzer.hints import static_hints
 from analyzer.multipv import solve_moves
 from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
-from analyzer.position import load_position, relabel, unwrap_position
+from analyzer.position import load_position, relabel, unwrap_position, view
 from analyzer.rules import PRESETS, get_rules
 from analyzer.schema import (
     DuplicateKeyError,
@@ -185,17 +185,29 @@ def _notation(request: dict[str, Any]) -> dict[str, Any]:
 def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
     top = _int(request, "top", 0, 1) if "top" in request else None
+    open_hands = _bool(request, "open")
     if _bool(request, "static"):
-        for key in ("samples", "seed", "time_limit", "budget", "engine", "open", "read"):
+        for key in ("samples", "seed", "time_limit", "budget", "engine", "read"):
             if key in request:
                 raise RequestError(
                     f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
                     "without sampling)",
                     key,
                 )
-        return static_data(state, static_hints(state), top=top)
+        # From the player's view unless "open", as 'hint --static' (cli/hint.py).
+        scored = state if open_hands else view(state, state.to_act)
+        return static_data(scored, static_hints(scored), top=top)
+    if open_hands and state.stock is not None:
+        # One deal, the position itself: nothing is sampled (as 'hint --open' says; a
+        # fresh-user report: the engine took them and echoed "seed": 4, "samples": 1).
+        for key in ("samples", "seed"):
+            if key in request:
+                raise RequestError(
+                    f"'{key}' has no effect with \"open\": true and the stock order given: "
+                    "there is one deal, the position itself, and nothing is sampled",
+                    key,
+                )
     seed = _int(request, "seed", 0, 0)
-    open_hands = _bool(request, "open")
     engine = _engine(request)
     if "budget" in request and searching_engine(engine, state, open_hands=open_hands).name == "v3":
         raise RequestError(

@@ -19,6 +19,7 @@ from analyzer.advisor import (
 )
 from analyzer.cards import counted, format_card
 from analyzer.hints import static_hints
+from analyzer.position import view
 from analyzer.state import GameState
 from cli.common import (
     POSITION_HELP,
@@ -39,7 +40,7 @@ from cli.results import hint_data, static_data
 
 __all__ = ["SAMPLING_OPTIONS", "hint"]
 
-SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "open_hands", "read")
+SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "read")
 """The parameters of the sampling search, which --static does without."""
 
 
@@ -89,7 +90,8 @@ def hint(
         typer.Option(
             "--static",
             help="One-move static evaluation only (instant, no sampling; so without --samples, "
-            "--seed, --time-limit, --budget, --engine and --open).",
+            "--seed, --time-limit, --budget and --engine), from what the player to act sees "
+            "(with --open: every hand given).",
         ),
     ] = False,
     open_hands: Annotated[
@@ -140,7 +142,10 @@ def hint(
             "deal --after N can also stop before a turn: try another N)"
         )
     if static:
-        _static_hint(state, name, top, as_json)
+        # Scored from the player's view, as the sampled hint's static_score is (a fresh-user
+        # report: 'force 0' scored 7 here, counting the outs of a hand he cannot see, and 3 in
+        # 'hint --json'); --open scores the position as given.
+        _static_hint(state if open_hands else view(state, state.to_act), name, top, as_json)
         return
     if budget is not None and searching_engine(engine, state, open_hands=open_hands).name == "v3":
         usage(

@@ -285,3 +285,20 @@ def test_a_key_given_twice_still_echoes_a_readable_id(line: str, echoed: object)
     got, _ = answer(line)
     assert got["ok"] is False and "appears twice in one object" in got["error"]
     assert got["id"] == echoed
+
+
+def test_open_with_the_stock_given_refuses_samples_and_seed_as_the_command_does() -> None:
+    # Fresh-user report: 'hint --open --samples 4' on a whole deal is a usage error, but the
+    # engine took {"open": true, "samples": 4} and echoed "samples": 1.
+    from analyzer.position import deal, dump_position
+
+    state = deal("megajogos", 1)
+    for _ in range(10):
+        state = state.apply(state.legal_moves()[0])
+    position = dump_position(state)
+    assert isinstance(position["stock"], list)
+    for key, value in (("samples", 4), ("seed", 4)):
+        reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "open": True, key: value}))
+        assert reply["ok"] is False and reply["field"] == key and "nothing is sampled" in reply["error"]
+    reply, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "open": True}))
+    assert reply["ok"] is True

@@ -105,15 +105,30 @@ def test_help_texts_say_what_the_options_do() -> None:
 
 
 def test_hint_static_refuses_sampling_options() -> None:
-    # Break finding 12: hint --static silently ignored --samples and --open.
+    # Break finding 12: hint --static silently ignored --samples and --open (--open now says
+    # whose cards it scores from: every hand given, instead of the player's view).
     position = str(EXAMPLES / "forcing.json")
-    for extra in (["--samples", "3"], ["--open"], ["--seed", "2"], ["--time-limit", "1"],
+    for extra in (["--samples", "3"], ["--seed", "2"], ["--time-limit", "1"],
                   ["--engine", "v1"], ["--budget", "500"], ["-n", "3", "--open"]):  # fmt: skip
         code, out, err = run("hint", position, "--static", *extra)
         named = "--samples" if extra[0] == "-n" else extra[0]
         assert code == 2 and one_error_line(err) and named in err and "--static" in err, err
         assert out == ""
     assert run("hint", position, "--static", "--top", "2")[0] == 0
+
+
+def test_the_static_score_is_the_same_in_hint_and_hint_static() -> None:
+    # Fresh-user report: 'force 0' on the bundled position scored 7 with --static (counting the
+    # outs of player 0's hand, which player 1 cannot see) and 3 as static_score in 'hint --json'.
+    def scores(*args: str, key: str = "score") -> dict[str, float]:
+        code, out, _ = run("hint", *args, "--json")
+        assert code == 0
+        return {m["move"]: m[key] for m in json.loads(out)["moves"]}
+
+    sampled = scores("--samples", "2", key="static_score")
+    assert scores("--static") == sampled and sampled["force 0"] == 3.0
+    assert scores("--static", "--open")["force 0"] == 7.0  # +2 per out player 0 loses
+    assert scores("--open", "--samples", "2", key="static_score")["force 0"] == 7.0
 
 
 def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
