@@ -204,11 +204,11 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             named = get_rules(entry["variant"]).name
         except ConquianError as exc:
             raise RecordError(f"line {number}: the header's variant: {exc}") from None
-    if "variant" in entry and named != start.rules.name:
-        raise RecordError(
-            f"line {number}: the header says variant {json_text(entry['variant'])} "
-            f"but the start position is {start.rules.name}"
-        )
+        if named != start.rules.name:
+            raise RecordError(
+                f"line {number}: the header says variant {json_text(entry['variant'])} "
+                f"but the start position is {start.rules.name}"
+            )
     players = entry.get("players")
     if isinstance(players, list) and len(players) != start.rules.players:
         raise RecordError(
