@@ -132,10 +132,10 @@ def review(
     if as_json:
         emit(data)
         return
-    _print(result, data, svg)
+    _print(result, data, svg, plies=len(replay.moves))
 
 
-def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
+def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: int) -> None:
     table = Table(show_lines=False)
     for col, just in (("ply", "right"), ("player", "right"), ("move", "left"), ("mark", "left"),
                       ("win", "right"), ("best", "left"), ("best win", "right"),
@@ -156,6 +156,8 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None) -> None:
         )
     if result.moves:
         out.print(table)
+    elif plies == 0:  # a fresh-user report: a record of no moves said "every move was forced"
+        out.print("No decisions to review: the record has no moves.")
     else:
         out.print("No decisions to review: every move was forced or a turn of the stock.")
     out.print(

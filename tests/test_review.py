@@ -264,3 +264,12 @@ def test_the_first_moves_reason_says_when_the_second_has_the_higher_mean() -> No
     assert second.expected > first.expected  # the case
     reason = next(r for r in first.reasons if second.move.text(state.rules.labels) in r)
     assert reason.startswith("the second, ") and "more in expected result, over fewer iterations" in reason
+
+
+def test_a_record_without_moves_says_so(tmp_path: Path) -> None:
+    # Fresh-user report: a record of its header alone said "every move was forced or a turn".
+    path = tmp_path / "empty.jsonl"
+    path.write_text(forced_out_record()[0] + "\n")
+    code, out, _ = run("review", str(path), "--samples", "2")
+    assert code == 0 and "No decisions to review: the record has no moves." in out
+    assert "every move was forced" not in out
