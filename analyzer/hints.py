@@ -32,6 +32,7 @@ from analyzer.cards import FULL_DECK, counted, format_card, format_mask, iter_ma
 from analyzer.errors import PositionError
 from analyzer.melds import can_meld_all, cards_of, layoff_mask
 from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
+from analyzer.position import view
 from analyzer.state import GameState, Phase, fits_layout, offer_order
 
 __all__ = [
@@ -169,7 +170,7 @@ def _takers(state: GameState, card: int, order: list[int]) -> list[int]:
     return [p for p in order if fits_layout(state.layouts[p], card, state.rules)]
 
 
-def static_hints(state: GameState) -> list[Hint]:
+def static_hints(state: GameState, *, own_view: bool = False) -> list[Hint]:
     """Every legal choice of the player to act, scored and ranked best first.
 
     Parameters
@@ -177,6 +178,10 @@ def static_hints(state: GameState) -> list[Hint]:
     state : GameState
         A position where a player chooses: an offer (R12), a forced lay-in
         (R14) or the exchange (R9).  The chooser's hand must be known.
+    own_view : bool
+        Score from what the player to act sees (:func:`analyzer.position.view`: the other
+        hands and the stock order hidden), as the sampled hint's ``static_score`` does;
+        else from every hand ``state`` gives (``hint --static --open``).
 
     Returns
     -------
@@ -200,7 +205,8 @@ def static_hints(state: GameState) -> list[Hint]:
         raise PositionError(
             f"player {player}'s hand is hidden, and this needs the hand of the player to act"
         )
-    hints = [score_move(state, move) for move in state.legal_moves()]
+    scored = view(state, player) if own_view else state
+    hints = [score_move(scored, move) for move in scored.legal_moves()]
     order = sorted(range(len(hints)), key=lambda k: -hints[k].score)
     return [hints[k] for k in order]
 

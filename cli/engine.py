@@ -32,7 +32,7 @@ from analyzer.hints import static_hints
 from analyzer.multipv import solve_moves
 from analyzer.notation import parse_notation
 from analyzer.partition import solve_arrangement
-from analyzer.position import load_position, relabel, unwrap_position, view
+from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import PRESETS, get_rules
 from analyzer.schema import (
     DuplicateKeyError,
@@ -194,9 +194,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
                     "without sampling)",
                     key,
                 )
-        # From the player's view unless "open", as 'hint --static' (cli/hint.py).
-        scored = state if open_hands else view(state, state.to_act)
-        return static_data(scored, static_hints(scored), top=top)
+        return static_data(state, static_hints(state, own_view=not open_hands), top=top)
     if open_hands and state.stock is not None:
         # One deal, the position itself: nothing is sampled (as 'hint --open' says; a
         # fresh-user report: the engine took them and echoed "seed": 4, "samples": 1).

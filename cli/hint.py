@@ -19,7 +19,6 @@ from analyzer.advisor import (
 )
 from analyzer.cards import counted, format_card
 from analyzer.hints import static_hints
-from analyzer.position import view
 from analyzer.state import GameState
 from cli.common import (
     POSITION_HELP,
@@ -145,7 +144,7 @@ def hint(
         # Scored from the player's view, as the sampled hint's static_score is (a fresh-user
         # report: 'force 0' scored 7 here, counting the outs of a hand he cannot see, and 3 in
         # 'hint --json'); --open scores the position as given.
-        _static_hint(state if open_hands else view(state, state.to_act), name, top, as_json)
+        _static_hint(state, name, top, as_json, own_view=not open_hands)
         return
     if budget is not None and searching_engine(engine, state, open_hands=open_hands).name == "v3":
         usage(
@@ -291,8 +290,10 @@ def _escape(text: str) -> str:
     return text.replace("[", r"\[")
 
 
-def _static_hint(state: GameState, name: str, top: int | None, as_json: bool) -> None:
-    data = static_data(state, static_hints(state), top=None)
+def _static_hint(
+    state: GameState, name: str, top: int | None, as_json: bool, *, own_view: bool
+) -> None:
+    data = static_data(state, static_hints(state, own_view=own_view), top=None)
     moves: list[dict[str, Any]] = data["moves"]
     if as_json:
         emit({**data, "moves": moves[:top] if top else moves})
