@@ -421,6 +421,10 @@ def _usage_error(exc: TyperException) -> int:
     param = getattr(exc, "param", None)
     if message.startswith("Invalid value for '-") and param is not None:
         typed = _typed_value(list(getattr(param, "opts", [])) + list(getattr(param, "secondary_opts", [])))
+        if typed is not None and typed.strip().lower().lstrip("+-") == "nan" and "integer" not in message:
+            # NaN compares false with every bound, so the range message would mislead.
+            head = message.split("': ", 1)[0]
+            message = f"{head}': not a number"
         if typed is not None and repr(typed) not in message:
             message = f"{message.rstrip('.')} (got {clip(typed)!r})"
     if not message.strip() and ctx is not None:

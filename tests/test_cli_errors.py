@@ -227,6 +227,13 @@ def test_option_errors_point_at_the_command_and_name_the_value() -> None:
     assert code == 2 and "(got '-5')" in err and "conquian hint --help" in err
     code, _, err = run("hint", "--time-limit=nan")
     assert code == 2 and "(got 'nan')" in err
+    # NaN is no number, not a number below the least value (it compares false with every bound).
+    for text in ("nan", "-NaN"):
+        code, _, err = run("review", "x.jsonl", f"--time-limit={text}")
+        assert code == 2 and one_error_line(err) and "'--time-limit': not a number" in err, err
+        assert "greater than" not in err and f"(got '{text}')" in err
+    code, _, err = run("hint", "--samples", "nan")  # a whole-number option keeps its own message
+    assert code == 2 and "valid integer" in err and "(got 'nan')" in err
     code, _, err = run("melds", "AS", "--labels", "german")
     assert code == 2 and "Value error" not in err and "'german'" in err
 
