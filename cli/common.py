@@ -421,8 +421,10 @@ def _usage_error(exc: TyperException) -> int:
     param = getattr(exc, "param", None)
     if message.startswith("Invalid value for '-") and param is not None:
         typed = _typed_value(list(getattr(param, "opts", [])) + list(getattr(param, "secondary_opts", [])))
-        if typed is not None and typed.strip().lower().lstrip("+-") == "nan" and "integer" not in message:
-            # NaN compares false with every bound, so the range message would mislead.
+        bound = any(word in message for word in ("greater than", "less than", "range"))
+        if bound and typed is not None and typed.strip().lower().lstrip("+-") == "nan":
+            # A number option bounded below or above: NaN compares false with every bound, so
+            # the range message would mislead (a choice or a whole number keeps its message).
             head = message.split("': ", 1)[0]
             message = f"{head}': not a number"
         if typed is not None and repr(typed) not in message:

@@ -234,6 +234,8 @@ def test_option_errors_point_at_the_command_and_name_the_value() -> None:
         assert "greater than" not in err and f"(got '{text}')" in err
     code, _, err = run("hint", "--samples", "nan")  # a whole-number option keeps its own message
     assert code == 2 and "valid integer" in err and "(got 'nan')" in err
+    code, _, err = run("melds", "AS", "--labels", "nan")  # and a choice its own
+    assert code == 2 and "not a number" not in err and "'nan'" in err and "french" in err
     code, _, err = run("melds", "AS", "--labels", "german")
     assert code == 2 and "Value error" not in err and "'german'" in err
 
