@@ -70,6 +70,7 @@ __all__ = [
     "MoveEstimate",
     "advise",
     "candidate_moves",
+    "check_open",
     "choices",
     "engine_for",
     "same_choice",
@@ -480,6 +481,22 @@ def _check_budgets(samples: object, time_limit: object, node_budget: object) -> 
         )
 
 
+def check_open(state: GameState) -> None:
+    """Refuse ``--open`` (every hand used as given, double-dummy) on a position that hides a hand.
+
+    Used by :func:`advise` with ``open_hands`` and by ``hint --static --open``, so that both
+    say the same.
+
+    Raises
+    ------
+    PositionError
+        If a hand of ``state`` is hidden; named as the option ``open``.
+    """
+    if any(h is None for h in state.hands):
+        problem = "needs every hand known (double-dummy), and this position hides a hand"
+        raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
+
+
 def advise(
     state: GameState,
     *,
@@ -561,9 +578,8 @@ def advise(
         raise PositionError(
             f"player {player}'s hand is hidden, and this needs the hand of the player to act"
         )
-    if open_hands and any(h is None for h in state.hands):
-        problem = "needs every hand known (double-dummy), and this position hides a hand"
-        raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
+    if open_hands:
+        check_open(state)
     mine = state if open_hands else view_of(state, player)
     weights = read_weights(mine, player) if engine.read and not open_hands else None
     reading = read_cards(mine, player) if weights else {}

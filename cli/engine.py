@@ -23,6 +23,7 @@ from analyzer.advisor import (
     ENGINE_NAMES,
     Engine,
     advise,
+    check_open,
     engine_for,
     searching_engine,
 )
@@ -194,6 +195,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
                     "without sampling)",
                     key,
                 )
+        if open_hands:
+            check_open(state)
         return static_data(state, static_hints(state, own_view=not open_hands), top=top)
     if open_hands and state.stock is not None:
         # One deal, the position itself: nothing is sampled (as 'hint --open' says; a

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from cli_run import forcing, one_error_line, run
@@ -129,6 +130,28 @@ def test_the_static_score_is_the_same_in_hint_and_hint_static() -> None:
     assert scores("--static") == sampled and sampled["force 0"] == 3.0
     assert scores("--static", "--open")["force 0"] == 7.0  # +2 per out player 0 loses
     assert scores("--open", "--samples", "2", key="static_score")["force 0"] == 7.0
+
+
+def test_static_open_refuses_a_hidden_hand_as_the_sampled_hint_does(tmp_path: Path) -> None:
+    # Fresh-user reports (two rounds): 'hint --open' on a position hiding a hand says --open
+    # needs every hand, while 'hint --static --open' ranked the moves from the hands given.
+    from cli.engine import answer
+
+    data = json.loads((EXAMPLES / "forcing.json").read_text())
+    data["players"][0]["hand"] = len(data["players"][0]["hand"])  # hidden: a count (player 1 acts)
+    view = tmp_path / "view.json"
+    view.write_text(json.dumps(data))
+    before = view.read_bytes()
+    sampled = run("hint", str(view), "--open", "--samples", "2")
+    static = run("hint", str(view), "--static", "--open")
+    assert sampled[0] == static[0] == 1 and static[1] == ""
+    assert one_error_line(static[2]) and static[2] == sampled[2]
+    assert "--open needs every hand known" in static[2]
+    assert run("hint", str(view), "--static")[0] == 0  # his own view needs no other hand
+    for extra in ({"static": True}, {"samples": 2}):
+        reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": data, "open": True, **extra}))
+        assert reply["ok"] is False and reply["field"] == "open" and "every hand known" in reply["error"]
+    assert view.read_bytes() == before
 
 
 def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
