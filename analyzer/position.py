@@ -82,7 +82,10 @@ def parse_json(text: str, name: str, expected: str = "a position") -> Any:
             f"{name} is not valid JSON: {json_error_text(exc)}"
         ) from None
     except RecursionError:
-        raise PositionError(f"{name} is not valid JSON: nested too deeply") from None
+        raise PositionError(
+            f"{name} is nested too deeply to read (arrays and objects inside one another "
+            "about a thousand deep; no position needs more than four)"
+        ) from None
     except ValueError as exc:
         raise PositionError(f"{name} is not valid JSON: {exc}") from None
     if _is_record_header(data):

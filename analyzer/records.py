@@ -278,7 +278,10 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                     raise RecordError(f"this is {instead} (docs/record-format.md)") from None
             raise RecordError(f"line {number}: not valid JSON ({json_error_text(exc)})") from None
         except RecursionError:
-            raise RecordError(f"line {number}: not valid JSON (nested too deeply)") from None
+            raise RecordError(
+                f"line {number}: nested too deeply to read (arrays and objects inside one "
+                "another about a thousand deep)"
+            ) from None
         except ValueError as exc:
             raise RecordError(f"line {number}: not valid JSON ({exc})") from None
         if not isinstance(entry, dict):

@@ -171,3 +171,21 @@ def test_nan_and_infinity_in_a_position_file_are_not_json(constant: str, tmp_pat
         assert f"{constant.lstrip('-')} is not a JSON number" in err
         with pytest.raises(PositionError, match="standard JSON has no NaN or Infinity"):
             parse_json(text, "x")
+
+
+def test_json_nested_too_deeply_is_named_as_such_not_as_invalid(tmp_path: Path) -> None:
+    # Fresh-user report: valid JSON nested ~1,000 deep was called "not valid JSON".
+    deep = "[" * 5000 + "]" * 5000
+    position = tmp_path / "deep.json"
+    position.write_text('{"variant": "classic", "x-note": ' + deep + "}")
+    code, out, err = run("show", str(position))
+    assert code == 1 and out == "" and one_error_line(err)
+    assert "nested too deeply to read" in err and "not valid JSON" not in err and "deep.json" in err
+    with pytest.raises(PositionError, match="nested too deeply") as caught:
+        parse_json(position.read_text(), "deep.json")
+    assert "not valid JSON" not in str(caught.value)
+    record = tmp_path / "deep.jsonl"
+    record.write_text(deep + "\n")
+    code, out, err = run("replay", str(record))
+    assert code == 1 and one_error_line(err) and "line 1: nested too deeply" in err
+    assert "not valid JSON" not in err
