@@ -84,7 +84,7 @@ def parse_json(text: str, name: str, expected: str = "a position") -> Any:
     except RecursionError:
         raise PositionError(
             f"{name} is nested too deeply to read (arrays and objects inside one another "
-            "about a thousand deep; no position needs more than four)"
+            "about a thousand deep)"
         ) from None
     except ValueError as exc:
         raise PositionError(f"{name} is not valid JSON: {exc}") from None
