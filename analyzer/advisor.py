@@ -492,8 +492,10 @@ def check_open(state: GameState) -> None:
     PositionError
         If a hand of ``state`` is hidden; named as the option ``open``.
     """
-    if any(h is None for h in state.hands):
-        problem = "needs every hand known (double-dummy), and this position hides a hand"
+    hidden = [p for p, hand in enumerate(state.hands) if hand is None]
+    if hidden:
+        whose = " and ".join(f"player {p}'s" for p in hidden)
+        problem = f"needs every hand known (double-dummy), and this position hides {whose} hand"
         raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
 
 

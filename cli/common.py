@@ -384,6 +384,7 @@ def _typed_value(opts: list[str]) -> str | None:
     last one when the option is given more than once (the one the parser keeps)."""
     args: list[str] = _STATE.get("argv") or []
     found: str | None = None
+    short = [o for o in opts if len(o) == 2 and o[0] == "-" and o[1] != "-"]
     for k, arg in enumerate(args):
         name, eq, value = arg.partition("=")
         if name in opts:
@@ -391,6 +392,8 @@ def _typed_value(opts: list[str]) -> str | None:
                 found = value
             elif k + 1 < len(args):
                 found = args[k + 1]
+        elif any(arg.startswith(o) and len(arg) > 2 for o in short):
+            found = arg[2:]  # a value glued to a short option: -nnan
     return found
 
 

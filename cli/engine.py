@@ -195,8 +195,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
                     "without sampling)",
                     key,
                 )
-        if open_hands:
-            check_open(state)
+        if open_hands and state.hands[state.to_act] is not None:
+            check_open(state)  # as hint (a hidden hand to act: static_hints says so)
         return static_data(state, static_hints(state, own_view=not open_hands), top=top)
     if open_hands and state.stock is not None:
         # One deal, the position itself: nothing is sampled (as 'hint --open' says; a

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from analyzer.advisor import DEFAULT_TIME_LIMIT
+from analyzer.cards import counted
 from analyzer.errors import IllegalMoveError
 from analyzer.why import explain
 from cli.common import (
@@ -124,5 +125,5 @@ def _deals(comp: dict[str, Any]) -> str:
     """``48 sampled deals``, or ``the 37 of 400 sampled deals that tried it`` when the search
     (v3: one deal per iteration) did not try the move on every deal."""
     if comp["move_samples"] == comp["samples"]:
-        return f"{comp['samples']} sampled deals"
-    return f"the {comp['move_samples']} of {comp['samples']} sampled deals that tried it"
+        return counted(comp["samples"], "sampled deal")
+    return f"the {comp['move_samples']} of {counted(comp['samples'], 'sampled deal')} that tried it"

@@ -146,11 +146,19 @@ def test_static_open_refuses_a_hidden_hand_as_the_sampled_hint_does(tmp_path: Pa
     static = run("hint", str(view), "--static", "--open")
     assert sampled[0] == static[0] == 1 and static[1] == ""
     assert one_error_line(static[2]) and static[2] == sampled[2]
-    assert "--open needs every hand known" in static[2]
+    assert "--open needs every hand known" in static[2] and "hides player 0's hand" in static[2]
     assert run("hint", str(view), "--static")[0] == 0  # his own view needs no other hand
     for extra in ({"static": True}, {"samples": 2}):
         reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": data, "open": True, **extra}))
         assert reply["ok"] is False and reply["field"] == "open" and "every hand known" in reply["error"]
+    assert view.read_bytes() == before
+    # A hidden hand to act is said as such with and without --static (the second report).
+    data["players"][0]["hand"], data["players"][1]["hand"] = ["KH", "KS"], 10
+    view.write_text(json.dumps(data))
+    before = view.read_bytes()
+    acting = [run("hint", str(view), "--open", *extra) for extra in ((), ("--static",))]
+    assert acting[0][0] == acting[1][0] == 1 and acting[0][2] == acting[1][2]
+    assert "player 1's hand is hidden, and this needs the hand of the player to act" in acting[1][2]
     assert view.read_bytes() == before
 
 
