@@ -412,14 +412,14 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
             # Fresh-user report: the answer's id was null, so the client could not match it.
             request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}") from None
-        except (ValueError, RecursionError) as exc:
-            reason = (
-                json_error_text(exc)
-                if isinstance(exc, json.JSONDecodeError)
-                else "nested too deeply"
-                if isinstance(exc, RecursionError)
-                else str(exc)
-            )
+        except RecursionError:
+            # Valid JSON, too deep for the reader: said as positions and records say it.
+            raise RequestError(
+                "the request is nested too deeply to read (arrays and objects inside one "
+                "another about a thousand deep)"
+            ) from None
+        except ValueError as exc:
+            reason = json_error_text(exc) if isinstance(exc, json.JSONDecodeError) else str(exc)
             raise RequestError(f"the request is not valid JSON: {reason}") from None
         if not isinstance(request, dict):
             raise RequestError("a request is a JSON object with 'id' and 'cmd'")

@@ -135,7 +135,7 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "melds", "cards": 5}', "cards", "cards as text"),
         ('{"id": 1, "cmd": "analyze", "position": "x", "labels": "klingon"}', "labels", "french"),
         ('{"id": 1, "action": "dance"}', "action", "unknown action"),
-        ("[" * 5000 + "]" * 5000, None, "nested too deeply"),
+        ("[" * 5000 + "]" * 5000, None, "the request is nested too deeply to read"),
         # A whole number past Python's digit limit: said so, not "not valid JSON ... 5000 di".
         ('{"id": 1, "cmd": "analyze", "position": ' + "9" * 5000 + "}", None,
          "a number has too many digits (5000; Python reads whole numbers of at most 4300 digits: "
