@@ -44,7 +44,7 @@ from analyzer.cards import counted, iter_mask
 from analyzer.choice import best_pay, least_exposed_arrangement
 from analyzer.errors import ConquianError, PositionError
 from analyzer.evaluation import fitted_evaluator, melded_lead
-from analyzer.hints import Hint, outs, score_move, usefulness
+from analyzer.hints import Hint, check_chooser, outs, score_move, usefulness
 from analyzer.lookahead import Lookahead
 from analyzer.mcts import search as mcts_search
 from analyzer.melds import cards_of, catalog, layoff_mask
@@ -485,13 +485,15 @@ def check_open(state: GameState) -> None:
     """Refuse ``--open`` (every hand used as given, double-dummy) on a position that hides a hand.
 
     Used by :func:`advise` with ``open_hands`` and by ``hint --static --open``, so that both
-    say the same.
+    say the same.  A hidden hand to act is refused first, as such (:func:`check_chooser`).
 
     Raises
     ------
     PositionError
-        If a hand of ``state`` is hidden; named as the option ``open``.
+        If the hand of the player to act is hidden; else if another hand of ``state`` is
+        hidden, named as the option ``open``.
     """
+    check_chooser(state)
     hidden = [p for p, hand in enumerate(state.hands) if hand is None]
     if hidden:
         whose = " and ".join(f"player {p}'s" for p in hidden)
@@ -576,10 +578,7 @@ def advise(
     player = state.to_act
     if state.phase in (Phase.OVER, Phase.TURN):
         raise PositionError(f"no move to choose: {state.describe()}")
-    if state.hands[player] is None:
-        raise PositionError(
-            f"player {player}'s hand is hidden, and this needs the hand of the player to act"
-        )
+    check_chooser(state)
     if open_hands:
         check_open(state)
     mine = state if open_hands else view_of(state, player)

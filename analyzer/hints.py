@@ -40,6 +40,7 @@ __all__ = [
     "Hint",
     "PlayerReport",
     "analyze",
+    "check_chooser",
     "forceable",
     "outs",
     "score_move",
@@ -170,6 +171,21 @@ def _takers(state: GameState, card: int, order: list[int]) -> list[int]:
     return [p for p in order if fits_layout(state.layouts[p], card, state.rules)]
 
 
+def check_chooser(state: GameState) -> None:
+    """Refuse a position whose player to act has a hidden hand: choosing needs it.
+
+    Raises
+    ------
+    PositionError
+        If the hand of the player to act is hidden.
+    """
+    player = state.to_act
+    if state.hands[player] is None:
+        raise PositionError(
+            f"player {player}'s hand is hidden, and this needs the hand of the player to act"
+        )
+
+
 def static_hints(state: GameState, *, own_view: bool = False) -> list[Hint]:
     """Every legal choice of the player to act, scored and ranked best first.
 
@@ -201,10 +217,7 @@ def static_hints(state: GameState, *, own_view: bool = False) -> list[Hint]:
             f"no move to choose: player {state.to_act} turns the next stock card (R10)"
         )
     player = state.to_act
-    if state.hands[player] is None:
-        raise PositionError(
-            f"player {player}'s hand is hidden, and this needs the hand of the player to act"
-        )
+    check_chooser(state)
     scored = view(state, player) if own_view else state
     hints = [score_move(scored, move) for move in scored.legal_moves()]
     order = sorted(range(len(hints)), key=lambda k: -hints[k].score)

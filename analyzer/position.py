@@ -28,6 +28,7 @@ from analyzer.melds import is_meld
 from analyzer.rules import Exchange, ForceWhen, Rules, get_rules
 from analyzer.schema import (
     NOTE_PREFIX,
+    TOO_DEEP,
     DuplicateKeyError,
     NumberTooLongError,
     Position,
@@ -82,10 +83,7 @@ def parse_json(text: str, name: str, expected: str = "a position") -> Any:
             f"{name} is not valid JSON: {json_error_text(exc)}"
         ) from None
     except RecursionError:
-        raise PositionError(
-            f"{name} is nested too deeply to read (arrays and objects inside one another "
-            "about a thousand deep)"
-        ) from None
+        raise PositionError(f"{name} is {TOO_DEEP}") from None
     except ValueError as exc:
         raise PositionError(f"{name} is not valid JSON: {exc}") from None
     if _is_record_header(data):

@@ -29,6 +29,7 @@ from analyzer.notation import looks_like_notation
 from analyzer.position import dump_position, load_position
 from analyzer.rules import get_rules
 from analyzer.schema import (
+    TOO_DEEP,
     DuplicateKeyError,
     NumberTooLongError,
     RecordHeader,
@@ -278,10 +279,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                     raise RecordError(f"this is {instead} (docs/record-format.md)") from None
             raise RecordError(f"line {number}: not valid JSON ({json_error_text(exc)})") from None
         except RecursionError:
-            raise RecordError(
-                f"line {number}: nested too deeply to read (arrays and objects inside one "
-                "another about a thousand deep)"
-            ) from None
+            raise RecordError(f"line {number}: {TOO_DEEP}") from None
         except ValueError as exc:
             raise RecordError(f"line {number}: not valid JSON ({exc})") from None
         if not isinstance(entry, dict):

@@ -47,6 +47,7 @@ from analyzer.errors import ConquianError, PositionError
 
 __all__ = [
     "KINDS",
+    "TOO_DEEP",
     "Centre",
     "DuplicateKeyError",
     "Exchange",
@@ -71,6 +72,10 @@ __all__ = [
     "schema_text",
     "write_schemas",
 ]
+
+TOO_DEEP = "nested too deeply to read (arrays and objects inside one another about a thousand deep)"
+"""What a JSON text too deep for the reader (Python's recursion limit) is called: valid JSON,
+not "not valid JSON" (positions, records and engine requests say the same)."""
 
 NOTE_PREFIX = "x-"
 """Keys starting with this are notes, allowed at every level and ignored."""

@@ -36,6 +36,7 @@ from analyzer.partition import solve_arrangement
 from analyzer.position import load_position, relabel, unwrap_position
 from analyzer.rules import PRESETS, get_rules
 from analyzer.schema import (
+    TOO_DEEP,
     DuplicateKeyError,
     NumberTooLongError,
     json_error_text,
@@ -195,8 +196,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
                     "without sampling)",
                     key,
                 )
-        if open_hands and state.hands[state.to_act] is not None:
-            check_open(state)  # as hint (a hidden hand to act: static_hints says so)
+        if open_hands:
+            check_open(state)
         return static_data(state, static_hints(state, own_view=not open_hands), top=top)
     if open_hands and state.stock is not None:
         # One deal, the position itself: nothing is sampled (as 'hint --open' says; a
@@ -414,10 +415,7 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
             raise RequestError(f"the request is not usable: {exc}") from None
         except RecursionError:
             # Valid JSON, too deep for the reader: said as positions and records say it.
-            raise RequestError(
-                "the request is nested too deeply to read (arrays and objects inside one "
-                "another about a thousand deep)"
-            ) from None
+            raise RequestError(f"the request is {TOO_DEEP}") from None
         except ValueError as exc:
             reason = json_error_text(exc) if isinstance(exc, json.JSONDecodeError) else str(exc)
             raise RequestError(f"the request is not valid JSON: {reason}") from None

@@ -145,8 +145,8 @@ def hint(
         # Scored from the player's view, as the sampled hint's static_score is (a fresh-user
         # report: 'force 0' scored 7 here, counting the outs of a hand he cannot see, and 3 in
         # 'hint --json'); --open scores the position as given.
-        if open_hands and state.hands[state.to_act] is not None:
-            check_open(state)  # as the sampled hint (a hidden hand to act: static_hints says so)
+        if open_hands:
+            check_open(state)  # as the sampled hint says it
         _static_hint(state, name, top, as_json, own_view=not open_hands)
         return
     if budget is not None and searching_engine(engine, state, open_hands=open_hands).name == "v3":
