@@ -24,7 +24,9 @@ from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.search import Outcome, outcome_vector
 from analyzer.state import GameState, Phase
 
-__all__ = ["OPPONENTS", "PLAYOUTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn"]
+__all__ = [
+    "LINKS", "OPPONENTS", "PLAYOUTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn",
+]
 
 POLICIES = ("eager", "random")
 """Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
@@ -55,13 +57,14 @@ def _link_masks() -> tuple[int, ...]:
     return tuple(masks)
 
 
-_LINKS = _link_masks()
+LINKS = _link_masks()
+"""Per card index (0-39): the mask of the cards that link with it, the links of the ``eager`` policy."""
 
 
 def _links(card: int, hand: int) -> int:
     """How much ``card`` helps the cards of ``hand``: same rank (a set, R4), or same suit within
     two ranks (a run, R5); one bit count on a table made once."""
-    return (hand & _LINKS[card]).bit_count()
+    return (hand & LINKS[card]).bit_count()
 
 
 def _cheapest(moves: list[Any], hand: int, rng: random.Random) -> Any:

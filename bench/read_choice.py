@@ -22,7 +22,11 @@ unseen card) against the true deal, lower is better:
   usefulness of a card to the rest of ``H`` (:func:`analyzer.hints.usefulness`)
   and ``H`` his sampled hand now plus the cards he gave up since (the cards he
   melded since are not known, so they are left out).  Also printed: the mean
-  effective number of deals, (sum w)^2 / sum w^2, which a sharp model spends.
+  effective number of deals, (sum w)^2 / sum w^2, which a sharp model spends;
+* ``linked B``: the ``infer`` deals weighed by ``exp(B k)``, ``k`` the number of
+  hidden-hand cards that link with another card of the same hand (same rank,
+  or same suit within two ranks, as the ``eager`` policy's links): a prior
+  that players keep linked cards and give up lone ones, with no history.
 
 Greedy bots pay exactly their least useful card, so the choice model with a
 large ``B`` is their rule; it is the "sampler that weighs deals by how well
@@ -48,6 +52,7 @@ from benchargs import whole
 from analyzer.cards import FULL_DECK, NUM_CARDS, iter_mask
 from analyzer.hints import usefulness
 from analyzer.melds import catalog
+from analyzer.playout import LINKS
 from analyzer.position import view
 from analyzer.reading import read_cards, read_weights
 from analyzer.rules import get_rules
@@ -56,6 +61,7 @@ from analyzer.simulate import game_seed, play_game
 from analyzer.state import GameState, Phase
 
 BETAS = (1.0, 3.0, 10.0)
+LINKED = (0.5, 1.0)
 
 
 def log_likelihood(deal: GameState, reader_view: GameState, given: dict[int, tuple[int, ...]],
@@ -75,6 +81,11 @@ def log_likelihood(deal: GameState, reader_view: GameState, given: dict[int, tup
             total += -beta * (scores[card] - low) - math.log(norm)
             later |= 1 << card
     return total
+
+
+def linked_cards(hand: int) -> int:
+    """How many cards of ``hand`` link with another card of it (``linked B`` in the module docstring)."""
+    return sum(1 for c in iter_mask(hand) if LINKS[c] & hand)
 
 
 def shares(deals: Sequence[GameState], hidden: list[int], weights: Sequence[float] | None = None
@@ -98,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = get_rules(args.variant)
     melds = catalog(rules)
-    names = ["uniform", "infer", "read", *(f"choice {b:g}" for b in BETAS)]
+    names = ["uniform", "infer", "read", *(f"choice {b:g}" for b in BETAS), *(f"linked {b:g}" for b in LINKED)]
     loss: Counter[str] = Counter()
     ess: Counter[str] = Counter()  # summed effective sample sizes of the weighted deals
     rows = positions = 0
@@ -128,6 +139,12 @@ def main(argv: list[str] | None = None) -> int:
                         w = [math.exp(x - top) for x in logs]
                         found[f"choice {beta:g}"] = shares(inferred, hidden, w)
                         ess[f"choice {beta:g}"] += sum(w) ** 2 / sum(x * x for x in w)
+                    counts = [sum(linked_cards(d.hands[q] or 0) for q in hidden) for d in inferred]
+                    for beta in LINKED:
+                        top = max(counts)
+                        w = [math.exp(beta * (k - top)) for k in counts]
+                        found[f"linked {beta:g}"] = shares(inferred, hidden, w)
+                        ess[f"linked {beta:g}"] += sum(w) ** 2 / sum(x * x for x in w)
                     unseen = unseen_cards(mine, 0)
                     for q in hidden:
                         truth = state.hands[q] or 0
