@@ -75,5 +75,23 @@ def test_the_script_prints_every_sampler() -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("classic: 3 greedy deals of seed 5")
-    assert [line.split()[0] for line in lines[1:]] == ["uniform", "infer", "read", "choice", "choice", "choice"]
+    assert [line.split()[0] for line in lines[1:]] == [
+        "uniform", "infer", "read", "choice", "choice", "choice", "linked", "linked",
+    ]
     assert all(float(line.split("log loss ")[1].split(",")[0]) > 0 for line in lines[1:])
+
+
+def test_linked_cards_counts_cards_with_a_partner_in_the_hand() -> None:
+    from analyzer.cards import parse_cards
+
+    rc = _module()
+
+    def mask(text: str) -> int:
+        return sum(1 << c for c in parse_cards(text.split()))
+
+    # 5S-7S: same suit two ranks apart (links); 5S-5C: same rank; KH alone.
+    assert rc.linked_cards(mask("5S 7S 5C KH")) == 3
+    # J follows 7 in the 40-card deck (R5): 7S-JS link; same suit three ranks apart does not.
+    assert rc.linked_cards(mask("7S JS")) == 2
+    assert rc.linked_cards(mask("2S 5S QH")) == 0
+    assert rc.linked_cards(0) == 0
