@@ -690,7 +690,7 @@ def advise(
         shown = [m for m in group if m in asked] or group
         move = max(shown, key=lambda m: (expected(m), -group.index(m)))
         w, d, lo = (x / done for x in tallies[move])
-        ci = (w, w) if exact else wilson(round(w * done), done)
+        ci = (w, w) if exact else wilson(w * done, done)  # fractional: per-deal win chances
         # Reasons use only what the player can see (his view), unless the hands are open.
         static[move] = score_move(mine, move)
         estimates.append(MoveEstimate(move, w, d, lo, ci, w - lo, done, static[move].score, ()))
@@ -761,7 +761,7 @@ def _advise_mcts(
         # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
         win, draw = st.win, st.draw
         loss = max(0.0, 1.0 - win - draw) if st.visits else 0.0
-        ci = wilson(round(win * st.visits), st.visits) if st.visits else (0.0, 1.0)
+        ci = wilson(win * st.visits, st.visits) if st.visits else (0.0, 1.0)
         static[st.move] = score_move(mine, st.move)
         estimates.append(
             MoveEstimate(

@@ -183,6 +183,12 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             )
         )
     if not isinstance(start_data.get("stock"), list):
+        # Fresh-user report: a misspelt key ("stok") was told to list the stock; the position's
+        # own checks (unknown keys, with a suggestion) come first, then the record's stock rule.
+        try:
+            load_position(start_data)
+        except ConquianError as exc:
+            raise RecordError(f"line {number}: bad start position: {exc}") from None
         raise RecordError(
             f"line {number}: the start position must list the stock cards in order (docs/record-format.md)"
         )
@@ -322,7 +328,10 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             if isinstance(move, Turn) and state.is_chance_node() and state.stock:
                 # Fresh-user report: a wrong turned card did not say which card is next (R10).
                 hint = f": the stock's next card is {format_card(state.stock[0], state.rules.labels)}"
-            raise RecordError(f"line {number} (move {n}): {exc}{hint}") from None
+            # Fresh-user report: the message showed the move in the engine's labels ('turn QS')
+            # where the record says 'turn 11e': quote the move as written when it differs.
+            written = "" if move.text(state.rules.labels) == " ".join(move_text.split()) else f" {clip(move_text)!r}"
+            raise RecordError(f"line {number} (move {n}){written}: {exc}{hint}") from None
         replay.moves.append(move)
         replay.final = state
     if replay is None:

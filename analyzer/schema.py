@@ -138,6 +138,15 @@ class _Shape(BaseModel):
             raise PydanticCustomError("null_value", "must not be null")
         return value
 
+    @field_validator("labels", mode="before", check_fields=False)
+    @classmethod
+    def _labels_in_any_case(cls, value: Any) -> Any:
+        # "Spanish" is read as "spanish", as a variant "Classic" and the command line's
+        # --labels SPANISH are (fresh-user report: only the file's labels were refused).
+        if isinstance(value, str) and value.strip().lower() in ("french", "spanish"):
+            return value.strip().lower()
+        return value  # refused as written
+
     @model_validator(mode="before")
     @classmethod
     def _drop_notes(cls, data: Any) -> Any:

@@ -7,13 +7,17 @@ import math
 __all__ = ["wilson"]
 
 
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
     """Wilson score interval of a proportion (95% by default).
 
     Parameters
     ----------
-    successes, trials : int
-        Counts; ``0 <= successes <= trials``.
+    successes : float
+        Count of successes, ``0 <= successes <= trials``; it may be fractional: a sum of
+        per-trial win chances (a sampled deal whose stock order is left to chance counts its
+        win probability), so that the interval is centred on the proportion reported beside it.
+    trials : int
+        Count of trials.
     z : float
         Normal quantile of the interval (1.96 for 95%).
 

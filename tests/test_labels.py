@@ -294,3 +294,22 @@ def test_a_position_without_a_card_shown_takes_its_variants_labels() -> None:
     hidden = {"variant": "megajogos", "players": [{"hand": 8, "layout": []}] * 3, "stock": 16}
     assert str(load_position(hidden).rules.labels) == "spanish"
     assert str(load_position({**hidden, "labels": "french"}).rules.labels) == "french"
+
+
+def test_a_files_labels_are_read_in_any_case(tmp_path: Path) -> None:
+    # Fresh-user report: "variant": "Classic" and --labels SPANISH were read, "labels": "Spanish"
+    # in a file was refused; every case reads alike, and a wrong name is still named.
+    hidden = {**FRENCH_MEGAJOGOS, "players": [{"hand": 8}, {"hand": 8}, {"hand": 8}]}
+    for written in ("Spanish", "SPANISH", " spanish "):
+        state = load_position({**hidden, "labels": written})
+        assert state.centre is not None and state.centre.card == card("7H")
+    assert load_position({**hidden, "labels": "French"}).centre == load_position(FRENCH_MEGAJOGOS).centre
+    with pytest.raises(PositionError, match='labels must be "french" or "spanish", got "Klingon"'):
+        load_position({**hidden, "labels": "Klingon"})
+    queries = {"type": "melds", "labels": "Spanish", "queries": [{"cards": "1e 2e 3e"}]}
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(queries))
+    code, out, err = run("melds", "--file", str(path), "--json")
+    assert code == 0, err
+    (answer,) = json.loads(out)["queries"]
+    assert answer["melded"] == 3 and answer["melds"] == [["1e", "2e", "3e"]]

@@ -364,3 +364,38 @@ def test_replay_counts_one_move_in_the_singular(tmp_path: Path) -> None:
     path.write_text("\n".join(_lines()[:2]) + "\n")
     code, out, _ = run("replay", str(path))
     assert code == 0 and "Valid record: 1 move," in out
+
+
+def test_a_misspelt_key_of_the_start_is_named_before_the_stock_rule() -> None:
+    # Fresh-user report: "stok" in the start was told "must list the stock cards in order",
+    # and with a stock count the unknown key "x" was never named.
+    lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    start = header["start"]
+    misspelt = {("stok" if k == "stock" else k): v for k, v in start.items()}
+    with pytest.raises(RecordError, match=r"^line 1: bad start position: unknown key 'stok'; did you mean 'stock'\?$"):
+        replay_lines([json.dumps({**header, "start": misspelt}), *lines[1:]])
+    counted = {**start, "stock": len(start["stock"]), "x": [1]}
+    with pytest.raises(RecordError, match=r"^line 1: bad start position: unknown key 'x'"):
+        replay_lines([json.dumps({**header, "start": counted}), *lines[1:]])
+    # The position is well formed but for the record's own rule: the stock rule is said.
+    counted.pop("x")
+    with pytest.raises(RecordError, match="must list the stock cards in order"):
+        replay_lines([json.dumps({**header, "start": counted}), *lines[1:]])
+
+
+def test_an_illegal_move_is_quoted_as_written() -> None:
+    # Fresh-user report: 'turn 11e' (Spanish labels) in a French record was reported as
+    # "illegal move 'turn QS'" only; the move as written comes first when it differs.
+    lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
+    entry = json.loads(lines[1])
+    right = entry["move"].split()[1]
+    wrong, written = ("3C", "turn  3b") if right != "3C" else ("4C", "turn 4b")  # b: bastos, clubs
+    entry["move"] = written
+    with pytest.raises(
+        RecordError, match=rf"^line 2 \(move 1\) '{written}': illegal move 'turn {wrong}' .*next card is {right}$"
+    ):
+        replay_lines([lines[0], json.dumps(entry), *lines[2:]])
+    entry["move"] = f"turn {wrong}"  # as the engine writes it: quoted once
+    with pytest.raises(RecordError, match=rf"^line 2 \(move 1\): illegal move 'turn {wrong}'"):
+        replay_lines([lines[0], json.dumps(entry), *lines[2:]])
