@@ -210,10 +210,16 @@ class _Reader:
     def players(self, token: _Token, rules: Rules) -> list[dict[str, Any]]:
         entries = token.split("/")
         if len(entries) != rules.players:
+            # Fresh-user report: "KS, KH[...]" split the field at the space; say so.
+            spaced = (
+                "; the field ends with ',': a space ends a field, so write the cards without spaces"
+                if token.text.endswith(",")
+                else ""
+            )
             raise self.fail(
                 "players",
                 token,
-                f"{rules.name} has {rules.players} players, separated by '/'; got {len(entries)}",
+                f"{rules.name} has {rules.players} players, separated by '/'; got {len(entries)}{spaced}",
             )
         return [self.player(entry, p, rules) for p, entry in enumerate(entries)]
 

@@ -208,6 +208,8 @@ BAD = [
     # Fresh-user report: an empty meld or centre card said "write '-' for none", which fails too.
     (FORCING.replace("6S,7S]", "6S,7S][]"), "players", "]/AH", "a meld has three cards or more"),
     (FORCING.replace("5C:turned", ":turned"), "centre", ":turned", "the whole field is '-'"),
+    # Fresh-user report: a space after a comma cut the players field and said only "got 1".
+    (FORCING.replace("KS,KH", "KS, KH"), "players", "KS, KH", "got 1; the field ends with ','"),
 ]
 
 
