@@ -15,7 +15,7 @@ def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, f
     successes : float
         Count of successes, ``0 <= successes <= trials``; it may be fractional: a sum of
         per-trial win chances (a sampled deal whose stock order is left to chance counts its
-        win probability), so that the interval is centred on the proportion reported beside it.
+        win probability), so that the interval is that of the proportion reported beside it.
     trials : int
         Count of trials.
     z : float
