@@ -253,6 +253,10 @@ def hint(
     limit = top or 20
     for k, m in enumerate(moves[:limit], 1):
         low, high = m["ci95"]
+        if not m["evaluated"]:
+            # Fresh-user report: a move the search never tried showed "0% | 0% | 0-100%".
+            table.add_row(str(k), m["move"], "-", "-", "-", "; ".join(m["reasons"]))
+            continue
         # One exact solve has no interval (not "100-100%").
         spread = "exact" if exact else f"{100 * low:.0f}-{100 * high:.0f}%"
         table.add_row(

@@ -93,7 +93,9 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
     list of dict
         Best first: ``move``, ``score`` (expected result, -1..1, R20), ``reasons``, ``win``,
         ``draw``, ``loss`` (probabilities), ``ci95`` (95% Wilson interval of ``win``),
-        ``static_score``.
+        ``static_score``, ``evaluated`` (false for a move the search never tried: its ``win``,
+        ``draw``, ``loss`` and ``score`` are then 0, no estimate, and ``ci95`` is 0-1) and
+        ``samples`` (the sampled deals, or IS-MCTS visits, that evaluated it).
     """
     lab = state.rules.labels
     return [
@@ -103,10 +105,13 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
             "reasons": list(e.reasons),
             "win": round(e.win, 6),
             "draw": round(e.draw, 6),
-            # From the rounded win and draw, so that the three still add up to 1.
-            "loss": round(1.0 - round(e.win, 6) - round(e.draw, 6), 6),
+            # From the rounded win and draw, so that the three still add up to 1; a move never
+            # tried has no estimate (fresh-user report: it said loss 1.0 beside score 0.0).
+            "loss": round(1.0 - round(e.win, 6) - round(e.draw, 6), 6) if e.samples else 0.0,
             "ci95": [round(e.ci95[0], 6), round(e.ci95[1], 6)],
             "static_score": e.static_score,
+            "evaluated": e.samples > 0,
+            "samples": e.samples,
         }
         for e in advice.estimates
     ]

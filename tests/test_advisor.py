@@ -228,3 +228,34 @@ def test_the_interval_is_of_the_win_chance_shown(name: str, samples: int) -> Non
         low, high = est.ci95
         assert low <= est.win <= high
         assert (low, high) == pytest.approx(_wilson_by_hand(est.win, est.samples)), est.move.text()
+
+
+def test_a_move_never_tried_is_shown_as_not_evaluated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # Fresh-user report: with --samples 2 in megajogos, six of eight moves the search never
+    # tried said loss 1.0 beside score 0.0, and the table showed "0% | 0% | 0-100%".
+    from cli_run import run
+
+    path = tmp_path / "d.json"
+    code, _, err = run("deal", "--variant", "megajogos", "--seed", "1", "--after", "2", "--view", "0", "-o", str(path))
+    assert code == 0, err
+    code, out, err = run("hint", str(path), "--json", "--samples", "2", "--time-limit", "inf")
+    assert code == 0, err
+    moves = json.loads(out)["moves"]
+    tried = [m for m in moves if m["evaluated"]]
+    untried = [m for m in moves if not m["evaluated"]]
+    assert tried and untried
+    for m in tried:
+        assert m["samples"] >= 1
+        assert m["win"] + m["draw"] + m["loss"] == pytest.approx(1.0)
+        assert m["score"] == pytest.approx(m["win"] - m["loss"])
+    for m in untried:
+        assert m["samples"] == 0 and (m["win"], m["draw"], m["loss"], m["score"]) == (0.0, 0.0, 0.0, 0.0)
+        assert m["reasons"][0].startswith("not evaluated")
+    code, out, err = run("hint", str(path), "--samples", "2", "--time-limit", "inf")
+    assert code == 0, err
+    assert "not evaluated" in out
+    dashes = re.compile(r"[│|]\s+-\s+[│|]\s+-\s+[│|]\s+-\s+[│|]")
+    for m in untried:
+        assert any(m["move"] in line and dashes.search(line) for line in out.splitlines()), m["move"]
+    for m in tried:
+        assert not any(m["move"] in line and dashes.search(line) for line in out.splitlines()), m["move"]
