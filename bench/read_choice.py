@@ -140,9 +140,9 @@ def main(argv: list[str] | None = None) -> int:
                         found[f"choice {beta:g}"] = shares(inferred, hidden, w)
                         ess[f"choice {beta:g}"] += sum(w) ** 2 / sum(x * x for x in w)
                     counts = [sum(linked_cards(d.hands[q] or 0) for q in hidden) for d in inferred]
+                    most = max(counts)
                     for beta in LINKED:
-                        top = max(counts)
-                        w = [math.exp(beta * (k - top)) for k in counts]
+                        w = [math.exp(beta * (k - most)) for k in counts]
                         found[f"linked {beta:g}"] = shares(inferred, hidden, w)
                         ess[f"linked {beta:g}"] += sum(w) ** 2 / sum(x * x for x in w)
                     unseen = unseen_cards(mine, 0)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
+from cli_run import run
 from conftest import EXAMPLES
 
 from analyzer.advisor import advise, candidate_moves
@@ -230,11 +232,9 @@ def test_the_interval_is_of_the_win_chance_shown(name: str, samples: int) -> Non
         assert (low, high) == pytest.approx(_wilson_by_hand(est.win, est.samples)), est.move.text()
 
 
-def test_a_move_never_tried_is_shown_as_not_evaluated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_move_never_tried_is_shown_as_not_evaluated(tmp_path: Path) -> None:
     # Fresh-user report: with --samples 2 in megajogos, six of eight moves the search never
     # tried said loss 1.0 beside score 0.0, and the table showed "0% | 0% | 0-100%".
-    from cli_run import run
-
     path = tmp_path / "d.json"
     code, _, err = run("deal", "--variant", "megajogos", "--seed", "1", "--after", "2", "--view", "0", "-o", str(path))
     assert code == 0, err
