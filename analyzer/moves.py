@@ -221,8 +221,13 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
     seen = 0
     pos = 0
     body = body.strip()
-    while body[pos:].lstrip().startswith("["):
-        pos += len(body[pos:]) - len(body[pos:].lstrip())
+    while True:
+        ahead = body[pos:].lstrip()
+        if melds and ahead.startswith(",") and ahead[1:].lstrip().startswith("["):
+            ahead = ahead[1:].lstrip()  # fresh-user report: 'take [..], [..] pay AC' reads too
+        if not ahead.startswith("["):
+            break
+        pos = len(body) - len(ahead)
         match = _BRACKETS.match(body, pos)
         if match is None:
             raise IllegalMoveError(f"unclosed '[' in move {clip(text)!r}")
@@ -284,7 +289,8 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
     """
     if not isinstance(text, str):
         raise IllegalMoveError(f"not a move: {clip(repr(text))} (a move is text, e.g. 'pass')")
-    clean = " ".join(text.strip().split())
+    # Fresh-user report: 'take[5S 5D 5C]pay AD' was not a move; brackets end words.
+    clean = " ".join(text.replace("[", " [").replace("]", "] ").split())
     head, _, rest = clean.partition(" ")
     verb = head.lower()
     try:

@@ -207,15 +207,27 @@ class _Reader:
                 "labels", token, f"labels must be french, spanish or -, got {clip(token.text)!r}"
             ) from None
 
-    def players(self, token: _Token, rules: Rules) -> list[dict[str, Any]]:
+    def players(self, token: _Token, rules: Rules, after: _Token | None = None) -> list[dict[str, Any]]:
+        """The players field; ``after`` is the field that follows it, to tell a field cut by a
+        space (``KS,KH [AC,2C,3C]``) from a wrong count of players."""
         entries = token.split("/")
-        if len(entries) != rules.players:
-            # Fresh-user report: "KS, KH[...]" split the field at the space; say so.
-            spaced = (
-                "; the field ends with ',': a space ends a field, so write the cards without spaces"
-                if token.text.endswith(",")
-                else ""
+        if token.text.endswith("/") and after is not None:
+            raise self.fail(
+                "players",
+                token,
+                "the field ends with '/': a space ends a field, so write the players without spaces",
             )
+        if len(entries) != rules.players:
+            # Fresh-user reports: "KS, KH[...]", "KS,KH [AC,2C,3C]/..." and "KS / AH" split the
+            # field at the space; say so.
+            spaced = ""
+            if token.text.endswith(","):
+                spaced = "; the field ends with ',': a space ends a field, so write the cards without spaces"
+            elif after is not None and after.text[:1] in ("[", "/", ","):
+                spaced = (
+                    f"; the field is followed by {after.text[:1]!r} at {self.where(after)}: "
+                    "a space ends a field, so write the players without spaces"
+                )
             raise self.fail(
                 "players",
                 token,
@@ -451,7 +463,7 @@ def _notation_parts(text: str) -> tuple[dict[str, Any], dict[str, tuple[str, int
     for name, token in zip(("dealer", "to_act"), fields[2:4], strict=True):
         if token.text != "-":  # "-": the default, a key left out (null is not a seat)
             data[name] = reader.seat(name, token, rules, name)
-    data["players"] = reader.players(fields[4], rules)
+    data["players"] = reader.players(fields[4], rules, fields[5] if len(fields) > 5 else None)
     centre = fields[5] if len(fields) > 5 else _Token("-", 0)
     data["centre"] = reader.centre(centre, rules)
     data["dead"] = reader.dead(fields[6]) if len(fields) > 6 else []

@@ -182,9 +182,12 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
                 else json_text(start_data)
             )
         )
+    # Keys and types first, with their path ("unknown key 'stok' in start; did you mean
+    # 'stock'?", as for the other keys of the start).
+    _shape(RecordHeader, entry, number, "the header")
     if not isinstance(start_data.get("stock"), list):
         # Fresh-user report: a misspelt key ("stok") was told to list the stock; the position's
-        # own checks (unknown keys, with a suggestion) come first, then the record's stock rule.
+        # own checks come first, then the record's stock rule.
         try:
             load_position(start_data)
         except ConquianError as exc:
@@ -192,7 +195,6 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
         raise RecordError(
             f"line {number}: the start position must list the stock cards in order (docs/record-format.md)"
         )
-    _shape(RecordHeader, entry, number, "the header")
     try:
         start = load_position(entry["start"])
     except ConquianError as exc:

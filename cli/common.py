@@ -729,6 +729,11 @@ def svg_file(text: str | None, *, force: bool, inputs: Sequence[str | None] = ()
     """:func:`output_file` for ``--svg``, refusing a name that ends in another picture format
     (a fresh-user report: ``--svg s.png`` wrote SVG text into a file named .png)."""
     ending = Path(text).suffix.lower() if text else ""
+    if ending == ".svgz":  # fresh-user report: plain SVG text went into a file named .svgz
+        usage(
+            f"--svg writes plain SVG, but {_shown(str(text))!r} ends in .svgz (compressed SVG): "
+            "name it .svg (gzip compresses it afterwards)"
+        )
     if ending in _NOT_SVG:
         usage(
             f"--svg writes an SVG picture, but {_shown(str(text))!r} ends in {ending}: name it .svg "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Annotated
 
 import typer
@@ -10,7 +11,7 @@ from rich.table import Table
 
 from analyzer.advisor import DEFAULT_ENGINE, advise, engine_for
 from analyzer.bots import Bot, make_bot
-from analyzer.cards import Labels, counted, format_card, format_mask
+from analyzer.cards import Labels, clip, counted, format_card, format_mask
 from analyzer.errors import ConquianError
 from analyzer.moves import Give, Move, parse_move, small_number
 from analyzer.position import deal, view
@@ -232,6 +233,11 @@ def _ask(state: GameState, seat: int) -> Move:
             if 1 <= k <= len(moves):
                 return moves[k - 1]
             out.print(f"No move number {k}: choose 1 to {len(moves)}.", markup=False)
+            continue
+        if re.fullmatch(r"[+-]?[0-9]+", text):
+            # Fresh-user report: '-1' and a 30-digit number were "not a move" where '99' said
+            # which numbers to type.
+            out.print(f"No move number {clip(text)!r}: choose 1 to {len(moves)}.", markup=False)
             continue
         try:
             move = parse_move(text, lab)

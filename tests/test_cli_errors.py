@@ -357,6 +357,27 @@ def test_an_empty_meld_in_a_move_is_a_usage_error(text: str) -> None:
     assert code == 2 and one_error_line(err) and "an empty meld '[]'" in err and out == ""
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "take[5S 5D 5C]pay AD",
+        "take [5S 5D 5C],[2H 3H 4H] pay AD",
+        "take [5S 5D 5C] , [2H 3H 4H] pay AD",
+        "TAKE[2H,3H,4H][5S,5D,5C]PAY AD",
+    ],
+)
+def test_brackets_need_no_spaces_and_a_comma_may_part_melds(text: str) -> None:
+    # Fresh-user report: 'take[5S 5D 5C]pay AD' and 'take [..], [..] pay AD' were not moves.
+    want = parse_move("take [5S 5D 5C] [2H 3H 4H] pay AD" if "2H" in text else "take [5S 5D 5C] pay AD")
+    assert parse_move(text) == want
+
+
+@pytest.mark.parametrize("text", ["take [5S 5D 5C], pay AD", "take , [5S 5D 5C] pay AD", "take [5S 5D 5C],, [2H 3H 4H] pay AD"])
+def test_a_comma_outside_brackets_only_parts_melds(text: str) -> None:
+    with pytest.raises(IllegalMoveError, match=r"^expected 'pay CARD' or 'out'|lists no melds"):
+        parse_move(text)
+
+
 def test_counts_of_one_are_singular() -> None:
     # Fresh-user report: "player 0 has 1 cards in hand", "Evaluated on 1 sampled deals".
     code, _, err = run("analyze", "classic french 1 1 KS/AH")

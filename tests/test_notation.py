@@ -210,6 +210,10 @@ BAD = [
     (FORCING.replace("5C:turned", ":turned"), "centre", ":turned", "the whole field is '-'"),
     # Fresh-user report: a space after a comma cut the players field and said only "got 1".
     (FORCING.replace("KS,KH", "KS, KH"), "players", "KS, KH", "got 1; the field ends with ','"),
+    # Fresh-user report: a space before '[' or around '/' said only "got 1" too.
+    (FORCING.replace("KS,KH[", "KS,KH ["), "players", "KS,KH [", "got 1; the field is followed by '['"),
+    (FORCING.replace("]/AH", "] /AH"), "players", "KS,KH[", "got 1; the field is followed by '/'"),
+    (FORCING.replace("]/AH", "]/ AH"), "players", "KS,KH[", "the field ends with '/': a space ends"),
 ]
 
 

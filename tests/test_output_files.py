@@ -258,6 +258,10 @@ def test_svg_refuses_the_name_of_another_picture_format(args: list[str], tmp_pat
     code, out, err = run(*args, "--svg", str(target), "--force")
     assert code == 2 and one_error_line(err) and "ends in .png: name it .svg" in err and out == ""
     assert target.read_text() == "keep"
+    # and '.svgz' (compressed SVG) would hold plain SVG text
+    code, out, err = run(*args, "--svg", str(tmp_path / "s.svgz"))
+    assert code == 2 and one_error_line(err) and "ends in .svgz (compressed SVG)" in err and out == ""
+    assert not (tmp_path / "s.svgz").exists()
     plain = tmp_path / "picture"  # no ending: written, as before
     code, _, err = run(*args, "--svg", str(plain))
     assert code == 0, err

@@ -18,11 +18,14 @@ def test_play_refuses_bad_moves_and_prompts_again() -> None:
     assert code == 0  # quitting is the player's choice, not an error
     # Fresh-user report: '01' and an Arabic-Indic '١' were read as move 1.
     code, out, _ = run("play", "--seed", "4", input="01\n\u0661\nquit\n")
-    assert code == 0 and "Not a move: '01'" in out and "Not a move: '\u0661'" in out
+    assert code == 0 and "No move number '01': choose 1 to" in out and "Not a move: '\u0661'" in out
     assert out.count("your move>") >= 3
     # A number of 5,000 digits was past Python's limit on converting digits (a traceback in 'why').
     code, out, _ = run("play", "--seed", "4", input="9" * 5000 + "\nquit\n")
-    assert code == 0 and "not a move" in out.lower() and out.count("your move>") >= 2
+    assert code == 0 and "No move number '99999" in out and out.count("your move>") >= 2
+    # Fresh-user report: '-1' was "not a move" where '999' said which numbers to type.
+    code, out, _ = run("play", "--seed", "4", input="-1\n+2\nquit\n")
+    assert code == 0 and "No move number '-1': choose 1 to" in out and "No move number '+2'" in out
 
 
 def test_play_to_the_end_with_record(tmp_path: Path) -> None:

@@ -373,10 +373,10 @@ def test_a_misspelt_key_of_the_start_is_named_before_the_stock_rule() -> None:
     header = json.loads(lines[0])
     start = header["start"]
     misspelt = {("stok" if k == "stock" else k): v for k, v in start.items()}
-    with pytest.raises(RecordError, match=r"^line 1: bad start position: unknown key 'stok'; did you mean 'stock'\?$"):
+    with pytest.raises(RecordError, match=r"^line 1: unknown key 'stok' in start; did you mean 'stock'\?$"):
         replay_lines([json.dumps({**header, "start": misspelt}), *lines[1:]])
     counted = {**start, "stock": len(start["stock"]), "x": [1]}
-    with pytest.raises(RecordError, match=r"^line 1: bad start position: unknown key 'x'"):
+    with pytest.raises(RecordError, match=r"^line 1: unknown key 'x' in start"):
         replay_lines([json.dumps({**header, "start": counted}), *lines[1:]])
     # The position is well formed but for the record's own rule: the stock rule is said.
     counted.pop("x")
