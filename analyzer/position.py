@@ -440,7 +440,14 @@ def load_position(data: Any) -> GameState:
     )
     _check_paid(state)
     to_act = _seat(_default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", rules)
-    state = _validated(GameState(**{**_fields(state), "to_act": to_act}))
+    try:
+        state = _validated(GameState(**{**_fields(state), "to_act": to_act}))
+    except PositionError as exc:
+        # Fresh-user report: a player without a "hand" key was told only R7's count.
+        missing = [p for p, entry in enumerate(shape.players) if "hand" not in entry.model_fields_set]
+        if missing and f"player {missing[0]} has " in str(exc):
+            raise PositionError(f"{exc}; player {missing[0]} has no 'hand' key, which reads as an empty hand") from None
+        raise
     return state
 
 

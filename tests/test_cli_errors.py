@@ -389,3 +389,15 @@ def test_counts_of_one_are_singular() -> None:
     code, out, _ = run("why", str(EXAMPLES / "forcing.json"), "pass", "--samples", "1", "--time-limit", "1e400")
     text = " ".join(out.split())
     assert code == 0 and "of 1 sampled deal" in text and "1 sampled deals" not in text
+
+
+def test_a_player_without_a_hand_key_is_told_so(tmp_path: Path) -> None:
+    # Fresh-user report: a player object without "hand" was told only "0 cards in hand and 8
+    # melded: they must add up to 10 (R7)".
+    data = json.loads((EXAMPLES / "forcing.json").read_text())
+    del data["players"][0]["hand"]
+    path = tmp_path / "nohand.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run("analyze", str(path))
+    assert code == 1 and one_error_line(err) and out == ""
+    assert "must add up to 10 (R7); player 0 has no 'hand' key, which reads as an empty hand" in err
