@@ -7,7 +7,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, json_errors, out, read_position
+from cli.boundary import json_errors
+from cli.console import emit, out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import JsonOpt, LabelsOpt
 from cli.results import analyze_data
 
 __all__ = ["analyze"]
@@ -25,7 +28,7 @@ def analyze(
     With --json a position that is not valid also prints {"valid": false, "error": ...}.
     """
     json_errors(as_json)
-    pos = read_position(position, labels)
+    pos = position_arg(position, labels)
     state = pos.state
     data = analyze_data(state)
     if as_json:

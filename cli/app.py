@@ -4,9 +4,11 @@ The entry point :func:`cli.main.main` imports this module (and with it
 typer, rich and the analyzer) only after it has set up Ctrl-C handling.
 
 Each command lives in its own module (``cli/hint.py``, ``cli/melds.py``, ...)
-that only parses and renders; the pieces they share (the error boundary,
-option types, position input, label choice, output files, progress) are in
-:mod:`cli.common`.
+that only parses and renders; the pieces they share are one module each:
+the error boundary (:mod:`cli.boundary`), standard output and JSON
+(:mod:`cli.console`), option types (:mod:`cli.options`), input reading with
+the label choice (:mod:`cli.inputs`), output files (:mod:`cli.outputs`) and
+progress (:mod:`cli.progress`).
 
 Exit codes: 0 success; 1 a domain error (an impossible position, an
 illegal move, a position file that is not valid JSON); 2 a usage error (a
@@ -39,7 +41,8 @@ from cli import (
     variants,
     why,
 )
-from cli.common import Command, Group, out
+from cli.boundary import Command, Group
+from cli.console import out
 
 __all__ = ["COMMANDS", "app"]
 

@@ -10,17 +10,11 @@ import typer
 from analyzer.deals import deal_position
 from analyzer.notation import format_notation
 from analyzer.position import dump_position, relabel, view
-from cli.common import (
-    ForceOpt,
-    JsonOpt,
-    VariantLabelsOpt,
-    VariantOpt,
-    maybe,
-    out,
-    output_file,
-    rules_of,
-    usage,
-)
+from cli.boundary import usage
+from cli.console import out
+from cli.inputs import rules_of
+from cli.options import ForceOpt, JsonOpt, VariantLabelsOpt, VariantOpt
+from cli.outputs import maybe, output_file
 
 __all__ = ["deal"]
 

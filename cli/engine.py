@@ -46,7 +46,9 @@ from analyzer.schema import (
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
 from analyzer.why import explain
-from cli.common import MAX_INPUT, LabelsOpt, json_out
+from cli.console import json_out
+from cli.inputs import MAX_INPUT
+from cli.options import LabelsOpt
 from cli.results import (
     all_moves_data,
     analyze_data,
@@ -507,7 +509,7 @@ _TOO_LONG = "\x00too-long"
 
 def _lines(stream: Any) -> Iterator[str]:
     """Request lines of ``stream`` as text; a line that is not UTF-8, or longer than
-    :data:`cli.common.MAX_INPUT` bytes (read no further than that), comes as an error marker."""
+    :data:`cli.inputs.MAX_INPUT` bytes (read no further than that), comes as an error marker."""
     binary = getattr(stream, "buffer", None)
     if binary is None:
         yield from stream

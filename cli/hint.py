@@ -21,21 +21,11 @@ from analyzer.advisor import (
 from analyzer.cards import counted, format_card
 from analyzer.hints import static_hints
 from analyzer.state import GameState
-from cli.common import (
-    POSITION_HELP,
-    SAMPLES_DEFAULTS,
-    EngineOpt,
-    JsonOpt,
-    LabelsOpt,
-    domain,
-    emit,
-    given_options,
-    interruptible,
-    out,
-    progress,
-    read_position,
-    usage,
-)
+from cli.boundary import domain, usage
+from cli.console import emit, out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import SAMPLES_DEFAULTS, EngineOpt, JsonOpt, LabelsOpt, given_options
+from cli.progress import interruptible, progress
 from cli.results import hint_data, static_data
 
 __all__ = ["SAMPLING_OPTIONS", "hint"]
@@ -133,7 +123,7 @@ def hint(
                 f"--static ranks moves by a one-move evaluation, without sampling: "
                 f"{', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect with it"
             )
-    pos = read_position(position, labels)
+    pos = position_arg(position, labels)
     state, name = pos.state, pos.name
     if state.is_chance_node():
         domain(

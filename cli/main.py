@@ -5,7 +5,7 @@ handling before typer, rich and the analyzer are imported (about a second):
 a Ctrl-C at any moment of start-up ends the command with exit 130 and one
 line, never a traceback.  The typer app and its commands are in
 :mod:`cli.app` (``cli.main.app`` and ``cli.main.COMMANDS`` still name them);
-the pieces the commands share are in :mod:`cli.common`.
+the pieces the commands share are listed there (:mod:`cli.boundary`, ...).
 
 Exit codes: 0 success; 1 a domain error (an impossible position, an
 illegal move, a position file that is not valid JSON); 2 a usage error (a
@@ -69,7 +69,7 @@ def main(args: list[str] | None = None) -> int:
             os.write(2, b"conquian: error: standard output is closed: nowhere to write the answer\n")
         return 1
     if sys.stdin is None:  # closed standard input ('<&-'): the engine sees the end of input
-        from cli.common import STDIN_CLOSED
+        from cli.inputs import STDIN_CLOSED
 
         STDIN_CLOSED[0] = True
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the process
@@ -82,7 +82,7 @@ def main(args: list[str] | None = None) -> int:
         from cli.app import app as command
 
         if previous is not None:
-            # From here on the command's own handling applies (cli.common.Group): Ctrl-C
+            # From here on the command's own handling applies (cli.boundary.Group): Ctrl-C
             # is a KeyboardInterrupt again, so that output files are cleaned up; and so is
             # a kill (SIGTERM, e.g. from 'timeout'): no half-written temporary file is left.
             signal.signal(signal.SIGINT, previous)

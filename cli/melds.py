@@ -10,20 +10,10 @@ from analyzer.cards import Labels, format_mask, text_labels
 from analyzer.errors import CardError
 from analyzer.meldfile import MeldAnswer, answer_meld_queries
 from analyzer.partition import Arrangement, solve_arrangement
-from cli.common import (
-    DOMAIN,
-    JsonOpt,
-    LabelsOpt,
-    VariantOpt,
-    cards_arg,
-    emit,
-    given_options,
-    input_text,
-    json_input,
-    out,
-    rules_of,
-    usage,
-)
+from cli.boundary import DOMAIN, usage
+from cli.console import emit, out
+from cli.inputs import cards_arg, input_text, json_input, rules_of
+from cli.options import JsonOpt, LabelsOpt, VariantOpt, given_options
 from cli.results import arrangement_data
 
 __all__ = ["melds"]

@@ -6,7 +6,9 @@ from typing import Annotated
 
 import typer
 
-from cli.common import POSITION_HELP, JsonOpt, LabelsOpt, emit, out, read_position
+from cli.console import emit, out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import JsonOpt, LabelsOpt
 from cli.results import notation_data
 
 __all__ = ["notation"]
@@ -24,7 +26,7 @@ def notation(
     cards, the stock (count or order) and the exchange when present; see docs/notation.md.
     Given a notation, it prints the canonical one; with --json also the position as JSON.
     """
-    pos = read_position(position, labels)
+    pos = position_arg(position, labels)
     data = notation_data(pos.state)
     if as_json:
         emit(data)

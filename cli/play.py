@@ -18,18 +18,11 @@ from analyzer.position import deal, view
 from analyzer.records import record_lines
 from analyzer.rules import Rules
 from analyzer.state import GameState, Phase
-from cli.common import (
-    ForceOpt,
-    OutputFile,
-    VariantLabelsOpt,
-    VariantOpt,
-    bots_arg,
-    maybe,
-    out,
-    output_file,
-    rules_of,
-    usage,
-)
+from cli.boundary import usage
+from cli.console import out
+from cli.inputs import bots_arg, rules_of
+from cli.options import ForceOpt, VariantLabelsOpt, VariantOpt
+from cli.outputs import OutputFile, maybe, output_file
 
 __all__ = ["play"]
 

@@ -10,20 +10,11 @@ from analyzer.cards import Labels, format_card, parse_card
 from analyzer.moves import parse_move
 from analyzer.position import dump_position, relabel
 from analyzer.puzzles import check_puzzle, load_puzzle, solve_puzzle
-from cli.common import (
-    DOMAIN,
-    BudgetOpt,
-    ForceOpt,
-    JsonOpt,
-    LabelsOpt,
-    TimeOpt,
-    emit,
-    input_text,
-    json_input,
-    maybe,
-    out,
-    svg_file,
-)
+from cli.boundary import DOMAIN
+from cli.console import emit, out
+from cli.inputs import input_text, json_input
+from cli.options import BudgetOpt, ForceOpt, JsonOpt, LabelsOpt, TimeOpt
+from cli.outputs import maybe, svg_file
 from cli.svg import position_svg
 
 __all__ = ["puzzle"]

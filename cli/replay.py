@@ -9,7 +9,10 @@ import typer
 from analyzer.cards import counted
 from analyzer.position import relabel
 from analyzer.records import replay_lines
-from cli.common import JsonOpt, LabelsOpt, emit, input_text, json_errors, out
+from cli.boundary import json_errors
+from cli.console import emit, out
+from cli.inputs import input_text
+from cli.options import JsonOpt, LabelsOpt
 
 __all__ = ["replay"]
 

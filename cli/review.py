@@ -16,20 +16,12 @@ from analyzer.review import (
     Label,
     review_record,
 )
-from cli.common import (
-    SAMPLES_DEFAULTS,
-    EngineOpt,
-    ForceOpt,
-    JsonOpt,
-    LabelsOpt,
-    emit,
-    input_text,
-    maybe,
-    out,
-    progress,
-    svg_file,
-    usage,
-)
+from cli.boundary import usage
+from cli.console import emit, out
+from cli.inputs import input_text
+from cli.options import SAMPLES_DEFAULTS, EngineOpt, ForceOpt, JsonOpt, LabelsOpt
+from cli.outputs import maybe, svg_file
+from cli.progress import progress
 from cli.results import review_data
 from cli.svg import review_svg
 

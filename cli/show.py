@@ -9,7 +9,10 @@ from rich.text import Text
 
 from analyzer.cards import counted
 from analyzer.position import dump_position
-from cli.common import POSITION_HELP, ForceOpt, LabelsOpt, maybe, out, read_position, svg_file
+from cli.console import out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import ForceOpt, LabelsOpt
+from cli.outputs import maybe, svg_file
 from cli.svg import no_centre_text, position_svg
 
 __all__ = ["card_text", "show", "table_lines"]
@@ -39,7 +42,7 @@ def show(
     cards, cards as coloured rank-suit glyphs; --svg writes a picture a page can embed."""
     target = svg_file(svg, force=force, inputs=[position])
     with maybe(target):
-        pos = read_position(position, labels)
+        pos = position_arg(position, labels)
         state = pos.state
         data = dump_position(state)
         if state.is_terminal():

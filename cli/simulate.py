@@ -19,20 +19,12 @@ from analyzer.rules import Rules
 from analyzer.schema import RecordHeader, check_shape, json_text
 from analyzer.simulate import BACKENDS, GameResult, Summary, game_seed, seating
 from analyzer.simulate import simulate as simulate_games
-from cli.common import (
-    JsonOpt,
-    VariantLabelsOpt,
-    VariantOpt,
-    bots_arg,
-    domain,
-    emit,
-    err,
-    out,
-    output_directory,
-    progress,
-    rules_of,
-    usage,
-)
+from cli.boundary import domain, usage
+from cli.console import emit, err, out
+from cli.inputs import bots_arg, rules_of
+from cli.options import JsonOpt, VariantLabelsOpt, VariantOpt
+from cli.outputs import output_directory
+from cli.progress import progress
 
 __all__ = ["simulate"]
 

@@ -13,20 +13,11 @@ from analyzer.cards import counted
 from analyzer.multipv import solve_moves
 from analyzer.search import solve as search_solve
 from analyzer.state import GameState
-from cli.common import (
-    POSITION_HELP,
-    BudgetOpt,
-    JsonOpt,
-    LabelsOpt,
-    TimeOpt,
-    emit,
-    err,
-    interruptible,
-    out,
-    progress,
-    read_position,
-    usage,
-)
+from cli.boundary import usage
+from cli.console import emit, err, out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import BudgetOpt, JsonOpt, LabelsOpt, TimeOpt
+from cli.progress import interruptible, progress
 from cli.results import all_moves_data, solve_data
 
 __all__ = ["SearchMode", "solve"]
@@ -64,7 +55,7 @@ def solve(
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a position with every hand known under best play (double-dummy)."""
-    pos = read_position(position, labels)
+    pos = position_arg(position, labels)
     state = pos.state
     if mode is not SearchMode.AUTO and state.rules.players == 2:
         usage(

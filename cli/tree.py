@@ -10,23 +10,12 @@ import typer
 from analyzer.cards import clip, counted
 from analyzer.search import Solver
 from analyzer.tree import build_tree, export_tree
-from cli.common import (
-    POSITION_HELP,
-    BudgetOpt,
-    ForceOpt,
-    JsonOpt,
-    LabelsOpt,
-    emit,
-    err,
-    given_options,
-    maybe,
-    out,
-    output_file,
-    output_name,
-    progress,
-    read_position,
-    usage,
-)
+from cli.boundary import usage
+from cli.console import emit, err, out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import BudgetOpt, ForceOpt, JsonOpt, LabelsOpt, given_options
+from cli.outputs import maybe, output_file, output_name
+from cli.progress import progress
 
 __all__ = ["tree"]
 
@@ -79,7 +68,7 @@ def tree(
             usage(f"--export must end in .graphml, .gexf or .json: {clip(str(export), 100)!r}")
     target = output_file(export, "--export", force=force, inputs=[position])
     with maybe(target):
-        pos = read_position(position, labels)
+        pos = position_arg(position, labels)
         state = pos.state
         exact = all(h is not None for h in state.hands) and (
             state.stock is not None or state.stock_count == 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.table import Table
 
 from analyzer.rules import PRESETS
-from cli.common import JsonOpt, emit, out
+from cli.console import emit, out
+from cli.options import JsonOpt
 
 __all__ = ["variants"]
 

@@ -10,16 +10,10 @@ from analyzer.advisor import DEFAULT_TIME_LIMIT
 from analyzer.cards import counted
 from analyzer.errors import IllegalMoveError
 from analyzer.why import explain
-from cli.common import (
-    POSITION_HELP,
-    SAMPLES_DEFAULTS,
-    JsonOpt,
-    LabelsOpt,
-    emit,
-    out,
-    read_position,
-    usage,
-)
+from cli.boundary import usage
+from cli.console import emit, out
+from cli.inputs import POSITION_HELP, position_arg
+from cli.options import SAMPLES_DEFAULTS, JsonOpt, LabelsOpt
 from cli.results import why_data
 
 __all__ = ["why"]
@@ -63,7 +57,7 @@ def why(
 ) -> None:
     """Explain MOVE: the rule facts that forbid it, or how it compares with the best move
     (on the same sampled deals as hint)."""
-    pos = read_position(position, labels)
+    pos = position_arg(position, labels)
     state = pos.state
     try:
         explanation = explain(state, move, labels=pos.labels)

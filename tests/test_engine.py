@@ -250,7 +250,7 @@ def test_a_line_that_is_not_utf8_is_answered() -> None:
 
 def test_a_request_line_past_the_size_cap_is_answered_without_reading_it_whole(monkeypatch) -> None:
     # Fresh-user finding: an endless line grew the engine to gigabytes, then a MemoryError
-    # traceback. The cap is cli.common.MAX_INPUT (32 MB); a small one here.
+    # traceback. The cap is cli.inputs.MAX_INPUT (32 MB); a small one here.
     import io
 
     import cli.engine as engine_module

@@ -91,7 +91,7 @@ def _params(name: str) -> dict[str, object]:
 def test_help_texts_say_what_the_options_do() -> None:
     # Break finding 12: tree said POSITION is "Position JSON, or -" though the notation works too;
     # --labels said "default: those of the input" on commands that have no input.
-    from cli.common import POSITION_HELP
+    from cli.inputs import POSITION_HELP
 
     for name in NAMES:
         params = _params(name)

@@ -72,8 +72,8 @@ sys.exit(main())
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 @pytest.mark.parametrize(
     "module",
-    ["typer", "rich.console", "pydantic", "numpy", "analyzer.state", "cli.common", "cli.hint",
-     "cli.app"],
+    ["typer", "rich.console", "pydantic", "numpy", "analyzer.state", "cli.boundary", "cli.inputs",
+     "cli.hint", "cli.app"],
 )  # fmt: skip
 def test_ctrl_c_during_startup_is_exit_130_without_a_traceback(module: str) -> None:
     # Break finding 5: Ctrl-C in the first second of any command (while imports ran) printed a

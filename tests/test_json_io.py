@@ -102,7 +102,7 @@ def test_an_id_json_cannot_echo_is_refused(request_id: str) -> None:
 
 
 def test_emit_never_writes_nan() -> None:
-    from cli.common import json_out
+    from cli.console import json_out
 
     with pytest.raises(Exception, match="JSON cannot carry"):
         json_out({"x": float("nan")})

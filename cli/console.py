@@ -1,0 +1,46 @@
+"""Standard output and error: the consoles and JSON output (always valid JSON, never NaN)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+from analyzer.errors import ConquianError
+
+__all__ = ["emit", "err", "json_out", "out"]
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def json_out(data: Any, *, indent: int | None = None) -> str:
+    """``data`` as JSON text for standard output: always valid JSON.
+
+    Never ``NaN`` or ``Infinity`` (not JSON: a :class:`ConquianError`
+    instead), and text that standard output cannot encode (a lone surrogate
+    read from a ``\\ud800`` escape in the input) as ``\\u`` escapes.
+
+    Raises
+    ------
+    ConquianError
+        If the data holds a number JSON cannot carry (NaN, an infinity).
+    """
+    try:
+        text = json.dumps(data, ensure_ascii=False, indent=indent, allow_nan=False)
+    except ValueError:
+        raise ConquianError(
+            "internal error: the answer holds a number JSON cannot carry (NaN or an infinity)"
+        ) from None
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(data, ensure_ascii=True, indent=indent, allow_nan=False)
+    return text
+
+
+def emit(data: Any) -> None:
+    """Print JSON on standard output (see :func:`json_out`)."""
+    sys.stdout.write(json_out(data, indent=2) + "\n")

@@ -1,0 +1,107 @@
+"""The ``Annotated`` option types: an option reads and is documented alike on every command."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from analyzer.advisor import ENGINE_NAMES, ENGINES
+from analyzer.cards import Labels, clip
+from analyzer.rules import PRESETS
+from cli.boundary import usage
+
+__all__ = [
+    "SAMPLES_DEFAULTS",
+    "BudgetOpt",
+    "EngineOpt",
+    "ForceOpt",
+    "JsonOpt",
+    "LabelsOpt",
+    "TimeOpt",
+    "VariantLabelsOpt",
+    "VariantOpt",
+    "given_options",
+]
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+VariantOpt = Annotated[
+    str,
+    typer.Option(
+        "--variant", "-v", metavar="NAME", help=f"Variant preset: {', '.join(PRESETS)}."
+    ),
+]
+
+
+def _labels_option(default: str) -> Any:
+    """The ``--labels`` option (R2), saying where its default comes from."""
+    return typer.Option(
+        "--labels",
+        "-l",
+        case_sensitive=False,
+        help=f"Card labels of the output, french (7H JS) or spanish (7c 10e) (R2); default: {default}.",
+    )
+
+
+LabelsOpt = Annotated[Labels | None, _labels_option("those of the input")]
+VariantLabelsOpt = Annotated[Labels | None, _labels_option("the variant's")]
+"""``--labels`` of a command without an input to take labels from (deal, play, simulate)."""
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an existing output file.")]
+BudgetOpt = Annotated[
+    int,
+    typer.Option(
+        "--budget",
+        min=1,
+        metavar="N",
+        help="Most positions to search before giving up the proof, per search (puzzle, tree and "
+        "solve --all-moves search each move or node on its own, each with this budget).",
+    ),
+]
+TimeOpt = Annotated[
+    float,
+    typer.Option("--time-limit", min=0.01, metavar="SECONDS", help="Most seconds to search."),
+]
+
+
+def _engine_name(value: str) -> str:
+    """``--engine``: a known hint engine, as its canonical name; an unknown one is a usage error."""
+    name = value.strip().lower()
+    if name not in ENGINE_NAMES:
+        usage(f"unknown hint engine: {clip(value)!r} (known: {', '.join(ENGINE_NAMES)})")
+    return name
+
+
+SAMPLES_DEFAULTS = (
+    f" (default: the engine's: v3 {ENGINES['v3'].samples:,} IS-MCTS iterations, each on its own "
+    f"sampled deal; v2 and v1 {ENGINES['v2'].samples} deals)."
+)
+"""The end of the ``--samples`` help of hint, why and review."""
+
+
+EngineOpt = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        metavar="NAME",
+        callback=_engine_name,
+        help="Hint engine: auto (the default: v3 for three players, v2 for two), v3 (IS-MCTS), "
+        "v2 (sampled deals searched by a lookahead) or v1 (the first one, kept for comparison).",
+    ),
+]
+"""``--engine`` of hint and review: checked when the command line is read (exit 2)."""
+
+
+def given_options(ctx: typer.Context, *names: str) -> list[str]:
+    """The options among the parameters ``names`` given on the command line, as typed
+    (``--samples``), to refuse options that have no effect in a mode."""
+    shown: list[str] = []
+    for param in ctx.command.params:
+        if param.name not in names:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT", "PROMPT"):
+            # A flag pair (--read/--no-read) given as its second form is named so.
+            second = getattr(param, "secondary_opts", None)
+            opts = second if second and ctx.params.get(param.name) is False else param.opts
+            shown.append(max(opts, key=len))
+    return shown
