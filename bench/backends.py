@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.simulate import simulate  # noqa: E402
-from analyzer.rules import get_rules
+from analyzer.bots.simulate import simulate  # noqa: E402
+from analyzer.core.rules import get_rules
 from benchargs import checked_bots, variant, whole
 
 

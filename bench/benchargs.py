@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from analyzer.errors import ConquianError
-from analyzer.rules import PRESETS
+from analyzer.core.errors import ConquianError
+from analyzer.core.rules import PRESETS
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
@@ -67,8 +67,8 @@ def variant(text: str) -> str:
 def bots(text: str, variant: str | None = None) -> list[str]:
     """An argparse type: comma-separated bot names with options, each checked by making it (and,
     with ``variant``, whether its options act in that variant: ``hint:c=0.4`` in classic)."""
-    from analyzer.bots import check_bot
-    from analyzer.rules import get_rules
+    from analyzer.bots.registry import check_bot
+    from analyzer.core.rules import get_rules
 
     rules = None if variant is None else get_rules(variant)
     names = [name.strip() for name in text.split(",")]

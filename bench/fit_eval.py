@@ -30,12 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.bots import GreedyBot  # noqa: E402
-from analyzer.evaluation import FittedEvaluator, features, melded_lead  # noqa: E402
-from analyzer.position import deal, view  # noqa: E402
-from analyzer.rules import get_rules  # noqa: E402
-from analyzer.simulate import game_seed  # noqa: E402
-from analyzer.state import GameState, Phase  # noqa: E402
+from analyzer.bots.registry import GreedyBot  # noqa: E402
+from analyzer.search.evaluation import FittedEvaluator, features, melded_lead  # noqa: E402
+from analyzer.core.dealing import deal, view  # noqa: E402
+from analyzer.core.rules import get_rules  # noqa: E402
+from analyzer.bots.simulate import game_seed  # noqa: E402
+from analyzer.core.state import GameState, Phase  # noqa: E402
 from benchargs import count, positive_float, probability, variant, whole  # noqa: E402
 
 

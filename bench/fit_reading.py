@@ -31,14 +31,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.bots import GreedyBot  # noqa: E402
-from analyzer.cards import iter_mask  # noqa: E402
-from analyzer.position import deal, view  # noqa: E402
-from analyzer.reading import near_counts, read_cards  # noqa: E402
-from analyzer.rules import get_rules  # noqa: E402
-from analyzer.sampling import unseen_cards  # noqa: E402
-from analyzer.simulate import game_seed  # noqa: E402
-from analyzer.state import Phase  # noqa: E402
+from analyzer.bots.registry import GreedyBot  # noqa: E402
+from analyzer.core.cards import iter_mask  # noqa: E402
+from analyzer.core.dealing import deal, view  # noqa: E402
+from analyzer.search.inference import near_counts, read_cards  # noqa: E402
+from analyzer.core.rules import get_rules  # noqa: E402
+from analyzer.search.sampling import unseen_cards  # noqa: E402
+from analyzer.bots.simulate import game_seed  # noqa: E402
+from analyzer.core.state import Phase  # noqa: E402
 from benchargs import count, whole  # noqa: E402
 
 Row = tuple[float, float, float, int]

@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.advisor import advise  # noqa: E402
-from analyzer.position import view  # noqa: E402
-from analyzer.rules import get_rules  # noqa: E402
-from analyzer.simulate import game_seed, play_game  # noqa: E402
-from analyzer.state import GameState, Phase  # noqa: E402
+from analyzer.analysis.advisor import advise  # noqa: E402
+from analyzer.core.dealing import view  # noqa: E402
+from analyzer.core.rules import get_rules  # noqa: E402
+from analyzer.bots.simulate import game_seed, play_game  # noqa: E402
+from analyzer.core.state import GameState, Phase  # noqa: E402
 from benchargs import variant, whole  # noqa: E402
 
 

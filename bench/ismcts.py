@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.bots import make_bot  # noqa: E402
-from analyzer.bots import obvious_move  # noqa: E402
-from analyzer.errors import ConquianError  # noqa: E402
+from analyzer.bots.registry import make_bot  # noqa: E402
+from analyzer.bots.registry import obvious_move  # noqa: E402
+from analyzer.core.errors import ConquianError  # noqa: E402
 
-from analyzer.position import deal, view  # noqa: E402
-from analyzer.simulate import game_seed  # noqa: E402
+from analyzer.core.dealing import deal, view  # noqa: E402
+from analyzer.bots.simulate import game_seed  # noqa: E402
 from benchargs import variant, whole  # noqa: E402
 
 

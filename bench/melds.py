@@ -2,8 +2,8 @@
 
 For each of ``--cases`` seeded random sets of 8-20 cards this times
 
-- ``cpsat``: :func:`analyzer.partition.solve_arrangement` (CP-SAT),
-- ``exact``: :func:`analyzer.melds.max_melded` (the engine's fast exact path;
+- ``cpsat``: :func:`analyzer.solver.partition.solve_arrangement` (CP-SAT),
+- ``exact``: :func:`analyzer.core.melds.max_melded` (the engine's fast exact path;
   its memo is cleared before every case so that no case reuses another's work),
 - ``reference``: ``ref_max_melded`` of ``tests/reference.py`` (brute force),
 
@@ -30,10 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from analyzer import melds as melds_module  # noqa: E402
-from analyzer.cards import format_mask, mask_of  # noqa: E402
-from analyzer.partition import solve_arrangement  # noqa: E402
-from analyzer.rules import get_rules  # noqa: E402
+from analyzer.core import melds as melds_module  # noqa: E402
+from analyzer.core.cards import format_mask, mask_of  # noqa: E402
+from analyzer.solver.partition import solve_arrangement  # noqa: E402
+from analyzer.core.rules import get_rules  # noqa: E402
 from benchargs import variant, whole  # noqa: E402
 from tests.reference import ref_max_melded  # noqa: E402
 

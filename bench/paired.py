@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.stats import wilson
+from analyzer.search.stats import wilson
 
 
 def load(path: Path, match: str | None) -> dict[str, object]:

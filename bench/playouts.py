@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.position import deal  # noqa: E402
+from analyzer.core.dealing import deal  # noqa: E402
 from benchargs import positive_float, whole
 
 

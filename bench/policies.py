@@ -4,7 +4,7 @@
 
 The IS-MCTS search (``analyzer/mcts.py``) and the ``rollout`` leaf play the
 rest of each sampled deal with the ``eager`` policy
-(:mod:`analyzer.playout`), so a root move is worth what that policy makes of
+(:mod:`analyzer.search.playout`), so a root move is worth what that policy makes of
 it; a policy that plays better on its own is the first candidate for a better
 playout.  Each policy here plays one seat against greedy bots in the others
 (seats rotating, the same seeded deals for every policy) and the script prints
@@ -16,7 +16,7 @@ cards and pays the card with the fewest links to the cards kept):
 
 - ``eager``: the playout policy itself;
 - ``noforce``: ``eager`` that never forces (R14), passing instead;
-- ``useful``: pays the card of least :func:`analyzer.hints.usefulness` (greedy's rule: three-card
+- ``useful``: pays the card of least :func:`analyzer.analysis.static.usefulness` (greedy's rule: three-card
   melds still possible with the hand and the unseen cards) instead of the fewest links;
 - ``nomeld``: ``eager`` that never lays melds from the hand alone (R16);
 - ``defend``: pays, among the cards of fewest links plus two per opponent's layout the card
@@ -34,16 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.bots import register_bot
-from analyzer.cards import FULL_DECK
-from analyzer.hints import usefulness
-from analyzer.melds import cards_of, catalog
-from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take
-from analyzer.playout import _eager_offer, _links, eager_move
-from analyzer.rules import get_rules
-from analyzer.simulate import game_seed, play_game
-from analyzer.state import GameState, Phase, fits_layout
-from analyzer.stats import wilson
+from analyzer.bots.registry import register_bot
+from analyzer.core.cards import FULL_DECK
+from analyzer.core.melds import usefulness
+from analyzer.core.melds import cards_of, catalog
+from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take
+from analyzer.search.playout import _eager_offer, _links, eager_move
+from analyzer.core.rules import get_rules
+from analyzer.bots.simulate import game_seed, play_game
+from analyzer.core.state import GameState, Phase, fits_layout
+from analyzer.search.stats import wilson
 from benchargs import variant, whole
 
 Cost = Callable[[GameState, int, int, int], float]
@@ -111,7 +111,7 @@ class Policy:
 
 
 class Eager:
-    """The playout policy itself (:mod:`analyzer.playout`), not a copy of it."""
+    """The playout policy itself (:mod:`analyzer.search.playout`), not a copy of it."""
 
     sees_all = False
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.stats import wilson
+from analyzer.search.stats import wilson
 from bench.paired import load  # one reader of strength.py JSON for both scripts
 
 

@@ -10,16 +10,16 @@ card in each hidden hand is that sampler's probability that the card is there
 (clipped to 0.01..0.99).  Printed: the mean log loss per (hidden player,
 unseen card) against the true deal, lower is better:
 
-* ``uniform``: every consistent deal alike (:func:`analyzer.sampling.sample_deal`);
+* ``uniform``: every consistent deal alike (:func:`analyzer.search.sampling.sample_deal`);
 * ``infer``: only deals where no other player holds a pair melding with a card
   he declined (the hint bot's ``infer``);
-* ``read``: ``infer`` with the paid-card reading (``read``, :mod:`analyzer.reading`:
+* ``read``: ``infer`` with the paid-card reading (``read``, :mod:`analyzer.search.inference`:
   a card next to one he gave up drawn less often, each card weighed alone);
 * ``choice B``: the ``infer`` deals weighed by how well they explain every card
   given up under a choice model (importance sampling, self-normalised): a
   player gives up card ``x`` of the hand ``H`` he then held with probability
   ``exp(-B u(x)) / sum over c in H of exp(-B u(c))``, ``u`` the greedy bot's
-  usefulness of a card to the rest of ``H`` (:func:`analyzer.hints.usefulness`)
+  usefulness of a card to the rest of ``H`` (:func:`analyzer.analysis.static.usefulness`)
   and ``H`` his sampled hand now plus the cards he gave up since (the cards he
   melded since are not known, so they are left out).  Also printed: the mean
   effective number of deals, (sum w)^2 / sum w^2, which a sharp model spends;
@@ -49,16 +49,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchargs import whole
 
-from analyzer.cards import FULL_DECK, NUM_CARDS, iter_mask
-from analyzer.hints import usefulness
-from analyzer.melds import catalog
-from analyzer.playout import LINKS
-from analyzer.position import view
-from analyzer.reading import read_cards, read_weights
-from analyzer.rules import get_rules
-from analyzer.sampling import declined_pairs, sample_deal, unseen_cards
-from analyzer.simulate import game_seed, play_game
-from analyzer.state import GameState, Phase
+from analyzer.core.cards import FULL_DECK, NUM_CARDS, iter_mask
+from analyzer.core.melds import usefulness
+from analyzer.core.melds import catalog
+from analyzer.search.playout import LINKS
+from analyzer.core.dealing import view
+from analyzer.search.inference import read_cards, read_weights
+from analyzer.core.rules import get_rules
+from analyzer.search.sampling import declined_pairs, sample_deal, unseen_cards
+from analyzer.bots.simulate import game_seed, play_game
+from analyzer.core.state import GameState, Phase
 
 BETAS = (1.0, 3.0, 10.0)
 LINKED = (0.5, 1.0)

@@ -7,7 +7,7 @@ Plays the deals of ``bench/strength.py``'s ``<variant>-hint-greedy`` match (deal
 ``i`` of ``--seed``, the bot in seat ``i mod players``, greedy bots in the
 others: the same deals and seats as strength.py with ``--hint BOT``), then
 replays each deal and scores every decision of the bot that had a choice: each
-legal move is searched by :class:`analyzer.response.BestReply` (every card
+legal move is searched by :class:`analyzer.bots.reply.BestReply` (every card
 known, the others playing greedy's rule, to the end of the deal), which gives
 the best result (win +1, draw 0, loss -1; R20) the seat can still reach after
 that move.  A decision *gives a result away* when the move played is worth
@@ -51,15 +51,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchargs import check_json_path, count, variant, whole
 
-from analyzer.bots import BOTS, check_bot, make_bot
-from analyzer.errors import ConquianError
-from analyzer.melds import cards_of
-from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, format_move
-from analyzer.position import deal, view
-from analyzer.response import SCORE, BestReply
-from analyzer.rules import Exchange, get_rules
-from analyzer.simulate import GameResult, game_seed, play_game
-from analyzer.state import Phase
+from analyzer.bots.registry import BOTS, check_bot, make_bot
+from analyzer.core.errors import ConquianError
+from analyzer.core.melds import cards_of
+from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, format_move
+from analyzer.core.dealing import deal, view
+from analyzer.bots.reply import SCORE, BestReply
+from analyzer.core.rules import Exchange, get_rules
+from analyzer.bots.simulate import GameResult, game_seed, play_game
+from analyzer.core.state import Phase
 
 KINDS = ((Take, "take"), (LayIn, "lay-in"), (Pass, "pass"), (Force, "force"), (Meld, "meld"), (Give, "give"))
 

@@ -6,7 +6,7 @@ The record is the first seeded classic deal between the ``--bots`` (default
 ``random,random``, whose games have the most decisions to review) with at least
 ``--moves`` moves (turns of the stock included), cut after that many moves.
 The process is pinned to one CPU where the system allows it.  Prints the
-seconds of ``analyzer.review.review_record`` at its default samples and time
+seconds of ``analyzer.analysis.review.review_record`` at its default samples and time
 per decision, the decisions reviewed and the label counts.  Target (issue 9):
 under a minute.
 """
@@ -21,13 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.records import record_lines, replay_lines  # noqa: E402
-from analyzer.review import (  # noqa: E402
+from analyzer.formats.records import record_lines, replay_lines  # noqa: E402
+from analyzer.analysis.review import (  # noqa: E402
     DEFAULT_REVIEW_SAMPLES,
     DEFAULT_REVIEW_TIME_LIMIT,
     review_record,
 )
-from analyzer.simulate import game_seed, play_game  # noqa: E402
+from analyzer.bots.simulate import game_seed, play_game  # noqa: E402
 from benchargs import checked_bots, count, whole
 
 

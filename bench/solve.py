@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The seeds of the deals (``analyzer.simulate.game_seed`` of this tree)."""
-    from analyzer.simulate import game_seed
+    """The seeds of the deals (``analyzer.bots.simulate.game_seed`` of this tree)."""
+    from analyzer.bots.simulate import game_seed
 
     return [game_seed(seed, k) for k in range(deals)]
 
@@ -47,8 +47,8 @@ def solve_deals(root: Path, variant: str, seeds: list[int], budget: int, verbose
     sys.path.insert(0, str(root))
     if root != ROOT:
         sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in repr(f)]
-    from analyzer.position import deal
-    from analyzer.search import solve
+    from analyzer.core.dealing import deal
+    from analyzer.search.exact import solve
 
     rows = []
     if verbose:

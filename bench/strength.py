@@ -57,9 +57,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchargs import check_json_path, count, whole
 
-from analyzer.errors import ConquianError
-from analyzer.simulate import Summary, simulate
-from analyzer.stats import wilson
+from analyzer.core.errors import ConquianError
+from analyzer.bots.simulate import Summary, simulate
+from analyzer.search.stats import wilson
 
 
 def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
@@ -211,9 +211,9 @@ DEALS_OPTION = {
 def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
     """The matches to play, or a one-line usage error (exit 2) before any deal is played: unknown
     match or bot names, negative counts, no worker, a --json file that exists or cannot be made."""
-    from analyzer.bots import check_bot
-    from analyzer.errors import ConquianError
-    from analyzer.rules import get_rules
+    from analyzer.bots.registry import check_bot
+    from analyzer.core.errors import ConquianError
+    from analyzer.core.rules import get_rules
 
     every = matches(args)
     names = [m[0] for m in every]

@@ -24,8 +24,8 @@ def late_position(variant, seed, stock_left, pick):  # type: ignore[no-untyped-d
     down to ``stock_left``, at an offer with a choice (None if the deal ends first)."""
     import random
 
-    from analyzer.position import deal
-    from analyzer.state import Phase
+    from analyzer.core.dealing import deal
+    from analyzer.core.state import Phase
 
     rng = random.Random(seed)
     state = deal(variant, rng)

@@ -6,10 +6,10 @@ import random
 import re
 from collections.abc import Iterator
 
-from analyzer.cards import format_card, iter_mask
+from analyzer.core.cards import format_card, iter_mask
 from analyzer.interop.match import Match
-from analyzer.position import deal
-from analyzer.state import GameState
+from analyzer.core.dealing import deal
+from analyzer.core.state import GameState
 
 
 def random_states(variant: str, games: int, seed: int = 0) -> Iterator[GameState]:

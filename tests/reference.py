@@ -1,6 +1,6 @@
 """An independent brute-force meld solver, the oracle of the tests and the bench.
 
-It shares nothing with :mod:`analyzer.melds` or :mod:`analyzer.partition`
+It shares nothing with :mod:`analyzer.core.melds` or :mod:`analyzer.solver.partition`
 except the card numbering of R1 (``index = (rank - 1) * 4 + suit``): the
 meld test is written again from RULES.md R3-R5, and the search is a plain
 exhaustive recursion over :func:`itertools.combinations`.  It favours being

@@ -11,13 +11,15 @@ import pytest
 from cli_run import run
 from conftest import EXAMPLES
 
-from analyzer.advisor import advise, candidate_moves
-from analyzer.bots import HintBot
-from analyzer.errors import IllegalMoveError, PositionError
-from analyzer.melds import cards_of
-from analyzer.moves import Take, parse_move
-from analyzer.position import load_position, read_position, view
-from analyzer.why import explain
+from analyzer.analysis.advisor import advise, candidate_moves
+from analyzer.bots.registry import HintBot
+from analyzer.core.errors import IllegalMoveError, PositionError
+from analyzer.core.melds import cards_of
+from analyzer.core.moves import Take, parse_move
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.core.dealing import view
+from analyzer.solver.why import explain
 
 
 def test_going_out_is_a_sure_win() -> None:
@@ -69,7 +71,7 @@ def test_hidden_hand_of_the_player_to_act_is_refused() -> None:
 
 
 def test_hint_bot_plays_legal_moves() -> None:
-    from analyzer.position import deal
+    from analyzer.core.dealing import deal
 
     bot = HintBot(samples=4, time_limit=0.2, node_budget=300)
     rng = random.Random(3)
@@ -164,7 +166,7 @@ def test_going_out_ranks_first_and_all_lay_ins_are_candidates() -> None:
 )
 def test_the_library_refuses_budgets_the_command_line_refuses(options: dict[str, object], needle: str) -> None:
     # Fresh-user report: advise(state, samples=0) and the like ran; the CLI refuses them.
-    from analyzer.errors import ConquianError
+    from analyzer.core.errors import ConquianError
 
     state = read_position(EXAMPLES / "forcing.json")
     with pytest.raises(ConquianError, match=needle):
@@ -206,7 +208,7 @@ def test_a_move_word_without_its_rest_says_what_it_takes(text: str, needle: str)
      ("1234567890", None), ("\u0661", None), ("-1", None), ("", None), ("1 ", None)],
 )  # fmt: skip
 def test_small_number_reads_only_plain_short_numbers(text: str, number: int | None) -> None:
-    from analyzer.moves import small_number
+    from analyzer.core.moves import small_number
 
     assert small_number(text) == number
 

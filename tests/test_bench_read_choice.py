@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analyzer.cards import iter_mask
-from analyzer.hints import usefulness
-from analyzer.melds import catalog
-from analyzer.position import view
-from analyzer.reading import read_cards
-from analyzer.sampling import sample_deal
-from analyzer.simulate import game_seed, play_game
-from analyzer.state import Phase
+from analyzer.core.cards import iter_mask
+from analyzer.core.melds import usefulness
+from analyzer.core.melds import catalog
+from analyzer.core.dealing import view
+from analyzer.search.inference import read_cards
+from analyzer.search.sampling import sample_deal
+from analyzer.bots.simulate import game_seed, play_game
+from analyzer.core.state import Phase
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "read_choice.py"
 
@@ -82,7 +82,7 @@ def test_the_script_prints_every_sampler() -> None:
 
 
 def test_linked_cards_counts_cards_with_a_partner_in_the_hand() -> None:
-    from analyzer.cards import parse_cards
+    from analyzer.core.cards import parse_cards
 
     rc = _module()
 

@@ -1,4 +1,4 @@
-"""bench/regret.py: a bot's decisions scored by the best reply to greedy (analyzer.response)."""
+"""bench/regret.py: a bot's decisions scored by the best reply to greedy (analyzer.bots.reply)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_categories_name_what_went_wrong() -> None:
         import regret
     finally:
         sys.path.remove(str(BENCH.parent))
-    from analyzer.moves import parse_move
+    from analyzer.core.moves import parse_move
 
     played = parse_move("take [AH AD AC] pay 3H")
     assert regret.category(played, [parse_move("take [AH AD AC] pay JH")]) == "pay card"

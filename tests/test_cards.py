@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analyzer.cards import (
+from analyzer.core.cards import (
     FULL_DECK,
     Card,
     CardSet,
@@ -19,14 +19,14 @@ from analyzer.cards import (
     parse_card,
     parse_cards,
 )
-from analyzer.errors import AmbiguousCardError, CardError, ConquianError, DuplicateCardError
+from analyzer.core.errors import AmbiguousCardError, CardError, ConquianError, DuplicateCardError
 
 FRENCH_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
 SPANISH_RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"]
 
 
 def idx(rank: int, suit: int) -> int:
-    """Index from R1 written out independently of analyzer.cards."""
+    """Index from R1 written out independently of analyzer.core.cards."""
     return (rank - 1) * 4 + suit
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.cards import FULL_DECK, format_mask, mask_of, parse_card, parse_cards
-from analyzer.choice import best_pay, least_exposed_arrangement
-from analyzer.errors import ConquianError
-from analyzer.melds import is_meld
-from analyzer.rules import CLASSIC, MEGAJOGOS
+from analyzer.core.cards import FULL_DECK, format_mask, mask_of, parse_card, parse_cards
+from analyzer.solver.choice import best_pay, least_exposed_arrangement
+from analyzer.core.errors import ConquianError
+from analyzer.core.melds import is_meld
+from analyzer.core.rules import CLASSIC, MEGAJOGOS
 
 
 def M(text: str) -> int:

@@ -9,8 +9,9 @@ import pytest
 from cli_run import one_error_line, run
 from conftest import EXAMPLES, ROOT
 
-from analyzer.notation import format_notation
-from analyzer.position import read_position, view
+from analyzer.formats.notation import format_notation
+from analyzer.formats.sniff import read_position
+from analyzer.core.dealing import view
 
 PUZZLES = ROOT / "examples" / "puzzles"
 

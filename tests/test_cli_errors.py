@@ -13,8 +13,8 @@ import pytest
 from cli_run import forcing, one_error_line, run, run_process
 from conftest import EXAMPLES
 
-from analyzer.errors import IllegalMoveError
-from analyzer.moves import parse_move
+from analyzer.core.errors import IllegalMoveError
+from analyzer.core.moves import parse_move
 from cli.engine import answer
 from cli.main import main
 

@@ -1,4 +1,4 @@
-"""conquian deal (analyzer.deals): valid dealt positions of both presets, a player's view, after N
+"""conquian deal (analyzer.bots.deals): valid dealt positions of both presets, a player's view, after N
 greedy moves, as JSON or the notation; same seed, same deal; bad options one line."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from cli_run import one_error_line, run
 
-from analyzer.deals import deal_position
-from analyzer.errors import ConquianError
-from analyzer.notation import parse_notation
-from analyzer.position import load_position
-from analyzer.state import Phase
+from analyzer.bots.deals import deal_position
+from analyzer.core.errors import ConquianError
+from analyzer.formats.notation import parse_notation
+from analyzer.formats.position import load_position
+from analyzer.core.state import Phase
 
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])

@@ -290,7 +290,8 @@ def test_a_key_given_twice_still_echoes_a_readable_id(line: str, echoed: object)
 def test_open_with_the_stock_given_refuses_samples_and_seed_as_the_command_does() -> None:
     # Fresh-user report: 'hint --open --samples 4' on a whole deal is a usage error, but the
     # engine took {"open": true, "samples": 4} and echoed "samples": 1.
-    from analyzer.position import deal, dump_position
+    from analyzer.core.dealing import deal
+    from analyzer.core.plain import dump_position
 
     state = deal("megajogos", 1)
     for _ in range(10):

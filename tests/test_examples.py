@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, ROOT
 
-from analyzer.cards import mask_of, parse_cards
-from analyzer.errors import ConquianError
-from analyzer.hints import static_hints
-from analyzer.melds import is_meld
-from analyzer.partition import solve_arrangement
-from analyzer.position import load_position
-from analyzer.rules import get_rules
+from analyzer.core.cards import mask_of, parse_cards
+from analyzer.core.errors import ConquianError
+from analyzer.analysis.static import static_hints
+from analyzer.core.melds import is_meld
+from analyzer.solver.partition import solve_arrangement
+from analyzer.formats.position import load_position
+from analyzer.core.rules import get_rules
 
 FILES = sorted(EXAMPLES.glob("*.json"))
 

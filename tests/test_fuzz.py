@@ -14,9 +14,9 @@ from conftest import EXAMPLES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.errors import ConquianError
-from analyzer.position import load_position
-from analyzer.puzzles import load_puzzle
+from analyzer.core.errors import ConquianError
+from analyzer.formats.position import load_position
+from analyzer.analysis.puzzles import load_puzzle
 from cli.main import app
 
 POSITIONS = [

@@ -13,10 +13,10 @@ from conftest import EXAMPLES, late_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.advisor import ENGINES, advise, candidate_moves, choices, same_choice
-from analyzer.cards import parse_card
-from analyzer.errors import ConquianError
-from analyzer.evaluation import (
+from analyzer.analysis.advisor import ENGINES, advise, candidate_moves, choices, same_choice
+from analyzer.core.cards import parse_card
+from analyzer.core.errors import ConquianError
+from analyzer.search.evaluation import (
     FEATURES_PER_PLAYER,
     GLOBAL_FEATURES,
     FittedEvaluator,
@@ -24,13 +24,15 @@ from analyzer.evaluation import (
     fitted_evaluator,
     melded_lead,
 )
-from analyzer.lookahead import Lookahead
-from analyzer.melds import cards_of
-from analyzer.moves import Force, LayIn, Pass, Take, parse_move
-from analyzer.playout import eager_move
-from analyzer.position import deal, load_position, read_position
-from analyzer.search import Solver, outcome_vector, solve
-from analyzer.state import GameState, Phase
+from analyzer.search.lookahead import Lookahead
+from analyzer.core.melds import cards_of
+from analyzer.core.moves import Force, LayIn, Pass, Take, parse_move
+from analyzer.search.playout import eager_move
+from analyzer.core.dealing import deal
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.search.exact import Solver, outcome_vector, solve
+from analyzer.core.state import GameState, Phase
 
 # Issue 8, fault 1: player 0 wins only by paying 7S (nobody can use it; KH then goes out with JH).
 PAY_MATTERS = {
@@ -126,7 +128,7 @@ def test_choices_group_arrangements_fewest_exposed_first() -> None:
 
 
 def _layoff(state: GameState, move: Take | LayIn) -> int:
-    from analyzer.melds import layoff_mask
+    from analyzer.core.melds import layoff_mask
 
     return layoff_mask(move.layout, state.rules) & ~cards_of(move.layout)
 

@@ -7,14 +7,14 @@ import dataclasses
 import pytest
 from interop_support import random_states
 
-from analyzer.cards import parse_card
-from analyzer.errors import ConquianError, IllegalMoveError
+from analyzer.core.cards import parse_card
+from analyzer.core.errors import ConquianError, IllegalMoveError
 from analyzer.interop.codec import ARRANGEMENTS, MAX_HAND, ActionCodec
-from analyzer.melds import catalog
-from analyzer.moves import Give, Pass, Take
-from analyzer.position import load_position
-from analyzer.rules import CLASSIC, MEGAJOGOS, get_rules
-from analyzer.state import _layouts_for
+from analyzer.core.melds import catalog
+from analyzer.core.moves import Give, Pass, Take
+from analyzer.formats.position import load_position
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, get_rules
+from analyzer.core.legal import layouts_for
 
 
 def test_action_counts_are_the_documented_ones() -> None:
@@ -133,6 +133,6 @@ def test_no_set_of_cards_has_more_arrangements_than_the_slots(variant: str) -> N
                 grow(i + 1, used | meld, count + meld.bit_count())
 
     grow(0, 0, 0)
-    most = max(len(_layouts_for(cards, rules)) for cards in sets)
+    most = max(len(layouts_for(cards, rules)) for cards in sets)
     assert most <= ARRANGEMENTS
     assert most == (4 if variant == "classic" else 2)  # the count is sharp: slots are used

@@ -10,7 +10,7 @@ import sys
 import pytest
 from cli_run import one_error_line, run
 
-from analyzer.errors import ConquianError, MissingExtraError
+from analyzer.core.errors import ConquianError, MissingExtraError
 
 EXTRA_LIBRARIES = ("pyspiel", "open_spiel", "pettingzoo", "gymnasium", "ray")
 
@@ -31,7 +31,7 @@ def without(libraries: tuple[str, ...], *args: str) -> subprocess.CompletedProce
 def test_the_base_install_imports_no_extra() -> None:
     code = (
         "import sys\n"
-        "import analyzer, analyzer.bots, analyzer.simulate, analyzer.interop.match, cli.main, cli.app\n"
+        "import analyzer, analyzer.bots.registry, analyzer.bots.simulate, analyzer.interop.match, cli.main, cli.app\n"
         f"print(sorted(m for m in {EXTRA_LIBRARIES!r} if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -92,7 +92,7 @@ def test_backend_and_address_options_are_checked() -> None:
 
 
 def test_simulate_refuses_an_unknown_backend_or_a_stray_address() -> None:
-    from analyzer.simulate import simulate
+    from analyzer.bots.simulate import simulate
 
     with pytest.raises(ConquianError, match="unknown backend"):
         list(simulate("classic", ["greedy"], 1, backend="dask"))

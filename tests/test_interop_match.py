@@ -8,13 +8,13 @@ import random
 import pytest
 from interop_support import card_tokens, random_matches, secret_cards
 
-from analyzer.cards import iter_mask
-from analyzer.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.cards import iter_mask
+from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.interop.match import CHANCE, Match, rules_with, sample_world, tensor_layout
-from analyzer.moves import Give
-from analyzer.position import deal, view
-from analyzer.rules import ForceWhen, get_rules
-from analyzer.state import Phase
+from analyzer.core.moves import Give
+from analyzer.core.dealing import deal, view
+from analyzer.core.rules import ForceWhen, get_rules
+from analyzer.core.state import Phase
 
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])

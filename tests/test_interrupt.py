@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from cli_run import CONQUIAN, signal_after
 
-from analyzer.records import replay_file
+from analyzer.formats.records import replay_file
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
@@ -72,7 +72,7 @@ sys.exit(main())
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 @pytest.mark.parametrize(
     "module",
-    ["typer", "rich.console", "pydantic", "numpy", "analyzer.state", "cli.boundary", "cli.inputs",
+    ["typer", "rich.console", "pydantic", "numpy", "analyzer.core.state", "cli.boundary", "cli.inputs",
      "cli.hint", "cli.app"],
 )  # fmt: skip
 def test_ctrl_c_during_startup_is_exit_130_without_a_traceback(module: str) -> None:

@@ -15,10 +15,11 @@ from analyzer.interop.ismcts import (
     IsmctsBot,
     RolloutEvaluator,
 )
-from analyzer.errors import ConquianError
-from analyzer.moves import Take
-from analyzer.position import deal, load_position, view
-from analyzer.simulate import play_game
+from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Take
+from analyzer.core.dealing import deal, view
+from analyzer.formats.position import load_position
+from analyzer.bots.simulate import play_game
 
 
 @pytest.fixture

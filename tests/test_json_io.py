@@ -11,9 +11,9 @@ import pytest
 from cli_run import forcing, one_error_line, run, run_process
 from conftest import EXAMPLES, ROOT
 
-from analyzer.errors import PositionError
-from analyzer.position import parse_json
-from analyzer.records import RecordError, replay_lines
+from analyzer.core.errors import PositionError
+from analyzer.formats.position import parse_json
+from analyzer.formats.records import RecordError, replay_lines
 from cli.engine import answer
 
 GOLDEN = ROOT / "tests" / "golden" / "classic-1.jsonl"

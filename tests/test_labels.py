@@ -13,10 +13,11 @@ import pytest
 from cli_run import forcing, one_error_line, run
 from conftest import EXAMPLES, ROOT
 
-from analyzer.cards import Labels, parse_card, parse_cards, text_labels
-from analyzer.errors import AmbiguousCardError, IllegalMoveError, PositionError
-from analyzer.moves import Take, parse_move
-from analyzer.position import dump_position, load_position, position_labels, relabel
+from analyzer.core.cards import Labels, parse_card, parse_cards, text_labels
+from analyzer.core.errors import AmbiguousCardError, IllegalMoveError, PositionError
+from analyzer.core.moves import Take, parse_move
+from analyzer.core.plain import dump_position, relabel
+from analyzer.formats.position import load_position, position_labels
 
 PUZZLES = ROOT / "examples" / "puzzles"
 
@@ -285,8 +286,8 @@ def test_labels_decide_only_text_that_nothing_else_decides_in_every_variant() ->
 def test_a_position_without_a_card_shown_takes_its_variants_labels() -> None:
     # Fresh-user report: "megajogos - - - 8/8/8" came back in French, where megajogos deals
     # in Spanish (R2); no card decides, so the variant's labels do (or the ones given).
-    from analyzer.notation import format_notation, parse_notation
-    from analyzer.position import load_position
+    from analyzer.formats.notation import format_notation, parse_notation
+    from analyzer.formats.position import load_position
 
     assert format_notation(parse_notation("megajogos - - - 8/8/8")).startswith("megajogos spanish ")
     assert format_notation(parse_notation("megajogos french - - 8/8/8")).startswith("megajogos french ")

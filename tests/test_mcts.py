@@ -1,4 +1,4 @@
-"""The core IS-MCTS search and the ``mcts`` bot (analyzer.mcts)."""
+"""The core IS-MCTS search and the ``mcts`` bot (analyzer.search.mcts)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,19 @@ from pathlib import Path
 import pytest
 from cli_run import one_error_line, run
 
-from analyzer.advisor import ENGINES, advise, candidate_moves, engine_for
-from analyzer.bots import make_bot
-from analyzer.cards import iter_mask
-from analyzer.errors import ConquianError
-from analyzer.mcts import MctsBot, search
-from analyzer.moves import Take, parse_move
-from analyzer.position import deal, load_position, read_position, view
-from analyzer.rules import get_rules
-from analyzer.sampling import is_consistent, sample_world
-from analyzer.search import solve
-from analyzer.simulate import simulate
+from analyzer.analysis.advisor import ENGINES, advise, candidate_moves, engine_for
+from analyzer.bots.registry import make_bot
+from analyzer.core.cards import iter_mask
+from analyzer.core.errors import ConquianError
+from analyzer.search.mcts import MctsBot, search
+from analyzer.core.moves import Take, parse_move
+from analyzer.core.dealing import deal, view
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.core.rules import get_rules
+from analyzer.search.sampling import is_consistent, sample_world
+from analyzer.search.exact import solve
+from analyzer.bots.simulate import simulate
 from tests.test_hint_engine import PAY_MATTERS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
@@ -121,7 +123,7 @@ def test_modelled_opponents_play_the_eager_policy_inside_the_tree(
 ) -> None:
     # opponents="policy": every decision of another player inside the tree is the eager
     # policy's (only the searching player's choices branch); "search" never calls it there.
-    import analyzer.mcts as mcts
+    import analyzer.search.mcts as mcts
 
     state = _mid_game(variant, 4)
     me = state.to_act
@@ -167,7 +169,7 @@ def test_sampled_worlds_agree_with_the_view(variant: str) -> None:
 def test_inferred_worlds_respect_the_declines_and_steer_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     # infer=True: every determinization is a deal where player 0 holds no pair that melds with
     # a card he declined (R12, R17), as sample_deal(infer=True) draws them; uniform ones may.
-    from analyzer.sampling import _broken, declined_pairs
+    from analyzer.search.sampling import _broken, declined_pairs
     from tests.test_sampling import declines_view
 
     mine, pairs = declines_view()
@@ -181,7 +183,7 @@ def test_inferred_worlds_respect_the_declines_and_steer_the_search(monkeypatch: 
     assert a.moves == search(mine, 200, seed=3, infer=True).moves  # reproducible
     assert sum(s.visits for s in a.moves) == 200
     # The hint engine passes its infer setting to the search: v3 draws uniformly unless told to.
-    import analyzer.advisor as advisor
+    import analyzer.analysis.advisor as advisor
 
     asked: list[bool] = []
 
@@ -441,7 +443,7 @@ def test_ordered_worlds_place_the_stock_too() -> None:
     ],
 )
 def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
-    from analyzer.bots import make_bot
+    from analyzer.bots.registry import make_bot
 
     assert make_bot(bot).name == "hint"
 
@@ -488,8 +490,8 @@ def test_review_by_v3_says_iterations() -> None:
 def test_a_move_with_a_better_mean_below_the_first_is_not_called_worse() -> None:
     # Fourth fresh-user round: v3 ranks by visits, and a lower move with the better mean was
     # called "-0.08 worse in expected result than the best".
-    from analyzer.deals import deal_position
-    from analyzer.position import view
+    from analyzer.bots.deals import deal_position
+    from analyzer.core.dealing import view
 
     state, _ = deal_position("megajogos", seed=1)
     advice = advise(view(state, state.to_act), samples=50, seed=1)

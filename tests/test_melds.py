@@ -1,6 +1,6 @@
 """Meld legality, the catalog, lay-off extensions and the exact meld search (R3-R6, R14).
 
-The fast path of :mod:`analyzer.melds` is checked against the worked examples
+The fast path of :mod:`analyzer.core.melds` is checked against the worked examples
 of RULES.md section 5 and, with hypothesis, against the brute force of
 ``tests/reference.py``.
 """
@@ -25,8 +25,8 @@ from reference import (
 )
 from strategies import CARD_SETS, card_sets
 
-from analyzer.cards import iter_mask, mask_of, parse_cards
-from analyzer.melds import (
+from analyzer.core.cards import iter_mask, mask_of, parse_cards
+from analyzer.core.melds import (
     arrangements,
     best_partition,
     can_meld_all,
@@ -42,7 +42,7 @@ from analyzer.melds import (
     max_melded,
     melds_by_lowest,
 )
-from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
 
 PRESETS = [pytest.param(CLASSIC, id="classic"), pytest.param(MEGAJOGOS, id="megajogos")]
 

@@ -1,4 +1,4 @@
-"""solve --all-moves (analyzer.multipv): every legal root move with its values, proof and
+"""solve --all-moves (analyzer.search.allmoves): every legal root move with its values, proof and
 principal variation, best first, agreeing with the plain solve and with the puzzle answers."""
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ import pytest
 from cli_run import one_error_line, run
 from conftest import EXAMPLES, ROOT
 
-from analyzer.errors import PositionError
-from analyzer.multipv import solve_moves
-from analyzer.position import load_position, read_position, view
-from analyzer.puzzles import read_puzzle
-from analyzer.search import solve
+from analyzer.core.errors import PositionError
+from analyzer.search.allmoves import solve_moves
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.core.dealing import view
+from analyzer.analysis.puzzles import read_puzzle
+from analyzer.search.exact import solve
 
 PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*-win-*.json"))
 
@@ -50,7 +52,7 @@ def test_paranoid_all_moves_agree_with_paranoid_solve(path: Path) -> None:
     # '--all-moves --mode paranoid' proved a win for player 0: each move's position was solved
     # with the coalition against whoever acted there. The coalition is now the one against the
     # player who chooses, so the best move's proven value is the position's.
-    from analyzer.search import Solver
+    from analyzer.search.exact import Solver
 
     state = read_puzzle(path).state
     me = state.to_act
@@ -111,6 +113,6 @@ def test_positions_without_a_choice_or_with_a_hidden_hand_are_refused() -> None:
 
 
 def tmp_hidden() -> str:
-    from analyzer.notation import format_notation
+    from analyzer.formats.notation import format_notation
 
     return format_notation(view(read_position(EXAMPLES / "forcing.json"), 1))

@@ -15,17 +15,20 @@ from conftest import EXAMPLES, ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import analyzer.notation
-from analyzer.errors import PositionError
-from analyzer.notation import (
+import analyzer.formats.notation
+from analyzer.core.errors import PositionError
+from analyzer.formats.notation import (
     NotationError,
     format_notation,
     looks_like_notation,
     notation_data,
     parse_notation,
 )
-from analyzer.position import deal, dump_position, load_position, read_position, relabel, view
-from analyzer.state import GameState, Phase
+from analyzer.core.dealing import deal, view
+from analyzer.core.plain import dump_position, relabel
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.core.state import GameState, Phase
 from cli.results import analyze_data
 
 POSITIONS = sorted(
@@ -37,7 +40,7 @@ FORCING = "classic french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(analyzer.notation).failed == 0
+    assert doctest.testmod(analyzer.formats.notation).failed == 0
 
 
 @pytest.mark.parametrize("path", POSITIONS, ids=[p.name for p in POSITIONS])

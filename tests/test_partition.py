@@ -1,4 +1,4 @@
-"""The CP-SAT models of :mod:`analyzer.partition` (R4-R6, R13-R15).
+"""The CP-SAT models of :mod:`analyzer.solver.partition` (R4-R6, R13-R15).
 
 Checked against the brute force of ``tests/reference.py`` and against an
 exhaustive enumeration of takes.
@@ -23,9 +23,9 @@ from reference import (
 )
 from strategies import CARD_SETS, card_sets
 
-from analyzer.cards import iter_mask, mask_of, parse_cards
-from analyzer.errors import ConquianError
-from analyzer.partition import (
+from analyzer.core.cards import iter_mask, mask_of, parse_cards
+from analyzer.core.errors import ConquianError
+from analyzer.solver.partition import (
     Arrangement,
     best_take,
     can_meld_all_cpsat,
@@ -33,7 +33,7 @@ from analyzer.partition import (
     fits,
     solve_arrangement,
 )
-from analyzer.rules import CLASSIC, MEGAJOGOS, ForceFit, Rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, ForceFit, Rules
 
 CLASSIC_REARRANGE = dataclasses.replace(CLASSIC, force_fit=ForceFit.REARRANGE)
 MEGAJOGOS_REARRANGE = dataclasses.replace(MEGAJOGOS, force_fit=ForceFit.REARRANGE)
@@ -393,8 +393,8 @@ def test_check_arrangement_max_run() -> None:
 def test_cards_that_are_one_meld_are_shown_as_that_meld() -> None:
     # Fresh-user report: an eight-card run, "a meld", was shown split into a five- and a
     # three-card run; the arrangement of cards that are one meld is that meld (R4, R5).
-    from analyzer.cards import mask_of, parse_cards
-    from analyzer.rules import CLASSIC, MEGAJOGOS
+    from analyzer.core.cards import mask_of, parse_cards
+    from analyzer.core.rules import CLASSIC, MEGAJOGOS
 
     for rules, text in ((CLASSIC, "AS 2S 3S 4S 5S 6S 7S JS"), (MEGAJOGOS, "1e 2e 3e 4e 5e 6e 7e 10e 11e"),
                         (CLASSIC, "7S 7H 7D 7C")):  # fmt: skip

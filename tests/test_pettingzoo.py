@@ -15,7 +15,7 @@ pytest.importorskip(
 import numpy as np
 from pettingzoo.test import api_test
 
-from analyzer.errors import IllegalMoveError
+from analyzer.core.errors import IllegalMoveError
 from analyzer.interop.pettingzoo import ConquianEnv, env, raw_env
 
 # api_test warns about every dict observation, even those of PettingZoo's own card and board

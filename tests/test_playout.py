@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from analyzer.cards import format_card
-from analyzer.moves import Pass, Take
-from analyzer.playout import RolloutLeaf, eager_move, playout, playout_outcome
-from analyzer.position import deal, load_position
+from analyzer.core.cards import format_card
+from analyzer.core.moves import Pass, Take
+from analyzer.search.playout import RolloutLeaf, eager_move, playout, playout_outcome
+from analyzer.core.dealing import deal
+from analyzer.formats.position import load_position
 
 
 def test_the_eager_playout_policy_takes_the_most_cards() -> None:
@@ -88,7 +89,7 @@ def test_the_fast_eager_playout_plays_exactly_the_reference_policy(variant: str)
     # The playout generates only the moves the policy can pick (takes before melds before
     # forces); the deals it plays must be move for move those of the policy over every legal
     # move, with the stock order known and drawn.
-    from analyzer.playout import _play
+    from analyzer.search.playout import _play
 
     for seed in range(12):
         start = deal(variant, seed)
@@ -100,7 +101,7 @@ def test_the_fast_eager_playout_plays_exactly_the_reference_policy(variant: str)
 
 
 def test_random_turn_draws_as_the_chance_outcomes_do() -> None:
-    from analyzer.playout import random_turn
+    from analyzer.search.playout import random_turn
 
     state = deal("megajogos", 2)
     while not state.is_chance_node():
@@ -117,8 +118,8 @@ def test_eager_playouts_pass_dead_offers_without_changing_anything(variant: str)
     """The eager playout passes the offers nobody can use in one step
     (:meth:`GameState.run_forced`); the deal ends as when every move is applied one by
     one by the policy, and the random generator is left in the same state (R10-R18)."""
-    from analyzer.playout import _eager_offer, _play, random_turn
-    from analyzer.state import Phase
+    from analyzer.search.playout import _eager_offer, _play, random_turn
+    from analyzer.core.state import Phase
 
     def stepwise(state, rng):  # type: ignore[no-untyped-def]
         while not state.is_terminal():
@@ -148,8 +149,8 @@ def test_eager_playouts_pass_dead_offers_without_changing_anything(variant: str)
 def test_a_nomeld_seat_never_lays_a_hand_meld_and_the_others_play_eager() -> None:
     # playout=nomeld (PLAYOUTS): the searching seat's playout moves are eager's without the
     # melds from the hand alone (R16); every other seat is eager, move for move.
-    from analyzer.moves import Meld
-    from analyzer.playout import _play
+    from analyzer.core.moves import Meld
+    from analyzer.search.playout import _play
 
     def reference(state, rng, quiet):  # type: ignore[no-untyped-def]
         melds = {p: 0 for p in range(state.rules.players)}
@@ -181,10 +182,10 @@ def test_a_nomeld_seat_never_lays_a_hand_meld_and_the_others_play_eager() -> Non
 
 
 def test_the_nomeld_playout_is_an_option_of_the_search_and_the_bots() -> None:
-    from analyzer.bots import make_bot
-    from analyzer.errors import ConquianError
-    from analyzer.mcts import MctsBot, search
-    from analyzer.rules import get_rules
+    from analyzer.bots.registry import make_bot
+    from analyzer.core.errors import ConquianError
+    from analyzer.search.mcts import MctsBot, search
+    from analyzer.core.rules import get_rules
 
     state = deal("megajogos", 4)
     while state.phase.name != "OFFER":

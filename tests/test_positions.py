@@ -9,10 +9,10 @@ import pytest
 from cli_run import example, forcing, one_error_line, run
 from conftest import EXAMPLES
 
-from analyzer.errors import PositionError
-from analyzer.notation import parse_notation
-from analyzer.position import load_position
-from analyzer.state import Phase
+from analyzer.core.errors import PositionError
+from analyzer.formats.notation import parse_notation
+from analyzer.formats.position import load_position
+from analyzer.core.state import Phase
 
 MEGAJOGOS_START: dict[str, Any] = {
     "variant": "megajogos",
@@ -188,8 +188,9 @@ def test_views_during_the_exchange_load_back() -> None:
     # A view hides the cards the others chose (R9), written as null like a choice not yet made;
     # who is to act says how far the exchange has gone (fresh-user report: 'deal --view' wrote
     # exchange views that every command refused).
-    from analyzer.deals import deal_position
-    from analyzer.position import dump_position, view
+    from analyzer.bots.deals import deal_position
+    from analyzer.core.plain import dump_position
+    from analyzer.core.dealing import view
 
     for seed in range(4):
         for after in range(3):

@@ -9,8 +9,8 @@ import pytest
 from cli_run import run
 from conftest import ROOT
 
-from analyzer.errors import PositionError
-from analyzer.puzzles import check_puzzle, load_puzzle, read_puzzle, solve_puzzle
+from analyzer.core.errors import PositionError
+from analyzer.analysis.puzzles import check_puzzle, load_puzzle, read_puzzle, solve_puzzle
 
 PUZZLE_DIR = ROOT / "examples" / "puzzles"
 PUZZLES = sorted(PUZZLE_DIR.glob("*.json"))

@@ -19,9 +19,9 @@ from cli_run import run, run_process
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]'")
 
-from analyzer.bots import BOTS, GreedyBot  # noqa: E402
-from analyzer.records import replay_file  # noqa: E402
-from analyzer.simulate import simulate  # noqa: E402
+from analyzer.bots.registry import BOTS, GreedyBot  # noqa: E402
+from analyzer.formats.records import replay_file  # noqa: E402
+from analyzer.bots.simulate import simulate  # noqa: E402
 
 
 @pytest.fixture(scope="module")

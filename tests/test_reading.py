@@ -12,13 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.advisor import advise
-from analyzer.bots import GreedyBot, check_bot
-from analyzer.cards import FULL_DECK, card_index, format_card, iter_mask, parse_card
-from analyzer.errors import ConquianError
-from analyzer.hintbot import HintBot
-from analyzer.position import deal, dump_position, load_position, view
-from analyzer.reading import (
+from analyzer.analysis.advisor import advise
+from analyzer.bots.registry import GreedyBot, check_bot
+from analyzer.core.cards import FULL_DECK, card_index, format_card, iter_mask, parse_card
+from analyzer.core.errors import ConquianError
+from analyzer.bots.searchbots import HintBot
+from analyzer.core.dealing import deal, view
+from analyzer.core.plain import dump_position
+from analyzer.formats.position import load_position
+from analyzer.search.inference import (
     NEAR1,
     NEAR2,
     coefficients,
@@ -27,9 +29,9 @@ from analyzer.reading import (
     read_cards,
     read_weights,
 )
-from analyzer.rules import CLASSIC, MEGAJOGOS
-from analyzer.sampling import is_consistent, sample_deal
-from analyzer.state import GameState, Phase
+from analyzer.core.rules import CLASSIC, MEGAJOGOS
+from analyzer.search.sampling import is_consistent, sample_deal
+from analyzer.core.state import GameState, Phase
 
 from cli_run import one_error_line, run
 from test_sampling import random_position
@@ -197,7 +199,7 @@ def test_a_centre_card_paid_is_read_without_history() -> None:
 def test_advise_reads_paid_cards_only_with_a_reading_engine() -> None:
     from dataclasses import replace
 
-    from analyzer.advisor import ENGINES
+    from analyzer.analysis.advisor import ENGINES
 
     state, me, _ = _after_pays("classic", 3)
     mine = view(state, me)
@@ -428,7 +430,7 @@ def test_show_draws_the_paid_history(tmp_path: Path) -> None:
 
 
 def test_notation_carries_paid() -> None:
-    from analyzer.notation import NotationError, format_notation, parse_notation
+    from analyzer.formats.notation import NotationError, format_notation, parse_notation
 
     state, me, _ = _after_pays("classic", 3)
     for s in (state, view(state, me)):
@@ -494,7 +496,7 @@ def test_every_reachable_view_with_its_history_loads(variant: str, seed: int) ->
     ],
 )
 def test_histories_that_cannot_happen_in_notation(text: str, message: str) -> None:
-    from analyzer.notation import parse_notation
+    from analyzer.formats.notation import parse_notation
 
     with pytest.raises(ConquianError, match=message):
         parse_notation(text)
@@ -528,7 +530,7 @@ def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Pat
     state = load_position(notation["position"])
     payer = next(q for q, cards in enumerate(state.paid) if cards)
     fewer = tuple(c if q != payer else c[1:] for q, c in enumerate(state.paid))
-    from analyzer.notation import format_notation
+    from analyzer.formats.notation import format_notation
 
     notation["notation"] = format_notation(state.evolve(paid=fewer)) if any(fewer) else (
         notation["notation"] + " paid:" + "/".join("-" for _ in state.paid)
@@ -576,7 +578,7 @@ def test_hint_read_with_nothing_to_read_says_so() -> None:
 
 
 def test_sampled_worlds_do_not_depend_on_the_received_card_being_shown() -> None:
-    from analyzer.sampling import sample_world
+    from analyzer.search.sampling import sample_world
 
     state = _after_exchange(8)
     for me in range(3):
@@ -592,7 +594,7 @@ def test_a_card_paid_twice_is_named_before_the_count_it_makes_too_high() -> None
     # Left alone last session: 'paid:AD,QH/JS,JS' was refused by the take count first.
     text = ("classic french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,6H,JD,QH,QD "
             "5C:turned:0:0 7D 18 paid:-/7D,7D")  # fmt: skip
-    from analyzer.notation import parse_notation
+    from analyzer.formats.notation import parse_notation
 
     # A notation has no key 'players[1].paid': its field and the seat's column are named.
     column = text.index("7D,7D") + 1

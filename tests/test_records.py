@@ -11,13 +11,13 @@ import pytest
 from cli_run import run
 from conftest import ROOT
 
-from analyzer.bots import GreedyBot, RandomBot, make_bot, usefulness
-from analyzer.errors import ConquianError
-from analyzer.melds import catalog
-from analyzer.position import deal, view
-from analyzer.records import RecordError, record_lines, replay_file, replay_lines
-from analyzer.rules import CLASSIC, MEGAJOGOS
-from analyzer.simulate import Summary, play_game, simulate, wilson
+from analyzer.bots.registry import GreedyBot, RandomBot, make_bot, usefulness
+from analyzer.core.errors import ConquianError
+from analyzer.core.melds import catalog
+from analyzer.core.dealing import deal, view
+from analyzer.formats.records import RecordError, record_lines, replay_file, replay_lines
+from analyzer.core.rules import CLASSIC, MEGAJOGOS
+from analyzer.bots.simulate import Summary, play_game, simulate, wilson
 
 GOLDEN_DIR = ROOT / "tests" / "golden"
 GOLDEN = sorted(GOLDEN_DIR.glob("*.jsonl"))
@@ -160,7 +160,7 @@ def test_bots_choose_legal_moves_from_their_view() -> None:
 
 
 def test_greedy_goes_out_when_it_can() -> None:
-    from analyzer.position import read_position
+    from analyzer.formats.sniff import read_position
 
     state = read_position(ROOT / "examples" / "positions" / "example6-going-out.json")
     move = GreedyBot().choose(view(state, 0), random.Random(0))
@@ -168,7 +168,7 @@ def test_greedy_goes_out_when_it_can() -> None:
 
 
 def test_greedy_pays_the_least_useful_card() -> None:
-    from analyzer.position import read_position
+    from analyzer.formats.sniff import read_position
 
     state = read_position(ROOT / "examples" / "positions" / "example4-rearrangement.json")
     move = GreedyBot().choose(view(state, 0), random.Random(0))
@@ -179,7 +179,7 @@ def test_greedy_pays_the_least_useful_card() -> None:
 
 def test_usefulness_counts_partners() -> None:
     melds = catalog(CLASSIC)
-    from analyzer.cards import mask_of, parse_card, parse_cards
+    from analyzer.core.cards import mask_of, parse_card, parse_cards
 
     hand = mask_of(parse_cards("2C 3C"))
     unseen = ~hand & ((1 << 40) - 1)

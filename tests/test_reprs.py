@@ -7,13 +7,16 @@ from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import analyzer.cards as cards_module
-import analyzer.moves as moves_module
-from analyzer.cards import Card, CardSet, Labels, parse_card
-from analyzer.moves import Force, LayIn, Pass, Take, parse_move
-from analyzer.position import deal, load_position, read_position, relabel
-from analyzer.rules import Rules, get_rules
-from analyzer.state import GameState, Offer
+import analyzer.core.cards as cards_module
+import analyzer.core.moves as moves_module
+from analyzer.core.cards import Card, CardSet, Labels, parse_card
+from analyzer.core.moves import Force, LayIn, Pass, Take, parse_move
+from analyzer.core.dealing import deal
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.core.plain import relabel
+from analyzer.core.rules import Rules, get_rules
+from analyzer.core.state import GameState, Offer
 
 NAMESPACE = {
     **{name: getattr(cards_module, name) for name in cards_module.__all__},
@@ -53,7 +56,7 @@ def test_move_reprs() -> None:
 def test_a_move_type_parses_only_its_moves() -> None:
     import pytest
 
-    from analyzer.errors import IllegalMoveError
+    from analyzer.core.errors import IllegalMoveError
 
     with pytest.raises(IllegalMoveError, match="is a Pass move, not a Take move"):
         Take.parse("pass")
@@ -93,8 +96,8 @@ def test_state_offer_and_rules_reprs() -> None:
 
 
 def test_solver_results_show_cards_as_text_not_masks() -> None:
-    from analyzer.cards import mask_of, parse_cards
-    from analyzer.partition import best_take, solve_arrangement
+    from analyzer.core.cards import mask_of, parse_cards
+    from analyzer.solver.partition import best_take, solve_arrangement
 
     rules = get_rules("classic")
     found = solve_arrangement(mask_of(parse_cards("5H 6H 7H KS KH KD 2C")), rules)

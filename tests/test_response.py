@@ -14,12 +14,12 @@ import random
 import conftest
 import pytest
 
-from analyzer.bots import GreedyBot, make_bot
-from analyzer.errors import ConquianError, PositionError
-from analyzer.position import deal, view
-from analyzer.response import DRAW, LOSS, WIN, BestReply, BestReplyBot
-from analyzer.simulate import game_seed, play_game
-from analyzer.state import GameState
+from analyzer.bots.registry import GreedyBot, make_bot
+from analyzer.core.errors import ConquianError, PositionError
+from analyzer.core.dealing import deal, view
+from analyzer.bots.reply import DRAW, LOSS, WIN, BestReply, BestReplyBot
+from analyzer.bots.simulate import game_seed, play_game
+from analyzer.core.state import GameState
 
 NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
@@ -192,7 +192,7 @@ def test_stock_blind_reply_plays_a_best_move_when_the_order_cannot_matter(varian
     # One stock card: every shuffle is the same order, so blind-greedy's mean over sampled
     # orders is the best reply's value and its move must reach the best result (checked by
     # plain enumeration, not by BestReply).
-    from analyzer.response import StockBlindReplyBot
+    from analyzer.bots.reply import StockBlindReplyBot
 
     greedy = GreedyBot()
     checked = 0
@@ -212,7 +212,7 @@ def test_stock_blind_reply_plays_a_best_move_when_the_order_cannot_matter(varian
 def test_stock_blind_reply_compares_moves_on_the_same_orders() -> None:
     # With two stock cards and both orders sampled equally often the mean is exact: the move
     # played has the best mean result over the two orders (plain enumeration).
-    from analyzer.response import StockBlindReplyBot
+    from analyzer.bots.reply import StockBlindReplyBot
 
     greedy = GreedyBot()
     checked = differs = 0

@@ -12,12 +12,14 @@ import pytest
 from cli_run import one_error_line, run
 from conftest import EXAMPLES
 
-import analyzer.review
-from analyzer.cards import format_card, iter_mask
-from analyzer.moves import Force, parse_move
-from analyzer.position import dump_position, load_position, read_position
-from analyzer.records import record_lines, replay_lines
-from analyzer.review import (
+import analyzer.analysis.review
+from analyzer.core.cards import format_card, iter_mask
+from analyzer.core.moves import Force, parse_move
+from analyzer.core.plain import dump_position
+from analyzer.formats.position import load_position
+from analyzer.formats.sniff import read_position
+from analyzer.formats.records import record_lines, replay_lines
+from analyzer.analysis.review import (
     SCALE,
     SURE_THRESHOLDS,
     THRESHOLDS,
@@ -29,13 +31,13 @@ from analyzer.review import (
     review_game,
     review_record,
 )
-from analyzer.simulate import play_game
+from analyzer.bots.simulate import play_game
 
 FAST = ["--samples", "8", "--time-limit", "30"]
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(analyzer.review).failed == 0
+    assert doctest.testmod(analyzer.analysis.review).failed == 0
 
 
 def test_label_enum_scale_and_thresholds_are_the_documented_ones() -> None:
@@ -237,7 +239,7 @@ def test_review_without_a_time_limit_writes_json(tmp_path: Path) -> None:
 def test_a_move_labelled_best_is_shown_with_its_own_figures() -> None:
     # Fresh-user report: with v3 (which ranks by visits) a played move with the higher mean was
     # labelled best and named as best, beside the first-ranked move's win chance.
-    from analyzer.simulate import game_seed
+    from analyzer.bots.simulate import game_seed
 
     game = play_game("megajogos", ["greedy", "random", "random"], game_seed(1, 0))  # simulate --seed 1
     replay = replay_lines(record_lines(game.start, game.moves[:16]))
@@ -254,8 +256,8 @@ def test_a_move_labelled_best_is_shown_with_its_own_figures() -> None:
 def test_the_first_moves_reason_says_when_the_second_has_the_higher_mean() -> None:
     # Fresh-user report: "the next best, X, wins 36%: -0.16 in expected result" on v3's first
     # move, where X had the higher mean over fewer iterations.
-    from analyzer.advisor import advise
-    from analyzer.simulate import game_seed
+    from analyzer.analysis.advisor import advise
+    from analyzer.bots.simulate import game_seed
 
     game = play_game("megajogos", ["greedy", "random", "random"], game_seed(1, 0))
     state = replay_lines(record_lines(game.start, game.moves[:14])).final

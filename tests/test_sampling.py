@@ -8,11 +8,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.cards import FULL_DECK, format_mask
-from analyzer.position import deal, load_position, view
-from analyzer.rules import CLASSIC, MEGAJOGOS
-from analyzer.sampling import is_consistent, sample_deal, sample_deals, unseen_cards
-from analyzer.state import GameState
+from analyzer.core.cards import FULL_DECK, format_mask
+from analyzer.core.dealing import deal, view
+from analyzer.formats.position import load_position
+from analyzer.core.rules import CLASSIC, MEGAJOGOS
+from analyzer.search.sampling import is_consistent, sample_deal, sample_deals, unseen_cards
+from analyzer.core.state import GameState
 
 
 def random_position(variant: str, seed: int, steps: int) -> GameState:
@@ -79,7 +80,7 @@ def test_uniform_over_consistent_deals_chi_square() -> None:
         "centre": None,
     }
     known = set(p0) | {c for meld in p1_layout for c in meld}
-    from analyzer.cards import parse_cards
+    from analyzer.core.cards import parse_cards
 
     mask = 0
     for c in parse_cards(" ".join(known)):
@@ -102,9 +103,9 @@ def test_uniform_over_consistent_deals_chi_square() -> None:
 def declines_view():
     """A seeded mid-game classic view of player 1 in which some uniform deals give player 0 two
     cards that meld with a card he let die, and some do not; with its declined pairs."""
-    from analyzer.bots import GreedyBot
-    from analyzer.position import deal, view
-    from analyzer.sampling import _broken, declined_pairs
+    from analyzer.bots.registry import GreedyBot
+    from analyzer.core.dealing import deal, view
+    from analyzer.search.sampling import _broken, declined_pairs
 
     rng = random.Random(4)
     state = deal("classic", rng)
@@ -126,7 +127,7 @@ def declines_view():
 def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None:
     # Some uniform deals give player 0 two cards that meld with a card he let die: with
     # infer=True no sampled deal does (he would have taken it, R12, R17).
-    from analyzer.sampling import _broken
+    from analyzer.search.sampling import _broken
 
     mine, pairs = declines_view()
     rng = random.Random(4)

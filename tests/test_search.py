@@ -10,13 +10,15 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from analyzer.cards import FULL_DECK, format_mask, mask_of, parse_cards
-from analyzer.moves import Force, Pass, Take, parse_move
-from analyzer.position import deal, dump_position, load_position
-from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
-from analyzer.search import Solver, outcome_vector, solve
-from analyzer.state import GameState, Phase
-from analyzer.tree import build_tree, export_tree
+from analyzer.core.cards import FULL_DECK, format_mask, mask_of, parse_cards
+from analyzer.core.moves import Force, Pass, Take, parse_move
+from analyzer.core.dealing import deal
+from analyzer.core.plain import dump_position
+from analyzer.formats.position import load_position
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.search.exact import Solver, outcome_vector, solve
+from analyzer.core.state import GameState, Phase
+from analyzer.search.tree import build_tree, export_tree
 
 P0_LAYOUT = [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"], ["KS", "KH", "KD"]]
 JUNK = ["AH", "2H", "3H", "6S", "7D", "JD", "QD", "QC", "2C", "3C"]
@@ -228,7 +230,7 @@ def test_tree_values_and_line_agree_whatever_the_budget(budget: int) -> None:
     # Fresh-user report: with a small --budget the root's first solve ran out and gave 'pass'
     # as the line, while the solves of the nodes below proved that a take wins (and 'pass'
     # loses).  Every proven value must be the exact one, and the line must follow them.
-    from analyzer.deals import deal_position
+    from analyzer.bots.deals import deal_position
 
     state, _ = deal_position(CLASSIC, seed=2, after=12)
     graph = build_tree(state, depth=3, solver=Solver(max_nodes=budget, time_limit=60.0))
@@ -270,7 +272,7 @@ def test_paused_gc_restores_the_collector() -> None:
     and when nested; a solve, a lookahead and an IS-MCTS search leave it on."""
     import gc
 
-    from analyzer.search import paused_gc
+    from analyzer.search.exact import paused_gc
 
     assert gc.isenabled()
     with paused_gc():
@@ -299,7 +301,7 @@ def test_paused_gc_restores_the_collector() -> None:
     state = deal(CLASSIC, 4)
     Solver(max_nodes=50, leaf=leaf).solve(state)  # the budget runs out: the leaf is asked
     assert seen and not any(seen) and gc.isenabled()
-    from analyzer import mcts
+    from analyzer.search import mcts
 
     mcts.search(small_positions(CLASSIC, 1, 2)[0], 20, seed=1)
     assert gc.isenabled()
@@ -310,7 +312,7 @@ def test_bounds_on_a_turn_are_for_the_player_who_turns() -> None:
     # bounds "for player 0". They are now the turning player's, and hold the exact value.
     from cli_run import run
 
-    from analyzer.deals import deal_position
+    from analyzer.bots.deals import deal_position
 
     state, _ = deal_position("classic", seed=3)
     assert state.phase is Phase.TURN
@@ -330,7 +332,7 @@ def test_bounds_on_a_turn_are_for_the_player_who_turns() -> None:
 def test_a_finished_deal_has_the_bounds_of_the_seat_it_names() -> None:
     # Fresh-user report: solve --json on a deal player 1 had won gave bounds -1..-1 for
     # player 1 (they were player 0's). R20: the winner's result is +1, another's -1, a draw 0.
-    from analyzer.simulate import game_seed, play_game
+    from analyzer.bots.simulate import game_seed, play_game
 
     seen = set()
     for k in range(12):

@@ -12,10 +12,10 @@ import pytest
 from cli_run import example, forcing, one_error_line, run
 from conftest import EXAMPLES, ROOT
 
-from analyzer.errors import PositionError
-from analyzer.position import load_position
-from analyzer.puzzles import load_puzzle
-from analyzer.schema import KINDS, json_schema, schema_text
+from analyzer.core.errors import PositionError
+from analyzer.formats.position import load_position
+from analyzer.analysis.puzzles import load_puzzle
+from analyzer.formats.shapes import KINDS, json_schema, schema_text
 from cli.engine import answer
 
 PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*.json"))
@@ -152,7 +152,7 @@ def test_melds_file_reports_a_wrong_expected_answer(tmp_path: Path) -> None:
 def test_published_schema_is_the_generated_one(kind: str) -> None:
     published = ROOT / "docs" / f"{kind}.schema.json"
     assert published.read_text(encoding="utf-8") == schema_text(kind), (
-        "regenerate with: python -c \"from analyzer.schema import write_schemas; "
+        "regenerate with: python -c \"from analyzer.formats.shapes import write_schemas; "
         "write_schemas('docs')\""
     )
 

@@ -11,7 +11,9 @@ import pytest
 from cli_run import one_error_line, run
 from conftest import EXAMPLES, ROOT
 
-from analyzer.position import dump_position, read_position, view
+from analyzer.core.plain import dump_position
+from analyzer.formats.sniff import read_position
+from analyzer.core.dealing import view
 from cli.svg import DEFAULT_COLORS, position_svg, review_svg
 
 PUZZLE = ROOT / "examples" / "puzzles" / "classic-win-1.json"
@@ -143,7 +145,7 @@ def test_an_exchange_position_says_the_exchange_comes_first() -> None:
     )
     code, out, _ = run("show", exchange)
     assert code == 0 and "the exchange comes first (R9)" in out and "turned next" not in out
-    from analyzer.notation import parse_notation
+    from analyzer.formats.notation import parse_notation
 
     picture = position_svg(dump_position(parse_notation(exchange)))
     assert "the exchange comes first (R9)" in picture and "turned next" not in picture

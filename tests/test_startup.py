@@ -42,9 +42,9 @@ def test_a_hint_loads_no_heavy_library() -> None:
 
 def test_the_meld_solver_loads_cp_sat_when_it_solves() -> None:
     code = (
-        "from analyzer.cards import mask_of, parse_cards\n"
-        "from analyzer.partition import solve_arrangement\n"
-        "from analyzer.rules import get_rules\n"
+        "from analyzer.core.cards import mask_of, parse_cards\n"
+        "from analyzer.solver.partition import solve_arrangement\n"
+        "from analyzer.core.rules import get_rules\n"
         "cards = mask_of(parse_cards('2S 3S 4S 7C 7D 7H'))\n"
         "assert solve_arrangement(cards, get_rules('classic')).melded == 6\n"
     )

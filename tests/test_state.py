@@ -6,13 +6,15 @@ import random
 
 import pytest
 
-from analyzer.cards import FULL_DECK, format_mask, mask_of, parse_card, parse_cards
-from analyzer.errors import IllegalMoveError, PositionError
-from analyzer.melds import cards_of, is_meld
-from analyzer.moves import Force, LayIn, Meld, Pass, Take, parse_move
-from analyzer.position import deal, dump_position, load_position, view
-from analyzer.rules import CLASSIC, MEGAJOGOS, Rules
-from analyzer.state import GameState, Offer, Phase, offer_order
+from analyzer.core.cards import FULL_DECK, format_mask, mask_of, parse_card, parse_cards
+from analyzer.core.errors import IllegalMoveError, PositionError
+from analyzer.core.melds import cards_of, is_meld
+from analyzer.core.moves import Force, LayIn, Meld, Pass, Take, parse_move
+from analyzer.core.dealing import deal, view
+from analyzer.core.plain import dump_position
+from analyzer.formats.position import load_position
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.core.state import GameState, Offer, Phase, offer_order
 
 
 def C(text: str) -> int:
@@ -302,7 +304,7 @@ def brute_force_takes(state: GameState) -> set[tuple[int, int | None, int]]:
     """(hand cards used, pay, lay-off exposure) of every take, by plain subset enumeration (R13)."""
     from itertools import combinations
 
-    from analyzer.melds import arrangements, can_meld_all, layoff_mask
+    from analyzer.core.melds import arrangements, can_meld_all, layoff_mask
 
     assert state.centre is not None
     hand = state.hand(state.to_act)
@@ -326,7 +328,7 @@ def brute_force_takes(state: GameState) -> set[tuple[int, int | None, int]]:
 
 @pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
 def test_take_generator_matches_subset_enumeration(rules: Rules) -> None:
-    from analyzer.melds import layoff_mask
+    from analyzer.core.melds import layoff_mask
 
     checked = 0
     for seed in range(25):
@@ -434,7 +436,7 @@ def test_stock_out_fewest_in_hand_r18() -> None:
     known = set()
     for p in base["players"]:  # type: ignore[attr-defined]
         known |= set(p["hand"]) | {c for meld in p["layout"] for c in meld}
-    from analyzer.cards import Labels, format_card
+    from analyzer.core.cards import Labels, format_card
 
     dead = [format_card(i, Labels.SPANISH) for i in range(40)]
     dead = [c for c in dead if c not in known and c != "12e"]
@@ -477,7 +479,7 @@ def test_run_forced_equals_applying_the_single_moves(variant: str) -> None:
     positions passed equal stepping through the single legal moves one by one."""
     import dataclasses
 
-    from analyzer.rules import ForceFit, ForceWhen
+    from analyzer.core.rules import ForceFit, ForceWhen
 
     rules = {
         "classic": CLASSIC,
@@ -511,8 +513,8 @@ def test_run_forced_leaves_hidden_hands_and_unknown_stock_alone() -> None:
 def test_near_cards_equal_the_catalog() -> None:
     """The bit formula of the cards that complete a meld with a pool of cards equals the
     catalog's melds that lack exactly one card (R4, R5), for both presets' run caps."""
-    from analyzer.melds import catalog
-    from analyzer.state import _near_cards
+    from analyzer.core.melds import catalog
+    from analyzer.core.legal import near_cards
 
     rng = random.Random(5)
     for _ in range(3000):
@@ -523,4 +525,4 @@ def test_near_cards_equal_the_catalog() -> None:
                 missing = meld & ~pool
                 if missing and not missing & (missing - 1):
                     expected |= missing
-            assert _near_cards(pool) == expected, format_mask(pool)
+            assert near_cards(pool) == expected, format_mask(pool)

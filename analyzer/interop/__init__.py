@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from analyzer.errors import MissingExtraError
+from analyzer.core.errors import MissingExtraError
 
 __all__ = ["MissingExtraError", "missing_extra", "require"]
 

@@ -3,7 +3,7 @@
 Learning libraries need a fixed, finite action space: a move is an integer
 in ``range(num_actions)`` and a position's legal moves are a subset of it.
 :class:`ActionCodec` maps every legal move of a position (its
-:meth:`~analyzer.state.GameState.legal_moves`) to a distinct integer and back;
+:meth:`~analyzer.core.state.GameState.legal_moves`) to a distinct integer and back;
 the full table is in ``docs/openspiel.md``.  With ``n`` players, hand size
 ``h`` and ``M`` catalog melds (182 in ``classic``, 194 in ``megajogos``):
 
@@ -42,12 +42,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from analyzer.cards import format_card, format_mask, iter_mask
-from analyzer.errors import ConquianError, IllegalMoveError
-from analyzer.melds import cards_of, catalog
-from analyzer.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
-from analyzer.rules import Rules, get_rules
-from analyzer.state import GameState, Phase
+from analyzer.core.cards import format_card, format_mask, iter_mask
+from analyzer.core.errors import ConquianError, IllegalMoveError
+from analyzer.core.melds import cards_of, catalog
+from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.core.rules import Rules, get_rules
+from analyzer.core.state import GameState, Phase
 
 __all__ = ["ARRANGEMENTS", "MAX_HAND", "NUM_CARDS", "ActionCodec"]
 

@@ -32,14 +32,14 @@ import random
 from functools import cache
 from typing import Any
 
-from analyzer.bots import bot_option, obvious_move
-from analyzer.errors import ConquianError
+from analyzer.bots.base import bot_option, obvious_move
+from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Move
+from analyzer.core.rules import PRESETS, Rules
+from analyzer.core.state import GameState
 from analyzer.interop import missing_extra
 from analyzer.interop.match import sample_world
-from analyzer.moves import Move
-from analyzer.playout import POLICIES, eager_move, playout
-from analyzer.rules import PRESETS, Rules
-from analyzer.state import GameState
+from analyzer.search.playout import POLICIES, eager_move, playout
 
 try:
     import numpy as np
@@ -136,7 +136,7 @@ class IsmctsBot:
     ------
     ConquianError
         If a number is not one or out of range, or the policy unknown
-        (:func:`analyzer.bots.bot_option`).
+        (:func:`analyzer.bots.registry.bot_option`).
     """
 
     name = "ismcts"

@@ -2,7 +2,7 @@
 
 :class:`Match` is the library-free core of the OpenSpiel game and the
 PettingZoo environment.  It is immutable (every action gives a new match) and
-holds what the engine's :class:`~analyzer.state.GameState` does not:
+holds what the engine's :class:`~analyzer.core.state.GameState` does not:
 
 * **chance for the deal** (R8): the dealer (when not given) and then every
   dealt card, one at a time from the player after the dealer, are chance
@@ -32,15 +32,17 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from analyzer.cards import format_card, format_mask, iter_mask
-from analyzer.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.cards import format_card, iter_mask
+from analyzer.core.dealing import deal, view
+from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.melds import cards_of
+from analyzer.core.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
+from analyzer.core.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
+from analyzer.core.state import GameState, Phase
+from analyzer.interop import observation
 from analyzer.interop.codec import NUM_CARDS, ActionCodec
-from analyzer.melds import cards_of
-from analyzer.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
-from analyzer.position import deal, view
-from analyzer.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
-from analyzer.sampling import chosen_gifts, sample_deal, sample_world
-from analyzer.state import GameState, Phase, fits_layout
+from analyzer.interop.observation import tensor_layout
+from analyzer.search.sampling import chosen_gifts, sample_deal, sample_world
 
 __all__ = [
     "CHANCE",
@@ -69,7 +71,7 @@ RULE_OPTIONS = (
     "hand_melds",
     "on_stock_out",
 )
-"""The :class:`~analyzer.rules.Rules` fields that :func:`rules_with` can change."""
+"""The :class:`~analyzer.core.rules.Rules` fields that :func:`rules_with` can change."""
 
 _ENUMS: dict[str, type[enum.Enum]] = {
     "exchange": Exchange,
@@ -78,16 +80,13 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "on_stock_out": StockOut,
 }
 
-_PHASES = ("deal", "exchange", "turn", "offer", "forced", "over")
-
-
 def rules_with(variant: str | Rules = "classic", **options: Any) -> Rules:
     """A preset with some rule options changed (RULES.md section 4).
 
     Parameters
     ----------
     variant : str or Rules
-        ``"classic"`` or ``"megajogos"`` (or a :class:`~analyzer.rules.Rules`).
+        ``"classic"`` or ``"megajogos"`` (or a :class:`~analyzer.core.rules.Rules`).
     **options
         Any of :data:`RULE_OPTIONS`: ``players``, ``hand_size``, ``max_run``
         (int), ``exchange``, ``force_fit``, ``force_when``, ``on_stock_out``
@@ -392,7 +391,7 @@ class Match:
         """A history ``player`` cannot tell from this one, drawn at random.
 
         The hidden cards are drawn uniformly among the deals consistent with
-        what ``player`` has seen (:func:`analyzer.sampling.sample_deal`: no
+        what ``player`` has seen (:func:`analyzer.search.sampling.sample_deal`: no
         inference from the others' choices), and so are the others' hidden
         exchange gifts (R9).  The public moves are the same.
 
@@ -516,294 +515,27 @@ class Match:
             out.append(card if q == player else pools[q].pop())
         return out
 
-    # ---------------------------------------------------------------- texts
+    # ------------------------------------------------ what a player sees (analyzer.interop.observation)
     def information_string(
         self, player: int, *, private: str = "single", public: bool = True
     ) -> str:
-        """What ``player`` knows, with perfect recall (OpenSpiel's information state string).
-
-        Parameters
-        ----------
-        player : int
-        private : str
-            ``"single"``: ``player``'s own cards and exchange (default);
-            ``"none"``: public information only; ``"all"``: every hand.
-        public : bool
-            Include the public information (the moves everybody sees).
-
-        Returns
-        -------
-        str
-            Lines: the seat and variant, the private cards, then the history.
-        """
-        return "\n".join(self._lines(player, private, public, recall=True))
+        """What ``player`` knows, with perfect recall (:func:`~analyzer.interop.observation.information_string`)."""
+        return observation.information_string(self, player, private=private, public=public)
 
     def observation_string(
         self, player: int, *, private: str = "single", public: bool = True
     ) -> str:
-        """What ``player`` sees now (OpenSpiel's observation string): the table, no history."""
-        return "\n".join(self._lines(player, private, public, recall=False))
+        """What ``player`` sees now (:func:`~analyzer.interop.observation.observation_string`)."""
+        return observation.observation_string(self, player, private=private, public=public)
 
-    def _lines(self, player: int, private: str, public: bool, recall: bool) -> list[str]:
-        n = self.rules.players
-        lines = [f"{self.rules.name}, seat {player} of {n}"]
-        if public:
-            dealer = "?" if self.dealer is None else str(self.dealer)
-            lines.append(f"dealer {dealer}")
-        seats = range(n) if private == "all" else [player] if private == "single" else []
-        for q in seats:
-            lines.extend(self._private_lines(q, recall))
-        if not public:
-            return lines
-        if self.state is None:
-            lines.append(f"dealing: {len(self.dealt)} of {n * self.rules.hand_size} cards dealt")
-            return lines
-        if recall:
-            assert self.start is not None
-            if not self.dealt:
-                lines.append("from: " + _public_summary(self.start))
-            history = [
-                self._event_text(player, private, actor, move) for actor, move in self.events
-            ]
-            lines.append("history: " + (" | ".join(history) if history else "-"))
-        lines.append("now: " + _public_summary(self.state))
-        if self.state.is_terminal():
-            winner = self.state.winner
-            lines.append("result: " + ("draw" if winner is None else f"p{winner} won"))
-        return lines
-
-    def _private_lines(self, q: int, recall: bool) -> list[str]:
-        labels = self.rules.labels
-        lines: list[str] = []
-        if self.state is None:
-            if self.dealer is not None:
-                cards = [self.dealt[k] for k in sorted(self._slots(q, len(self.dealt)))]
-                mask = sum(1 << c for c in cards)
-                lines.append(f"p{q} dealt: {format_mask(mask, labels) or '-'}")
-            return lines
-        hand = self.state.hands[q] or 0
-        if recall and self.dealt:
-            mine = sum(1 << self.dealt[k] for k in self._slots(q, len(self.dealt)))
-            lines.append(f"p{q} dealt: {format_mask(mine, labels)}")
-        elif recall:
-            assert self.start is not None
-            lines.append(
-                f"p{q} hand at start: {format_mask(self.start.hands[q] or 0, labels) or '-'}"
-            )
-            if self.start.gave and self.start.gave[q] is not None:
-                lines.append(f"p{q} gave at start: {format_card(self.start.gave[q], labels)}")  # type: ignore[arg-type]
-        lines.append(f"p{q} hand: {format_mask(hand, labels) or '-'}")
-        if self.state.phase is Phase.EXCHANGE and self.state.gifts:
-            g = self.state.gifts[q]
-            lines.append(f"p{q} chose: {'-' if g is None else format_card(g, labels)}")
-        elif self.state.gave and self.state.gave[q] is not None:
-            g = self.state.gave[q]
-            assert g is not None
-            text = f"p{q} gave: {format_card(g, labels)}"
-            got = self.state.gave[(q - 1) % self.rules.players]
-            if recall and self._exchanged_in_history() and got is not None:
-                text += f", got: {format_card(got, labels)}"
-            lines.append(text)
-        return lines
-
-    def _exchanged_in_history(self) -> bool:
-        return any(isinstance(move, Give) for _, move in self.events)
-
-    def _event_text(self, player: int, private: str, actor: int | None, move: Move) -> str:
-        labels = self.rules.labels
-        if actor is None:
-            return move.text(labels)
-        if (
-            isinstance(move, Give)
-            and private != "all"
-            and not (private == "single" and actor == player)
-        ):
-            return f"p{actor} gives a card"
-        return f"p{actor} {move.text(labels)}"
-
-    def __str__(self) -> str:
-        """Every hand and the history (for debugging; it shows hidden cards)."""
-        head = f"{self.rules.name}, {self.rules.players} players"
-        return "\n".join([head, *self._lines(0, "all", True, recall=self.state is not None)[1:]])
-
-    # --------------------------------------------------------------- tensors
     def tensor(
         self, player: int, *, private: str = "single", public: bool = True, recall: bool = True
     ) -> list[float]:
-        """``player``'s information as numbers in ``[0, 1]`` (see :func:`tensor_layout`).
+        """``player``'s information as numbers (:func:`~analyzer.interop.observation.tensor`)."""
+        return observation.tensor(self, player, private=private, public=public, recall=recall)
 
-        Parameters
-        ----------
-        player : int
-        private, public
-            As for :meth:`information_string`.
-        recall : bool
-            Add what only the history shows: per seat, the cards he paid
-            and the centre cards he passed (the information state tensor).
-
-        Returns
-        -------
-        list of float
-            Of length ``sum(size for _, size, _ in tensor_layout(...))``.
-        """
-        rules = self.rules
-        n, h = rules.players, rules.hand_size
-        out: list[float] = []
-
-        def seat_of(q: int) -> int:
-            return (q - player) % n
-
-        def plane(mask: int) -> list[float]:
-            return [1.0 if mask >> c & 1 else 0.0 for c in range(NUM_CARDS)]
-
-        def one_hot(size: int, index: int | None) -> list[float]:
-            v = [0.0] * size
-            if index is not None and 0 <= index < size:
-                v[index] = 1.0
-            return v
-
-        def by_seat(values: Sequence[int]) -> list[int]:
-            return [values[(player + k) % n] for k in range(n)]
-
-        state = self.state
-        if private != "none":
-            seats = [player] if private == "single" else [(player + k) % n for k in range(n)]
-            for q in seats:
-                if state is None:
-                    mask = 0
-                    if self.dealer is not None:
-                        for k in self._slots(q, len(self.dealt)):
-                            mask |= 1 << self.dealt[k]
-                    out += plane(mask)
-                else:
-                    out += plane(state.hands[q] or 0)
-            for q in seats:
-                out += plane(self._gift(q))
-            if private == "single":
-                got = self._got(player)
-                out += plane(got)
-        if public:
-            phase = "deal" if state is None else str(state.phase)
-            out += one_hot(len(_PHASES), _PHASES.index(phase))
-            out += one_hot(n, None if state is None else seat_of(state.to_act))
-            out += one_hot(n, None if self.dealer is None else seat_of(self.dealer))
-            layouts = by_seat([cards_of(state.layouts[q]) if state else 0 for q in range(n)])
-            for mask in layouts:
-                out += plane(mask)
-            for k in range(n):
-                q = (player + k) % n
-                fits = 0
-                if state is not None:
-                    for c in range(NUM_CARDS):
-                        if fits_layout(state.layouts[q], c, rules):
-                            fits |= 1 << c
-                out += plane(fits)
-            dead = sum(1 << c for c in state.dead) if state else 0
-            out += plane(dead)
-            centre = state.centre if state else None
-            out += plane(0 if centre is None else 1 << centre.card)
-            out += one_hot(2, None if centre is None else (0 if centre.kind == "turned" else 1))
-            out += one_hot(n, None if centre is None else seat_of(centre.source))
-            declined_now = [0.0] * n
-            if centre is not None:
-                for q in centre.declined:
-                    declined_now[seat_of(q)] = 1.0
-            out += declined_now
-            out += one_hot(
-                n, None if centre is None or centre.forced is None else seat_of(centre.forced)
-            )
-            chosen = [0.0] * n
-            if state is not None and state.phase is Phase.EXCHANGE:
-                for q, g in enumerate(state.gifts):
-                    if g is not None:
-                        chosen[seat_of(q)] = 1.0
-            out += chosen
-            counts = by_seat(state.counts if state else [0] * n)
-            out += [c / h for c in counts]
-            out += [(state.stock_count if state else rules.stock_size) / rules.stock_size]
-            result = [0.0] * (n + 1)
-            if state is not None and state.is_terminal():
-                result[n if state.winner is None else seat_of(state.winner)] = 1.0
-            out += result
-            if recall:
-                for mask in by_seat(self.paid):
-                    out += plane(mask)
-                for mask in by_seat(self.declined):
-                    out += plane(mask)
-        return out
-
-    def _gift(self, q: int) -> int:
-        """Mask of the card seat ``q`` chose or gave in the exchange (R9), 0 if none."""
-        state = self.state
-        if state is None:
-            return 0
-        g = None
-        if state.phase is Phase.EXCHANGE and state.gifts:
-            g = state.gifts[q]
-        elif state.gave:
-            g = state.gave[q]
-        return 0 if g is None else 1 << g
-
-    def _got(self, q: int) -> int:
-        """Mask of the card seat ``q`` received in the exchange, when his history shows it."""
-        state = self.state
-        if state is None or not state.gave or not self._exchanged_in_history():
-            return 0
-        g = state.gave[(q - 1) % self.rules.players]
-        return 0 if g is None else 1 << g
-
-
-def tensor_layout(
-    rules: Rules, *, private: str = "single", public: bool = True, recall: bool = True
-) -> list[tuple[str, int, tuple[int, ...]]]:
-    """The named pieces of :meth:`Match.tensor`, in order: ``(name, size, shape)``.
-
-    Seats are relative: row ``k`` of a per-seat piece is the seat ``k``
-    places after the observing player (row 0 is himself).  Card planes are
-    indexed by card index (R1: ``rank_ordinal_0_based * 4 + suit``).
-
-    Raises
-    ------
-    ValueError
-        If ``private`` is not ``"single"``, ``"none"`` or ``"all"``.
-    """
-    if private not in ("single", "none", "all"):
-        raise ValueError(f"private must be single, none or all, not {private!r}")
-    n = rules.players
-    c = NUM_CARDS
-    pieces: list[tuple[str, tuple[int, ...]]] = []
-    if private == "single":
-        pieces += [("hand", (c,)), ("gave", (c,)), ("got", (c,))]
-    elif private == "all":
-        pieces += [("hands", (n, c)), ("gave", (n, c))]
-    if public:
-        pieces += [
-            ("phase", (len(_PHASES),)),
-            ("to_act", (n,)),
-            ("dealer", (n,)),
-            ("melded", (n, c)),
-            ("fits", (n, c)),
-            ("dead", (c,)),
-            ("centre", (c,)),
-            ("centre_kind", (2,)),
-            ("centre_source", (n,)),
-            ("declined_now", (n,)),
-            ("forced", (n,)),
-            ("chosen", (n,)),
-            ("hand_counts", (n,)),
-            ("stock", (1,)),
-            ("result", (n + 1,)),
-        ]
-        if recall:
-            pieces += [("paid", (n, c)), ("declined", (n, c))]
-    out = []
-    for name, shape in pieces:
-        size = 1
-        for d in shape:
-            size *= d
-        out.append((name, size, shape))
-    return out
-
+    def __str__(self) -> str:
+        return observation.describe_match(self)
 
 def _with_hidden(
     values: tuple[int | None, ...], gifts: Sequence[int], player: int
@@ -823,32 +555,3 @@ def _dealt_state(rules: Rules, dealer: int, dealt: Sequence[int]) -> GameState:
     for k, card in enumerate(dealt):
         hands[(dealer + 1 + k) % n] |= 1 << card
     return deal(rules, 0, dealer=dealer).evolve(hands=tuple(hands), stock=None)
-
-
-def _public_summary(state: GameState) -> str:
-    """The public part of a position on one line: phase, to act, layouts, dead, centre, counts."""
-    labels = state.rules.labels
-    n = state.rules.players
-    parts = [f"{state.phase}"]
-    if not state.is_terminal():
-        parts.append(f"p{state.to_act} to act")
-    layouts = "; ".join(
-        f"p{q} " + (" ".join(f"[{format_mask(m, labels)}]" for m in state.layouts[q]) or "-")
-        for q in range(n)
-    )
-    parts.append(f"layouts {layouts}")
-    parts.append("dead " + (" ".join(format_card(c, labels) for c in state.dead) or "-"))
-    if state.centre is not None:
-        c = state.centre
-        text = f"centre {format_card(c.card, labels)} {c.kind} by p{c.source}"
-        if c.declined:
-            text += ", declined by " + " ".join(f"p{q}" for q in c.declined)
-        if c.forced is not None:
-            text += f", p{c.forced} forced"
-        parts.append(text)
-    if state.phase is Phase.EXCHANGE:
-        chosen = [q for q, g in enumerate(chosen_gifts(state)) if g != -1]
-        parts.append("chosen " + (" ".join(f"p{q}" for q in chosen) or "-"))
-    parts.append("hands " + " ".join(str(k) for k in state.counts))
-    parts.append(f"stock {state.stock_count}")
-    return " | ".join(parts)

@@ -27,7 +27,7 @@ engine's, through :class:`~analyzer.interop.match.Match`:
 
 Parameters (``pyspiel.load_game("python_conquian", {...})``): ``variant``
 (``classic`` or ``megajogos``), ``dealer`` (a seat, or -1 for chance), and
-the rule options of :class:`~analyzer.rules.Rules`, each overriding the
+the rule options of :class:`~analyzer.core.rules.Rules`, each overriding the
 preset's value when set: ``players``, ``hand_size`` (at most 10),
 ``max_run`` (-1: the preset's), ``exchange``, ``force_fit``,
 ``force_when``, ``on_stock_out`` (``""``: the preset's) and ``hand_melds``
@@ -41,11 +41,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from analyzer.errors import ConquianError
+from analyzer.core.errors import ConquianError
+from analyzer.core.rules import Rules
+from analyzer.core.state import GameState
 from analyzer.interop import missing_extra
 from analyzer.interop.match import RULE_OPTIONS, Match, rules_with, tensor_layout
-from analyzer.rules import Rules
-from analyzer.state import GameState
 
 try:
     import numpy as np
@@ -107,7 +107,7 @@ _GAME_TYPE_2P = _game_type(pyspiel.GameType.Utility.ZERO_SUM)
 
 
 def rules_from_params(params: Mapping[str, Any]) -> Rules:
-    """The :class:`~analyzer.rules.Rules` of game parameters (see the module docstring).
+    """The :class:`~analyzer.core.rules.Rules` of game parameters (see the module docstring).
 
     Raises
     ------

@@ -33,7 +33,7 @@ gives the same deal.
 * **rewards**: at the end only, per R20: the winner +1, every other player
   -1, a draw 0.
 
-An action outside the mask raises :class:`~analyzer.errors.IllegalMoveError`.
+An action outside the mask raises :class:`~analyzer.core.errors.IllegalMoveError`.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from analyzer.errors import IllegalMoveError
+from analyzer.core.errors import IllegalMoveError
+from analyzer.core.moves import Move
 from analyzer.interop import missing_extra
 from analyzer.interop.match import Match, rules_with, tensor_layout
-from analyzer.moves import Move
 
 try:
     import numpy as np

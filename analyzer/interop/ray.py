@@ -1,9 +1,9 @@
-"""The Ray backend of :func:`analyzer.simulate.simulate` (``pip install 'conquian[ray]'``).
+"""The Ray backend of :func:`analyzer.bots.simulate.simulate` (``pip install 'conquian[ray]'``).
 
 Deals are played as Ray tasks, a few consecutive games per task, and come
 back in game order, so that a run gives the same games, game for game, as
 the local backend: game ``i`` is dealt and played with
-:func:`~analyzer.simulate.game_seed` ``(seed, i)`` wherever it runs.
+:func:`~analyzer.bots.simulate.game_seed` ``(seed, i)`` wherever it runs.
 
 * With no address a local Ray runtime starts in this process (Ray's
   embedded default) and stops at the end; with an address (``"HOST:PORT"``
@@ -31,7 +31,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import ConquianError
+import analyzer
+from analyzer.bots.game import play_game
+from analyzer.bots.registry import BOTS, register_bot
+from analyzer.core.errors import ConquianError
 from analyzer.interop import missing_extra
 
 
@@ -64,19 +67,16 @@ Task = tuple[str, tuple[str, ...], int, int]
 
 
 def play_chunk(tasks: Sequence[Task], bots: Mapping[str, Any] | None = None) -> list[Any]:
-    """Play consecutive games on a worker; their :class:`~analyzer.simulate.GameResult`, in order.
+    """Play consecutive games on a worker; their :class:`~analyzer.bots.simulate.GameResult`, in order.
 
     Parameters
     ----------
     tasks : sequence of Task
     bots : mapping, optional
         Bot name to factory, registered on the worker first
-        (:func:`~analyzer.bots.register_bot`), so that bots registered in the
+        (:func:`~analyzer.bots.registry.register_bot`), so that bots registered in the
         driver only (e.g. an ``IsmctsBot`` with another budget) play there too.
     """
-    from analyzer.bots import register_bot
-    from analyzer.simulate import play_game
-
     for name, factory in (bots or {}).items():
         register_bot(name, factory)
     return [play_game(name, seats, seed, index) for name, seats, seed, index in tasks]
@@ -114,8 +114,6 @@ def connect(address: str | None = None, jobs: int = 1) -> bool:
         if address is None:
             ray.init(address="local", num_cpus=jobs if jobs > 1 else None, **options)
         else:
-            import analyzer
-
             ray.init(address=address, runtime_env={"py_modules": [analyzer]}, **options)
     except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError...
         where = (
@@ -218,8 +216,6 @@ def run(
 
 def _factories(tasks: Sequence[Task]) -> dict[str, Any]:
     """The driver's factory of every bot the tasks name (sent along: Ray pickles them by value)."""
-    from analyzer.bots import BOTS
-
     names = {name for _, seats, _, _ in tasks for name in seats}
     return {name: BOTS[name] for name in sorted(names) if name in BOTS}
 

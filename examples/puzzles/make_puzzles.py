@@ -17,11 +17,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from analyzer.moves import LayIn, Take  # noqa: E402
-from analyzer.position import dump_position  # noqa: E402
-from analyzer.puzzles import load_puzzle, solve_puzzle  # noqa: E402
-from analyzer.simulate import play_game  # noqa: E402
-from analyzer.state import GameState, Phase  # noqa: E402
+from analyzer.core.moves import LayIn, Take  # noqa: E402
+from analyzer.formats.position import dump_position  # noqa: E402
+from analyzer.analysis.puzzles import load_puzzle, solve_puzzle  # noqa: E402
+from analyzer.bots.simulate import play_game  # noqa: E402
+from analyzer.core.state import GameState, Phase  # noqa: E402
 
 WANT = {("classic", "win"): 4, ("classic", "best_pay"): 4, ("classic", "go_out_within"): 4,
         ("megajogos", "win"): 3, ("megajogos", "best_pay"): 3, ("megajogos", "go_out_within"): 3}

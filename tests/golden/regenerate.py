@@ -11,8 +11,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from analyzer.records import record_lines  # noqa: E402
-from analyzer.simulate import play_game  # noqa: E402
+from analyzer.formats.records import record_lines  # noqa: E402
+from analyzer.bots.simulate import play_game  # noqa: E402
 
 GOLDEN = [
     ("classic", ("greedy", "random"), 1),

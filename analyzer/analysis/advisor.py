@@ -1,0 +1,433 @@
+"""Move hints from a player's own view: sampled deals searched by the explorer (PIMC).
+
+For the player to act, :func:`advise`
+
+1. lists the candidate moves with the one engine (:meth:`GameState.legal_moves`):
+   every legal choice, where takes and lay-ins that leave the same cards in
+   hand, the same cards melded and pay the same card are one choice, shown
+   with the arrangement that exposes the fewest unseen cards to forcing
+   (R14), the first in engine order on a tie (:func:`candidate_moves`);
+2. draws deals of the hidden cards consistent with his view: ``v2`` among
+   those where no other player holds two cards that meld with a card he
+   declined (he would have taken it), ``v1`` uniformly
+   (:mod:`analyzer.search.sampling`);
+3. searches every candidate on each sampled deal as if every card were
+   known, with the engine's search:
+
+   * ``v2`` (default): :class:`analyzer.search.lookahead.Lookahead`, iterative
+     deepening in offers with the fitted leaf evaluation of
+     :mod:`analyzer.search.evaluation`, alpha-beta for two players and max-n for
+     three, the move ordering shared across the deals of one hint;
+   * ``v1`` (the first hint engine, kept to measure against): one take per
+     set of hand cards melded, arranged and paid by the CP-SAT models of
+     :mod:`analyzer.solver.choice`, each solved to the end of the deal by
+     :class:`analyzer.search.exact.Solver` within a node budget, past which the
+     melded-card lead scores what is left;
+4. reports, per move, the win / draw / loss frequencies over the deals
+   with a 95% interval for the win probability (Wilson score interval),
+   ranked by expected result (R20: win +1, draw 0, loss -1).
+
+This is perfect-information Monte Carlo: each sampled deal is searched as
+if every card were visible, which overrates moves that need to know the
+hidden cards; it is the standard baseline for hidden-information card games.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from analyzer.analysis.candidates import (
+    candidate_moves,
+    choices,
+    goes_out,
+    same_choice,
+    v1_candidates,
+)
+from analyzer.analysis.engines import (
+    AUTO,
+    DEFAULT_ENGINE,
+    DEFAULT_NODE_BUDGET,
+    DEFAULT_SAMPLES,
+    DEFAULT_TIME_LIMIT,
+    ENGINE_NAMES,
+    ENGINES,
+    OPEN_NODE_BUDGET,
+    Engine,
+    engine_for,
+    searching_engine,
+)
+from analyzer.analysis.estimates import Advice, MoveEstimate
+from analyzer.analysis.reasons import with_reasons
+from analyzer.analysis.static import Hint, check_chooser, score_move
+from analyzer.core.dealing import view as view_of
+from analyzer.core.errors import ConquianError, PositionError
+from analyzer.core.moves import Move
+from analyzer.core.state import GameState, Phase
+from analyzer.search.evaluation import fitted_evaluator, melded_lead
+from analyzer.search.exact import Outcome, Solver
+from analyzer.search.inference import read_cards, read_weights
+from analyzer.search.lookahead import Lookahead
+from analyzer.search.mcts import search as mcts_search
+from analyzer.search.playout import RolloutLeaf
+from analyzer.search.sampling import sample_deal
+from analyzer.search.stats import wilson
+
+__all__ = [
+    "AUTO",
+    "DEFAULT_ENGINE",
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_TIME_LIMIT",
+    "ENGINES",
+    "ENGINE_NAMES",
+    "Advice",
+    "Engine",
+    "MoveEstimate",
+    "advise",
+    "candidate_moves",
+    "check_open",
+    "choices",
+    "engine_for",
+    "same_choice",
+    "searching_engine",
+]
+
+
+def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameState], Outcome]:
+    if engine.leaf == "rollout":
+        return RolloutLeaf(engine.playouts, seed)
+    if engine.leaf == "fitted":
+        fitted = fitted_evaluator(state.rules.name)
+        if fitted is not None and fitted.players == state.rules.players:
+            return fitted
+    return melded_lead
+
+
+def _check_budgets(samples: object, time_limit: object, node_budget: object) -> None:
+    """Refuse budgets that no search can use (the command line refuses them as usage errors)."""
+    for name, value in (("samples", samples), ("node_budget", node_budget)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConquianError(f"{name} must be a whole number of at least 1, got {value!r}")
+    if (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or math.isnan(time_limit)
+        or time_limit <= 0
+    ):
+        raise ConquianError(
+            f"time_limit must be a number of seconds above 0 (inf for none), got {time_limit!r}"
+        )
+
+
+def check_open(state: GameState) -> None:
+    """Refuse ``--open`` (every hand used as given, double-dummy) on a position that hides a hand.
+
+    Used by :func:`advise` with ``open_hands`` and by ``hint --static --open``, so that both
+    say the same.  A hidden hand to act is refused first, as such (:func:`check_chooser`).
+
+    Raises
+    ------
+    PositionError
+        If the hand of the player to act is hidden; else if another hand of ``state`` is
+        hidden, named as the option ``open``.
+    """
+    check_chooser(state)
+    hidden = [p for p, hand in enumerate(state.hands) if hand is None]
+    if hidden:
+        whose = " and ".join(f"player {p}'s" for p in hidden)
+        problem = f"needs every hand known (double-dummy), and this position hides {whose} hand"
+        raise PositionError(f"--open {problem}").naming("open", f"'open' {problem}")
+
+
+def advise(
+    state: GameState,
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    node_budget: int | None = None,
+    open_hands: bool = False,
+    extra: list[Move] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    engine: str | Engine = DEFAULT_ENGINE,
+    stop: Callable[[], bool] | None = None,
+) -> Advice:
+    """Rank the candidate moves of the player to act by sampled double-dummy results.
+
+    Parameters
+    ----------
+    state : GameState
+        The position; only the hand of the player to act needs to be known.
+        Other hands, even if given, are hidden unless ``open_hands``.
+    samples : int, optional
+        Most deals to sample (at least one is always evaluated); the engine's
+        default when omitted (``v2`` 48; ``v3`` 2,000 IS-MCTS iterations, each
+        on its own sampled deal).
+    seed : int
+        Same seed, same deals, same answer (given the same time budget).
+    time_limit : float
+        Seconds; sampling stops when they are spent (at least one deal is evaluated).
+    node_budget : int, optional
+        Positions per sampled deal (``v2``) or per solve (``v1``); the engine's
+        default when omitted.
+    open_hands : bool
+        Use the given hands and stock as they are (double-dummy, one "sample").
+    extra : list of Move, optional
+        Legal moves to evaluate as well (e.g. the move a user asks about); a
+        move that is one choice with a candidate (:func:`same_choice`) is
+        evaluated as itself in place of that candidate.
+    progress : callable, optional
+        Called with (deals done, deals planned).
+    engine : str or Engine
+        The hint engine (:data:`ENGINE_NAMES`), ``"auto"`` by default: ``v3``
+        for three players, ``v2`` for two (:data:`AUTO`).
+    stop : callable, optional
+        Polled between and during the searches; when it returns True the
+        answer is built from the deals finished so far (at least one), and
+        ``Advice.interrupted`` says so.
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    PositionError
+        If nobody has a choice here, or the player to act's hand is hidden.
+    ConquianError
+        If the engine is unknown, or ``samples`` or ``node_budget`` is not a
+        whole number of at least 1, or ``time_limit`` is not a number above 0
+        (an infinity is no limit).
+    """
+    start = time.perf_counter()
+    _check_budgets(samples, time_limit, node_budget)
+    engine = searching_engine(engine, state, open_hands=open_hands)
+    budget = engine.node_budget if node_budget is None else node_budget
+    if (
+        node_budget is None
+        and engine.search == "lookahead"
+        and open_hands
+        and state.stock is not None
+    ):
+        # One deal, every card known: the whole budget of the sampled deals goes to it, so that
+        # a cheap position is solved to the end (the time limit still stops the search).
+        budget = OPEN_NODE_BUDGET
+    samples = engine.samples if samples is None else samples
+    player = state.to_act
+    if state.phase in (Phase.OVER, Phase.TURN):
+        raise PositionError(f"no move to choose: {state.describe()}")
+    check_chooser(state)
+    if open_hands:
+        check_open(state)
+    mine = state if open_hands else view_of(state, player)
+    weights = read_weights(mine, player) if engine.read and not open_hands else None
+    reading = read_cards(mine, player) if weights else {}
+    v1 = engine.candidates == "v1"
+    groups = [[m] for m in v1_candidates(mine)] if v1 else choices(mine)
+    asked: set[Move] = set()
+    for move in extra or []:
+        if not mine.is_legal(move):
+            continue
+        asked.add(move)
+        home = next((g for g in groups if same_choice(mine, g[0], move)), None)
+        if home is None:
+            groups.append([move])
+        elif move not in home:
+            home.append(move)
+    candidates = [m for g in groups for m in g]
+    rng = random.Random(seed)
+    exact_deal = open_hands and state.stock is not None
+    if engine.search == "mcts":
+        return _advise_mcts(
+            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start, weights,
+            reading,
+        )
+    planned = 1 if exact_deal else max(1, samples)
+    n = state.rules.players
+    tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
+    searches = unproven = shallow = done = clock_cut = 0
+    depths: list[int] = []
+
+    def stopping() -> bool:
+        # The searches of a deal may be cut only once one deal is whole.
+        return done > 0 and stop is not None and stop()
+
+    lookahead = (
+        Lookahead(
+            _evaluator(engine, state, seed),
+            mode=engine.mode,
+            max_nodes=budget,
+            time_limit=max(0.05, time_limit),
+            max_depth=engine.max_depth,
+            spread=engine.spread,
+            opponents=engine.opponents,
+            stop=stopping if stop is not None else None,
+        )
+        if engine.search == "lookahead"
+        else None
+    )
+
+    def tally(move: Move, outcome: Outcome) -> None:
+        win, draw = outcome[player], outcome[n]
+        t = tallies[move]
+        t[0] += win
+        t[1] += draw
+        t[2] += 1.0 - win - draw
+
+    interrupted = False
+    for _ in range(planned):
+        if stopping():
+            interrupted = True
+            break
+        deal = (
+            mine
+            if exact_deal
+            else sample_deal(mine, player, rng, infer=engine.infer, weights=weights)
+        )
+        if engine.stock == "chance" and not exact_deal:
+            deal = deal.evolve(stock=None)
+        if lookahead is not None:
+            found = lookahead.values(deal, candidates)
+            searches += 1
+            unproven += not found.exact
+            shallow += not found.exact and found.depth < 1
+            clock_cut += found.stopped_by == "time"
+            depths.append(found.depth)
+            for move, outcome in zip(candidates, found.outcomes, strict=True):
+                tally(move, outcome)
+        else:
+            solver = Solver(
+                max_nodes=budget,
+                time_limit=max(0.05, time_limit),
+                leaf=melded_lead,
+                stop=stopping if stop is not None else None,
+            )
+            for move in candidates:
+                result = solver.solve(deal.apply(move, check=False))
+                searches += 1
+                unproven += not result.proven
+                shallow += not result.proven
+                tally(move, result.outcome)
+        done += 1
+        if progress is not None:
+            progress(done, planned)
+        if time.perf_counter() - start > time_limit:
+            break
+    if stop is not None and stop():
+        interrupted = True
+    estimates: list[MoveEstimate] = []
+    static: dict[Move, Hint] = {}
+    exact = exact_deal and unproven == 0
+    for group in groups:
+        # One row per choice: the arrangement asked about, else the one with the best
+        # expected result (fewest cards exposed to forcing on a tie: the group's order).
+        def expected(move: Move) -> float:
+            w, _, lo = tallies[move]
+            return (w - lo) / done
+
+        shown = [m for m in group if m in asked] or group
+        move = max(shown, key=lambda m: (expected(m), -group.index(m)))
+        w, d, lo = (x / done for x in tallies[move])
+        ci = (w, w) if exact else wilson(w * done, done)  # fractional: per-deal win chances
+        # Reasons use only what the player can see (his view), unless the hands are open.
+        static[move] = score_move(mine, move)
+        estimates.append(MoveEstimate(move, w, d, lo, ci, w - lo, done, static[move].score, ()))
+    # Best expected result first; a move that goes out at once beats one that wins later.
+    estimates.sort(key=lambda e: (-e.expected, not goes_out(e.move), -e.win, -e.static_score))
+    estimates = with_reasons(mine, player, estimates, static)
+    depths.sort()
+    return Advice(
+        player,
+        estimates,
+        done,
+        time.perf_counter() - start,
+        unproven / searches if searches else 0.0,
+        seed,
+        planned,
+        engine.name,
+        float(depths[len(depths) // 2]) if depths else 0.0,
+        shallow / searches if searches else 0.0,
+        interrupted,
+        clock_cut > 0,
+        reading,
+    )
+
+
+def _advise_mcts(
+    mine: GameState,
+    groups: list[list[Move]],
+    asked: set[Move],
+    engine: Engine,
+    samples: int,
+    seed: int,
+    time_limit: float,
+    progress: Callable[[int, int], None] | None,
+    stop: Callable[[], bool] | None,
+    start: float,
+    weights: Mapping[int, Sequence[float]] | None = None,
+    reading: dict[int, tuple[int, ...]] | None = None,
+) -> Advice:
+    """``advise`` with the ``mcts`` search: one IS-MCTS tree over one move per choice.
+
+    Each choice is searched with the arrangement asked about, else the one
+    exposing the fewest cards to forcing (:func:`choices`).  Per move: the
+    mean win and draw results of the iterations that tried it, with a 95%
+    Wilson interval over its visits; moves are ranked by visits (the move the
+    search settled on first), a move that goes out first of all.
+    """
+    player = mine.to_act
+    roots = [([m for m in g if m in asked] or g)[0] for g in groups]
+    found = mcts_search(
+        mine,
+        max(1, samples),
+        seed=seed,
+        c=engine.c,
+        leaf=engine.leaf,
+        infer=engine.infer,
+        method=engine.method,
+        opponents=engine.opponents,
+        playout=engine.playout,
+        root_moves=roots,
+        time_limit=max(0.05, time_limit),
+        stop=stop,
+        progress=progress,
+        weights=weights,
+    )
+    estimates: list[MoveEstimate] = []
+    static: dict[Move, Hint] = {}
+    for st in found.moves:
+        # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
+        win, draw = st.win, st.draw
+        loss = max(0.0, 1.0 - win - draw) if st.visits else 0.0
+        ci = wilson(win * st.visits, st.visits) if st.visits else (0.0, 1.0)
+        static[st.move] = score_move(mine, st.move)
+        estimates.append(
+            MoveEstimate(
+                st.move, win, draw, loss, ci, win - loss, st.visits, static[st.move].score, ()
+            )
+        )
+    visits = {st.move: st.visits for st in found.moves}
+    estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
+    estimates = with_reasons(mine, player, estimates, static)
+    return Advice(
+        player,
+        estimates,
+        found.iterations,
+        time.perf_counter() - start,
+        1.0 - found.ended,
+        seed,
+        max(1, samples),
+        engine.name,
+        found.depth,
+        0.0,
+        found.interrupted,
+        False,
+        reading or {},
+    )
+
+

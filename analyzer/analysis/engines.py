@@ -1,0 +1,180 @@
+"""The hint engines: which candidate moves are weighed and how each sampled deal is searched.
+
+``v1`` (exact solves of CP-SAT-chosen takes), ``v2`` (lookahead with the fitted
+evaluation), ``v3`` (IS-MCTS); ``auto`` picks by the number of players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.core.errors import ConquianError
+from analyzer.core.rules import Rules
+from analyzer.core.state import GameState
+
+__all__ = [
+    "AUTO",
+    "DEFAULT_ENGINE",
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_TIME_LIMIT",
+    "ENGINES",
+    "ENGINE_NAMES",
+    "OPEN_NODE_BUDGET",
+    "Engine",
+    "engine_for",
+    "searching_engine",
+]
+
+DEFAULT_SAMPLES = 48
+"""Most deals sampled by default."""
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds of sampling by default (a mid-game position is answered in about this)."""
+DEFAULT_NODE_BUDGET = 4_000
+"""Positions per double-dummy solve of the ``v1`` engine by default."""
+
+OPEN_NODE_BUDGET = 100_000
+"""Positions of ``v2``'s lookahead on the one deal of ``open_hands`` with the stock order given
+(instead of the budget per sampled deal), when no budget is asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """A named hint engine: which candidates are weighed and how each sampled deal is searched.
+
+    Attributes
+    ----------
+    name : str
+    candidates : str
+        ``"all"`` (every distinct choice, :func:`candidate_moves`) or ``"v1"``
+        (one take per set of hand cards, arranged and paid by CP-SAT).
+    search : str
+        ``"lookahead"`` (:class:`analyzer.search.lookahead.Lookahead`), ``"exact"``
+        (:class:`analyzer.search.exact.Solver` to the end of the deal) or ``"mcts"``
+        (:func:`analyzer.search.mcts.search`: one IS-MCTS tree over every sampled
+        deal, the stock drawn at random, never seen in advance).
+    leaf : str
+        ``"fitted"`` (:func:`analyzer.search.evaluation.fitted_evaluator`, the
+        melded-card lead where no model was fitted), ``"melded"`` or
+        ``"rollout"`` (:class:`analyzer.search.playout.RolloutLeaf`: eager playouts
+        to the end of the sampled deal).
+    mode : str
+        Three players: ``"auto"`` (max-n), ``"maxn"`` or ``"paranoid"``.
+    node_budget : int
+        Positions per sampled deal (``lookahead``, all candidates together)
+        or per solve of one candidate (``exact``).
+    max_depth : int
+        Deepest lookahead iteration, in offers.
+    stock : str
+        ``"known"``: each sampled deal orders the stock and the search follows
+        that order (it sees the cards to come, as double-dummy does);
+        ``"chance"``: the search averages over every card a turn may bring
+        (expectimax), seeing only the hands of the sampled deal.
+    playouts : int
+        Playouts per leaf with ``leaf="rollout"``.
+    infer : bool
+        Sample only deals consistent with the other players' declines
+        (:func:`analyzer.search.sampling.sample_deal` with ``infer=True``).
+    spread : int
+        ``lookahead`` with a known stock: the first ``spread`` stock cards are
+        searched as a chance node (:class:`analyzer.search.lookahead.Lookahead`).
+    samples : int
+        Deals sampled by default (``mcts``: iterations, each on its own sampled deal).
+    bot_samples : int
+        Deals sampled per decision by the ``hint`` bot of this engine.
+    c : float
+        ``mcts``: UCB1 exploration constant (:func:`analyzer.search.mcts.search`).
+    method : str
+        ``mcts``: ``"uct"`` (one IS-MCTS tree) or ``"halving"`` (sequential
+        halving over the root moves on common deals; :func:`analyzer.search.mcts.search`).
+    opponents : str
+        How the other players choose inside the search: ``"search"`` (``mcts``:
+        UCB1, each maximising his own result; ``lookahead``: alpha-beta or
+        max-n) or ``"policy"`` (the ``eager`` playout policy's move, an
+        opponent model; :data:`analyzer.search.playout.OPPONENTS`).
+    playout : str
+        ``mcts``: how the player's own seat is played in the playouts:
+        ``"eager"`` or ``"nomeld"`` (never laying a meld from the hand alone,
+        R16; :data:`analyzer.search.playout.PLAYOUTS`).
+    read : bool
+        Read the hidden hands from the cards their players were seen to give up
+        (the position's history ``GameState.paid``, a paid centre card, the card
+        passed to the reader): hidden hands are drawn with the fitted card
+        weights of :mod:`analyzer.search.inference`; else uniformly.
+    """
+
+    name: str
+    candidates: str
+    search: str
+    leaf: str
+    mode: str = "auto"
+    node_budget: int = 2_000
+    max_depth: int = 40
+    stock: str = "known"
+    infer: bool = True
+    playouts: int = 1
+    spread: int = 1
+    samples: int = DEFAULT_SAMPLES
+    bot_samples: int = 8
+    c: float = 0.7
+    method: str = "uct"
+    opponents: str = "search"
+    read: bool = False
+    playout: str = "eager"
+
+
+ENGINES: dict[str, Engine] = {
+    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=1_000, infer=False),
+    "v2": Engine("v2", "all", "lookahead", "fitted"),
+    "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False),
+}
+"""The hint engines by name; ``v1`` is the first one, kept to measure the others against."""
+
+AUTO = "auto"
+"""The default engine name: ``v3`` (IS-MCTS) for three or more players, ``v2`` for two.
+
+Chosen by measured strength (``bench/strength.py``, docs/hint.md): in
+``megajogos`` the IS-MCTS search wins far more deals against greedy than the
+``v2`` lookahead at about the same time per deal; in ``classic`` the two are level on the same
+deals and ``v2`` is the faster."""
+
+ENGINE_NAMES: tuple[str, ...] = (AUTO, *ENGINES)
+"""Every name ``--engine`` takes."""
+
+
+def engine_for(engine: str | Engine, rules: Rules) -> Engine:
+    """The engine named ``engine`` (:data:`ENGINE_NAMES`) for a deal of ``rules``.
+
+    ``"auto"`` is ``v3`` with three or more players, else ``v2`` (:data:`AUTO`).
+
+    Raises
+    ------
+    ConquianError
+        If the name is unknown.
+    """
+    if isinstance(engine, Engine):
+        return engine
+    if engine == AUTO:
+        return ENGINES["v3" if rules.players >= 3 else "v2"]
+    if engine not in ENGINES:
+        raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})")
+    return ENGINES[engine]
+
+
+def searching_engine(engine: str | Engine, state: GameState, *, open_hands: bool = False) -> Engine:
+    """The engine that answers :func:`advise` on ``state``: :func:`engine_for` its rules,
+    except that an ``mcts`` engine hands a deal with every card and the stock order known
+    (``open_hands``) to ``v2``'s exact lookahead, which then equals the exact search.
+
+    Raises
+    ------
+    ConquianError
+        If the name is unknown.
+    """
+    found = engine_for(engine, state.rules)
+    if found.search == "mcts" and open_hands and state.stock is not None:
+        return ENGINES["v2"]
+    return found
+
+
+DEFAULT_ENGINE = "auto"

@@ -1,0 +1,375 @@
+"""Puzzles: a position with everything known plus a question, solved exactly.
+
+A puzzle file is JSON (``docs/puzzle-format.md``)::
+
+    {"type": "puzzle", "title": "...", "position": {...}, "question": {...}, "answer": {...}}
+
+Questions (``question.kind``):
+
+``win``
+    "Win as player X": can X win under best play from here (double-dummy,
+    R20)?  Answer: ``{"wins": bool, "moves": [...]}``, the moves of the
+    player to act that keep the best result for him.
+``best_pay``
+    Which cards can the player to act pay (R13, R14) and keep the best
+    result?  Answer: ``{"pays": [cards]}``.
+``go_out_within``
+    Can player X make sure he goes out (R15) within N of his own moves,
+    whatever the others do?  Answer: ``{"possible": bool, "moves": [...]}``,
+    the first moves that do it (when X is to act).
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analyzer.core.cards import clip, format_card, parse_card
+from analyzer.core.errors import ConquianError, PositionError
+from analyzer.core.moves import LayIn, Move, Take, parse_move
+from analyzer.core.state import GameState
+from analyzer.formats.jsonio import json_text
+from analyzer.formats.notation import looks_like_notation
+from analyzer.formats.position import load_position, parse_json
+from analyzer.formats.shape_errors import check_shape
+from analyzer.formats.shapes import PuzzleFile
+from analyzer.search.exact import Solver
+
+__all__ = ["KINDS", "Puzzle", "check_puzzle", "load_puzzle", "read_puzzle", "solve_puzzle"]
+
+KINDS = ("win", "best_pay", "go_out_within")
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A puzzle: a position and a question, with its stored answer if any.
+
+    Attributes
+    ----------
+    title : str
+    state : GameState
+        Every hand and the stock order known.
+    question : dict
+        ``{"kind": ..., "player": int, "turns": int}`` as needed.
+    answer : dict or None
+        The stored answer, to be checked.
+    """
+
+    title: str
+    state: GameState
+    question: dict[str, Any]
+    answer: dict[str, Any] | None
+
+
+def load_puzzle(data: Any) -> Puzzle:
+    """Build a :class:`Puzzle` from parsed JSON.
+
+    Raises
+    ------
+    PositionError
+        If the file is not a puzzle, has an unknown key or a value of the
+        wrong type (naming the nearest known key), the question is malformed,
+        or the position hides a hand or the stock order (a puzzle must be
+        exact).
+    """
+    if not isinstance(data, dict) or data.get("type") != "puzzle":
+        raise PositionError('not a puzzle: expected a JSON object with "type": "puzzle"')
+    position = data.get("position")
+    if isinstance(position, str) and looks_like_notation(position):
+        # Fresh-user report: the one-line notation here got only "must be a JSON object".
+        raise PositionError(
+            "puzzle 'position' is the one-line notation; a puzzle holds the position as a JSON "
+            "object: 'conquian notation \"LINE\" --json' prints it (its 'position' key)"
+        )
+    check_shape(PuzzleFile, data, "a puzzle")
+    state = load_position(position)
+    if any(h is None for h in state.hands) or (state.stock is None and state.stock_count > 0):
+        raise PositionError("a puzzle position must show every hand and the stock order")
+    question = data.get("question")
+    if not isinstance(question, dict) or question.get("kind") not in KINDS:
+        raise PositionError(f"puzzle question kind must be one of {', '.join(KINDS)}")
+    kind = question["kind"]
+    extra = [
+        k for k in question
+        if k != "kind" and k not in QUESTION_KEYS[kind] and not (isinstance(k, str) and k.startswith("x-"))
+    ]  # fmt: skip
+    if extra:
+        others = ", ".join(QUESTION_KEYS[kind]) or "none"
+        raise PositionError(
+            f"puzzle 'question' has {clip(repr(extra[0]))}, not a key of a {kind!r} question "
+            f"(its other keys: {others})"
+        )
+    n = state.rules.players
+    if question["kind"] in ("win", "go_out_within"):
+        player = question.get("player")
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+            raise PositionError(f"puzzle question needs 'player' from 0 to {n - 1}")
+    if question["kind"] == "go_out_within":
+        turns = question.get("turns")
+        if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 10:
+            raise PositionError("'go_out_within' needs 'turns' from 1 to 10")
+    answer = data.get("answer")
+    if answer is not None:
+        answer = _normalised_answer(answer, question["kind"], state)
+    return Puzzle(_title(data.get("title", "")), state, question, answer)
+
+
+def _title(value: object) -> str:
+    """The puzzle's title, refused if it holds a control character: it is printed to the
+    terminal and into SVG pictures (XML cannot carry control characters).  A lone surrogate
+    (a ``\\ud800`` escape) is kept: it is printed as its escape."""
+    text = str(value)
+    bad = next((ch for ch in text if unicodedata.category(ch) in ("Cc", "Zl", "Zp")), None)
+    if bad is not None:
+        what = "a control character" if unicodedata.category(bad) == "Cc" else "a line or paragraph separator"
+        raise PositionError(
+            f"puzzle 'title' {clip(ascii(text))} holds U+{ord(bad):04X}, {what}: "
+            "a title is one line of printable text"
+        )
+    # Bidirectional embeddings, overrides and isolates reorder what follows them on the line
+    # where the title is printed (a title that reads other than it is).
+    bidi = next((ch for ch in text if 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069), None)
+    if bidi is not None:
+        raise PositionError(
+            f"puzzle 'title' {clip(ascii(text))} holds U+{ord(bidi):04X}, a bidirectional "
+            "control character: a title is one line of printable text"
+        )
+    return text
+
+
+QUESTION_KEYS = {
+    "win": ("player",),
+    "best_pay": (),
+    "go_out_within": ("player", "turns"),
+}
+"""The keys a question may hold besides ``kind``, per kind (docs/puzzle-format.md)."""
+
+
+ANSWER_KEYS = {
+    "win": ("wins", "moves"),
+    "best_pay": ("pays",),
+    "go_out_within": ("possible", "moves"),
+}
+"""The keys a stored answer may hold, per question kind."""
+
+
+def _normalised_answer(answer: Any, kind: str, state: GameState) -> dict[str, Any]:
+    """The stored answer with moves and cards in canonical text, so that equal answers compare equal.
+
+    Raises
+    ------
+    PositionError
+        If the answer is not an object, has no key or an unknown key for the
+        question, or holds a move or card that cannot be read.
+    """
+    allowed = ANSWER_KEYS[kind]
+    if isinstance(answer, dict):
+        answer = {k: v for k, v in answer.items() if not k.startswith("x-")}
+    if not isinstance(answer, dict) or not answer:
+        raise PositionError(f"puzzle 'answer' must be an object with some of: {', '.join(allowed)}")
+    unknown = [k for k in answer if k not in allowed]
+    if unknown:
+        raise PositionError(
+            f"puzzle 'answer' has {clip(repr(unknown[0]))}, not a key of a {kind!r} answer "
+            f"({', '.join(allowed)})"
+        )
+    labels = state.rules.labels
+    out: dict[str, Any] = {}
+    for key, value in answer.items():
+        if key in ("wins", "possible"):
+            if not isinstance(value, bool):
+                raise PositionError(f"puzzle answer {key!r} must be true or false")
+            out[key] = value
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise PositionError(f"puzzle answer {key!r} must be a list of texts")
+        try:
+            if key == "moves":
+                texts = [parse_move(v, labels).text(labels) for v in value]
+            else:
+                texts = [format_card(parse_card(v, labels), labels) for v in value]
+        except ConquianError as exc:
+            raise PositionError(f"puzzle answer {key!r}: {exc}") from None
+        for i, text in enumerate(texts):
+            if text in texts[:i]:
+                what = "move" if key == "moves" else "card"
+                raise PositionError(
+                    f"puzzle answer {key!r} lists the {what} {clip(value[i], 60)!r} twice: "
+                    "list answers are sets, give each once"
+                )
+        out[key] = sorted(texts)
+    return out
+
+
+def read_puzzle(path: str | Path) -> Puzzle:
+    """Load a puzzle file.
+
+    Raises
+    ------
+    PositionError
+        If it cannot be read, is not JSON, or as :func:`load_puzzle`.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PositionError(f"cannot read {str(path)!r}: {exc}") from None
+    return load_puzzle(parse_json(text, repr(str(path)), "a puzzle"))
+
+
+def _best_moves(state: GameState, solver: Solver) -> tuple[list[Move], float, bool, int]:
+    """The moves of the player to act that reach his best expected result (R20),
+    that result, whether every solve was proven, and the positions searched."""
+    player = state.current_player()
+    scored: list[tuple[Move, float]] = []
+    proven = True
+    nodes = 0
+    for move in state.legal_moves():
+        result = solver.solve(state.apply(move, check=False))
+        proven &= result.proven
+        nodes += result.nodes
+        scored.append((move, result.values[player]))
+    best = max(v for _, v in scored)
+    return [m for m, v in scored if v >= best - 1e-9], best, proven, nodes
+
+
+def _go_out_within(
+    state: GameState, player: int, turns: int, solver: Solver, memo: dict[Any, bool]
+) -> bool:
+    """AND-OR search: can ``player`` be sure to go out within ``turns`` more own moves (R15)?"""
+    if state.is_terminal():
+        return state.winner == player and state.melded(player) == state.rules.target
+    if solver.tick():
+        return False
+    key = (state, turns)
+    if key in memo:
+        return memo[key]
+    if state.is_chance_node():
+        result = all(
+            _go_out_within(state.apply(m, check=False), player, turns, solver, memo)
+            for m, _ in state.chance_outcomes()
+        )
+    elif state.current_player() == player:
+        result = turns > 0 and any(
+            _go_out_within(state.apply(m, check=False), player, turns - 1, solver, memo)
+            for m in state.legal_moves()
+        )
+    else:
+        result = all(
+            _go_out_within(state.apply(m, check=False), player, turns, solver, memo)
+            for m in state.legal_moves()
+        )
+    memo[key] = result
+    return result
+
+
+def solve_puzzle(
+    puzzle: Puzzle, *, max_nodes: int = 2_000_000, time_limit: float = 60.0
+) -> dict[str, Any]:
+    """Answer the puzzle's question exactly.
+
+    Returns
+    -------
+    dict
+        The answer in the puzzle format, plus ``proven`` (bool) and ``nodes``.
+
+    Raises
+    ------
+    ConquianError
+        If the question does not fit the position (no move to choose, no
+        pay choice).
+    """
+    state = puzzle.state
+    labels = state.rules.labels
+    solver = Solver(max_nodes=max_nodes, time_limit=time_limit)
+    kind = puzzle.question["kind"]
+    if kind == "go_out_within":
+        player, turns = puzzle.question["player"], puzzle.question["turns"]
+        solver.start_budget()
+        memo: dict[Any, bool] = {}
+        possible = _go_out_within(state, player, turns, solver, memo)
+        moves: list[str] = []
+        if possible and state.current_player() == player:
+            moves = sorted(
+                m.text(labels)
+                for m in state.legal_moves()
+                if _go_out_within(state.apply(m, check=False), player, turns - 1, solver, memo)
+            )
+        return {
+            "possible": possible,
+            "moves": moves,
+            "proven": not solver.exhausted,
+            "nodes": solver.nodes,
+        }
+    if state.is_terminal() or state.is_chance_node():
+        raise ConquianError("the puzzle position has no move to choose")
+    best, value, proven, nodes = _best_moves(state, solver)
+    if kind == "win":
+        player = puzzle.question["player"]
+        root = solver.solve(state)
+        wins = root.outcome[player] > 1 - 1e-9
+        return {
+            "wins": wins,
+            "moves": sorted(m.text(labels) for m in best)
+            if state.current_player() == player or wins
+            else [],
+            "value": value,
+            "proven": proven and root.proven,
+            "nodes": nodes + root.nodes,
+        }
+    pays = sorted({m.pay for m in best if isinstance(m, (Take, LayIn)) and m.pay is not None})
+    if not any(isinstance(m, (Take, LayIn)) and m.pay is not None for m in state.legal_moves()):
+        raise ConquianError("the player to act has no card to pay here")
+    return {
+        "pays": [format_card(c, labels) for c in pays],
+        "value": value,
+        "proven": proven,
+        "nodes": nodes,
+    }
+
+
+def _not_legal(state: GameState, key: str, texts: list[str]) -> list[str]:
+    """The stored moves (or pay cards) of ``texts`` that no legal move at the root makes (R11-R16)."""
+    labels = state.rules.labels
+    if key == "moves":
+        return [t for t in texts if not state.is_legal(parse_move(t, labels))]
+    if key == "pays":
+        payable = {
+            format_card(m.pay, labels)
+            for m in state.legal_moves()
+            if isinstance(m, (Take, LayIn)) and m.pay is not None
+        }
+        return [t for t in texts if t not in payable]
+    return []
+
+
+def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
+    """Differences between the stored answer and ``found`` (empty when they agree or no answer is stored).
+
+    Lists are compared as sets of moves or cards, whatever their order,
+    case or spacing in the file.  Call it only with a proven answer.
+    """
+    if puzzle.answer is None:
+        return []
+    problems = []
+    for key, expected in puzzle.answer.items():
+        got = found.get(key)
+        if isinstance(expected, list) and isinstance(got, list):
+            # Name the difference in full: two long lists clipped alike hid it (fresh-user report).
+            lacks, extra = sorted(set(got) - set(expected)), sorted(set(expected) - set(got))
+            parts = [f"the stored answer lacks {json.dumps(lacks, ensure_ascii=False)}"] if lacks else []
+            illegal = _not_legal(puzzle.state, key, extra)
+            extra = [e for e in extra if e not in illegal]
+            if extra:
+                parts.append(f"it lists {json.dumps(extra, ensure_ascii=False)}, which the solver does not find")
+            if illegal:
+                # Fresh-user report: an illegal stored move was only "not found by the solver".
+                what = "no legal move pays" if key == "pays" else "illegal here"
+                parts.append(f"it lists {json.dumps(illegal, ensure_ascii=False)}, {what}")
+            if parts:
+                problems.append(f"{key}: " + "; ".join(parts))
+        elif expected != got:
+            problems.append(f"{key}: expected {json_text(expected)}, found {json_text(got)}")
+    return problems

@@ -1,0 +1,78 @@
+"""The reasons a hint gives for each move: its sampled results, how it compares with the best,
+and the static evaluation's facts (:mod:`analyzer.analysis.static`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from analyzer.analysis.estimates import MoveEstimate
+from analyzer.analysis.static import Hint
+from analyzer.core.cards import counted
+from analyzer.core.moves import Move
+from analyzer.core.state import GameState
+
+__all__ = ["with_reasons"]
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def with_reasons(
+    state: GameState, player: int, estimates: list[MoveEstimate], static: Mapping[Move, Hint]
+) -> list[MoveEstimate]:
+    labels = state.rules.labels
+    out: list[MoveEstimate] = []
+    best = estimates[0]
+    tried = [e for e in estimates if e.samples > 0]
+    for rank, est in enumerate(estimates):
+        if est.samples == 0:
+            # v3 with few iterations: the search never tried this move; nothing is claimed.
+            reasons = ["not evaluated: the search never tried it (raise --samples)"]
+        else:
+            reasons = [
+                f"wins {_pct(est.win)} of {counted(est.samples, 'sampled deal')} "
+                f"(95% interval {_pct(est.ci95[0])}-{_pct(est.ci95[1])}), draws {_pct(est.draw)}"
+            ]
+        if est.samples == 0:
+            pass
+        elif rank == 0 and len(tried) > 1:
+            second = tried[1]
+            gap = est.expected - second.expected
+            # v3 ranks by visits: the second may have the better mean (a fresh-user report:
+            # "the next best ... -0.16 in expected result" read as if it were worse).
+            reasons.append(
+                f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "
+                f"{gap:+.2f} in expected result"
+                if gap >= 0
+                else f"the second, {second.move.text(labels)}, wins {_pct(second.win)} with "
+                f"{-gap:.2f} more in expected result, over fewer iterations (the search chose "
+                "this move more often)"
+            )
+        elif rank > 0:
+            gap = best.expected - est.expected
+            # v3 ranks by visits: a move below the first may have the better mean, over fewer
+            # iterations (fourth fresh-user round: it was called "-0.08 worse").
+            reasons.append(
+                f"{gap:.2f} worse in expected result than the best"
+                if gap >= 0
+                else f"{-gap:.2f} better in expected result than the first, over fewer "
+                "iterations (the search chose the first more often)"
+            )
+        hint = static.get(est.move)
+        if hint is not None:
+            reasons.extend(hint.reasons)
+        out.append(
+            MoveEstimate(
+                est.move,
+                est.win,
+                est.draw,
+                est.loss,
+                est.ci95,
+                est.expected,
+                est.samples,
+                est.static_score,
+                tuple(dict.fromkeys(reasons)),
+            )
+        )
+    return out

@@ -1,0 +1,438 @@
+"""Bots that search: ``hint`` (the advisor), ``hint-v1`` (the first advisor), ``mcts`` and ``oracle``.
+
+``hint``, ``hint-v2`` and ``hint-v1`` play the best move of
+:func:`analyzer.analysis.advisor.advise` from their own view: ``hint`` with the default
+engine (``auto``: ``v3`` IS-MCTS for three players, ``v2`` for two),
+``hint-v2`` and ``hint-v1`` with the earlier engines, kept to measure against.  Their budgets are
+counted in deals and positions, not seconds, so a seeded game is the same
+game on any machine and under any load (the time limit is only a safety net).
+
+``oracle`` is a ceiling, not a player: it is given the whole deal (every
+hand and the stock order, :attr:`~analyzer.bots.registry.Bot.sees_all`) and plays
+the first move of the exact search's principal variation
+(:func:`analyzer.search.exact.solve`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from analyzer.analysis.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
+from analyzer.bots.base import bot_option, obvious_move
+from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Move
+from analyzer.core.rules import Rules
+from analyzer.core.state import GameState
+from analyzer.search.exact import Solver
+from analyzer.search.mcts import LEAVES, METHODS
+from analyzer.search.mcts import search as mcts_search
+from analyzer.search.playout import OPPONENTS, PLAYOUTS
+
+__all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "MctsBot", "OracleBot", "PeekBot"]
+
+
+_SEARCH_OPTIONS: dict[str, frozenset[str]] = {
+    "mcts": frozenset({"leaf", "c", "method", "opponents", "playout"}),
+    "lookahead": frozenset(
+        {"node_budget", "mode", "max_depth", "stock", "leaf", "playouts", "spread", "opponents"}
+    ),
+    "exact": frozenset({"node_budget", "stock"}),
+}
+"""The search options (besides ``samples``, ``time_limit`` and ``infer``) each search reads."""
+
+_SEARCH_NAMES = {
+    "mcts": "an IS-MCTS tree",
+    "lookahead": "a lookahead on sampled deals",
+    "exact": "an exact search of every reply",
+}
+
+
+def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
+    """Refuse a bot option that the named engine never reads (``hint:engine=v1:c=0.4``), a leaf
+    the IS-MCTS search has not, and option pairs that exclude each other (``opponents=policy``
+    with ``method=halving``, ``playouts`` without ``leaf=rollout``, ``spread`` with ``stock=chance``).
+
+    With ``auto`` the engine depends on the variant (``v3`` for three players, ``v2`` for
+    two), so only the pairs are checked here; :meth:`HintBot.check_variant` checks the rest
+    once the variant is known.
+
+    Raises
+    ------
+    ConquianError
+        If an option has no effect with ``engine``.
+    """
+    if given.get("opponents") == "policy" and given.get("method") == "halving":
+        raise ConquianError("opponents=policy has no effect with method=halving")
+    if engine not in ENGINES:
+        return
+    found = ENGINES[engine]
+    known = _SEARCH_OPTIONS[found.search]
+    leaf = given.get("leaf", found.leaf)
+    for key, value in given.items():
+        if key not in known:
+            what = _SEARCH_NAMES[found.search]
+            at = f" {where}" if where else ""
+            raise ConquianError(f"{key}={value} has no effect with engine {engine}{at} ({what})")
+    if found.search == "mcts" and "leaf" in given:
+        bot_option("leaf", given["leaf"], choices=LEAVES)  # the leaves of the IS-MCTS search
+    if "playouts" in given and leaf != "rollout":
+        raise ConquianError(
+            f"playouts={given['playouts']} has no effect with leaf={leaf} (only with leaf=rollout)"
+        )
+    if "spread" in given and given.get("stock", found.stock) == "chance":
+        raise ConquianError(
+            f"spread={given['spread']} has no effect with stock=chance (every turn is a chance node)"
+        )
+
+
+class HintBot:
+    """Plays the best move of :func:`analyzer.analysis.advisor.advise` from its own view.
+
+    Parameters
+    ----------
+    samples : int, optional
+        Deals sampled per decision; the engine's ``bot_samples`` when omitted
+        (``v2``: 8, ``v3``: 1,000 IS-MCTS iterations; a bot plays many deals,
+        the ``hint`` command samples more).
+    node_budget : int, optional
+        Positions per sampled deal (``v2``: 1,000; other engines: their own default).
+    time_limit : float
+        Seconds per decision, a safety net: the budgets above normally end
+        the search first, which keeps seeded games reproducible.
+    engine : str, optional
+        The advisor's engine (default :attr:`default_engine`): ``"auto"`` (``v3`` for three players, ``v2`` for
+        two, :data:`analyzer.analysis.advisor.AUTO`), ``"v3"``, ``"v2"`` or ``"v1"``.
+    mode : str, optional
+        Search mode for three players (``"maxn"`` or ``"paranoid"``); the engine's when omitted.
+    max_depth : int, optional
+        Deepest lookahead, in offers; the engine's when omitted.
+    stock : str, optional
+        ``"known"`` or ``"chance"`` (:class:`analyzer.analysis.advisor.Engine`); the engine's when omitted.
+    infer : int, optional
+        1: sample only deals consistent with the others' declines; 0: uniform; the engine's
+        when omitted (``v2``: 1, ``v3``: 0).
+    read : int, optional
+        1: read the others' hands from the cards they were seen to pay this deal
+        (:mod:`analyzer.search.inference`; the view's ``paid``); 0: not; the engine's when omitted.
+    leaf : str, optional
+        Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
+    playouts : int, optional
+        Playouts per leaf with ``leaf="rollout"``; the engine's when omitted.
+    spread : int, optional
+        Stock cards searched as a chance node (``lookahead``); the engine's when omitted.
+    c : float, optional
+        UCB1 exploration constant (``mcts``); the engine's when omitted.
+    method : str, optional
+        ``mcts``: ``"uct"`` or ``"halving"`` (:data:`analyzer.search.mcts.METHODS`); the engine's when omitted.
+    opponents : str, optional
+        ``"search"`` or ``"policy"``: the other players' choices searched, or played by the
+        ``eager`` policy inside the search (:data:`analyzer.search.playout.OPPONENTS`); the engine's when omitted.
+    playout : str, optional
+        ``mcts``: ``"eager"`` or ``"nomeld"``: the player's own seat in the playouts never lays a
+        meld from the hand alone (:data:`analyzer.search.playout.PLAYOUTS`); the engine's when omitted.
+
+    A decision with a single legal move, or one that goes out, is played at
+    once.  The sampling seed comes from the game's random generator, so a
+    seeded game is reproducible.
+    """
+
+    name = "hint"
+    sees_all = False
+    default_engine = "auto"
+    """The engine when none is named (``hint-v2``: ``"v2"``)."""
+
+    def __init__(
+        self,
+        samples: int | None = None,
+        time_limit: float = 30.0,
+        node_budget: int | None = None,
+        engine: str | None = None,
+        mode: str | None = None,
+        max_depth: int | None = None,
+        stock: str | None = None,
+        infer: int | None = None,
+        read: int | None = None,
+        leaf: str | None = None,
+        playouts: int | None = None,
+        spread: int | None = None,
+        c: float | None = None,
+        method: str | None = None,
+        opponents: str | None = None,
+        playout: str | None = None,
+    ) -> None:
+        if engine is not None and self.default_engine != AUTO and engine != self.default_engine:
+            raise ConquianError(
+                f"engine={engine}: {self.name} is the {self.default_engine} engine's bot "
+                f"(for another engine: hint:engine={engine})"
+            )
+        engine = self.default_engine if engine is None else engine
+        if engine not in ENGINE_NAMES:
+            raise ConquianError(
+                f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
+            )
+        for key, value, rule in (
+            ("samples", samples, {"whole": True, "low": 1, "high": 100_000}),  # as the engine caps it
+            ("time_limit", time_limit, {"low": 0.05}),
+            ("node_budget", node_budget, {"whole": True, "low": 1}),
+            ("mode", mode, {"choices": ("auto", "maxn", "paranoid")}),
+            ("max_depth", max_depth, {"whole": True, "low": 0}),
+            ("stock", stock, {"choices": ("known", "chance")}),
+            ("infer", infer, {"whole": True, "low": 0, "high": 1}),
+            ("read", read, {"whole": True, "low": 0, "high": 1}),
+            ("leaf", leaf, {"choices": ("fitted", "melded", "rollout")}),
+            ("playouts", playouts, {"whole": True, "low": 1}),
+            ("spread", spread, {"whole": True, "low": 1}),
+            ("c", c, {"low": 0}),
+            ("method", method, {"choices": METHODS}),
+            ("opponents", opponents, {"choices": OPPONENTS}),
+            ("playout", playout, {"choices": PLAYOUTS}),
+        ):
+            if value is not None:
+                bot_option(key, value, **rule)
+        given = {
+            "node_budget": node_budget, "mode": mode, "max_depth": max_depth, "stock": stock,
+            "leaf": leaf, "playouts": playouts, "spread": spread, "c": c, "method": method,
+            "opponents": opponents, "playout": playout,
+        }  # fmt: skip
+        self._given = {k: v for k, v in given.items() if v is not None}
+        _refuse_unused(engine, self._given)
+        self.engine_name = engine
+        # The engine's fields to replace (setup); node_budget is passed to advise on its own.
+        self.overrides: dict[str, Any] = {
+            k: v for k, v in self._given.items() if k != "node_budget"
+        }
+        if infer is not None:
+            self.overrides["infer"] = bool(infer)
+        if read is not None:
+            self.overrides["read"] = bool(read)
+        self._samples = samples
+        self._node_budget = node_budget
+        self.time_limit = time_limit
+        self._setups: dict[int, tuple[Engine, int, int | None]] = {}
+
+    def check_variant(self, rules: Rules) -> None:
+        """Refuse an option that the engine used for ``rules`` never reads (with ``auto``:
+        ``hint:c=0.4`` in ``classic``, whose engine ``v2`` has no UCB1 constant).
+
+        Raises
+        ------
+        ConquianError
+            If a given option has no effect in this variant.
+        """
+        if self.engine_name == AUTO:
+            _refuse_unused(engine_for(AUTO, rules).name, self._given, f"in {rules.name}")
+        if rules.players == 2 and self._given.get("mode") == "paranoid":
+            # With two players the other player is the only one: paranoid is the alpha-beta
+            # search that "auto" already runs (as `conquian solve --mode` says).
+            raise ConquianError(
+                f"mode=paranoid has no effect in {rules.name}, which has two players"
+            )
+
+    def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
+        """The engine, the deals sampled per decision and the node budget for a deal of ``rules``
+        (``"auto"`` picks the engine by the number of players, :data:`analyzer.analysis.advisor.AUTO`)."""
+        found = self._setups.get(rules.players)
+        if found is None:
+            base = engine_for(self.engine_name, rules)
+            engine = replace(base, **self.overrides)
+            samples = engine.bot_samples if self._samples is None else self._samples
+            budget = self._node_budget
+            if budget is None and engine.name == "v2":
+                budget = 1_000
+            found = self._setups[rules.players] = (engine, samples, budget)
+        return found
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The advisor's best move on ``view``."""
+        obvious = obvious_move(view)
+        if obvious is not None:
+            return obvious
+        engine, samples, budget = self.setup(view.rules)
+        advice = advise(
+            view,
+            samples=samples,
+            seed=rng.randrange(2**31),
+            time_limit=self.time_limit,
+            node_budget=budget,
+            engine=engine,
+        )
+        return advice.estimates[0].move
+
+
+class PeekBot(HintBot):
+    """The hint bot given the other players' hands but not the stock order (a second ceiling).
+
+    It answers "how much of the all-seeing bot's edge comes from knowing the
+    hands?": the advisor runs with the hands open and samples only the
+    stock order.  Same options as :class:`HintBot`.
+    """
+
+    name = "peek"
+    sees_all = True
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The advisor's best move with every hand known and the stock order sampled."""
+        obvious = obvious_move(view)
+        if obvious is not None:
+            return obvious
+        engine, samples, budget = self.setup(view.rules)
+        advice = advise(
+            view.evolve(stock=None),
+            samples=samples,
+            seed=rng.randrange(2**31),
+            time_limit=self.time_limit,
+            node_budget=budget,
+            engine=engine,
+            open_hands=True,
+        )
+        return advice.estimates[0].move
+
+
+class HintV2Bot(HintBot):
+    """The second hint bot (engine ``v2`` in every variant: 8 deals, 1,000 positions each), the
+    default before ``v3``, kept as a named bot so that every change is measured head to head
+    against it.  Same options as :class:`HintBot`."""
+
+    name = "hint-v2"
+    default_engine = "v2"
+
+
+class HintV1Bot(HintBot):
+    """The first hint bot (engine ``v1``: 16 deals, 2,000 positions per solve), kept as a
+    named bot so that every change is measured head to head against it."""
+
+    name = "hint-v1"
+
+    def __init__(self) -> None:
+        super().__init__(samples=16, node_budget=2_000, engine="v1")
+
+
+class OracleBot:
+    """Sees every card and the stock order and plays the exact search's best move (a ceiling).
+
+    Parameters
+    ----------
+    max_nodes : int
+        Positions per solve; past it the search's heuristic decides.
+    mode : str
+        Search mode for three players (:func:`analyzer.search.exact.solve`).
+
+    Raises
+    ------
+    ConquianError
+        If ``max_nodes`` is not a whole number of at least 1 or ``mode`` is not
+        ``auto``, ``maxn`` or ``paranoid``.
+    """
+
+    name = "oracle"
+    sees_all = True
+
+    def __init__(self, max_nodes: int = 200_000, mode: str = "auto") -> None:
+        bot_option("max_nodes", max_nodes, whole=True, low=1)
+        bot_option("mode", mode, choices=("auto", "maxn", "paranoid"))
+        self.max_nodes = max_nodes
+        self.mode = mode
+        self.solves = 0
+        self.unproven = 0
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The first move of the principal variation of ``view`` (the whole deal)."""
+        obvious = obvious_move(view)
+        if obvious is not None:
+            return obvious
+        result = Solver(mode=self.mode, max_nodes=self.max_nodes, time_limit=600.0).solve(view)
+        self.solves += 1
+        self.unproven += not result.proven
+        if result.pv:
+            return result.pv[0]
+        return view.legal_moves()[0]
+
+    def report(self) -> dict[str, int]:
+        """Searches done and how many of them hit the budget (for ``bench/strength.py``)."""
+        return {"searches": self.solves, "unproven": self.unproven}
+
+
+class MctsBot:
+    """Plays the most visited move of an IS-MCTS search from its own view (:func:`~analyzer.search.mcts.search`).
+
+    Parameters
+    ----------
+    iterations : int
+        Iterations per decision (1,000).
+    c : float
+        UCB1 exploration constant.
+    leaf : str
+        ``"rollout"`` or ``"fitted"``.
+    infer : int
+        1: determinize into deals consistent with the others' declines; 0
+        (default, as first measured): uniform deals.
+    method : str
+        ``"uct"`` (the tree) or ``"halving"`` (:data:`~analyzer.search.mcts.METHODS`, :func:`~analyzer.search.mcts.search`).
+    opponents : str
+        ``"search"`` (default) or ``"policy"`` (:data:`OPPONENTS`, :func:`~analyzer.search.mcts.search`).
+    playout : str
+        ``"eager"`` (default) or ``"nomeld"`` (:data:`analyzer.search.playout.PLAYOUTS`, :func:`~analyzer.search.mcts.search`).
+
+    A decision with a single legal move, or one that goes out (R15), is
+    played at once.  The search seed comes from the game's random generator,
+    so a seeded game is reproducible.
+    """
+
+    name = "mcts"
+    sees_all = False
+
+    def __init__(
+        self,
+        iterations: int = 1000,
+        c: float = 0.7,
+        leaf: str = "rollout",
+        infer: int = 0,
+        method: str = "uct",
+        opponents: str = "search",
+        playout: str = "eager",
+    ) -> None:
+        bot_option("iterations", iterations, whole=True, low=1)
+        bot_option("c", c, low=0)
+        bot_option("leaf", leaf, choices=LEAVES)
+        bot_option("infer", infer, whole=True, low=0, high=1)
+        bot_option("method", method, choices=METHODS)
+        bot_option("opponents", opponents, choices=OPPONENTS)
+        bot_option("playout", playout, choices=PLAYOUTS)
+        if opponents == "policy" and method == "halving":
+            raise ConquianError(
+                "opponents=policy has no effect with method=halving (its playouts play the policy already)"
+            )
+        self.opponents = opponents
+        self.playout = playout
+        self.method = method
+        self.iterations = iterations
+        self.c = c
+        self.leaf = leaf
+        self.infer = bool(infer)
+
+    def __repr__(self) -> str:
+        return (
+            f"MctsBot(iterations={self.iterations}, c={self.c}, leaf={self.leaf!r}, "
+            f"infer={int(self.infer)}, method={self.method!r}, opponents={self.opponents!r}, "
+            f"playout={self.playout!r})"
+        )
+
+    def choose(self, view: GameState, rng: random.Random) -> Move:
+        """The most visited root move of :func:`~analyzer.search.mcts.search` on ``view``."""
+        obvious = obvious_move(view)
+        if obvious is not None:
+            return obvious
+        found = mcts_search(
+            view,
+            self.iterations,
+            seed=rng.randrange(2**31),
+            c=self.c,
+            leaf=self.leaf,
+            infer=self.infer,
+            method=self.method,
+            opponents=self.opponents,
+            playout=self.playout,
+        )
+        return found.moves[0].move

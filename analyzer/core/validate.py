@@ -1,0 +1,310 @@
+"""The rules' checks of a whole position: counts (R7, R15), the deck (R1), melds (R4-R6),
+the offer order (R11), forcing (R14) and the pay history (R13, R17).
+
+:func:`validated` is what makes a :class:`~analyzer.core.state.GameState` built from
+outside (a file, a notation, a puzzle) one the rules can reach.
+"""
+
+from __future__ import annotations
+
+from analyzer.core.cards import counted, format_card
+from analyzer.core.dealing import state_fields
+from analyzer.core.errors import PositionError
+from analyzer.core.offers import Offer, Phase, offer_order
+from analyzer.core.rules import ForceWhen
+from analyzer.core.state import GameState
+
+__all__ = ["check_paid", "default_to_act", "validated"]
+
+
+def check_paid(state: GameState) -> None:
+    """Each card a player paid (R13, R14) was offered to the others: it is face up now, dead
+    (R17) or in another player's layout, or it is the centre card he paid, his last pay; it was
+    paid once; and each pay followed a take or lay-in (R13, R14) that put one centre card in his
+    layout, beside at least two of his own cards (a meld has three, R4, R5): so he paid at most
+    his melded cards less two, and a layout holds at most that many cards the others paid."""
+    if not state.paid:
+        return
+    labels = state.rules.labels
+    seen: dict[int, int] = {}
+    c = state.centre
+    centre = c.card if c is not None else -1
+    for p, cards in enumerate(state.paid):
+        for card in cards:  # a card listed twice first: it explains a count too high
+            if card in seen:
+                where = "twice" if seen[card] == p else f"by player {seen[card]} too"
+                raise PositionError(
+                    f"players[{p}].paid: {format_card(card, labels)} is listed {where}; "
+                    "a card is paid once"
+                )
+            seen[card] = p
+        takes = max(0, state.melded(p) - 2)
+        if len(cards) > takes:
+            raise PositionError(
+                f"players[{p}].paid lists {counted(len(cards), 'card')}, but with "
+                f"{counted(state.melded(p), 'card')} melded he took at most {takes} (each pay "
+                "follows a take, R13)"
+            )
+        last_dead = -1
+        for k, card in enumerate(cards):
+            text = format_card(card, labels)
+            if card == centre and c is not None:
+                if c.kind != "paid" or c.source != p:
+                    how = "turned from the stock" if c.kind == "turned" else f"paid by player {c.source}"
+                    raise PositionError(
+                        f"players[{p}].paid: {text} is the centre card, {how} (R10, R13)"
+                    )
+                if k != len(cards) - 1:
+                    raise PositionError(
+                        f"players[{p}].paid: {text} is the centre card, so his last pay; the "
+                        "list is oldest first"
+                    )
+            if any(m >> card & 1 for m in state.layouts[p]):
+                raise PositionError(
+                    f"players[{p}].paid: {text} is in his own layout; a paid card is offered to the "
+                    f"other players (R13)"
+                )
+            if card in state.dead:
+                # A paid card nobody takes dies at once (R17): his pays die in the order he paid.
+                at = state.dead.index(card)
+                if at < last_dead:
+                    raise PositionError(
+                        f"players[{p}].paid: {text} died before "
+                        f"{format_card(state.dead[last_dead], labels)}, which is listed before it; "
+                        "the list is oldest first, as the dead cards are (R17)"
+                    )
+                last_dead = at
+            others = any(m >> card & 1 for q, lay in enumerate(state.layouts) for m in lay if q != p)
+            if card != centre and card not in state.dead and not others:
+                raise PositionError(
+                    f"players[{p}].paid: {text} is not face up; a paid card is the centre card, "
+                    f"dead or in another player's layout (R13, R17)"
+                )
+    for q in range(state.rules.players):
+        taken = sum(1 for card, p in seen.items() if any(m >> card & 1 for m in state.layouts[q]))
+        takes = max(0, state.melded(q) - 2)
+        if taken > takes:
+            raise PositionError(
+                f"player {q}'s layout holds {taken} cards the others paid, but with "
+                f"{state.melded(q)} cards melded he took at most {takes} (one centre card per "
+                "take, R13)"
+            )
+
+
+def default_to_act(state: GameState) -> int:
+    """The player to act that the phase and the offer name, for a position that omits ``to_act`` (R9-R14)."""
+    n = state.rules.players
+    if state.phase is Phase.EXCHANGE:
+        seats = [(state.dealer + 1 + k) % n for k in range(n)]
+        waiting = [p for p in seats if not state.gifts or state.gifts[p] is None]
+        return waiting[0] if waiting else seats[0]
+    if state.centre is None:
+        return (state.dealer + 1) % n
+    if state.centre.forced is not None:
+        return state.centre.forced
+    order = offer_order(state.rules, state.centre)
+    k = len(state.centre.declined)
+    return order[k] if k < len(order) else order[-1]
+
+
+def validated(state: GameState) -> GameState:
+    rules, n = state.rules, state.rules.players
+    labels = rules.labels
+    melded = [state.melded(p) for p in range(n)]
+    winners = [p for p in range(n) if melded[p] == rules.target]
+    for p in range(n):
+        if melded[p] > rules.target or (melded[p] == rules.target and state.counts[p] != 0):
+            raise PositionError(
+                f"player {p} has {melded[p]} cards melded and {state.counts[p]} in hand: "
+                f"impossible in {rules.name} (R7, R15)"
+            )
+        if p not in winners and state.counts[p] + melded[p] != rules.hand_size:
+            raise PositionError(
+                f"player {p} has {counted(state.counts[p], 'card')} in hand and {melded[p]} melded: "
+                f"they must add up to {rules.hand_size} (R7)"
+            )
+    for p, given in enumerate(state.gave):
+        hand = state.hands[p]
+        if given is not None and hand is not None and hand >> given & 1:
+            raise PositionError(
+                f"player {p} passed {format_card(given, labels)} in the exchange, "
+                f"but it is still in his hand (R9)"
+            )
+    passers: dict[int, int] = {}
+    for p, given in enumerate(state.gave):
+        if given is None:
+            continue
+        if given in passers:
+            raise PositionError(
+                f"players {passers[given]} and {p} both passed {format_card(given, labels)} in "
+                "the exchange: each passes a card of his own hand, so no card is passed twice (R9)"
+            )
+        passers[given] = p
+        # He passed it to the next player (R9), whose hand only loses cards to the table: the
+        # card is in the receiver's hand or face up, never in a third hand or the stock.
+        receiver = (p + 1) % n
+        face_up = state.table_mask() >> given & 1
+        known = state.hands[receiver]
+        elsewhere = [
+            f"player {q}'s hand" for q, hand in enumerate(state.hands)
+            if q not in (p, receiver) and hand is not None and hand >> given & 1
+        ] + (["the stock"] if state.stock is not None and given in state.stock else [])
+        if not face_up and (elsewhere or (known is not None and not known >> given & 1)):
+            where = elsewhere[0] if elsewhere else f"not in player {receiver}'s hand"
+            raise PositionError(
+                f"players[{p}].gave: {format_card(given, labels)} is "
+                f"{'in ' + where if elsewhere else where}; player {p} passed it to player "
+                f"{receiver} (R9), so it is in his hand or face up"
+            )
+        # Face up, it left the receiver's hand the only ways a hand card can: melded or paid by him.
+        c = state.centre
+        payers = [q for q, cards in enumerate(state.paid) if given in cards and q != receiver]
+        if c is not None and c.card == given and (c.kind != "paid" or c.source != receiver):
+            payers.append(c.source)
+        if payers:
+            how = "turned from the stock" if c is not None and c.card == given and c.kind == "turned" else f"paid by player {payers[0]}"
+            raise PositionError(
+                f"players[{p}].gave: {format_card(given, labels)} went to player {receiver} "
+                f"(R9), but it was {how}: only he can have melded or paid it"
+            )
+    if len(winners) > 1:
+        raise PositionError(f"players {winners} have all gone out: only one can (R15)")
+    total = (
+        sum(state.counts)
+        + sum(melded)
+        + state.stock_count
+        + len(state.dead)
+        + (state.centre is not None)
+    )
+    if total != 40:
+        raise PositionError(
+            f"the cards add up to {total}, not 40 (hands {sum(state.counts)}, layouts "
+            f"{sum(melded)}, stock {state.stock_count}, dead {len(state.dead)}, centre "
+            f"{int(state.centre is not None)}) (R1)"
+        )
+    if winners:
+        if state.centre is not None:
+            raise PositionError(f"player {winners[0]} has gone out: there is no centre card (R15)")
+        return GameState(**{**state_fields(state), "phase": Phase.OVER, "winner": winners[0]})
+    if state.phase is Phase.EXCHANGE:
+        if any(melded) or state.dead or state.stock_count != rules.stock_size:
+            raise PositionError("the exchange happens before any card is turned (R9)")
+        # Players choose in turn order from the player after the dealer; nobody sees the others'
+        # choices (R9), but the engine asks them one at a time.
+        seats = [(state.dealer + 1 + k) % n for k in range(n)]
+        chosen = [p for p in seats if state.gifts and state.gifts[p] is not None]
+        # A view hides the card another player chose (R9): a hidden hand's missing choice may
+        # have been made, and who is to act says how far the exchange has gone.
+        hidden = {p for p in seats if state.hands[p] is None}
+        last = max((seats.index(p) for p in chosen), default=-1)
+        waiting = [p for p in seats[: max(last, 0)] if p not in chosen and p not in hidden]
+        if waiting:
+            raise PositionError(
+                f"the exchange choices are made in turn order {seats} from the player after the "
+                f"dealer, and player {waiting[0]} has not chosen yet (R9)"
+            )
+        if last == n - 1:  # the last to choose has chosen (so has everyone before him)
+            raise PositionError(
+                f"player {seats[-1]} chooses last in the exchange (turn order {seats}), so with his "
+                "choice made every player has chosen a card: the exchange is already done (R9)"
+            )
+        turn = seats.index(state.to_act)
+        if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):
+            # The next to choose: the first player after the last choice, or, where a hidden
+            # hand may have chosen unseen, any player up to the first known hand.
+            after = seats[last + 1 :]
+            known = next((k for k, p in enumerate(after) if p not in hidden), len(after) - 1)
+            next_up = " or ".join(str(p) for p in after[: known + 1])
+            raise PositionError(
+                f"player {next_up} chooses the next card to pass, not player {state.to_act} (R9)"
+            )
+        return state
+    centre = state.centre
+    if centre is None:
+        if state.stock_count == 0:
+            # R18: no centre card and an empty stock: the deal is over.
+            return GameState(
+                **{**state_fields(state), "phase": Phase.OVER, "winner": state.stock_out_winner()}
+            )
+        fresh = not any(melded) and not state.dead and state.stock_count == rules.stock_size
+        if fresh and state.to_act != (state.dealer + 1) % n:
+            raise PositionError(
+                f"the first card is turned by the player after the dealer, player "
+                f"{(state.dealer + 1) % n}, not player {state.to_act} (R10)"
+            )
+        return state
+    if centre.kind == "paid" and not state.layouts[centre.source]:
+        raise PositionError(
+            f"player {centre.source} paid the centre card {format_card(centre.card, labels)}, "
+            "but his layout is empty: a pay always follows a take or a lay-in, which melds "
+            "cards (R13, R14)"
+        )
+    order = offer_order(rules, centre)
+    if centre.kind == "turned" and state.stock_count >= rules.stock_size:
+        raise PositionError("a turned centre card must have come from the stock (R10)")
+    if tuple(order[: len(centre.declined)]) != centre.declined:
+        raise PositionError(
+            f"declined players {list(centre.declined)} do not follow the offer order "
+            f"{list(order)} of this {centre.kind} card (R11)"
+        )
+    if centre.forced is not None:
+        _check_force(state, centre, order)
+        if state.to_act != centre.forced:
+            raise PositionError(f"the forced player {centre.forced} must be the one to act (R14)")
+        return state
+    if len(centre.declined) >= len(order):
+        raise PositionError("every player has declined the centre card: it is dead (R17)")
+    expected = order[len(centre.declined)]
+    if state.to_act != expected:
+        raise PositionError(
+            f"player {expected} is offered {format_card(centre.card, labels)} next, "
+            f"not player {state.to_act} (R11)"
+        )
+    return state
+
+
+def _check_force(state: GameState, centre: Offer, order: tuple[int, ...]) -> None:
+    """Check who may have forced whom (R14), not only the fit.
+
+    The forcer is the player the card was offered to after the decliners
+    (R11); the position before the force must list the forced player among
+    that player's forces, by the engine's own rule.
+    """
+    rules, labels = state.rules, state.rules.labels
+    forced = centre.forced
+    assert forced is not None
+    card = format_card(centre.card, labels)
+    if len(centre.declined) >= len(order):
+        raise PositionError(
+            f"every player has declined {card}: it is dead, so nobody can force player "
+            f"{forced} with it (R14, R17)"
+        )
+    forcer = order[len(centre.declined)]
+    before = state.evolve(
+        centre=Offer(centre.card, centre.kind, centre.source, centre.declined, None),
+        to_act=forcer,
+        phase=Phase.OFFER,
+    )
+    if forced in before.forceable_players():
+        return
+    offer = f"offer order {list(order)}, declined {list(centre.declined)}"
+    if forced == forcer:
+        raise PositionError(
+            f"player {forced} is forced with {card}, but he is the one offered it now "
+            f"({offer}): a player cannot force himself (R11, R14)"
+        )
+    if rules.force_when is ForceWhen.AFTER_DECLINE and forced not in centre.declined:
+        raise PositionError(
+            f"player {forced} is forced with {card}, but in {rules.name} player {forcer} may force "
+            f"only a player who has declined it in this offer, and player {forced} has not "
+            f"({offer}) (R14)"
+        )
+    if centre.kind == "paid" and forced == centre.source:
+        raise PositionError(
+            f"player {forced} is forced with {card}, the card he paid: a payer cannot be forced "
+            "with his own card (R11, R14)"
+        )
+    raise PositionError(
+        f"player {forced} is forced with {card}, which does not fit his layout "
+        f"(R14, force_fit {rules.force_fit})"
+    )

@@ -1,0 +1,448 @@
+"""The shapes of the JSON files: positions, game records, puzzles and meld queries.
+
+Reading a file goes in three steps, each with its own errors:
+
+1. **shape** (this module): every key is known, every value has the right JSON
+   type.  The models are pydantic models in strict mode (no coercion: ``"1"``
+   is not a number, ``true`` is not 1) that refuse unknown keys at every level,
+   naming the nearest known key: ``unknown key 'toAct'; did you mean 'to_act'?``.
+   Notes have documented places: ``description``, ``expected`` and ``rule`` at
+   the top of a position, and any key starting with ``x-`` at any level.
+2. **labels** (:func:`analyzer.core.cards.text_labels`): the one label set of the
+   file's cards (R2).
+3. **rules** (:mod:`analyzer.formats.position`, :mod:`analyzer.formats.records`,
+   :mod:`analyzer.analysis.puzzles`): the rule checks R1, R7, R11, R14 and the others.
+
+The JSON Schemas published in ``docs/`` are generated from these models
+(:func:`json_schema`); a test checks that the published files are current.
+Regenerate them with
+``python -c "from analyzer.formats.shapes import write_schemas; write_schemas('docs')"``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+__all__ = [
+    "KINDS",
+    "NOTE_PREFIX",
+    "RECORD_FORMAT",
+    "Centre",
+    "Exchange",
+    "MeldQuery",
+    "MeldQueryFile",
+    "Player",
+    "Position",
+    "PositionWrapper",
+    "PuzzleAnswer",
+    "PuzzleFile",
+    "PuzzleQuestion",
+    "RecordHeader",
+    "RecordMove",
+    "RecordResult",
+    "json_schema",
+    "schema_text",
+    "write_schemas",
+]
+
+RECORD_FORMAT = "conquian-record"
+"""The ``format`` of a game record's header line (docs/record-format.md)."""
+
+NOTE_PREFIX = "x-"
+"""Keys starting with this are notes, allowed at every level and ignored."""
+
+Card = Annotated[str, Field(description="A card, rank then suit: 7H, JS, 10o, 12b (R2).")]
+# The most seats of any variant is published in the schema but checked with the variant, so that
+# the message names its real range ("classic has 2 players, seats 0 to 1").
+Seat = Annotated[
+    int,
+    Field(
+        ge=0,
+        json_schema_extra={"maximum": 3},
+        description="A player's seat, from 0 in turn order.",
+    ),
+]
+
+
+def _shape_schema(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """The published schema of a shape: ``x-`` keys are notes, and ``null`` is allowed only for
+    the keys whose documented type is nullable (:attr:`_Shape.nullable_keys`)."""
+    schema["patternProperties"] = {"^x-": {"description": "a note, ignored"}}
+    nullable: frozenset[str] = getattr(model, "nullable_keys", frozenset())
+    for key, prop in schema.get("properties", {}).items():
+        if key in nullable or "anyOf" not in prop:
+            continue
+        kept = [branch for branch in prop["anyOf"] if branch != {"type": "null"}]
+        if len(kept) == 1:
+            outer = {k: v for k, v in prop.items() if k != "anyOf"}  # its own description wins
+            prop.clear()
+            prop.update({**kept[0], **outer})
+        else:
+            prop["anyOf"] = kept
+        if prop.get("default", ...) is None:
+            del prop["default"]  # absent, not null: the key's default is described
+
+
+class _Shape(BaseModel):
+    """Strict shape: JSON types only, unknown keys refused, ``x-`` keys are notes, and ``null``
+    only for the keys whose documented type is nullable (:attr:`nullable_keys`): an optional key
+    is left out, not written as ``null`` (``"labels": null`` is refused like ``"variant": null``).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        json_schema_extra=_shape_schema,
+    )
+
+    nullable_keys: ClassVar[frozenset[str]] = frozenset()
+    """The keys that may hold ``null`` (documented so); every other key's ``null`` is refused."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _null_only_where_documented(cls, value: Any, info: ValidationInfo) -> Any:
+        name = info.field_name or ""
+        if value is None and name not in cls.nullable_keys and name in cls.model_fields:
+            if cls.model_fields[name].is_required():
+                return value  # a required key: its type's own message ("must be a list, got null")
+            raise PydanticCustomError("null_value", "must not be null")
+        return value
+
+    @field_validator("labels", mode="before", check_fields=False)
+    @classmethod
+    def _labels_in_any_case(cls, value: Any) -> Any:
+        # "Spanish" is read as "spanish", as a variant "Classic" and the command line's
+        # --labels SPANISH are (fresh-user report: only the file's labels were refused).
+        if isinstance(value, str) and value.strip().lower() in ("french", "spanish"):
+            return value.strip().lower()
+        return value  # refused as written
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_notes(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {
+                k: v
+                for k, v in data.items()
+                if not (isinstance(k, str) and k.startswith(NOTE_PREFIX))
+            }
+        return data
+
+
+def _json_kind(value: Any) -> str | None:
+    """``"cards"`` for a list, ``"count"`` for a whole number (not a bool), else ``None``."""
+    if isinstance(value, list):
+        return "<cards>"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "<count>"
+    return None
+
+
+def _cards_or_count(what: str, high: int, description: str, *, checked: bool = True) -> Any:
+    """A list of cards or a count from 0 to ``high`` (published; checked here only if ``checked``,
+    else by the rules, which know the variant's own limit)."""
+    return Annotated[
+        Union[  # noqa: UP007 - a tagged union needs the Union form
+            Annotated[list[Card], Tag("<cards>")],
+            Annotated[int, Field(ge=0, le=high), Tag("<count>")]
+            if checked
+            else Annotated[int, Field(ge=0, json_schema_extra={"maximum": high}), Tag("<count>")],
+        ],
+        Discriminator(
+            _json_kind,
+            custom_error_type="cards_or_count",
+            custom_error_message=f"must be a list of cards or {what}",
+        ),
+        Field(description=description),
+    ]
+
+
+Hand = _cards_or_count(
+    "the number of cards in a hidden hand (0 to 10)",
+    10,
+    "The hand: its cards, or how many cards it holds when it is hidden.",
+    checked=False,
+)
+Stock = _cards_or_count(
+    "the number of stock cards (0 to 40)",
+    40,
+    "The stock: a count, or its cards top first when the order is known.",
+)
+
+
+class Player(_Shape):
+    """One player of a position (R6, R9)."""
+
+    hand: Hand = []  # type: ignore[valid-type]
+    layout: list[list[Card]] = Field(
+        default=[], description="His melds as he arranged them (R6), each a list of cards."
+    )
+    gave: Card | None = Field(
+        default=None, description="The card he passed in the exchange (R9, megajogos)."
+    )
+    paid: list[Card] = Field(
+        default=[],
+        description=(
+            "History, optional: the cards he was seen to pay this deal, oldest first (R13, R14); "
+            "the hint reads the hidden hands from them."
+        ),
+    )
+
+
+class Centre(_Shape):
+    """The centre card and its offer (R10-R14)."""
+
+    card: Card = Field(description="The centre card.")
+    kind: Literal["turned", "paid"] = Field(
+        default="turned", description="Turned from the stock (R10) or paid by a player (R13)."
+    )
+    source: Seat = Field(description="The player who turned or paid it.")
+    declined: list[Seat] = Field(
+        default=[], description="Players who have passed it in this offer, in offer order (R11)."
+    )
+    forced: Seat | None = Field(
+        default=None, description="A player forced to take it (R14), who must lay it in and pay."
+    )
+
+
+class Exchange(_Shape):
+    """The exchange before play (R9)."""
+
+    chosen: list[Card | None] | None = Field(
+        default=None, description="Per player, the card chosen to pass so far, or null."
+    )
+
+
+class Position(_Shape):
+    """A position (docs/position-format.md)."""
+
+    nullable_keys = frozenset({"centre", "description", "rule", "expected"})
+
+    model_config = ConfigDict(title="Conquian position")
+
+    variant: str = Field(default="classic", description="A preset: classic or megajogos.")
+    labels: Literal["french", "spanish"] | None = Field(
+        default=None,
+        description="Card labels of the file (R2); default: decided by its unambiguous cards.",
+    )
+    dealer: Seat | None = Field(default=None, description="The dealer; default: the last seat.")
+    to_act: Seat | None = Field(
+        default=None, description="The player to act; default: the one the rules name."
+    )
+    players: list[Player] = Field(description="One object per player, in turn order.")
+    stock: Stock = 0  # type: ignore[valid-type]
+    dead: list[Card] = Field(default=[], description="Dead cards, oldest first (R17).")
+    centre: Centre | None = Field(
+        default=None, description="The centre card; null when a stock card is turned next."
+    )
+    exchange: Exchange | None = Field(
+        default=None, description="Present during the exchange (R9)."
+    )
+    type: Literal["position"] | None = Field(default=None, description='Optional: "position".')
+    description: str | None = Field(default=None, description="A note: free text.")
+    rule: str | None = Field(default=None, description="A note: the rules it illustrates.")
+    expected: Any = Field(default=None, description="A note: expected answers, for tests.")
+
+
+class PositionWrapper(_Shape):
+    """An object holding a position under ``position`` (what ``conquian notation --json`` prints).
+
+    A position read from a file, standard input or an engine request may be
+    wrapped so; a puzzle file (``"type": "puzzle"``) is read from its position too,
+    with the puzzle's own shape (:class:`PuzzleFile`).
+    """
+
+    nullable_keys = frozenset({"description"})
+
+    model_config = ConfigDict(title="Conquian position, wrapped")
+
+    position: Position = Field(description="The position (docs/position-format.md).")
+    notation: str | None = Field(default=None, description="The same position as one line.")
+    description: str | None = Field(default=None, description="A note: free text.")
+
+
+class RecordHeader(_Shape):
+    """The first line of a game record (docs/record-format.md)."""
+
+    nullable_keys = frozenset({"seed", "players"})
+
+    model_config = ConfigDict(title="Conquian game record: header line")
+
+    format: Literal["conquian-record"]
+    version: Literal[1] = 1
+    variant: str | None = None
+    seed: int | None = Field(default=None, description="Information only: the deal's seed.")
+    players: list[str | None] | None = Field(
+        default=None, description="Information only: who played each seat."
+    )
+    start: Position = Field(description="The dealt position, with every hand and the stock order.")
+
+
+class RecordMove(_Shape):
+    """A move line of a game record."""
+
+    nullable_keys = frozenset({"player"})
+
+    model_config = ConfigDict(title="Conquian game record: move line")
+
+    n: int | None = Field(default=None, ge=1, description="Move number, from 1.")
+    player: Seat | None = Field(
+        default=None, description="The seat that acts, null for a chance move (R10)."
+    )
+    move: str = Field(description="The move text (analyzer/moves.py).")
+
+
+class RecordResultData(_Shape):
+    """The result of a finished deal."""
+
+    nullable_keys = frozenset({"winner"})
+
+    winner: int | None = Field(description="The winner's seat, or null for a draw.")
+    returns: list[float] | None = Field(default=None, description="+1 / -1 / 0 per seat (R20).")
+
+
+class RecordResult(_Shape):
+    """The last line of a finished game record."""
+
+    model_config = ConfigDict(title="Conquian game record: result line")
+
+    result: RecordResultData
+    moves: int | None = Field(default=None, ge=0, description="The number of moves.")
+
+
+class PuzzleQuestion(_Shape):
+    """A puzzle's question (docs/puzzle-format.md)."""
+
+    kind: Literal["win", "best_pay", "go_out_within"]
+    player: int | None = None
+    turns: int | None = None
+
+
+class PuzzleAnswer(_Shape):
+    """A puzzle's stored answer; the keys allowed depend on the question."""
+
+    wins: bool | None = None
+    possible: bool | None = None
+    moves: list[str] | None = None
+    pays: list[Card] | None = None
+
+
+class PuzzleFile(_Shape):
+    """A puzzle file."""
+
+    nullable_keys = frozenset({"description"})
+
+    model_config = ConfigDict(title="Conquian puzzle")
+
+    type: Literal["puzzle"]
+    # The title is printed and drawn: no control characters (checked by analyzer.analysis.puzzles, which
+    # names the character; the pattern only tells schema users).
+    title: str = Field(default="", json_schema_extra={"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"})
+    description: str | None = None
+    question: PuzzleQuestion
+    answer: PuzzleAnswer | None = None
+    position: Position
+
+
+class MeldQueryAnswer(_Shape):
+    """The expected answer of a meld query."""
+
+    is_meld: bool | None = Field(default=None, description="The cards are one meld (R4, R5).")
+    melded: int | None = Field(default=None, ge=0, description="Most cards melded (CP-SAT).")
+
+
+class MeldQuery(_Shape):
+    """One question of a meld query file."""
+
+    cards: str = Field(description='Cards, e.g. "AS 2S 3S".')
+    must: str = Field(default="", description="Cards that must be melded (R13).")
+    variant: str | None = Field(default=None, description="Overrides the file's variant.")
+    expected: MeldQueryAnswer | None = None
+
+
+class MeldQueryFile(_Shape):
+    """A meld query file, read by ``conquian melds --file``."""
+
+    nullable_keys = frozenset({"description", "rule"})
+
+    model_config = ConfigDict(title="Conquian meld queries")
+
+    type: Literal["melds"]
+    variant: str = "classic"
+    labels: Literal["french", "spanish"] | None = None
+    description: str | None = None
+    rule: str | None = None
+    # At least one query (refused by analyzer.formats.meldfile with its own message; here for schema users).
+    queries: list[MeldQuery] = Field(json_schema_extra={"minItems": 1})
+
+
+RecordLine = Union[RecordHeader, RecordMove, RecordResult]  # noqa: UP007
+
+KINDS: dict[str, Any] = {
+    "position": Position,
+    "record": RecordLine,
+    "puzzle": PuzzleFile,
+    "melds": MeldQueryFile,
+}
+"""The published schemas: name -> model (``docs/<name>.schema.json``)."""
+
+def json_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a file kind: ``position``, ``record``, ``puzzle``, ``melds``.
+
+    A game record is JSON lines: the schema is that of one line.
+
+    Raises
+    ------
+    KeyError
+        If ``kind`` is not one of :data:`KINDS`.
+    """
+    model = KINDS[kind]
+    schema: dict[str, Any]
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        schema = model.model_json_schema()
+    else:
+        schema = TypeAdapter(model).json_schema()
+        schema["title"] = "Conquian game record: one line (header, move or result)"
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def schema_text(kind: str) -> str:
+    """The text of ``docs/<kind>.schema.json``: :func:`json_schema` indented, with a final newline."""
+    return json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_schemas(directory: str | Path) -> list[Path]:
+    """Write ``<kind>.schema.json`` for every kind of :data:`KINDS` into ``directory``.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    OSError
+        If a file cannot be written.
+    """
+    paths = []
+    for kind in KINDS:
+        path = Path(directory) / f"{kind}.schema.json"
+        path.write_text(schema_text(kind), encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,467 @@
+"""Information-set Monte Carlo tree search from a player's own view (the ``mcts`` bot).
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse, "Information Set
+Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012), written on the engine's
+own :class:`~analyzer.core.state.GameState` (no OpenSpiel needed).  One tree is
+grown from the searching player's view; every iteration
+
+1. **determinizes**: draws a whole deal consistent with the view
+   (:func:`analyzer.search.sampling.sample_world`: hidden hands uniform, or with
+   ``infer`` from the deals where no other player holds a pair that melds
+   with a card he declined; the stock order is *not* fixed, so every turned card is drawn
+   uniformly from the stock when the iteration reaches it, R10 -- the search
+   never sees the cards to come, unlike a PIMC search on ordered samples);
+2. **selects** down the tree, at each decision among the moves legal in this
+   deal, by UCB1 with availability counts (a move's exploration term counts
+   the iterations in which it was legal, not the parent's visits); each
+   player maximises his own mean reward (max-n in expectation, R20: a win
+   is 1, a draw 1/2, another player's win 0); a turned card is a branch
+   (the card is public);
+3. **expands** one untried move;
+4. **evaluates** the new leaf: ``leaf="rollout"`` plays the deal out with the
+   ``eager`` policy (:func:`analyzer.search.playout.playout`), ``leaf="fitted"``
+   takes the fitted win/draw/loss model
+   (:func:`analyzer.search.evaluation.fitted_evaluator`) at once;
+5. **backs up** the reward vector along the path.
+
+Moves are tree edges by their text (a take, its layout and its pay card; a
+pass; a force), which the other players see; the exchange gifts (R9) are the
+only hidden moves, so the other players' gift edges differ between deals and
+are averaged by the availability counts.  The final choice is the most
+visited root move (ties: the better mean, then engine order).  Budgets are
+counted in iterations, so a seeded search is the same on any machine.
+
+``method="halving"`` replaces the tree by sequential halving over the root
+moves, every surviving move played out on the same sampled deals (common
+random numbers; :func:`search`).  Measured level with the tree in strength
+(docs/hint.md), in less time; the tree stays the default.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Move
+from analyzer.core.state import GameState
+from analyzer.search.evaluation import fitted_evaluator
+from analyzer.search.exact import Outcome, outcome_vector, paused_gc
+from analyzer.search.playout import OPPONENTS, PLAYOUTS, eager_move, playout_outcome, random_turn
+from analyzer.search.sampling import declined_pairs, sample_world
+
+__all__ = [
+    "LEAVES",
+    "METHODS",
+    "OPPONENTS",
+    "MoveStats",
+    "Node",
+    "SearchResult",
+    "search",
+]
+
+LEAVES = ("rollout", "fitted")
+"""Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
+
+METHODS = ("uct", "halving")
+"""Root searches: one IS-MCTS tree (``uct``), or sequential halving over the root moves with
+every move played out on the same deals (``halving``, :func:`search`)."""
+
+
+@dataclass(slots=True)
+class Node:
+    """One edge of the tree: the move that led here and its statistics.
+
+    Attributes
+    ----------
+    visits : int
+        Iterations that passed through this move.
+    available : int
+        Iterations in which this move was legal at its parent (availability count).
+    reward : list of float
+        Summed reward per player (win 1, draw 1/2, loss 0; R20).
+    draws : float
+        Summed draw results (a probability per iteration with the fitted leaf).
+    children : dict
+        Child edges by move.
+    """
+
+    visits: int = 0
+    available: int = 0
+    reward: list[float] = field(default_factory=list)
+    draws: float = 0.0
+    children: dict[Move, Node] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStats:
+    """A root move's statistics after a search.
+
+    Attributes
+    ----------
+    move : Move
+    visits : int
+        Iterations that tried it.
+    value : float
+        Mean reward of the searching player after it, in [0, 1] (win 1, draw 1/2).
+    win, draw : float
+        Mean win and draw results of the searching player after it (probabilities).
+    """
+
+    move: Move
+    visits: int
+    value: float
+    win: float = 0.0
+    draw: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What :func:`search` found.
+
+    Attributes
+    ----------
+    moves : list of MoveStats
+        The root moves, most visited first (ties: higher value, then the given order).
+    iterations : int
+        Iterations done (fewer than asked when the time limit or ``stop`` ended the search).
+    seconds : float
+    interrupted : bool
+        ``stop`` ended the search.
+    depth : float
+        Median number of moves chosen in the tree per iteration (the rest was evaluated by the leaf).
+    ended : float
+        Fraction of the iterations that reached the end of the deal inside the tree.
+    """
+
+    moves: list[MoveStats]
+    iterations: int
+    seconds: float
+    interrupted: bool
+    depth: float
+    ended: float
+
+
+def _rewards(outcome: Outcome) -> tuple[list[float], float]:
+    """Reward per player from an outcome vector (win probabilities, then the draw; R20): a win
+    1, a draw 1/2, another player's win 0; and the draw probability."""
+    draw = outcome[-1]
+    return [win + 0.5 * draw for win in outcome[:-1]], draw
+
+
+@paused_gc()
+def search(
+    view: GameState,
+    iterations: int = 1000,
+    *,
+    seed: int | random.Random = 0,
+    c: float = 0.7,
+    leaf: str = "rollout",
+    infer: bool = False,
+    method: str = "uct",
+    opponents: str = "search",
+    playout: str = "eager",
+    root_moves: Sequence[Move] | None = None,
+    time_limit: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    weights: Mapping[int, Sequence[float]] | None = None,
+) -> SearchResult:
+    """IS-MCTS from the view of the player to act (module docstring).
+
+    Parameters
+    ----------
+    view : GameState
+        The acting player's view: his hand known, the others' hands and the
+        stock order may be hidden.  A whole deal works too (its hidden parts
+        are then known, except that the stock order is always drawn at random).
+    iterations : int
+        Determinized descents, each adding one node and evaluating one leaf.
+    seed : int or random.Random
+        Seeds the sampling, the turned cards and the playouts.
+    c : float
+        UCB1 exploration constant (rewards lie in [0, 1]).
+    leaf : str
+        ``"rollout"`` or ``"fitted"`` (:data:`LEAVES`).
+    infer : bool
+        Determinize only into deals consistent with the other players'
+        declines (:func:`analyzer.search.sampling.sample_deal`); else uniformly.
+    method : str
+        ``"uct"``: the IS-MCTS tree (module docstring).  ``"halving"``:
+        sequential halving at the root (Karnin, Koren and Somekh, "Almost
+        optimal exploration in multi-armed bandits", ICML 2013) with common
+        random numbers: the budget is split over ceil(log2 K) rounds for K
+        root moves (each move is played at least once, so a budget below K
+        plays K); each round draws whole deals (hidden hands and stock
+        order, :func:`analyzer.search.sampling.sample_world` with ``ordered``) and
+        plays every surviving move on each of them, then an ``eager`` playout
+        with the same random generator; the better half by mean reward
+        survives.  The moves are compared on the same deals, so the luck of
+        the deal cancels out of their differences.  The playout looks at
+        nothing but hands and centre card, so the search never uses the
+        stock order it drew.  ``leaf`` and ``c`` are not used.
+    opponents : str
+        ``"search"``: the other players choose by UCB1 like the searching
+        player, each maximising his own reward; ``"policy"``: each plays the
+        ``eager`` playout policy's move inside the tree too
+        (:func:`analyzer.search.playout.eager_move`), so only the searching player's
+        choices branch (an opponent model; :data:`OPPONENTS`; measured, no
+        gain in strength, docs/hint.md).
+    playout : str
+        How the searching player's own moves are played in the playouts
+        (:data:`analyzer.search.playout.PLAYOUTS`): ``"eager"`` as every seat, or
+        ``"nomeld"``: never laying a meld from the hand alone (R16), so that
+        laying one in the tree is weighed against never laying it.
+    root_moves : sequence of Move, optional
+        The root moves to weigh (legal ones; default every legal move).
+    time_limit : float, optional
+        Seconds; the search stops after the iteration that passes it (at least one is done).
+    stop : callable, optional
+        Polled between iterations; True ends the search (``interrupted``).
+    progress : callable, optional
+        Called with (iterations done, iterations planned) every 50 iterations and at the end.
+    weights : mapping, optional
+        The paid-card reading: hidden hands drawn with these card weights
+        (:func:`analyzer.search.sampling.sample_deal`); ``None``: uniformly.
+
+    Returns
+    -------
+    SearchResult
+        Every root move with its visits and values, most visited first.
+
+    Raises
+    ------
+    ConquianError
+        If the deal is over, it is a chance node, the acting player's hand is
+        hidden, ``iterations`` is below 1, ``leaf``, ``method``, ``opponents`` or
+        ``playout`` unknown, or ``opponents="policy"`` with ``method="halving"`` (no effect).
+    PositionError
+        If the view is impossible (the hidden counts do not fit the unseen cards).
+    """
+    if iterations < 1:
+        raise ConquianError(f"iterations must be at least 1, not {iterations}")
+    if leaf not in LEAVES:
+        raise ConquianError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
+    if method not in METHODS:
+        raise ConquianError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if opponents not in OPPONENTS:
+        raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
+    if playout not in PLAYOUTS:
+        raise ConquianError(f"playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
+    modelled = opponents == "policy"
+    if modelled and method == "halving":
+        raise ConquianError(
+            "opponents=policy has no effect with method=halving (its playouts play the policy already)"
+        )
+    if view.is_terminal() or view.is_chance_node():
+        raise ConquianError(f"no decision to search: {view.describe()}")
+    me = view.to_act
+    if view.hands[me] is None:
+        raise ConquianError(f"player {me}'s hand is hidden: nothing to search from")
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    quiet = me if playout == "nomeld" else -1
+    model = fitted_evaluator(view.rules.name) if leaf == "fitted" else None
+    if leaf == "fitted" and model is None:
+        leaf = "rollout"  # no fitted model for these rules
+    n = view.rules.players
+    root = Node(reward=[0.0] * n)
+    legal = view.legal_moves()
+    if root_moves is None:
+        root_list = legal
+    else:
+        root_list = list(dict.fromkeys(root_moves))
+        bad = [m for m in root_list if m not in legal]
+        if bad or not root_list:
+            raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
+    pairs = declined_pairs(view, me) if infer else None
+    if method == "halving":
+        return _halving(
+            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress, weights, quiet
+        )
+    log = math.log
+    sqrt = math.sqrt
+    start = time.perf_counter()
+    done = ended = 0
+    interrupted = False
+    depths: list[int] = []
+    while done < iterations:
+        if done and stop is not None and stop():
+            interrupted = True
+            break
+        if done and time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+        state = sample_world(view, me, rng, infer=infer, pairs=pairs, weights=weights)
+        node = root
+        path: list[Node] = []
+        expanded = False
+        first = True
+        while not state.is_terminal():
+            # Steps that are not searched: a turned card, and with the opponent model another
+            # player's move (the eager policy, as in the playouts; the root is never one).
+            step: Move | None = None
+            if state.is_chance_node():
+                step = random_turn(state, rng)
+            elif modelled and state.to_act != me:
+                step = eager_move(state, state.legal_moves(), rng)
+            if step is not None:
+                child = node.children.get(step)
+                if child is None:
+                    child = node.children[step] = Node(reward=[0.0] * n)
+                state = state.apply(step, check=False)
+                node = child
+                continue
+            moves = root_list if first else state.legal_moves()
+            first = False
+            p = state.to_act
+            children = node.children
+            untried = []
+            for m in moves:
+                ch = children.get(m)
+                if ch is None:
+                    untried.append(m)
+                else:
+                    ch.available += 1
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = children[move] = Node(available=1, reward=[0.0] * n)
+                path.append(child)
+                state = state.apply(move, check=False)
+                expanded = True
+                break
+            best = -1.0
+            chosen: list[Move] = []
+            for m in moves:
+                ch = children[m]
+                score = ch.reward[p] / ch.visits + c * sqrt(log(ch.available) / ch.visits)
+                if score > best + 1e-12:
+                    best, chosen = score, [m]
+                elif score > best - 1e-12:
+                    chosen.append(m)
+            move = chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
+            node = children[move]
+            path.append(node)
+            state = state.apply(move, check=False)
+        depths.append(len(path))
+        if state.is_terminal():
+            ended += 1
+            outcome = outcome_vector(state)
+        elif model is not None and expanded:
+            outcome = model(state)
+        else:
+            outcome = playout_outcome(state, "eager", rng, quiet)
+        reward, draw = _rewards(outcome)
+        for edge in path:
+            edge.visits += 1
+            edge.draws += draw
+            r = edge.reward
+            for q in range(n):
+                r[q] += reward[q]
+        done += 1
+        if progress is not None and (done % 50 == 0 or done == iterations):
+            progress(done, iterations)
+    if progress is not None and done % 50 and done != iterations:
+        progress(done, iterations)
+    stats = []
+    for m in root_list:
+        ch = root.children.get(m)
+        if ch is None or ch.visits == 0:
+            stats.append(MoveStats(m, 0, 0.0))
+        else:
+            draw = ch.draws / ch.visits
+            value = ch.reward[me] / ch.visits
+            stats.append(MoveStats(m, ch.visits, value, value - 0.5 * draw, draw))
+    order = sorted(range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].value, i))
+    depths.sort()
+    return SearchResult(
+        [stats[i] for i in order],
+        done,
+        time.perf_counter() - start,
+        interrupted,
+        float(depths[len(depths) // 2]) if depths else 0.0,
+        ended / done if done else 0.0,
+    )
+
+
+def _halving(
+    view: GameState,
+    root_list: list[Move],
+    iterations: int,
+    rng: random.Random,
+    infer: bool,
+    pairs: dict[int, tuple[int, ...]] | None,
+    time_limit: float | None,
+    stop: Callable[[], bool] | None,
+    progress: Callable[[int, int], None] | None,
+    weights: Mapping[int, Sequence[float]] | None = None,
+    quiet: int = -1,
+) -> SearchResult:
+    """:func:`search` with ``method="halving"``: sequential halving with common random numbers."""
+    me = view.to_act
+    start = time.perf_counter()
+    k = len(root_list)
+    rounds = max(1, math.ceil(math.log2(k)))
+    visits = [0] * k
+    reward = [0.0] * k
+    draws = [0.0] * k
+    ended_at = [0] * k  # the round after which a move was dropped (survivors: rounds)
+    alive = list(range(k))
+    done = 0
+    interrupted = False
+    for r in range(rounds):
+        if len(alive) == 1 and r:
+            break
+        # An equal share per round, the last one taking what is left; the first round plays
+        # every move at least once, so a budget below the number of moves still ranks them all.
+        budget = iterations - done if r == rounds - 1 else iterations // rounds
+        worlds = budget // len(alive)
+        if worlds < 1:
+            if r:
+                break
+            worlds = 1
+        for _ in range(worlds):
+            if done and stop is not None and stop():
+                interrupted = True
+                break
+            if done and time_limit is not None and time.perf_counter() - start > time_limit:
+                break
+            world = sample_world(
+                view, me, rng, infer=infer, pairs=pairs, ordered=True, weights=weights
+            )
+            seed = rng.randrange(2**62)
+            for i in alive:
+                state = world.apply(root_list[i], check=False)
+                outcome = playout_outcome(state, "eager", random.Random(seed), quiet)
+                rewards, draw = _rewards(outcome)
+                visits[i] += 1
+                reward[i] += rewards[me]
+                draws[i] += draw
+                done += 1
+                if progress is not None and done % 50 == 0:
+                    progress(min(done, iterations), iterations)
+        if interrupted or (time_limit is not None and time.perf_counter() - start > time_limit):
+            break
+        if r < rounds - 1:
+            alive.sort(key=lambda i: (-reward[i] / max(1, visits[i]), i))
+            for i in alive[(len(alive) + 1) // 2 :]:
+                ended_at[i] = r
+            alive = alive[: (len(alive) + 1) // 2]
+    for i in alive:
+        ended_at[i] = rounds
+    if progress is not None:
+        progress(min(done, iterations), iterations)
+    stats = []
+    for i, m in enumerate(root_list):
+        if visits[i] == 0:
+            stats.append(MoveStats(m, 0, 0.0))
+        else:
+            draw = draws[i] / visits[i]
+            value = reward[i] / visits[i]
+            stats.append(MoveStats(m, visits[i], value, value - 0.5 * draw, draw))
+    # Later survivors first; among moves dropped together, or the last ones, the better mean.
+    order = sorted(range(k), key=lambda i: (-ended_at[i], -stats[i].visits, -stats[i].value, i))
+    return SearchResult(
+        [stats[i] for i in order], done, time.perf_counter() - start, interrupted, 1.0, 0.0
+    )
