@@ -13,8 +13,8 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
-from analyzer.cards import clip
-from analyzer.errors import ConquianError
+from analyzer.core.cards import clip
+from analyzer.core.errors import ConquianError
 from cli.console import emit, err, out
 
 __all__ = ["DOMAIN", "USAGE", "Command", "Group", "domain", "json_errors", "usage"]

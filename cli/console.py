@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
-from analyzer.errors import ConquianError
+from analyzer.core.errors import ConquianError
 
 __all__ = ["emit", "err", "json_out", "out"]
 

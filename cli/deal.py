@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from analyzer.deals import deal_position
-from analyzer.notation import format_notation
-from analyzer.position import dump_position, relabel, view
+from analyzer.bots.deals import deal_position
+from analyzer.core.dealing import view
+from analyzer.core.plain import dump_position, relabel
+from analyzer.formats.notation import format_notation
 from cli.boundary import usage
 from cli.console import out
 from cli.inputs import rules_of

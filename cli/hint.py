@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.advisor import (
+from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
     DEFAULT_TIME_LIMIT,
     Advice,
@@ -18,9 +18,9 @@ from analyzer.advisor import (
     engine_for,
     searching_engine,
 )
-from analyzer.cards import counted, format_card
-from analyzer.hints import static_hints
-from analyzer.state import GameState
+from analyzer.analysis.static import static_hints
+from analyzer.core.cards import counted, format_card
+from analyzer.core.state import GameState
 from cli.boundary import domain, usage
 from cli.console import emit, out
 from cli.inputs import POSITION_HELP, position_arg

@@ -10,19 +10,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from analyzer.bots import BOTS, check_bot, parse_bot
-from analyzer.cards import Labels, clip, mask_of, parse_cards
-from analyzer.errors import (
+from analyzer.bots.registry import BOTS, check_bot, parse_bot
+from analyzer.core.cards import Labels, clip, mask_of, parse_cards
+from analyzer.core.errors import (
     CardError,
     ConquianError,
     MissingExtraError,
     PositionError,
     UnknownVariantError,
 )
-from analyzer.notation import NotationError, looks_like_notation, parse_notation
-from analyzer.position import load_position, parse_json, relabel, unwrap_position
-from analyzer.rules import PRESETS, Rules, get_rules
-from analyzer.state import GameState
+from analyzer.core.plain import relabel
+from analyzer.core.rules import PRESETS, Rules, get_rules
+from analyzer.core.state import GameState
+from analyzer.formats.notation import NotationError, looks_like_notation, parse_notation
+from analyzer.formats.position import load_position, parse_json
+from analyzer.formats.sniff import unwrap_position
 from cli.boundary import domain, usage
 
 __all__ = [
@@ -185,12 +187,12 @@ def _names_a_file(text: str) -> bool:
 
 def position_arg(position: str | None, labels: Labels | None) -> PositionInput:
     """Read the POSITION argument (a file, ``-``, notation text, or the bundled position when
-    ``None``); answers in ``labels``.  (:func:`analyzer.position.read_position`, by contrast,
+    ``None``); answers in ``labels``.  (:func:`analyzer.formats.position.read_position`, by contrast,
     loads a JSON position file.)
 
     POSITION names a file when one exists by that name; otherwise text whose
     first word is a variant (``classic ...``) is read as the one-line
-    notation (:mod:`analyzer.notation`): a notation that does not parse is a
+    notation (:mod:`analyzer.formats.notation`): a notation that does not parse is a
     usage error (exit 2) naming the field and column, like a bad card on the
     command line.  A file or standard input may also hold the notation
     instead of JSON; there, as for JSON, every error is a domain error

@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.cards import Labels, format_mask, text_labels
-from analyzer.errors import CardError
-from analyzer.meldfile import MeldAnswer, answer_meld_queries
-from analyzer.partition import Arrangement, solve_arrangement
+from analyzer.core.cards import Labels, format_mask, text_labels
+from analyzer.core.errors import CardError
+from analyzer.formats.meldfile import MeldAnswer, answer_meld_queries
+from analyzer.solver.partition import Arrangement, solve_arrangement
 from cli.boundary import DOMAIN, usage
 from cli.console import emit, out
 from cli.inputs import cards_arg, input_text, json_input, rules_of

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.advisor import ENGINE_NAMES, ENGINES
-from analyzer.cards import Labels, clip
-from analyzer.rules import PRESETS
+from analyzer.analysis.advisor import ENGINE_NAMES, ENGINES
+from analyzer.core.cards import Labels, clip
+from analyzer.core.rules import PRESETS
 from cli.boundary import usage
 
 __all__ = [

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from analyzer.cards import clip
+from analyzer.core.cards import clip
 from cli.boundary import domain, usage
 
 __all__ = ["OutputFile", "maybe", "output_directory", "output_file", "output_name", "svg_file"]

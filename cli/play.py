@@ -9,15 +9,15 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from analyzer.advisor import DEFAULT_ENGINE, advise, engine_for
-from analyzer.bots import Bot, make_bot
-from analyzer.cards import Labels, clip, counted, format_card, format_mask
-from analyzer.errors import ConquianError
-from analyzer.moves import Give, Move, parse_move, small_number
-from analyzer.position import deal, view
-from analyzer.records import record_lines
-from analyzer.rules import Rules
-from analyzer.state import GameState, Phase
+from analyzer.analysis.advisor import DEFAULT_ENGINE, advise, engine_for
+from analyzer.bots.registry import Bot, make_bot
+from analyzer.core.cards import Labels, clip, counted, format_card, format_mask
+from analyzer.core.dealing import deal, view
+from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Give, Move, parse_move, small_number
+from analyzer.core.rules import Rules
+from analyzer.core.state import GameState, Phase
+from analyzer.formats.records import record_lines
 from cli.boundary import usage
 from cli.console import out
 from cli.inputs import bots_arg, rules_of

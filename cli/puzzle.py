@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.cards import Labels, format_card, parse_card
-from analyzer.moves import parse_move
-from analyzer.position import dump_position, relabel
-from analyzer.puzzles import check_puzzle, load_puzzle, solve_puzzle
+from analyzer.analysis.puzzles import check_puzzle, load_puzzle, solve_puzzle
+from analyzer.core.cards import Labels, format_card, parse_card
+from analyzer.core.moves import parse_move
+from analyzer.core.plain import dump_position, relabel
 from cli.boundary import DOMAIN
 from cli.console import emit, out
 from cli.inputs import input_text, json_input

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.cards import counted
-from analyzer.position import relabel
-from analyzer.records import replay_lines
+from analyzer.core.cards import counted
+from analyzer.core.plain import relabel
+from analyzer.formats.records import replay_lines
 from cli.boundary import json_errors
 from cli.console import emit, out
 from cli.inputs import input_text

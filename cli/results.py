@@ -13,19 +13,19 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from analyzer.advisor import Advice, advise
-from analyzer.cards import Labels, format_card, format_mask
-from analyzer.hints import WEIGHTS, Hint
-from analyzer.hints import analyze as analyze_position
-from analyzer.moves import parse_move
-from analyzer.multipv import MoveValue
-from analyzer.notation import format_notation
-from analyzer.partition import Arrangement
-from analyzer.position import dump_position
-from analyzer.review import SCALE, THRESHOLDS, GameReview, Label
-from analyzer.search import SearchResult
-from analyzer.state import GameState, Phase
-from analyzer.why import Explanation
+from analyzer.analysis.advisor import Advice, advise
+from analyzer.analysis.review import SCALE, THRESHOLDS, GameReview, Label
+from analyzer.analysis.static import WEIGHTS, Hint
+from analyzer.analysis.static import analyze as analyze_position
+from analyzer.core.cards import Labels, format_card, format_mask
+from analyzer.core.moves import parse_move
+from analyzer.core.plain import dump_position
+from analyzer.core.state import GameState, Phase
+from analyzer.formats.notation import format_notation
+from analyzer.search.allmoves import MoveValue
+from analyzer.search.exact import SearchResult
+from analyzer.solver.partition import Arrangement
+from analyzer.solver.why import Explanation
 
 __all__ = [
     "all_moves_data",
@@ -86,7 +86,7 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
     state : GameState
         The position advised on (its labels name the moves, R2).
     advice : Advice
-        :func:`analyzer.advisor.advise`'s answer for it.
+        :func:`analyzer.analysis.advisor.advise`'s answer for it.
 
     Returns
     -------
@@ -126,7 +126,7 @@ def hint_data(
     ----------
     state : GameState
     advice : Advice
-        :func:`analyzer.advisor.advise`'s answer for ``state``.
+        :func:`analyzer.analysis.advisor.advise`'s answer for ``state``.
     seed : int
         The sampling seed it ran with.
     open_hands : bool
@@ -140,7 +140,7 @@ def hint_data(
         ``to_act``, ``evaluation``, ``exact``, ``labels``, ``samples``, ``seed``, ``seconds``,
         ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth``, ``read`` (per
         player, the cards he gave up, passed in the exchange or paid, that his hidden hand was
-        read from, :mod:`analyzer.reading`; empty when nothing was read)
+        read from, :mod:`analyzer.search.inference`; empty when nothing was read)
         and ``moves`` (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)
@@ -172,7 +172,7 @@ def static_data(state: GameState, hints: list[Hint], *, top: int | None) -> dict
     ----------
     state : GameState
     hints : list of Hint
-        :func:`analyzer.hints.static_hints` of ``state``, best first.
+        :func:`analyzer.analysis.static.static_hints` of ``state``, best first.
     top : int or None
         Keep only the first ``top`` moves (all when ``None``).
 
@@ -201,7 +201,7 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
     state : GameState
         The position solved (its labels name the moves).
     result : SearchResult
-        :func:`analyzer.search.solve`'s answer for it.
+        :func:`analyzer.search.exact.solve`'s answer for it.
 
     Returns
     -------
@@ -246,7 +246,7 @@ def all_moves_data(state: GameState, values: list[MoveValue]) -> dict[str, Any]:
     state : GameState
         The position (its labels name the moves, R2).
     values : list of MoveValue
-        :func:`analyzer.multipv.solve_moves`'s answer for it, best first.
+        :func:`analyzer.search.allmoves.solve_moves`'s answer for it, best first.
 
     Returns
     -------
@@ -291,7 +291,7 @@ def why_data(
     ----------
     state : GameState
     explanation : Explanation
-        :func:`analyzer.why.explain`'s answer for the move.
+        :func:`analyzer.solver.why.explain`'s answer for the move.
     samples : int or None
         Deals sampled for the comparison (None: the engine's default).
     seed : int
@@ -358,7 +358,7 @@ def arrangement_data(result: Arrangement, lab: Labels) -> dict[str, Any]:
     Parameters
     ----------
     result : Arrangement
-        :func:`analyzer.partition.solve_arrangement`'s answer.
+        :func:`analyzer.solver.partition.solve_arrangement`'s answer.
     lab : Labels
         The labels of the cards (R2).
 
@@ -387,8 +387,8 @@ def notation_data(state: GameState) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``notation`` (:func:`analyzer.notation.format_notation`) and ``position``
-        (:func:`analyzer.position.dump_position`), in ``state.rules.labels``.
+        ``notation`` (:func:`analyzer.formats.notation.format_notation`) and ``position``
+        (:func:`analyzer.formats.position.dump_position`), in ``state.rules.labels``.
     """
     return {
         "notation": format_notation(state),
@@ -404,7 +404,7 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
     Parameters
     ----------
     result : GameReview
-        :func:`analyzer.review.review_game`'s answer.
+        :func:`analyzer.analysis.review.review_game`'s answer.
     labels : Labels
         The labels of the moves' cards (R2).
 

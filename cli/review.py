@@ -8,14 +8,14 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.advisor import DEFAULT_ENGINE, searching_engine
-from analyzer.records import replay_lines
-from analyzer.review import (
+from analyzer.analysis.advisor import DEFAULT_ENGINE, searching_engine
+from analyzer.analysis.review import (
     DEFAULT_REVIEW_TIME_LIMIT,
     GameReview,
     Label,
     review_record,
 )
+from analyzer.formats.records import replay_lines
 from cli.boundary import usage
 from cli.console import emit, out
 from cli.inputs import input_text

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from analyzer.cards import counted
-from analyzer.position import dump_position
+from analyzer.core.cards import counted
+from analyzer.core.plain import dump_position
 from cli.console import out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import ForceOpt, LabelsOpt
@@ -93,7 +93,7 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
     Parameters
     ----------
     data : dict
-        A position as :func:`analyzer.position.dump_position` writes it.
+        A position as :func:`analyzer.formats.position.dump_position` writes it.
     describe : str
         The position's one-line description, the first line.
     over : bool

@@ -10,15 +10,17 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from analyzer.bots import BOTS
-from analyzer.cards import Labels, clip, counted
-from analyzer.errors import ConquianError
-from analyzer.position import relabel
-from analyzer.records import record_lines
-from analyzer.rules import Rules
-from analyzer.schema import RecordHeader, check_shape, json_text
-from analyzer.simulate import BACKENDS, GameResult, Summary, game_seed, seating
-from analyzer.simulate import simulate as simulate_games
+from analyzer.bots.registry import BOTS
+from analyzer.bots.simulate import BACKENDS, GameResult, Summary, game_seed, seating
+from analyzer.bots.simulate import simulate as simulate_games
+from analyzer.core.cards import Labels, clip, counted
+from analyzer.core.errors import ConquianError
+from analyzer.core.plain import relabel
+from analyzer.core.rules import Rules
+from analyzer.formats.jsonio import json_text
+from analyzer.formats.records import record_lines
+from analyzer.formats.shape_errors import check_shape
+from analyzer.formats.shapes import RecordHeader
 from cli.boundary import domain, usage
 from cli.console import emit, err, out
 from cli.inputs import bots_arg, rules_of

@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from analyzer.cards import counted
-from analyzer.multipv import solve_moves
-from analyzer.search import solve as search_solve
-from analyzer.state import GameState
+from analyzer.core.cards import counted
+from analyzer.core.state import GameState
+from analyzer.search.allmoves import solve_moves
+from analyzer.search.exact import solve as search_solve
 from cli.boundary import usage
 from cli.console import emit, err, out
 from cli.inputs import POSITION_HELP, position_arg

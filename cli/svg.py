@@ -2,7 +2,7 @@
 
 Rendering only, in the manner of ``chess.svg.board``: each picture is a pure
 function of plain data (the JSON answers of the commands: a position as
-``analyzer.position.dump_position`` writes it, a review as ``review --json``
+``analyzer.formats.position.dump_position`` writes it, a review as ``review --json``
 prints it) with keyword options and a default colour table that a caller
 overrides key by key (``colors={"table": "#fff"}``).  Elements carry CSS
 classes (``card``, ``back``, ``hand``, ``meld``, ``centre``, ``to-act``,
@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analyzer.cards import counted
+from analyzer.core.cards import counted
 
 __all__ = ["DEFAULT_COLORS", "position_svg", "review_svg"]
 
@@ -204,7 +204,7 @@ def no_centre_text(position: Mapping[str, Any], *, over: bool) -> str:
     Parameters
     ----------
     position : dict
-        A dumped position (:func:`analyzer.position.dump_position`); ``"exchange"`` is present
+        A dumped position (:func:`analyzer.formats.position.dump_position`); ``"exchange"`` is present
         during the exchange.
     over : bool
         The deal is over.
@@ -234,7 +234,7 @@ def position_svg(
     Parameters
     ----------
     position : mapping
-        Position data as :func:`analyzer.position.dump_position` writes it
+        Position data as :func:`analyzer.formats.position.dump_position` writes it
         (``docs/position-format.md``): ``players`` with ``hand`` (cards, or a
         count when hidden) and ``layout``; ``dealer``, ``to_act``, ``labels``,
         ``stock`` (count or cards), ``dead``, ``centre``, ``exchange``.

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from analyzer.cards import clip, counted
-from analyzer.search import Solver
-from analyzer.tree import build_tree, export_tree
+from analyzer.core.cards import clip, counted
+from analyzer.search.exact import Solver
+from analyzer.search.tree import build_tree, export_tree
 from cli.boundary import usage
 from cli.console import emit, err, out
 from cli.inputs import POSITION_HELP, position_arg

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from analyzer.rules import PRESETS
+from analyzer.core.rules import PRESETS
 from cli.console import emit, out
 from cli.options import JsonOpt
 

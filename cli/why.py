@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.advisor import DEFAULT_TIME_LIMIT
-from analyzer.cards import counted
-from analyzer.errors import IllegalMoveError
-from analyzer.why import explain
+from analyzer.analysis.advisor import DEFAULT_TIME_LIMIT
+from analyzer.core.cards import counted
+from analyzer.core.errors import IllegalMoveError
+from analyzer.solver.why import explain
 from cli.boundary import usage
 from cli.console import emit, out
 from cli.inputs import POSITION_HELP, position_arg
