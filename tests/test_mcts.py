@@ -14,7 +14,8 @@ from analyzer.analysis.advisor import ENGINES, advise, candidate_moves, engine_f
 from analyzer.bots.registry import make_bot
 from analyzer.core.cards import iter_mask
 from analyzer.core.errors import ConquianError
-from analyzer.search.mcts import MctsBot, search
+from analyzer.bots.searchbots import MctsBot
+from analyzer.search.mcts import search
 from analyzer.core.moves import Take, parse_move
 from analyzer.core.dealing import deal, view
 from analyzer.formats.position import load_position

@@ -184,7 +184,8 @@ def test_a_nomeld_seat_never_lays_a_hand_meld_and_the_others_play_eager() -> Non
 def test_the_nomeld_playout_is_an_option_of_the_search_and_the_bots() -> None:
     from analyzer.bots.registry import make_bot
     from analyzer.core.errors import ConquianError
-    from analyzer.search.mcts import MctsBot, search
+    from analyzer.bots.searchbots import MctsBot
+    from analyzer.search.mcts import search
     from analyzer.core.rules import get_rules
 
     state = deal("megajogos", 4)

@@ -71,6 +71,7 @@ from analyzer.search.exact import Outcome, Solver
 from analyzer.search.inference import read_cards, read_weights
 from analyzer.search.lookahead import Lookahead
 from analyzer.search.mcts import search as mcts_search
+from analyzer.search.options import LEAVES, one_of
 from analyzer.search.playout import RolloutLeaf
 from analyzer.search.sampling import sample_deal
 from analyzer.search.stats import wilson
@@ -387,7 +388,7 @@ def _advise_mcts(
         max(1, samples),
         seed=seed,
         c=engine.c,
-        leaf=engine.leaf,
+        leaf=one_of(engine.leaf, LEAVES, "leaf"),
         infer=engine.infer,
         method=engine.method,
         opponents=engine.opponents,

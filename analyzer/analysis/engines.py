@@ -11,6 +11,16 @@ from dataclasses import dataclass
 from analyzer.core.errors import ConquianError
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
+from analyzer.search.options import (
+    Candidates,
+    EngineLeaf,
+    Method,
+    Mode,
+    Opponents,
+    Playout,
+    SearchKind,
+    StockModel,
+)
 
 __all__ = [
     "AUTO",
@@ -104,23 +114,23 @@ class Engine:
     """
 
     name: str
-    candidates: str
-    search: str
-    leaf: str
-    mode: str = "auto"
+    candidates: Candidates
+    search: SearchKind
+    leaf: EngineLeaf
+    mode: Mode = "auto"
     node_budget: int = 2_000
     max_depth: int = 40
-    stock: str = "known"
+    stock: StockModel = "known"
     infer: bool = True
     playouts: int = 1
     spread: int = 1
     samples: int = DEFAULT_SAMPLES
     bot_samples: int = 8
     c: float = 0.7
-    method: str = "uct"
-    opponents: str = "search"
+    method: Method = "uct"
+    opponents: Opponents = "search"
     read: bool = False
-    playout: str = "eager"
+    playout: Playout = "eager"
 
 
 ENGINES: dict[str, Engine] = {

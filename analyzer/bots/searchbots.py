@@ -28,6 +28,7 @@ from analyzer.core.state import GameState
 from analyzer.search.exact import Solver
 from analyzer.search.mcts import LEAVES, METHODS
 from analyzer.search.mcts import search as mcts_search
+from analyzer.search.options import one_of
 from analyzer.search.playout import OPPONENTS, PLAYOUTS
 
 __all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "MctsBot", "OracleBot", "PeekBot"]
@@ -404,12 +405,12 @@ class MctsBot:
             raise ConquianError(
                 "opponents=policy has no effect with method=halving (its playouts play the policy already)"
             )
-        self.opponents = opponents
-        self.playout = playout
-        self.method = method
+        self.opponents = one_of(opponents, OPPONENTS, "opponents")
+        self.playout = one_of(playout, PLAYOUTS, "playout")
+        self.method = one_of(method, METHODS, "method")
         self.iterations = iterations
         self.c = c
-        self.leaf = leaf
+        self.leaf = one_of(leaf, LEAVES, "leaf")
         self.infer = bool(infer)
 
     def __repr__(self) -> str:

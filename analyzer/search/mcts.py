@@ -50,6 +50,9 @@ from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.evaluation import fitted_evaluator
 from analyzer.search.exact import Outcome, outcome_vector, paused_gc
+from analyzer.search.options import LEAVES as _LEAVES
+from analyzer.search.options import METHODS as _METHODS
+from analyzer.search.options import Leaf, Method, Opponents, Playout
 from analyzer.search.playout import OPPONENTS, PLAYOUTS, eager_move, playout_outcome, random_turn
 from analyzer.search.sampling import declined_pairs, sample_world
 
@@ -63,10 +66,10 @@ __all__ = [
     "search",
 ]
 
-LEAVES = ("rollout", "fitted")
+LEAVES = _LEAVES
 """Leaf evaluations: an ``eager`` playout to the end of the deal, or the fitted model."""
 
-METHODS = ("uct", "halving")
+METHODS = _METHODS
 """Root searches: one IS-MCTS tree (``uct``), or sequential halving over the root moves with
 every move played out on the same deals (``halving``, :func:`search`)."""
 
@@ -159,11 +162,11 @@ def search(
     *,
     seed: int | random.Random = 0,
     c: float = 0.7,
-    leaf: str = "rollout",
+    leaf: Leaf = "rollout",
     infer: bool = False,
-    method: str = "uct",
-    opponents: str = "search",
-    playout: str = "eager",
+    method: Method = "uct",
+    opponents: Opponents = "search",
+    playout: Playout = "eager",
     root_moves: Sequence[Move] | None = None,
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,

@@ -22,22 +22,25 @@ from analyzer.core.cards import NUM_CARDS
 from analyzer.core.melds import cards_of
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.core.state import GameState, Phase
+from analyzer.search.options import OPPONENTS as _OPPONENTS
+from analyzer.search.options import PLAYOUTS as _PLAYOUTS
+from analyzer.search.options import POLICIES as _POLICIES
 from analyzer.search.outcome import Outcome, outcome_vector
 
 __all__ = [
     "LINKS", "OPPONENTS", "PLAYOUTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn",
 ]
 
-POLICIES = ("eager", "random")
+POLICIES = _POLICIES
 """Playout policies: ``eager`` (see the module docstring) or ``random`` (uniform legal moves)."""
 
-PLAYOUTS = ("eager", "nomeld")
+PLAYOUTS = _PLAYOUTS
 """How a search plays its own seat in the playouts: ``eager`` like every other seat, or
 ``nomeld``: ``eager`` without laying melds from the hand alone (R16), so that a search weighs
 laying a hand meld now against never laying it, not against laying it at the next offer (the
 others stay ``eager``)."""
 
-OPPONENTS = ("search", "policy")
+OPPONENTS = _OPPONENTS
 """How a search lets the other players choose: ``search`` (their choices are searched: UCB1 in
 :func:`analyzer.search.mcts.search`, alpha-beta or max-n in :class:`analyzer.search.lookahead.Lookahead`) or
 ``policy`` (each plays the ``eager`` policy's move, :func:`eager_move`: an opponent model)."""
