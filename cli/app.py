@@ -34,6 +34,7 @@ from cli import (
     puzzle,
     replay,
     review,
+    serve,
     show,
     simulate,
     solve,
@@ -73,6 +74,7 @@ COMMANDS = (
     ("show", show.show),
     ("deal", deal.deal),
     ("engine", engine.engine),
+    ("serve", serve.serve),
 )
 """Every command, by name, in the order of ``conquian --help``."""
 

@@ -14,10 +14,11 @@ import json
 import math
 import sys
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
-from analyzer.advisor import (
+from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
     DEFAULT_TIME_LIMIT,
     ENGINE_NAMES,
@@ -27,25 +28,28 @@ from analyzer.advisor import (
     engine_for,
     searching_engine,
 )
-from analyzer.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
-from analyzer.errors import ConquianError, IllegalMoveError, PositionError
-from analyzer.hints import static_hints
-from analyzer.multipv import solve_moves
-from analyzer.notation import parse_notation
-from analyzer.partition import solve_arrangement
-from analyzer.position import load_position, relabel, unwrap_position
-from analyzer.rules import PRESETS, get_rules
-from analyzer.schema import (
+from analyzer.analysis.static import static_hints
+from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
+from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.plain import relabel
+from analyzer.core.rules import PRESETS, get_rules
+from analyzer.core.state import GameState
+from analyzer.formats.jsonio import (
     TOO_DEEP,
     DuplicateKeyError,
     NumberTooLongError,
     json_error_text,
     load_json,
-    nearest_key,
 )
-from analyzer.search import solve as search_solve
-from analyzer.state import GameState
-from analyzer.why import explain
+from analyzer.formats.notation import parse_notation
+from analyzer.formats.position import load_position
+from analyzer.formats.shape_errors import nearest_key
+from analyzer.formats.sniff import unwrap_position
+from analyzer.search.allmoves import solve_moves
+from analyzer.search.exact import solve as search_solve
+from analyzer.solver.partition import solve_arrangement
+from analyzer.solver.why import explain
+from cli import board
 from cli.console import json_out
 from cli.inputs import MAX_INPUT
 from cli.options import LabelsOpt
@@ -64,6 +68,9 @@ __all__ = ["COMMANDS", "RequestError", "answer", "engine", "serve"]
 
 PROTOCOL = 1
 """Version of the request and answer format (``docs/engine.md``)."""
+
+_PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("progress", default=None)
+"""The ``progress`` callback of the request being answered (:func:`answer`)."""
 
 
 class RequestError(ConquianError):
@@ -234,6 +241,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         node_budget=_int(request, "budget", 0, 100) or None,
         open_hands=open_hands,
         engine=chosen,
+        progress=_PROGRESS.get(),
     )
     return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
 
@@ -324,6 +332,130 @@ def _melds(request: dict[str, Any]) -> dict[str, Any]:
     return {**arrangement_data(result, lab), "variant": rules.name, "labels": str(lab)}
 
 
+# ------------------------------------------------------- the web board's commands
+def _moves(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    return board.moves_data(state)
+
+
+def _deal(request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        rules = get_rules(_text(request, "variant", "classic"))
+    except ConquianError as exc:
+        raise RequestError(str(exc), "variant") from None
+    labels = _labels(request)
+    if labels is not None:
+        rules = rules.with_labels(labels)
+    seed = _int(request, "seed", 0, 0)
+    after = _int(request, "after", 0, 0, board.MAX_PLIES)
+    dealer = _int(request, "dealer", None, 0, rules.players - 1)
+    seat = _int(request, "seat", None, 0, rules.players - 1)
+    try:
+        return board.deal_data(rules, seed, after, dealer, seat)
+    except ConquianError as exc:
+        raise RequestError(f"after: {exc}", "after") from None
+
+
+def _move(request: dict[str, Any], state: GameState) -> Any:
+    try:
+        return board.read_move(state, _text(request, "move"))
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "move") from None
+
+
+def _bot_names(request: dict[str, Any], state: GameState) -> list[str]:
+    others = state.rules.players - 1
+    value = request.get("bots", "greedy")
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",")] if "," in value else [value.strip()]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RequestError("'bots' must be a bot name or a list of bot names", "bots")
+    if len(value) == 1:
+        value = value * others
+    if len(value) != others:
+        raise RequestError(f"'bots' must name 1 or {others} bots (one per other seat)", "bots")
+    try:
+        board.check_bots(value, state.rules)
+    except ConquianError as exc:
+        raise RequestError(f"bots: {exc}", "bots") from None
+    names: list[str] = value
+    return names
+
+
+def _play(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    seat = _int(request, "seat", None, 0, state.rules.players - 1)
+    if seat is None and "bots" in request:
+        raise RequestError("'bots' play the seats other than 'seat': give 'seat' too", "bots")
+    bots = _bot_names(request, state) if seat is not None else []
+    move = _move(request, state) if "move" in request else None
+    if move is not None and seat is not None and not state.is_chance_node() and state.to_act != seat:
+        raise RequestError(
+            f"move: it is player {state.to_act}'s move (a bot's), not seat {seat}'s", "move"
+        )
+    if move is None and seat is None:
+        raise RequestError("'move' is missing: the move to play (or 'seat' to let bots play)", "move")
+    try:
+        return board.play_data(state, move, seat, bots, _int(request, "seed", 0, 0))
+    except PositionError as exc:
+        raise RequestError.about(exc, "position") from None
+
+
+def _record(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    moves = request.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RequestError("'moves' must be a list of move texts (turns included)", "moves")
+    players = request.get("players")
+    if players is not None and (
+        not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+    ):
+        raise RequestError("'players' must be a list of names", "players")
+    try:
+        return board.record_data(state, moves, players, _int(request, "seed", None, 0))
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "moves") from None
+
+
+def _review(request: dict[str, Any]) -> dict[str, Any]:
+    record = request.get("record")
+    if isinstance(record, list) and all(isinstance(line, str) for line in record):
+        record = "\n".join(record)
+    if not isinstance(record, str) or not record.strip():
+        raise RequestError("'record' must be the record's JSON lines, as text or a list", "record")
+    engine = _engine(request)
+    try:
+        return board.review_request_data(
+            record,
+            samples=_int(request, "samples", None, 1, 100_000),
+            seed=_int(request, "seed", 0, 0),
+            time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
+            budget=_int(request, "budget", 0, 100) or None,
+            engine=engine,
+            labels=_labels(request),
+            progress=_PROGRESS.get(),
+        )
+    except RequestError:
+        raise
+    except ConquianError as exc:
+        raise RequestError.about(exc, "record") from None
+
+
+def _examples(request: dict[str, Any]) -> dict[str, Any]:
+    return board.examples_data(_labels(request))
+
+
+def _puzzle(request: dict[str, Any]) -> dict[str, Any]:
+    name = _text(request, "name")
+    move = _text(request, "move") if "move" in request else None
+    try:
+        return board.puzzle_data(name, move, _bool(request, "reveal"), _labels(request))
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "move") from None
+    except PositionError as exc:
+        raise RequestError(str(exc), "name") from None
+
+
 COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[str]]] = {
     "analyze": (_analyze, frozenset({"position"})),
     "melds": (_melds, frozenset({"cards", "must", "variant"})),
@@ -339,6 +471,15 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "solve": (_solve, frozenset({"position", "budget", "time_limit", "mode", "all_moves"})),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),
     "notation": (_notation, frozenset({"position"})),
+    "deal": (_deal, frozenset({"variant", "seed", "after", "dealer", "seat"})),
+    "moves": (_moves, frozenset({"position"})),
+    "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
+    "record": (_record, frozenset({"position", "moves", "players", "seed"})),
+    "review": (
+        _review, frozenset({"record", "samples", "seed", "time_limit", "budget", "engine"})
+    ),
+    "examples": (_examples, frozenset()),
+    "puzzle": (_puzzle, frozenset({"name", "move", "reveal"})),
 }
 """Every command of the engine: its handler and the request fields it reads (besides ``id``,
 ``cmd`` and ``labels``)."""
@@ -384,7 +525,12 @@ def _readable_id(line: str) -> Any:
     return ids[0]
 
 
-def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], bool]:
+def answer(
+    line: str,
+    *,
+    labels: Labels | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Any], bool]:
     """The answer to one request line, and whether the engine stops after it (``quit``).
 
     Never raises for a bad request: every problem is an answer with
@@ -396,6 +542,8 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
         One request, a JSON object (``docs/engine.md``).
     labels : Labels, optional
         The answer's card labels when the request has none (R2).
+    progress : callable, optional
+        Called with (done, planned) as a ``hint`` samples deals or a ``review`` its decisions.
 
     Returns
     -------
@@ -460,7 +608,11 @@ def answer(line: str, *, labels: Labels | None = None) -> tuple[dict[str, Any], 
                 )
         if labels is not None and request.get("labels") is None:
             request = {**request, "labels": str(labels)}
-        result = handler(request)
+        token = _PROGRESS.set(progress)
+        try:
+            result = handler(request)
+        finally:
+            _PROGRESS.reset(token)
     except RequestError as exc:
         return _error(request_id, str(exc), exc.field), False
     except RecursionError:

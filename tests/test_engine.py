@@ -88,7 +88,8 @@ def test_the_engine_as_a_subprocess_answers_in_order() -> None:
     assert hint["moves"] == cli_json("hint", position, "--samples", "2", "--seed", "3",
                                      "--time-limit", "30")["moves"]  # fmt: skip
     assert by_id[11]["result"]["commands"] == ["analyze", "melds", "hint", "solve", "why",
-                                               "notation"]  # fmt: skip
+                                               "notation", "deal", "moves", "play", "record",
+                                               "review", "examples", "puzzle"]  # fmt: skip
 
 
 def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) -> None:

@@ -1,0 +1,151 @@
+"""``conquian serve``: the web analysis board (``docs/web.md``), served by uvicorn."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import signal
+import sys
+import threading
+import webbrowser
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+import typer
+
+from cli.boundary import domain, usage
+from cli.console import out
+
+__all__ = ["serve"]
+
+EXTRA = 'pip install -e ".[web]"'
+"""How to install what ``conquian serve`` needs."""
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="ADDRESS",
+            help="Address to listen on; another than the loopback needs --allow-remote.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, metavar="N", help="Port (0: any free one).")
+    ] = 8765,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the board in the default web browser.")
+    ] = False,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="Allow --host to be an address other machines reach: anyone who reaches it "
+            "can use the board (and its CPU).",
+        ),
+    ] = False,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            metavar="NAME",
+            help="Another name the Host header may give (the server's DNS name); repeatable.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=64, metavar="N", help="Search processes.")
+    ] = 2,
+    time_cap: Annotated[
+        float,
+        typer.Option(
+            "--time-cap", min=1.0, metavar="SECONDS", help="Longest one search may run."
+        ),
+    ] = 120.0,
+) -> None:
+    """Serve the web analysis board (board, hints, play against bots, review, puzzles) and print
+    its URL; Ctrl-C stops it. Needs the package's web extra (docs/web.md)."""
+    try:
+        import uvicorn
+
+        from web.app import LOOPBACK, create_app
+    except ImportError as exc:
+        domain(f"conquian serve needs the web extra ({exc.name} is missing): {EXTRA}")
+    if not _loopback(host) and not allow_remote:
+        usage(
+            f"--host {host} lets other machines reach the board: add --allow-remote to mean it "
+            "(the default, 127.0.0.1, is this machine only)"
+        )
+    hosts = [*LOOPBACK, *(allowed_host or [])]
+    if not _loopback(host):
+        hosts.append(host)
+        print(
+            f"conquian serve: warning: listening on {host}: anyone who reaches this address can "
+            "use the board",
+            file=sys.stderr,
+        )
+    app = create_app(hosts=hosts, workers=workers, time_cap=time_cap)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    server = _server(config)
+    shown = f"[{host}]" if ":" in host else host
+
+    def started() -> None:
+        bound = _bound_port(server) or port
+        url = f"http://{shown}:{bound}/"
+        out.print(f"conquian board: {url} (Ctrl-C stops it)", markup=False, soft_wrap=True)
+        sys.stdout.flush()
+        if open_browser:
+            webbrowser.open(url)
+
+    server.on_started = started
+    try:
+        server.run()
+    except SystemExit:
+        server.started = False
+    if not server.started:
+        domain(f"could not listen on {host}:{port} (in use, or not an address of this machine)")
+
+
+def _bound_port(server: Any) -> int | None:
+    for listener in getattr(server, "servers", []):
+        for sock in getattr(listener, "sockets", []):
+            return int(sock.getsockname()[1])
+    return None
+
+
+def _server(config: Any) -> Any:
+    """uvicorn's server, stopped by Ctrl-C or SIGTERM with exit 0 (uvicorn re-raises the
+    signal once stopped); calls its ``on_started`` once it listens."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        on_started: Any = None
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            handled = (signal.SIGINT, signal.SIGTERM)
+            previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started and self.on_started is not None:
+                self.on_started()
+
+    return Server(config)

@@ -1,0 +1,198 @@
+"""A bounded pool of search processes for the web board: each long request (hint, solve,
+review, ...) is answered by :func:`cli.engine.answer` in a worker process, so that the
+server's own process stays free for the page and the quick requests.
+
+A worker is killed (and a new one started) when its request is cancelled, runs over the time
+cap, or has answered ``max_jobs`` requests (memory stays bounded).  The standard library's
+``ProcessPoolExecutor`` cannot stop one running job, hence these plain processes and pipes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+__all__ = ["PoolFull", "SearchPool", "TimeCapExceeded"]
+
+
+class PoolFull(Exception):
+    """Every worker is busy and the queue is full: the request is refused (HTTP 503)."""
+
+
+class TimeCapExceeded(Exception):
+    """A request ran over the pool's time cap; its worker was stopped."""
+
+
+def _work(conn: Connection) -> None:
+    """The worker process: answer each request line received, sending progress on the way."""
+    from cli.engine import answer
+
+    def progress(done: int, planned: int) -> None:
+        conn.send(("progress", {"done": done, "planned": planned}))
+
+    while True:
+        try:
+            line = conn.recv()
+        except (EOFError, OSError):
+            return
+        if line is None:
+            return
+        reply, _ = answer(line, progress=progress)
+        conn.send(("answer", reply))
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    jobs: int = 0
+
+
+@dataclass
+class SearchPool:
+    """Worker processes answering engine requests, at most ``workers`` at a time with at
+    most ``queue`` more waiting; each request stopped after ``time_cap`` seconds."""
+
+    workers: int = 2
+    queue: int = 4
+    time_cap: float = 120.0
+    max_jobs: int = 100
+    _idle: asyncio.Queue[_Worker] | None = field(default=None, init=False, repr=False)
+    _all: list[_Worker] = field(default_factory=list, init=False, repr=False)
+    _pending: int = field(default=0, init=False)
+    _closed: bool = field(default=False, init=False)
+
+    @property
+    def pending(self) -> int:
+        """Requests running or waiting."""
+        return self._pending
+
+    @property
+    def capacity(self) -> int:
+        """Most requests running or waiting at once."""
+        return self.workers + self.queue
+
+    def _spawn(self) -> _Worker:
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        process = context.Process(target=_work, args=(child,), daemon=True, name="conquian-search")
+        process.start()
+        child.close()
+        worker = _Worker(process, parent)
+        self._all.append(worker)
+        return worker
+
+    async def start(self) -> None:
+        """Start the workers (each imports the engine, about a second, in the background)."""
+        self._idle = asyncio.Queue()
+        for _ in range(self.workers):
+            self._idle.put_nowait(self._spawn())
+
+    def _kill(self, worker: _Worker) -> None:
+        with contextlib.suppress(Exception):
+            worker.process.kill()
+        with contextlib.suppress(Exception):
+            worker.conn.close()
+        with contextlib.suppress(Exception):
+            worker.process.join(timeout=2)
+        if worker in self._all:
+            self._all.remove(worker)
+
+    def _release(self, worker: _Worker, healthy: bool) -> None:
+        assert self._idle is not None
+        if healthy and worker.jobs < self.max_jobs and worker.process.is_alive():
+            self._idle.put_nowait(worker)
+            return
+        self._kill(worker)
+        if not self._closed:
+            self._idle.put_nowait(self._spawn())
+
+    async def run(
+        self,
+        line: str,
+        on_progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
+        """The engine's answer to ``line``, computed in a worker.
+
+        Raises
+        ------
+        PoolFull
+            If ``capacity`` requests are already running or waiting.
+        TimeCapExceeded
+            If the answer took more than ``time_cap`` seconds (the worker is stopped).
+        asyncio.CancelledError
+            If the caller is cancelled (the client went away): the worker is stopped.
+        """
+        if self._idle is None or self._closed:
+            raise PoolFull("the search pool is not running")
+        if self._pending >= self.capacity:
+            raise PoolFull(f"{self._pending} searches running or waiting")
+        self._pending += 1
+        try:
+            worker = await self._idle.get()
+            healthy = False
+            try:
+                reply = await self._ask(worker, line, on_progress)
+                healthy = True
+                return reply
+            finally:
+                self._release(worker, healthy)
+        finally:
+            self._pending -= 1
+
+    async def _ask(
+        self,
+        worker: _Worker,
+        line: str,
+        on_progress: Callable[[dict[str, Any]], None] | None,
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        conn = worker.conn
+
+        def readable() -> None:
+            try:
+                while conn.poll():
+                    inbox.put_nowait(conn.recv())
+            except (EOFError, OSError):
+                inbox.put_nowait(("died", None))
+                loop.remove_reader(conn.fileno())
+
+        worker.jobs += 1
+        await asyncio.to_thread(conn.send, line)  # up to 1 MB: the pipe may block
+        loop.add_reader(conn.fileno(), readable)
+        deadline = time.monotonic() + self.time_cap
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeCapExceeded(f"the search ran over the server's cap of {self.time_cap:g} s")
+                try:
+                    kind, data = await asyncio.wait_for(inbox.get(), timeout=left)
+                except TimeoutError:
+                    continue
+                if kind == "answer":
+                    reply: dict[str, Any] = data
+                    return reply
+                if kind == "progress" and on_progress is not None:
+                    on_progress(data)
+                if kind == "died":
+                    raise RuntimeError("the search process ended unexpectedly")
+        finally:
+            with contextlib.suppress(Exception):
+                loop.remove_reader(conn.fileno())
+
+    async def close(self) -> None:
+        """Stop every worker."""
+        self._closed = True
+        for worker in list(self._all):
+            with contextlib.suppress(Exception):
+                worker.conn.send(None)
+            self._kill(worker)

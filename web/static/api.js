@@ -1,0 +1,80 @@
+// The board's requests: POST /api (one answer) and POST /api/stream (progress, then the answer).
+
+let counter = 0;
+
+export class ApiError extends Error {
+  constructor(answer, status) {
+    super(answer.error || `HTTP ${status}`);
+    this.answer = answer;
+    this.status = status;
+    this.field = answer.field ?? null;
+  }
+}
+
+function body(cmd, fields) {
+  counter += 1;
+  return JSON.stringify({ id: counter, cmd, ...fields });
+}
+
+// One engine request; resolves with its result, rejects with ApiError (ok: false) or AbortError.
+export async function api(cmd, fields = {}, { signal } = {}) {
+  const response = await fetch("/api", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body(cmd, fields),
+    signal,
+  });
+  let answer;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = { ok: false, error: `HTTP ${response.status}` };
+  }
+  if (!answer.ok) throw new ApiError(answer, response.status);
+  return answer.result;
+}
+
+// A long request whose progress events ({done, planned}) go to onProgress; aborting `signal`
+// closes the stream, and the server stops the search.
+export async function stream(cmd, fields, onProgress, { signal } = {}) {
+  const response = await fetch("/api/stream", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body(cmd, fields),
+    signal,
+  });
+  if (!response.ok || !response.body) {
+    let answer;
+    try {
+      answer = await response.json();
+    } catch {
+      answer = { ok: false, error: `HTTP ${response.status}` };
+    }
+    throw new ApiError(answer, response.status);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = "message";
+      let data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) event = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      const parsed = JSON.parse(data);
+      if (event === "progress") onProgress?.(parsed);
+      else if (event === "answer") {
+        if (!parsed.ok) throw new ApiError(parsed, parsed.status ?? 400);
+        return parsed.result;
+      }
+    }
+  }
+  throw new ApiError({ ok: false, error: "the stream ended without an answer" }, 0);
+}

@@ -1,0 +1,121 @@
+// The table drawn from position data (docs/position-format.md): hands, layouts, centre, stock,
+// dead cards, player to act. Every card carries data-card, every zone data-zone.
+
+import { cardElement, frenchCode } from "./cards.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function zone(name, title) {
+  const box = el("div", "zone");
+  box.dataset.zone = name;
+  const head = el("div", "zone-title", title);
+  const cards = el("div", "zone-cards");
+  const problem = el("div", "zone-problem");
+  problem.dataset.problemFor = name;
+  box.append(head, cards, problem);
+  return { box, cards };
+}
+
+function addCards(target, list) {
+  for (const text of list) {
+    const code = frenchCode(text);
+    if (code) target.append(cardElement(code));
+  }
+}
+
+// Draw `position` into `root`; `names` labels the seats ("you", "greedy", ...).
+export function drawBoard(root, position, { names = [], over = false, winner = null } = {}) {
+  root.replaceChildren();
+  const players = position.players || [];
+  const table = el("div", "table");
+  players.forEach((player, p) => {
+    const seat = el("div", "seat");
+    seat.dataset.seat = String(p);
+    if (!over && position.to_act === p) seat.classList.add("to-act");
+    const who = names[p] ? ` (${names[p]})` : "";
+    const mark = over ? (winner === p ? " — winner" : "") : position.to_act === p ? " — to act" : "";
+    seat.append(el("div", "seat-title", `Player ${p}${who}${mark}`));
+    const hand = zone(`hand-${p}`, "hand");
+    if (Array.isArray(player.hand)) {
+      addCards(hand.cards, player.hand);
+      hand.box.dataset.count = String(player.hand.length);
+    } else {
+      const count = Number(player.hand) || 0;
+      for (let i = 0; i < count; i += 1) hand.cards.append(cardElement("", { back: true }));
+      hand.cards.append(el("span", "count", `${count} cards`));
+      hand.box.dataset.count = String(count);
+      hand.box.dataset.hidden = "true";
+    }
+    const layout = zone(`layout-${p}`, "layout");
+    (player.layout || []).forEach((meld, m) => {
+      const group = el("span", "meld");
+      group.dataset.meld = String(m);
+      addCards(group, meld);
+      layout.cards.append(group);
+    });
+    seat.append(hand.box, layout.box);
+    table.append(seat);
+  });
+
+  const middle = el("div", "middle");
+  const centre = zone("centre", "centre");
+  if (position.centre) {
+    const c = position.centre;
+    addCards(centre.cards, [c.card]);
+    const how = c.kind === "paid" ? "paid" : "turned";
+    let text = `${how} by player ${c.source}`;
+    if (c.declined && c.declined.length) text += `; declined by ${c.declined.join(", ")}`;
+    if (c.forced !== undefined && c.forced !== null) text += `; player ${c.forced} forced (R14)`;
+    centre.box.append(el("div", "centre-kind", text));
+    centre.box.dataset.kind = how;
+    centre.box.dataset.source = String(c.source);
+  } else {
+    centre.cards.append(el("span", "count", over ? "the deal is over" : "no card: next, a turn (R10)"));
+  }
+  const stock = zone("stock", "stock");
+  if (Array.isArray(position.stock)) {
+    addCards(stock.cards, position.stock);
+    stock.box.dataset.count = String(position.stock.length);
+  } else {
+    stock.cards.append(el("span", "count", `${Number(position.stock) || 0} cards, order hidden`));
+    stock.box.dataset.count = String(Number(position.stock) || 0);
+  }
+  const dead = zone("dead", "dead cards");
+  addCards(dead.cards, position.dead || []);
+  middle.append(centre.box, stock.box, dead.box);
+  root.append(table, middle);
+}
+
+// Show `message` next to `zoneName` (or in the general slot when no such zone is drawn).
+export function showProblem(root, zoneName, message, general) {
+  for (const slot of root.querySelectorAll(".zone-problem")) slot.textContent = "";
+  root.querySelectorAll(".zone.wrong").forEach((z) => z.classList.remove("wrong"));
+  if (!message) {
+    if (general) general.textContent = "";
+    return;
+  }
+  const slot = zoneName && root.querySelector(`[data-problem-for="${zoneName}"]`);
+  if (slot) {
+    slot.textContent = message;
+    slot.closest(".zone").classList.add("wrong");
+    if (general) general.textContent = "";
+  } else if (general) {
+    general.textContent = message;
+  }
+}
+
+// The zone an error message is about, read from its words (player N, stock, dead, centre).
+export function zoneOf(message) {
+  const text = String(message);
+  const player = /player (\d)/.exec(text);
+  if (/\bstock\b/.test(text) && !player) return "stock";
+  if (/\bdead\b/.test(text) && !player) return "dead";
+  if (/\b(centre|center)\b/.test(text) && !player) return "centre";
+  if (player) return /layout|meld/.test(text) ? `layout-${player[1]}` : `hand-${player[1]}`;
+  return null;
+}

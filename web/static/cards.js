@@ -1,0 +1,61 @@
+// Cards (R1, R2): French codes inside the page (data-card="KH"); French or Spanish labels shown.
+
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
+export const SUITS = ["S", "H", "D", "C"];
+const SPANISH_RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"];
+const SPANISH_SUITS = { S: "e", H: "c", D: "o", C: "b" };
+const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const FROM_SPANISH_SUITS = { e: "S", c: "H", o: "D", b: "C" };
+
+export const DECK = SUITS.flatMap((s) => RANKS.map((r) => r + s));
+
+let labels = "french";
+export function setLabels(value) {
+  labels = value === "spanish" ? "spanish" : "french";
+}
+export function currentLabels() {
+  return labels;
+}
+
+// A card text of either label set as its French code ("12c" -> "KH"), or null.
+export function frenchCode(text) {
+  const t = String(text).trim();
+  const french = /^(A|[2-7]|J|Q|K)([SHDC])$/i.exec(t);
+  if (french) return french[1].toUpperCase() + french[2].toUpperCase();
+  const spanish = /^(1|[2-7]|10|11|12)([ocesb])$/i.exec(t);
+  if (spanish) {
+    const rank = RANKS[SPANISH_RANKS.indexOf(spanish[1])];
+    return rank + FROM_SPANISH_SUITS[spanish[2].toLowerCase()];
+  }
+  return null;
+}
+
+// The label shown for a French code in the current labels.
+export function label(code) {
+  const rank = code.slice(0, -1);
+  const suit = code.slice(-1);
+  if (labels === "spanish") return SPANISH_RANKS[RANKS.indexOf(rank)] + SPANISH_SUITS[suit];
+  return rank + SYMBOLS[suit];
+}
+
+// Move text (French) shown in the current labels: each card token relabelled.
+export function moveLabel(text) {
+  if (labels === "french") return text;
+  return text.replace(/\b(A|[2-7]|J|Q|K)([SHDC])\b/g, (m) => label(m));
+}
+
+// A card element: <span class="card" data-card="KH">K♥</span>.
+export function cardElement(code, { back = false } = {}) {
+  const el = document.createElement("span");
+  el.className = "card";
+  if (back) {
+    el.classList.add("back");
+    el.textContent = "🂠";
+    return el;
+  }
+  el.dataset.card = code;
+  el.classList.add(`suit-${code.slice(-1)}`);
+  el.textContent = label(code);
+  el.title = code;
+  return el;
+}
