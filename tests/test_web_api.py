@@ -1,0 +1,345 @@
+"""The web board's HTTP API (docs/web.md) with Starlette's test client: every engine command
+answered as ``conquian engine`` answers it, every kind of bad request refused with a 4xx and a
+JSON error naming the field, searches in the bounded pool (503 when full, 504 past the cap)."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import re
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_support import FORCING, ROOT, example, need_web
+
+need_web()
+
+with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 and warns with httpx; both work
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from cli.engine import answer  # noqa: E402
+from web.app import CSP, LOOPBACK, MAX_BODY, create_app, is_search  # noqa: E402
+
+STATIC = ROOT / "web" / "static"
+MISSED = (ROOT / "examples" / "records" / "classic-missed-win.jsonl").read_text()
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    app = create_app(hosts=["testserver", *LOOPBACK], workers=2, queue=2, time_cap=60)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def post(client: Any, request: dict[str, Any] | str | bytes, path: str = "/api") -> Any:
+    body = request if isinstance(request, (str, bytes)) else json.dumps(request)
+    return client.post(path, content=body, headers={"Content-Type": "application/json"})
+
+
+# ------------------------------------------------------------------ the page
+def test_page_is_served_with_a_csp_without_inline_script(client: Any) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    csp = page.headers["content-security-policy"]
+    assert csp == CSP and "script-src 'self'" in csp and "unsafe" not in csp
+    assert page.headers["x-content-type-options"] == "nosniff"
+    html = page.text
+    scripts = re.findall(r"<script\b[^>]*>", html)
+    assert scripts and all("src=" in tag for tag in scripts)  # no inline script
+    assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handler
+    js = client.get("/static/main.js")
+    assert js.status_code == 200 and "javascript" in js.headers["content-type"]
+
+
+def test_static_files_need_no_network() -> None:
+    names = sorted(p.name for p in STATIC.iterdir())
+    assert {"index.html", "main.js", "api.js", "board.js", "cards.js", "style.css"} <= set(names)
+    for path in STATIC.iterdir():
+        text = path.read_text(encoding="utf-8")
+        urls = set(re.findall(r"https?://[^\s\"'`)]+", text)) - {"http://www.w3.org/2000/svg"}
+        assert not urls, f"{path.name} reaches out to {urls}"
+        for target in re.findall(r"""\bfrom\s+["']([^"']+)["']""", text):
+            assert target.startswith("./"), f"{path.name} imports {target}"
+
+
+def test_bundled_examples_are_the_repository_examples() -> None:
+    bundled = ROOT / "cli" / "data" / "examples"
+    for kind in ("positions", "records", "puzzles"):
+        ours = sorted(p.name for p in (bundled / kind).iterdir())
+        theirs = sorted(p.name for p in (ROOT / "examples" / kind).iterdir() if p.suffix in (".json", ".jsonl"))
+        assert ours == theirs, kind
+        for name in ours:
+            assert filecmp.cmp(bundled / kind / name, ROOT / "examples" / kind / name, shallow=False), name
+
+
+# ------------------------------------------------------------- every command
+QUICK = [
+    {"id": 1, "cmd": "analyze", "position": FORCING},
+    {"id": "m", "cmd": "melds", "cards": "5H 6H 7H JH JS JD KC", "must": "5H 6H 7H JH"},
+    {"id": 3, "cmd": "hint", "position": FORCING, "static": True},
+    {"id": 4, "cmd": "notation", "position": example("forcing")},
+    {"id": 5, "cmd": "moves", "position": FORCING},
+    {"id": 6, "cmd": "deal", "variant": "megajogos", "seed": 4, "after": 5, "seat": 2},
+    {"id": 7, "cmd": "examples"},
+    {"id": 8, "cmd": "puzzle", "name": "classic-win-1"},
+    {"id": 9, "cmd": "play", "position": FORCING, "move": "force 0"},
+    {"id": 10, "action": "query_version"},
+]
+
+
+@pytest.mark.parametrize("request_", QUICK, ids=lambda r: r.get("cmd") or r.get("action"))
+def test_quick_commands_answer_as_the_engine(client: Any, request_: dict[str, Any]) -> None:
+    line = json.dumps(request_)
+    response = post(client, line)
+    assert response.status_code == 200, response.text
+    assert response.json() == json.loads(json.dumps(answer(line)[0]))
+    assert response.json()["ok"] is True and response.json()["id"] == request_["id"]
+
+
+def test_moves_list_every_legal_move_with_its_parts(client: Any) -> None:
+    result = post(client, {"id": 1, "cmd": "moves", "position": FORCING}).json()["result"]
+    assert result["to_act"] == 1 and result["phase"] == "offer"
+    assert [m["text"] for m in result["moves"]] == ["force 0", "pass"]
+    force = result["moves"][0]
+    assert force["kind"] == "force" and force["player"] == 0
+    after = post(client, {"id": 2, "cmd": "analyze", "position": force["after"]}).json()
+    assert after["result"]["phase"] == "forced"  # R14: player 0 must lay 5C in and pay
+    laid = post(client, {"id": 3, "cmd": "moves", "position": force["after"]}).json()["result"]
+    assert {m["kind"] for m in laid["moves"]} == {"lay"}
+    assert {m["pay"] for m in laid["moves"]} == {"KS", "KH"}
+
+
+def test_search_commands(client: Any) -> None:
+    hint = post(client, {"id": 1, "cmd": "hint", "position": FORCING, "samples": 2, "seed": 3})
+    assert hint.status_code == 200
+    assert {m["move"] for m in hint.json()["result"]["moves"]} == {"force 0", "pass"}
+    assert hint.json()["result"]["samples"] == 2
+    out = example("example6-going-out")
+    best = post(client, {"id": 2, "cmd": "hint", "position": out, "samples": 2}).json()
+    assert best["result"]["moves"][0]["move"].endswith(" out")  # R15
+    why = post(client, {"id": 3, "cmd": "why", "position": FORCING, "move": "take [5C 6C 7C] pay 2H"})
+    assert why.status_code == 200 and why.json()["result"]["legal"] is False
+    puzzle = json.loads((ROOT / "examples" / "puzzles" / "classic-win-1.json").read_text())
+    solved = post(client, {"id": 4, "cmd": "solve", "position": puzzle["position"], "time_limit": 30})
+    assert solved.status_code == 200 and solved.json()["result"]["values"][0] == 1.0
+    review = post(client, {"id": 5, "cmd": "review", "record": MISSED, "samples": 4})
+    assert review.status_code == 200, review.text
+    result = review.json()["result"]
+    marked = {m["ply"]: m for m in result["moves"]}
+    assert marked[7]["label"] == "blunder" and marked[7]["move"] == "pass"
+    assert marked[7]["best"].startswith("take") and marked[7]["best"].endswith(" out")
+    assert len(result["plies"]) == 13 and result["plies"][6]["move"] == "pass"
+
+
+def test_play_a_deal_against_greedy_to_its_end_and_record_it(client: Any) -> None:
+    dealt = post(client, {"id": 0, "cmd": "deal", "seed": 1, "seat": 0}).json()["result"]
+    assert dealt["position"]["players"][1]["hand"] and isinstance(dealt["view_position"]["players"][1]["hand"], int)
+    start, position, history = dealt["notation"], dealt["notation"], []
+    request: dict[str, Any] = {"id": 1, "cmd": "play", "position": position, "seat": 0, "bots": "greedy"}
+    for turn in range(200):
+        reply = post(client, request)
+        assert reply.status_code == 200, reply.text
+        result = reply.json()["result"]
+        history += [p["move"] for p in result["played"]]
+        if result["over"]:
+            break
+        assert result["to_act"] == 0 and len(result["moves"]) >= 2  # single moves are played
+        request = {**request, "id": turn + 2, "position": result["notation"], "move": result["moves"][0]["text"]}
+    else:
+        pytest.fail("the deal did not end in 200 requests")
+    record = post(client, {"id": "r", "cmd": "record", "position": start, "moves": history,
+                           "players": ["human", "greedy"]})  # fmt: skip
+    lines = record.json()["result"]["record"].splitlines()
+    assert json.loads(lines[-1])["result"]["winner"] == result["winner"]
+    assert len(lines) == len(history) + 2
+
+
+def test_puzzle_checks_a_move_and_hides_the_answer(client: Any) -> None:
+    name = "classic-best-pay-1"
+    shown = post(client, {"id": 1, "cmd": "puzzle", "name": name}).json()["result"]
+    assert "answer" not in shown and shown["kind"] == "best_pay"
+    takes = [m["text"] for m in shown["moves"] if m["kind"] == "take"]
+    good = next(t for t in takes if t.endswith("pay 4S"))
+    bad = next(t for t in takes if not t.endswith(("pay 4S", "pay 6C")))
+    assert post(client, {"id": 2, "cmd": "puzzle", "name": name, "move": good}).json()["result"]["check"]["correct"] is True
+    checked = post(client, {"id": 3, "cmd": "puzzle", "name": name, "move": bad}).json()["result"]
+    assert checked["check"]["correct"] is False and "answer" not in checked
+    revealed = post(client, {"id": 4, "cmd": "puzzle", "name": name, "reveal": True}).json()["result"]
+    assert revealed["answer"] == {"pays": ["4S", "6C"]}
+
+
+# ------------------------------------------------------------ bad requests
+BAD = [
+    ("not json", b"{oops", 400, None, "not valid JSON"),
+    ("not utf-8", b'{"id": 1, "cmd": "analyze", "position": "\xff"}', 400, None, "not UTF-8"),
+    ("empty", b"  ", 400, None, "empty"),
+    ("unknown command", {"id": 1, "cmd": "fly"}, 400, "cmd", "unknown command"),
+    ("no id", {"cmd": "analyze", "position": FORCING}, 400, "id", "'id'"),
+    ("invalid position", {"id": 1, "cmd": "analyze", "position": example("example7-impossible-take")},
+     400, "position", "(R7)"),
+    ("bad notation", {"id": 1, "cmd": "notation", "position": "classic french 1 1 KS,KH/AH 5C:thrown:0:0"},
+     400, "position", "column"),
+    ("file name", {"id": 1, "cmd": "analyze", "position": "/etc/passwd"}, 400, "position", "does not read files"),
+    ("unknown field", {"id": 1, "cmd": "analyze", "position": FORCING, "sample": 3}, 400, "sample", "unknown field"),
+    ("wrong type", {"id": 1, "cmd": "hint", "position": FORCING, "samples": "eight"}, 400, "samples", "whole number"),
+    ("illegal move", {"id": 1, "cmd": "play", "position": FORCING, "move": "take [5C 6C 7C] pay 2H"},
+     400, "move", "illegal move"),
+    ("a bot's move", {"id": 1, "cmd": "play", "position": FORCING, "move": "pass", "seat": 0}, 400, "move", "bot"),
+    ("unknown bot", {"id": 1, "cmd": "play", "position": FORCING, "seat": 0, "bots": "wizard"}, 400, "bots", "wizard"),
+    ("deal too far", {"id": 1, "cmd": "deal", "after": 500}, 400, "after", "from 0 to 400"),
+    ("no such puzzle", {"id": 1, "cmd": "puzzle", "name": "../../etc/passwd"}, 400, "name", "no bundled puzzle"),
+    ("not a record", {"id": 1, "cmd": "review", "record": '{"a": 1}'}, 400, "record", "record"),
+    ("record move", {"id": 1, "cmd": "record", "position": FORCING, "moves": ["pass", "fly"]}, 400, "moves", "move 2"),
+]
+
+
+@pytest.mark.parametrize(("body", "status", "field", "text"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_requests_get_a_4xx_naming_the_field(
+    client: Any, body: Any, status: int, field: str | None, text: str
+) -> None:
+    response = post(client, body)
+    assert response.status_code == status, response.text
+    data = response.json()
+    assert data["ok"] is False and data["field"] == field and text in data["error"], data
+    assert "Traceback" not in response.text
+    alive = post(client, {"id": 1, "cmd": "analyze", "position": FORCING})
+    assert alive.status_code == 200  # the server goes on
+
+
+def test_a_body_over_one_megabyte_is_refused_with_413(client: Any) -> None:
+    big = json.dumps({"id": 1, "cmd": "analyze", "position": "x" * MAX_BODY})
+    response = post(client, big)
+    assert response.status_code == 413 and response.json()["ok"] is False
+    assert "1 MB" in response.json()["error"]
+    assert post(client, {"id": 2, "cmd": "analyze", "position": FORCING}).status_code == 200
+
+
+def test_host_header_is_checked(client: Any) -> None:
+    refused = client.post("/api", content=b"{}", headers={"Host": "attacker.example:8765"})
+    assert refused.status_code == 400 and refused.json()["field"] == "host"
+    assert "DNS rebinding" in refused.json()["error"]
+    for host in ("127.0.0.1:8765", "localhost", "[::1]:8765"):
+        page = client.get("/", headers={"Host": host})
+        assert page.status_code == 200, host
+
+
+def test_only_post_reaches_the_api(client: Any) -> None:
+    response = client.get("/api")
+    assert response.status_code == 405 and response.json()["ok"] is False
+    assert client.get("/static/../../pyproject.toml").status_code == 404
+
+
+# ------------------------------------------------------------- streaming
+def events(text: str) -> list[tuple[str, Any]]:
+    found = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        found.append((lines["event"], json.loads(lines["data"])))
+    return found
+
+
+def test_stream_sends_progress_then_the_answer(client: Any) -> None:
+    request = {"id": "s", "cmd": "hint", "position": FORCING, "samples": 4, "time_limit": 60}
+    response = post(client, request, "/api/stream")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    got = events(response.text)
+    kinds = [k for k, _ in got]
+    assert kinds[-1] == "answer" and kinds.count("answer") == 1 and "progress" in kinds
+    progress = [d for k, d in got if k == "progress"]
+    assert progress[-1]["planned"] == 4 and all(0 < d["done"] <= 4 for d in progress)
+    final = got[-1][1]
+    assert final["ok"] is True and final["status"] == 200 and final["result"]["samples"] == 4
+    bad = events(post(client, {"id": 1, "cmd": "analyze", "position": "classic"}, "/api/stream").text)
+    assert bad == [("answer", {**bad[0][1], "ok": False, "status": 400, "field": "position"})]
+
+
+def test_is_search_sends_searches_to_the_pool() -> None:
+    assert is_search({"cmd": "hint"}) and not is_search({"cmd": "hint", "static": True})
+    assert is_search({"cmd": "review"}) and is_search({"cmd": "solve"}) and is_search({"cmd": "why"})
+    assert not is_search({"cmd": "play", "bots": "greedy"}) and is_search({"cmd": "play", "bots": ["hint"]})
+    assert not is_search({"cmd": "analyze"}) and not is_search([1]) and not is_search(None)
+
+
+# ----------------------------------------------------- a pool that is full
+LONG = ('{"id": "long", "cmd": "hint", "position": "%s", "samples": 100000, "time_limit": 1e400}'
+        % FORCING)  # fmt: skip
+
+
+def test_full_pool_gives_503_and_the_time_cap_stops_a_search() -> None:
+    app = create_app(hosts=["testserver"], workers=1, queue=0, time_cap=4)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        warm = post(client, {"id": 0, "cmd": "hint", "position": FORCING, "samples": 1})
+        assert warm.status_code == 200
+        first_pid = app.pool._all[0].process.pid
+        results: dict[str, Any] = {}
+        runner = threading.Thread(target=lambda: results.setdefault("long", post(client, LONG)))
+        runner.start()
+        deadline = time.monotonic() + 10
+        while app.pool.pending < 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        busy = post(client, {"id": 1, "cmd": "hint", "position": FORCING, "samples": 1})
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+        assert busy.json()["ok"] is False and "busy" in busy.json()["error"]
+        begin = time.monotonic()
+        quick = post(client, {"id": 2, "cmd": "analyze", "position": FORCING})
+        assert quick.status_code == 200 and time.monotonic() - begin < 1.0
+        runner.join(timeout=30)
+        capped = results["long"]
+        assert capped.status_code == 504 and capped.json()["field"] == "time_limit"
+        assert "cap of 4 s" in capped.json()["error"]
+        again = post(client, {"id": 3, "cmd": "hint", "position": FORCING, "samples": 1})
+        assert again.status_code == 200  # a new process took the stopped one's place
+        assert app.pool._all[0].process.pid != first_pid
+
+
+def test_workers_are_replaced_after_their_share_of_jobs() -> None:
+    app = create_app(hosts=["testserver"], workers=1, queue=1)
+    app.pool.max_jobs = 2
+    with TestClient(app) as client:
+        pids = []
+        for k in range(3):
+            reply = post(client, {"id": k, "cmd": "hint", "position": FORCING, "samples": 1})
+            assert reply.status_code == 200
+            pids.append(app.pool._all[0].process.pid)
+        assert pids[0] != pids[1] == pids[2]  # replaced once it has answered 2
+
+
+def test_serve_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    from cli_run import run
+
+    real = builtins.__import__
+
+    def refuse(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "uvicorn":
+            raise ImportError("No module named 'uvicorn'", name="uvicorn")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+    code, _, err = run("serve")
+    assert code == 1 and 'pip install -e ".[web]"' in err and "uvicorn" in err
+
+
+def test_serve_refuses_a_remote_address_without_the_flag() -> None:
+    from cli_run import run
+
+    code, _, err = run("serve", "--host", "0.0.0.0")
+    assert code == 2 and "--allow-remote" in err
+
+
+def test_docs_list_every_command() -> None:
+    from cli.engine import COMMANDS
+
+    engine_doc = (ROOT / "docs" / "engine.md").read_text()
+    web_doc = (ROOT / "docs" / "web.md").read_text()
+    for cmd in COMMANDS:
+        assert f"| `{cmd}` |" in engine_doc, cmd
+    for path in ("POST /api", "/api/stream", "503", "413", "Retry-After", "data-card", "data-zone"):
+        assert path in web_doc, path
+    assert Path(ROOT / "docs" / "web.md").stat().st_size > 2000
