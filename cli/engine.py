@@ -209,8 +209,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
             check_open(state)
         return static_data(state, static_hints(state, own_view=not open_hands), top=top)
     if open_hands and state.stock is not None:
-        # One deal, the position itself: nothing is sampled (as 'hint --open' says; a
-        # fresh-user report: the engine took them and echoed "seed": 4, "samples": 1).
+        # One deal, the position itself: nothing is sampled (as 'hint --open' says), so
+        # "samples" and "seed" are refused rather than taken and echoed.
         for key in ("samples", "seed"):
             if key in request:
                 raise RequestError(
@@ -560,7 +560,7 @@ def answer(
             request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}: write it once") from None
         except NumberTooLongError as exc:
-            # Fresh-user report: the answer's id was null, so the client could not match it.
+            # The id is echoed even here, so that the client can match the answer.
             request_id = _readable_id(line)
             raise RequestError(f"the request is not usable: {exc}") from None
         except RecursionError:

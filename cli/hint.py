@@ -132,9 +132,9 @@ def hint(
             "deal --after N can also stop before a turn: try another N)"
         )
     if static:
-        # Scored from the player's view, as the sampled hint's static_score is (a fresh-user
-        # report: 'force 0' scored 7 here, counting the outs of a hand he cannot see, and 3 in
-        # 'hint --json'); --open scores the position as given.
+        # Scored from the player's view, as the sampled hint's static_score is (not counting
+        # the outs of a hand he cannot see, so that both agree); --open scores the position
+        # as given.
         if open_hands:
             check_open(state)  # as the sampled hint says it
         _static_hint(state, name, top, as_json, own_view=not open_hands)
@@ -244,7 +244,7 @@ def hint(
     for k, m in enumerate(moves[:limit], 1):
         low, high = m["ci95"]
         if not m["evaluated"]:
-            # Fresh-user report: a move the search never tried showed "0% | 0% | 0-100%".
+            # A move the search never tried has no figures: dashes, not "0% | 0% | 0-100%".
             table.add_row(str(k), m["move"], "-", "-", "-", "; ".join(m["reasons"]))
             continue
         # One exact solve has no interval (not "100-100%").

@@ -92,9 +92,9 @@ _NOT_SVG = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", 
 
 def svg_file(text: str | None, *, force: bool, inputs: Sequence[str | None] = ()) -> OutputFile | None:
     """:func:`output_file` for ``--svg``, refusing a name that ends in another picture format
-    (a fresh-user report: ``--svg s.png`` wrote SVG text into a file named .png)."""
+    (so that ``--svg s.png`` does not write SVG text into a file named .png)."""
     ending = Path(text).suffix.lower() if text else ""
-    if ending == ".svgz":  # fresh-user report: plain SVG text went into a file named .svgz
+    if ending == ".svgz":  # plain SVG text must not go into a file named .svgz
         usage(
             f"--svg writes plain SVG, but {_shown(str(text))!r} ends in .svgz (compressed SVG): "
             "name it .svg (gzip compresses it afterwards)"
@@ -169,8 +169,8 @@ class OutputFile:
                 if not source:
                     continue
                 try:
-                    # '-' is standard input, which may be this very file ('< same.jsonl'; a
-                    # fresh-user report: the record read was replaced by the picture).
+                    # '-' is standard input, which may be this very file ('< same.jsonl'),
+                    # so that the record read is not replaced by the picture.
                     same = os.path.samestat(found, os.fstat(0) if source == "-" else os.stat(source))
                 except OSError:
                     same = False

@@ -228,8 +228,8 @@ def _ask(state: GameState, seat: int) -> Move:
             out.print(f"No move number {k}: choose 1 to {len(moves)}.", markup=False)
             continue
         if re.fullmatch(r"[+-]?[0-9]+", text):
-            # Fresh-user report: '-1' and a 30-digit number were "not a move" where '99' said
-            # which numbers to type.
+            # '-1' and a 30-digit number are told which numbers to type, as '99' is, not
+            # "not a move".
             out.print(f"No move number {clip(text)!r}: choose 1 to {len(moves)}.", markup=False)
             continue
         try:

@@ -106,7 +106,7 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
             "win": round(e.win, 6),
             "draw": round(e.draw, 6),
             # From the rounded win and draw, so that the three still add up to 1; a move never
-            # tried has no estimate (fresh-user report: it said loss 1.0 beside score 0.0).
+            # tried has no estimate, so its loss is 0, not 1.0 beside score 0.0.
             "loss": round(1.0 - round(e.win, 6) - round(e.draw, 6), 6) if e.samples else 0.0,
             "ci95": [round(e.ci95[0], 6), round(e.ci95[1], 6)],
             "static_score": e.static_score,
@@ -427,8 +427,8 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
             "win_played": round(m.win_played, 6),
             "loss": round(m.loss, 6),
             "label": str(m.label),
-            # What the label is read from (a fresh-user report: a blunder whose win chance
-            # was shown higher than the best's could not be checked from the JSON).
+            # What the label is read from, so that the JSON shows why a blunder whose win
+            # chance is higher than the best's is one.
             "expected_best": round(m.expected_best, 6),
             "expected_played": round(m.expected_played, 6),
             "drop": round(m.drop, 6),

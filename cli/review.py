@@ -148,7 +148,7 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: 
         )
     if result.moves:
         out.print(table)
-    elif plies == 0:  # a fresh-user report: a record of no moves said "every move was forced"
+    elif plies == 0:  # a record of no moves: not "every move was forced"
         out.print("No decisions to review: the record has no moves.")
     else:
         out.print("No decisions to review: every move was forced or a turn of the stock.")

@@ -237,7 +237,7 @@ def _header_problem(header: Any, path: Path) -> str:
     try:
         check_shape(RecordHeader, header, "its header")
     except ConquianError as exc:
-        # Fresh-user report: a misspelt 'seed' was only "not game K of this run".
+        # The header's own error (e.g. a misspelt 'seed'), not only "not game K of this run".
         return f" ({exc})"
     return ""
 

@@ -198,8 +198,7 @@ def _seats(values: Sequence[int]) -> str:
 
 def no_centre_text(position: Mapping[str, Any], *, over: bool) -> str:
     """What comes when no card is in the centre: the end of the deal (R15, R18), the exchange
-    (R9; a fresh-user report: an exchange position said "a stock card is turned next" while a
-    player had a card to choose) or the next turn (R10).
+    (R9: a player has a card to choose, so no stock card is turned next) or the next turn (R10).
 
     Parameters
     ----------

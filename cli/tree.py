@@ -60,8 +60,8 @@ def tree(
     fmt = None
     if export is not None:
         path = output_name(export, "--export")
-        # The ending after the name's last dot: '.json' alone names a JSON file too (a fresh-user
-        # report: "--export must end in ... .json: '.json'"), as 'show --svg .svg' writes one.
+        # The ending after the name's last dot: '.json' alone names a JSON file too, as
+        # 'show --svg .svg' writes one.
         name = path.name.lower()
         fmt = FORMATS.get(name.rsplit(".", 1)[1] if "." in name else "")
         if fmt is None and not _is_dir(path):
@@ -76,10 +76,10 @@ def tree(
         skipped = values and not exact
         given = given_options(ctx, "values", "budget")
         if skipped and given:
-            # Fresh-user report: an explicit --values was dropped with a note, exit 0.
+            # An explicit --values or --budget that cannot apply is a usage error, not a note.
             hand_hidden = any(h is None for h in state.hands)
-            # 'solve' gives chances over an unknown stock order but needs every hand (a
-            # fresh-user report: a hidden hand was sent to 'solve', which refuses it).
+            # 'solve' gives chances over an unknown stock order but needs every hand, so with a
+            # hidden hand the message names 'hint' instead.
             elsewhere = (
                 "'conquian hint' for the best move from this view"
                 if hand_hidden

@@ -79,7 +79,7 @@ def load_puzzle(data: Any) -> Puzzle:
         raise PositionError('not a puzzle: expected a JSON object with "type": "puzzle"')
     position = data.get("position")
     if isinstance(position, str) and looks_like_notation(position):
-        # Fresh-user report: the one-line notation here got only "must be a JSON object".
+        # The one-line notation here is named as such, with the command that converts it.
         raise PositionError(
             "puzzle 'position' is the one-line notation; a puzzle holds the position as a JSON "
             "object: 'conquian notation \"LINE\" --json' prints it (its 'position' key)"
@@ -357,7 +357,7 @@ def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
     for key, expected in puzzle.answer.items():
         got = found.get(key)
         if isinstance(expected, list) and isinstance(got, list):
-            # Name the difference in full: two long lists clipped alike hid it (fresh-user report).
+            # Name the difference in full: two long lists clipped alike would hide it.
             lacks, extra = sorted(set(got) - set(expected)), sorted(set(expected) - set(got))
             parts = [f"the stored answer lacks {json.dumps(lacks, ensure_ascii=False)}"] if lacks else []
             illegal = _not_legal(puzzle.state, key, extra)
@@ -365,7 +365,7 @@ def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
             if extra:
                 parts.append(f"it lists {json.dumps(extra, ensure_ascii=False)}, which the solver does not find")
             if illegal:
-                # Fresh-user report: an illegal stored move was only "not found by the solver".
+                # An illegal stored move is named as illegal, not only as not found by the solver.
                 what = "no legal move pays" if key == "pays" else "illegal here"
                 parts.append(f"it lists {json.dumps(illegal, ensure_ascii=False)}, {what}")
             if parts:

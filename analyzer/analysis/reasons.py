@@ -39,8 +39,8 @@ def with_reasons(
         elif rank == 0 and len(tried) > 1:
             second = tried[1]
             gap = est.expected - second.expected
-            # v3 ranks by visits: the second may have the better mean (a fresh-user report:
-            # "the next best ... -0.16 in expected result" read as if it were worse).
+            # v3 ranks by visits: the second may have the better mean, which is then said in
+            # words (a negative "the next best ... -0.16" would read as if it were worse).
             reasons.append(
                 f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "
                 f"{gap:+.2f} in expected result"
@@ -52,7 +52,7 @@ def with_reasons(
         elif rank > 0:
             gap = best.expected - est.expected
             # v3 ranks by visits: a move below the first may have the better mean, over fewer
-            # iterations (fourth fresh-user round: it was called "-0.08 worse").
+            # iterations; it is then called better, not "-0.08 worse".
             reasons.append(
                 f"{gap:.2f} worse in expected result than the best"
                 if gap >= 0

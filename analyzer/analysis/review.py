@@ -475,8 +475,8 @@ def review_game(
                 )
             )
             # A move labelled best is the best shown, with its own figures: v3 ranks by visits,
-            # so a played move tried less often may have the higher mean (a fresh-user report:
-            # 'best' named the played move beside the first move's win chance).
+            # so a played move tried less often may have the higher mean, and 'best' must not
+            # name the played move beside the first move's win chance.
             shown = played if label is Label.BEST else best
             reviewed.append(
                 ReviewedMove(

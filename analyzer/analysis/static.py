@@ -144,8 +144,8 @@ def analyze(state: GameState) -> list[PlayerReport]:
     """Per player: melded count, hand count, outs (R15) and forceable cards (R14).
 
     In a finished deal (R15, R18) no card is offered, taken or forced any more: every
-    player's outs and forceable cards are empty (a fresh-user report: ``analyze --json``
-    listed some where the table showed ``-``).
+    player's outs and forceable cards are empty, so that ``analyze --json`` agrees with
+    the table's ``-``.
     """
     if state.is_terminal():
         return [PlayerReport(state.melded(p), state.counts[p], (), ()) for p in range(state.rules.players)]

@@ -200,7 +200,7 @@ def text_labels(
         voted = Labels.FRENCH if french else Labels.SPANISH if spanish else None
         if declared is not None and ((french and spanish) or voted not in (None, declared)):
             # The cards that contradict the declared labels come first, then the card they
-            # leave unread (a fresh-user report: the message began by blaming the shared token).
+            # leave unread, rather than the shared token first.
             other_set = Labels.SPANISH if declared is Labels.FRENCH else Labels.FRENCH
             other = spanish if declared is Labels.FRENCH else french
             raise AmbiguousCardError(

@@ -60,8 +60,8 @@ def small_number(text: str) -> int | None:
 
     Only ASCII digits without a leading zero (``'0'`` itself is allowed) and at most nine of
     them: ``'01'``, ``'00'``, another script's digits and a number too long to be a seat or
-    a move number are not numbers here (a fresh-user report: ``force`` with 5,000 digits
-    raised Python's own limit on converting digits to a number).
+    a move number are not numbers here (so that, e.g., ``force`` with 5,000 digits does not
+    hit Python's own limit on converting digits to a number).
 
     Parameters
     ----------
@@ -224,7 +224,7 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
     while True:
         ahead = body[pos:].lstrip()
         if melds and ahead.startswith(",") and ahead[1:].lstrip().startswith("["):
-            ahead = ahead[1:].lstrip()  # fresh-user report: 'take [..], [..] pay AC' reads too
+            ahead = ahead[1:].lstrip()  # 'take [..], [..] pay AC' reads too
         if not ahead.startswith("["):
             break
         pos = len(body) - len(ahead)
@@ -232,7 +232,7 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
         if match is None:
             raise IllegalMoveError(f"unclosed '[' in move {clip(text)!r}")
         mask = mask_of(parse_cards(match.group(1), labels))
-        if not mask:  # fresh-user report: 'take [] pay AH' was read, 'take pay AH' was not
+        if not mask:  # 'take [] pay AH' is refused, as 'take pay AH' is
             raise IllegalMoveError(f"an empty meld '[]' in move {clip(text)!r}: a meld lists its cards")
         if mask & seen:
             twice = format_card((mask & seen & -(mask & seen)).bit_length() - 1, labels)
@@ -289,7 +289,7 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
     """
     if not isinstance(text, str):
         raise IllegalMoveError(f"not a move: {clip(repr(text))} (a move is text, e.g. 'pass')")
-    # Fresh-user report: 'take[5S 5D 5C]pay AD' was not a move; brackets end words.
+    # Brackets end words: 'take[5S 5D 5C]pay AD' is a move.
     clean = " ".join(text.replace("[", " [").replace("]", "] ").split())
     head, _, rest = clean.partition(" ")
     verb = head.lower()

@@ -115,7 +115,7 @@ def load_json(text: str, *, constants: bool = False) -> Any:
 
 def _refuse_constant(name: str) -> Any:
     """``NaN``, ``Infinity`` and ``-Infinity``, which Python's ``json`` reads and standard JSON
-    (RFC 8259) does not have: refused (a fresh-user report: ``"x-a": NaN`` was read)."""
+    (RFC 8259) does not have: refused, so that ``"x-a": NaN`` is an error."""
     raise ValueError(f"{name} is not a JSON number (standard JSON has no NaN or Infinity)")
 
 

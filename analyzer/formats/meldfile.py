@@ -121,7 +121,7 @@ def load_meld_queries(data: Any, labels: Labels | None = None) -> tuple[MeldQuer
 
 def _rules_of(own: str | None, default: str, k: int) -> Rules:
     """The preset of query ``k``: its own ``variant``, else the file's; an unknown name is named
-    with where it is written (a fresh-user report: the message did not say)."""
+    with where it is written."""
     try:
         return get_rules(own or default)
     except ConquianError as exc:

@@ -219,8 +219,8 @@ class _Reader:
                 "the field ends with '/': a space ends a field, so write the players without spaces",
             )
         if len(entries) != rules.players:
-            # Fresh-user reports: "KS, KH[...]", "KS,KH [AC,2C,3C]/..." and "KS / AH" split the
-            # field at the space; say so.
+            # "KS, KH[...]", "KS,KH [AC,2C,3C]/..." and "KS / AH" split the field at the space;
+            # say so.
             spaced = ""
             if token.text.endswith(","):
                 spaced = "; the field ends with ',': a space ends a field, so write the cards without spaces"
@@ -555,8 +555,8 @@ _HISTORY_KEY = re.compile(r"players\[(\d+)\]\.(paid|gave)(: | )")
 
 def _placed(exc: PositionError, places: dict[str, tuple[str, int]], text: str) -> PositionError:
     """A rule check's error about a history key of the position (``players[1].paid: ...``),
-    named at its field and column of the notation instead (a fresh-user report: the notation
-    has no such key); other errors as they are."""
+    named at its field and column of the notation instead, since the notation has no such
+    key; other errors as they are."""
     message = str(exc)
     match = _HISTORY_KEY.match(message)
     if match is None or f"players[{match[1]}].{match[2]}" not in places:

@@ -187,8 +187,8 @@ def _labels_of(shape: Position, rules: Rules) -> Labels:
         return text_labels(_card_tokens(shape), rules.reading_default, declared=declared, empty=rules.labels)
     except CardError as exc:
         if isinstance(exc, AmbiguousCardError) and exc.problem:
-            # '--labels' sets only the answer's labels for a position (a fresh-user report:
-            # the message sent him there): the choice belongs in the position.
+            # '--labels' sets only the answer's labels for a position, so the message does not
+            # point there: the choice belongs in the position.
             raise PositionError(
                 f'{exc.problem}: write "labels": "french" or "spanish" in the position'
             ) from None
@@ -367,7 +367,8 @@ def load_position(data: Any) -> GameState:
     try:
         state = validated(GameState(**{**state_fields(state), "to_act": to_act}))
     except PositionError as exc:
-        # Fresh-user report: a player without a "hand" key was told only R7's count.
+        # A player without a "hand" key reads as an empty hand: name the missing key beside
+        # R7's count.
         missing = [p for p, entry in enumerate(shape.players) if "hand" not in entry.model_fields_set]
         if missing and f"player {missing[0]} has " in str(exc):
             raise PositionError(f"{exc}; player {missing[0]} has no 'hand' key, which reads as an empty hand") from None

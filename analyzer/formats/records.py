@@ -171,7 +171,7 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
         )
     start_data = entry["start"]
     if not isinstance(start_data, dict):
-        # Fresh-user report: a notation here was told it "must list the stock cards in order".
+        # A one-line notation here is named as such, with the command that converts it.
         notation = isinstance(start_data, str) and looks_like_notation(start_data)
         raise RecordError(
             f"line {number}: 'start' must be a position object (docs/position-format.md), got "
@@ -185,8 +185,8 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
     # 'stock'?", as for the other keys of the start).
     _shape(RecordHeader, entry, number, "the header")
     if not isinstance(start_data.get("stock"), list):
-        # Fresh-user report: a misspelt key ("stok") was told to list the stock; the position's
-        # own checks come first, then the record's stock rule.
+        # The position's own checks come first (a misspelt key such as "stok" is named as
+        # one), then the record's stock rule.
         try:
             load_position(start_data)
         except ConquianError as exc:
@@ -205,9 +205,8 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             "with every hand known (docs/record-format.md)"
         )
     if "variant" in entry:
-        # Read as a position's variant is (any case; a fresh-user report: "Classic" was "the
-        # header says variant "Classic" but the start position is classic", and an unknown
-        # name a mismatch).
+        # Read as a position's variant is: in any case ("Classic" is classic), and an unknown
+        # name is reported as unknown, not as a mismatch with the start position.
         try:
             named = get_rules(entry["variant"]).name
         except ConquianError as exc:
@@ -327,10 +326,10 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         except ConquianError as exc:
             hint = ""
             if isinstance(move, Turn) and state.is_chance_node() and state.stock:
-                # Fresh-user report: a wrong turned card did not say which card is next (R10).
+                # A wrong turned card: say which card is next (R10).
                 hint = f": the stock's next card is {format_card(state.stock[0], state.rules.labels)}"
-            # Fresh-user report: the message showed the move in the engine's labels ('turn QS')
-            # where the record says 'turn 11e': quote the move as written when it differs.
+            # The message shows the move in the engine's labels ('turn QS'); when the record
+            # writes it otherwise ('turn 11e'), quote the move as written too.
             written = "" if move.text(state.rules.labels) == " ".join(move_text.split()) else f" {clip(move_text)!r}"
             raise RecordError(f"line {number} (move {n}){written}: {exc}{hint}") from None
         replay.moves.append(move)

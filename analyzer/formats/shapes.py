@@ -128,7 +128,7 @@ class _Shape(BaseModel):
     @classmethod
     def _labels_in_any_case(cls, value: Any) -> Any:
         # "Spanish" is read as "spanish", as a variant "Classic" and the command line's
-        # --labels SPANISH are (fresh-user report: only the file's labels were refused).
+        # --labels SPANISH are, so that a file and the command line read labels alike.
         if isinstance(value, str) and value.strip().lower() in ("french", "spanish"):
             return value.strip().lower()
         return value  # refused as written

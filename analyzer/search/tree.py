@@ -143,8 +143,8 @@ def build_tree(
         # Deepest first, the root last: each node's solve has its own budget and reuses the
         # table the deeper ones filled (bounds for one player: the nodes of the root's player
         # come last).  Then the explored tree backs the proven values up (_back_up), so that
-        # the root's value and line agree with its children's (a fresh-user report: an
-        # unproven root solve gave 'pass' as the line while the nodes below proved a take wins).
+        # the root's value and line agree with its children's (else an unproven root solve
+        # could give 'pass' as the line while the nodes below prove that a take wins).
         first = root.current_player()
         items = [(nid, graph.nodes[nid]) for nid in graph.nodes]
         ordered = sorted(
