@@ -728,8 +728,8 @@ def engine(labels: LabelsOpt = None) -> None:
 
     Each request is one line: {"id": 1, "cmd": "analyze", "position": {...}} gets
     {"id": 1, "ok": true, "result": {...}}, the result being what the command's --json prints.
-    Commands: analyze, melds, hint, solve, why, notation; a position is position JSON or the
-    notation text. A bad request gets {"id": ..., "ok": false, "error": "...", "field": ...}
+    Commands: analyze, melds, hint, solve, why, notation, and the web board's deal, moves,
+    play, record, review, examples, puzzle; a position is position JSON or the notation text. A bad request gets {"id": ..., "ok": false, "error": "...", "field": ...}
     and the engine goes on; end of input (or {"id": ..., "action": "quit"}) exits 0.
     --labels sets the answers' card labels where a request has no "labels".
     """

@@ -266,8 +266,10 @@ def test_is_search_sends_searches_to_the_pool() -> None:
 
 
 # ----------------------------------------------------- a pool that is full
-LONG = ('{"id": "long", "cmd": "hint", "position": "%s", "samples": 100000, "time_limit": 1e400}'
-        % FORCING)  # fmt: skip
+LONG = (
+    '{"id": "long", "cmd": "hint", "position": ' + json.dumps(FORCING)
+    + ', "samples": 100000, "time_limit": 1e400}'  # 1e400: no time limit, as --time-limit inf
+)  # fmt: skip
 
 
 def test_full_pool_gives_503_and_the_time_cap_stops_a_search() -> None:
