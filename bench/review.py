@@ -7,8 +7,8 @@ The record is the first seeded classic deal between the ``--bots`` (default
 ``--moves`` moves (turns of the stock included), cut after that many moves.
 The process is pinned to one CPU where the system allows it.  Prints the
 seconds of ``analyzer.analysis.review.review_record`` at its default samples and time
-per decision, the decisions reviewed and the label counts.  Target (issue 9):
-under a minute.
+per decision, the decisions reviewed and the label counts.  Target: under a
+minute.
 """
 
 from __future__ import annotations

@@ -210,7 +210,7 @@ def _ask(state: GameState, seat: int) -> Move:
             samples = 24 if engine_for(DEFAULT_ENGINE, mine.rules).name == "v2" else None
             advice = advise(mine, samples=samples, time_limit=1.0, seed=len(state.dead))
             # Each move with its number in the 'moves' list, which is what a typed number plays
-            # (the hint's ranks were numbered 1..5 too, and typing one played another move).
+            # (ranks numbered 1..5 would read as move numbers: typing one would play another move).
             out.print("Best first, each with its move number (type it to play the move):")
             for e in advice.estimates[:5]:
                 number = moves.index(e.move) + 1 if e.move in moves else "-"

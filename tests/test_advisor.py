@@ -165,7 +165,7 @@ def test_going_out_ranks_first_and_all_lay_ins_are_candidates() -> None:
     ],
 )
 def test_the_library_refuses_budgets_the_command_line_refuses(options: dict[str, object], needle: str) -> None:
-    # Fresh-user report: advise(state, samples=0) and the like ran; the CLI refuses them.
+    # advise(state, samples=0) and the like are refused, as the CLI refuses them.
     from analyzer.core.errors import ConquianError
 
     state = read_position(EXAMPLES / "forcing.json")
@@ -174,7 +174,7 @@ def test_the_library_refuses_budgets_the_command_line_refuses(options: dict[str,
 
 
 def test_moves_given_as_something_else_are_named() -> None:
-    # Fresh-user report: state.apply("pass") was an AttributeError, parse_move(None) a TypeError.
+    # state.apply("pass") and parse_move(None) are named errors, not AttributeError or TypeError.
     state = read_position(EXAMPLES / "forcing.json")
     with pytest.raises(IllegalMoveError, match=r"apply needs a move .*parse_move.*got 'pass'"):
         state.apply("pass")  # type: ignore[arg-type]
@@ -189,15 +189,15 @@ def test_moves_given_as_something_else_are_named() -> None:
         ("give", "'give' takes one card"),
         ("force", "'force' takes the seat of the player forced"),
         ("force \u0661", "'force' takes the seat"),  # another script's digit is not a seat
-        ("force 00", "'force' takes the seat"),  # fresh-user report: read as 'force 0'
+        ("force 00", "'force' takes the seat"),  # not 'force 0'
         ("force 01", "'force' takes the seat"),
-        ("force " + "9" * 5000, "'force' takes the seat"),  # fresh-user report: a traceback
+        ("force " + "9" * 5000, "'force' takes the seat"),  # no traceback
         ("pass 3", "'pass' takes nothing after it"),
         ("fly", "expected pass, take, force, lay, meld, give or turn"),
     ],
 )
 def test_a_move_word_without_its_rest_says_what_it_takes(text: str, needle: str) -> None:
-    # Fresh-user report: 'turn' alone was "not a move: 'turn' (expected ... or turn)".
+    # 'turn' alone says what it takes, not "not a move: 'turn' (expected ... or turn)".
     with pytest.raises(IllegalMoveError, match=re.escape(needle)):
         parse_move(text)
 
@@ -221,9 +221,9 @@ def _wilson_by_hand(p: float, n: int, z: float = 1.959964) -> tuple[float, float
 
 @pytest.mark.parametrize("name,samples", [("forcing.json", 3), ("example3-megajogos-nine-card-run.json", 40)])
 def test_the_interval_is_of_the_win_chance_shown(name: str, samples: int) -> None:
-    # Fresh-user report: win 0.188 of 3 sampled deals came with the interval of 1 win in 3
-    # (0.061-0.792): a deal whose stock order is left to chance counts its win probability, so
-    # the count of wins is fractional and the interval is that of the proportion shown.
+    # A deal whose stock order is left to chance counts its win probability, so the count of
+    # wins is fractional and the interval is that of the proportion shown (win 0.188 of 3
+    # sampled deals does not get the interval of 1 win in 3, 0.061-0.792).
     state = read_position(EXAMPLES / name)
     advice = advise(view(state, state.to_act), samples=samples, seed=3, time_limit=60)
     for est in advice.estimates:
@@ -235,8 +235,8 @@ def test_the_interval_is_of_the_win_chance_shown(name: str, samples: int) -> Non
 
 
 def test_a_move_never_tried_is_shown_as_not_evaluated(tmp_path: Path) -> None:
-    # Fresh-user report: with --samples 2 in megajogos, six of eight moves the search never
-    # tried said loss 1.0 beside score 0.0, and the table showed "0% | 0% | 0-100%".
+    # With --samples 2 in megajogos the search never tries most moves: they have no loss 1.0
+    # beside score 0.0, and the table shows no "0% | 0% | 0-100%".
     path = tmp_path / "d.json"
     code, _, err = run("deal", "--variant", "megajogos", "--seed", "1", "--after", "2", "--view", "0", "-o", str(path))
     assert code == 0, err

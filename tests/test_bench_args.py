@@ -31,7 +31,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("strength.py", ["--seed", "-1"], "argument --seed: -1 must be at least 0"),
         ("strength.py", ["--json", "-"], "--json -: the figures go to a file"),
         ("strength.py", ["--only", "megajogos-hint-greedy", "--games", "1"], "--games sets the deals of other matches"),
-        # Options that do nothing in the match's variant (second fresh-user round).
+        # Options that do nothing in the match's variant.
         ("strength.py", ["--only", "classic-hint-greedy", "--games", "3", "--hint", "hint:c=0.4"],
          "c=0.4 has no effect with engine v2 in classic"),
         ("strength.py", ["--only", "megajogos-hint-greedy", "--megajogos", "1", "--hint", "hint:leaf=melded"],

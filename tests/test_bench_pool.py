@@ -57,7 +57,7 @@ def test_a_deal_counted_twice_or_another_match_is_refused(tmp_path: Path) -> Non
 
 
 def test_unreadable_or_misshapen_files_are_named_not_tracebacks(tmp_path: Path) -> None:
-    # Fresh-user finding: these gave tracebacks in paired.py (and the shapes in pool.py too).
+    # Each is named, in paired.py and pool.py alike, not a traceback.
     cases = {"missing.json": None, "text.json": "not json", "object.json": '{"a": 1}',
              "empty-entry.json": "[{}]", "none.json": "[]"}  # fmt: skip
     for name, text in cases.items():
@@ -73,8 +73,8 @@ def test_unreadable_or_misshapen_files_are_named_not_tracebacks(tmp_path: Path) 
 
 
 def test_hand_edited_fields_are_refused_by_name(tmp_path: Path) -> None:
-    # Fresh-user finding: tracebacks ("first": "x", "seed": null) or silent nonsense (a negative
-    # or fractional first deal, a deal count that disagrees, a winner who is no seat).
+    # No traceback ("first": "x", "seed": null) and no silent nonsense (a negative or
+    # fractional first deal, a deal count that disagrees, a winner who is no seat).
     good = {"match": "megajogos-hint-old", "variant": "megajogos", "seed": 0, "first": 0,
             "seats": SEATS, "deals": 2, "winners": ["hint", None]}  # fmt: skip
     ok = tmp_path / "ok.json"

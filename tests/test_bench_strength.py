@@ -69,7 +69,7 @@ def test_json_file_is_new_unless_forced(tmp_path: Path) -> None:
 
 
 def test_a_run_stopped_before_its_first_deal_reports_no_time_per_deal(tmp_path: Path) -> None:
-    # Fresh-user finding: "0 deals ..., 119.04 s per deal" and a table of 0/0.
+    # Not "0 deals ..., 119.04 s per deal" and a table of 0/0.
     import json
 
     from cli_run import signal_after

@@ -113,7 +113,7 @@ def test_analyze_of_a_finished_deal_lists_no_outs(tmp_path: Path) -> None:
     assert len(rows) == 2 and all(row.count(" - ") == 2 for row in rows)
     code, out, _ = run("analyze", str(path), "--json")
     assert code == 0 and set(json.loads(out)["players"][0]) >= {"outs", "forceable"}
-    # Fresh-user report: the JSON listed outs and forceable cards the table showed as '-'.
+    # The JSON lists no outs or forceable cards where the table shows '-'.
     for text in (
         "classic french 1 0 -[AS,2S,3S,4S][5H,5D,5C][KS,KH,KD,KC]/AH,2H,2C,3H,3C,6C,7D,JD,QD,QC",
         "megajogos french 2 - KS,KH,QD[AS,2S,3S,4S,5S]/3[4D,5D,6D,7D,JD]/8 - "
@@ -157,7 +157,7 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
     assert tail == ["game-000003.jsonl", "game-000004.jsonl"]
     for name in tail:  # the same deal, seats and moves as in the whole run
         assert (tmp_path / "tail" / name).read_text() == (tmp_path / "all" / name).read_text()
-    # Fresh-user report: continuing into the stopped run's own --records directory was refused.
+    # A stopped run continues into its own --records directory.
     part = tmp_path / "part"
     code, _, _ = run("simulate", "--games", "3", *common, "--records", str(part))
     assert code == 0
@@ -171,13 +171,13 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
     assert {p.name: p.read_text() for p in part.iterdir()} == before  # nothing overwritten
     code, _, err = run("simulate", "--games", "1", *common, "--records", str(part))
     assert code == 2 and "already holds game records" in err
-    # Fourth fresh-user round: another run's games were added to the directory without a word.
+    # Another run's games are not added to the directory.
     other = ["--bots", "greedy,random", "--seed", "5", "--rotate", "--json"]
     code, _, err = run("simulate", "--games", "1", "--first", "5", *other, "--records", str(part))
     assert code == 2 and "which is not game 0 of this run (classic, seed 5)" in err
     assert {p.name: p.read_text() for p in part.iterdir()} == before
-    # Fresh-user report: a run's later games blamed for a file they would not write, and
-    # another --bots or --rotate added to the directory without a word.
+    # A run's later games are not blamed for a file they would not write, and another
+    # --bots or --rotate is not added to the directory.
     code, out, _ = run("simulate", "--games", "1", "--first", "7", *common, "--records", str(part))
     assert code == 0  # another part of the run, past the games it holds: game 7
     before = {p.name: p.read_text() for p in part.iterdir()}
@@ -189,7 +189,7 @@ def test_simulate_first_continues_a_run(tmp_path: Path) -> None:
         code, _, err = run("simulate", "--games", "1", "--first", "8", "--seed", "4", *bots, "--records", str(part))
         assert code == 2 and "but this run seats" in err and "continue a run with its own --bots" in err
     assert {p.name: p.read_text() for p in part.iterdir() if p.name in before} == before
-    # Fresh-user report: a header with a misspelt key was only "not game K of this run".
+    # A header with a misspelt key is named by its own error, not only "not game K of this run".
     bad = tmp_path / "bad"
     bad.mkdir()
     header, *rest = (part / "game-000000.jsonl").read_text().splitlines(keepends=True)
@@ -253,8 +253,7 @@ def test_tree_export_and_bad_format(tmp_path: Path) -> None:
     assert code == 0 and out_file.exists() and data["nodes"] > 1 and data["export"]["format"] == "graphml"
     code, _, err = run("tree", str(EXAMPLES / "forcing.json"), "--export", str(tmp_path / "t.png"))
     assert code == 2 and ".graphml" in err
-    # A name that is only the ending is a file of that format (a fresh-user report: refused with
-    # "--export must end in .graphml, .gexf or .json: '.json'").
+    # A name that is only the ending is a file of that format.
     code, out, _ = run("tree", str(EXAMPLES / "forcing.json"), "--depth", "1", "--no-values",
                        "--export", str(tmp_path / ".json"), "--json")  # fmt: skip
     assert code == 0 and json.loads(out)["export"]["format"] == "json"
@@ -279,8 +278,8 @@ EXCHANGE = (
 
 
 def test_why_a_move_the_search_never_tried_says_so() -> None:
-    # Fresh-user report: with 4 iterations 'give 3e' was never tried, and why said it "wins 0%
-    # of 4 sampled deals", the best "-1.00 more in expected result".
+    # With 4 iterations 'give 3e' is never tried: why says so, not that it "wins 0% of 4
+    # sampled deals" with the best "-1.00 more in expected result".
     code, out, _ = run("why", EXCHANGE, "give 3e", "--samples", "4", "--seed", "0", "--time-limit", "120", "--json")
     comp = json.loads(out)["comparison"]
     assert code == 0 and comp["move_samples"] == 0 and comp["samples"] == 4
@@ -296,8 +295,8 @@ def test_why_a_move_the_search_never_tried_says_so() -> None:
 
 
 def test_why_never_calls_a_worse_move_the_best() -> None:
-    # Third fresh-user round: v3 ranks by visits, so the first may have the lower mean over
-    # more iterations; why said "the best, give 5c, wins 50% (-1.00 more in expected result)".
+    # v3 ranks by visits, so the first may have the lower mean over more iterations; why
+    # must not say "the best, give 5c, wins 50% (-1.00 more in expected result)".
     import re
 
     code, out, _ = run("hint", EXCHANGE, "--samples", "9", "--seed", "0", "--time-limit", "120", "--json")
@@ -320,7 +319,7 @@ def test_jobs_are_capped() -> None:
 def test_simulate_reports_a_bot_for_every_seat() -> None:
     code, out, _ = run("simulate", "--variant", "megajogos", "--games", "2", "--json")
     assert code == 0 and json.loads(out)["bots"] == ["greedy", "random", "random"]
-    # Issue 11: one bot named for two seats was reported as ["greedy"].
+    # One bot named for two seats is listed once per seat.
     code, out, _ = run("simulate", "--bots", "greedy", "--games", "2", "--json")
     assert code == 0 and json.loads(out)["bots"] == ["greedy", "greedy"]
     code, out, _ = run("simulate", "--bots", "greedy", "--games", "2")
@@ -336,7 +335,7 @@ def test_hint_top_applies_to_json_and_scores_are_floats() -> None:
 
 
 def test_hint_open_with_the_stock_known_is_exact() -> None:
-    # Issue 11: --open showed a "100-100%" interval for one exact solve.
+    # One exact solve (--open) is marked exact, with no "100-100%" interval.
     position = json.loads((PUZZLES / "classic-win-1.json").read_text())["position"]
     code, out, _ = run("hint", "-", "--open", input=json.dumps(position))
     assert code == 0 and "exact" in out and "100-100%" not in out
@@ -381,8 +380,8 @@ HIDDEN_TO_ACT["players"] = [HIDDEN_TO_ACT["players"][0], {"hand": 10, "layout": 
     ids=lambda a: " ".join(a),
 )
 def test_every_command_refuses_what_it_cannot_do(args: list[str]) -> None:
-    # Issue 11: tree --depth 1 on a position whose player to act has a hidden hand printed
-    # "Explored 1 positions" and exited 0; hint and why gave a clear error.
+    # A position whose player to act has a hidden hand is a clear error for every command,
+    # tree --depth 1 included (not "Explored 1 positions" with exit 0).
     command, *rest = args
     code, out, err = run(command, "-", *rest, input=json.dumps(HIDDEN_TO_ACT))
     assert code == 1 and one_error_line(err) and "hidden" in err, err
@@ -398,8 +397,8 @@ def test_tree_with_nothing_to_expand_is_still_a_tree() -> None:
 
 
 def test_tree_refuses_values_it_cannot_give_and_marks_an_unproven_line(tmp_path: Path) -> None:
-    # Fresh-user report: an explicit --values on a position with the stock order unknown was
-    # dropped with a note and exit 0; an unproven principal variation looked proven.
+    # An explicit --values on a position with the stock order unknown is a usage error, not a
+    # note with exit 0; an unproven principal variation is marked as such.
     forcing = str(EXAMPLES / "forcing.json")
     target = tmp_path / "t.json"
     target.write_text("{}")
@@ -408,7 +407,7 @@ def test_tree_refuses_values_it_cannot_give_and_marks_an_unproven_line(tmp_path:
         assert code == 2 and one_error_line(err) and "this position hides the stock order" in err, err
         assert target.read_text() == "{}"  # nothing written
         assert "'conquian solve' for chances" in err
-    # A hidden hand is not sent to 'solve', which refuses one (a fresh-user report).
+    # A hidden hand is not sent to 'solve', which refuses one.
     hidden = format_notation(view(read_position(EXAMPLES / "forcing.json"), 0))
     code, _, err = run("tree", hidden, "--depth", "1", "--budget", "5")
     assert code == 2 and "hides a hand" in err and "'conquian hint'" in err and "solve" not in err
@@ -424,7 +423,7 @@ def test_tree_refuses_values_it_cannot_give_and_marks_an_unproven_line(tmp_path:
 
 
 def test_tree_json_stores_node_values_as_numbers(tmp_path: Path) -> None:
-    # Issue 11: the node-link JSON stored a node value as the string "[1.0, -1.0]".
+    # The node-link JSON stores a node value as numbers, not the string "[1.0, -1.0]".
     position = json.loads((PUZZLES / "classic-win-1.json").read_text())["position"]
     target = tmp_path / "t.json"
     code, _, err = run("tree", "-", "--depth", "1", "--export", str(target), input=json.dumps(position))
@@ -440,7 +439,7 @@ def test_tree_json_stores_node_values_as_numbers(tmp_path: Path) -> None:
 
 
 def test_why_json_numbers_are_rounded_like_hint() -> None:
-    # Issue 11: why --json printed 0.028333333333333346.
+    # why --json rounds its numbers (no 0.028333333333333346).
     code, out, _ = run("why", str(EXAMPLES / "forcing.json"), "pass", "--json", "--samples", "6")
     comparison = json.loads(out)["comparison"]
     assert code == 0
@@ -451,7 +450,7 @@ def test_why_json_numbers_are_rounded_like_hint() -> None:
 
 
 def test_why_reasons_read_as_sentences_with_one_hand_card(tmp_path: Path) -> None:
-    # Third fresh-user round: "melds only no hand card", "all 1 hand cards", "3c not in your hand".
+    # Not "melds only no hand card", "all 1 hand cards" or "3c not in your hand".
     path = tmp_path / "f4.json"
     code, _, err = run("deal", "--seed", "4", "--after", "40", "-o", str(path))
     assert code == 0, err

@@ -48,7 +48,7 @@ def test_directory_and_binary_inputs(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
 @pytest.mark.parametrize("command", ["analyze", "replay", "puzzle"])
 def test_an_endless_input_is_refused_not_read_whole(command: str) -> None:
-    # Reading /dev/zero whole once filled the memory: inputs are read up to MAX_INPUT bytes.
+    # Reading /dev/zero whole would fill the memory: inputs are read up to MAX_INPUT bytes.
     code, _, err = run(command, "/dev/zero")
     assert code == 2 and one_error_line(err) and "/dev/zero' is larger than 32 MB" in err
 
@@ -88,7 +88,7 @@ def test_json_errors_for_validating_commands(tmp_path: Path) -> None:
         (("simulate", "--bots", "greedy,deepblue"), "unknown bot: 'deepblue'"),
         (("simulate", "--bots", "greedy,deepblue:infer=x"), "unknown bot: 'deepblue' (known"),
         (("simulate", "--bots", "greedy,random,random"), "2 seats"),
-        # An empty entry was dropped silently, so "greedy," played greedy at every seat.
+        # An empty entry is not dropped silently ("greedy," would play greedy at every seat).
         (("simulate", "--bots", "greedy,"), "--bots 'greedy,' has an empty entry"),
         (("simulate", "--bots", ",greedy"), "--bots ',greedy' has an empty entry"),
         (("play", "--bots", "greedy,,random"), "--bots 'greedy,,random' has an empty entry"),
@@ -115,8 +115,8 @@ def test_usage_errors_exit_2_with_one_line_naming_the_command_help(
     [
         ("{not json", "not valid JSON"),
         ('{"a": 1}\n{"b": 2}\n', "not valid JSON: Extra data"),
-        # Fresh-user report: text that is neither kind was only "not valid JSON", and standard
-        # input may hold the notation too.
+        # Text that is neither kind is named as neither, not only "not valid JSON", and
+        # standard input may hold the notation too.
         ("garbage\n", "is neither JSON nor the one-line notation, which starts with a variant (classic, megajogos); it starts with 'garbage'"),
         ("\n  \n", "is empty: give a position, as JSON or the one-line notation"),
         (
@@ -176,7 +176,7 @@ def test_a_number_too_long_to_read_is_one_line() -> None:
     huge = "9" * 5000
     code, out, err = run("analyze", "-", input='{"variant": "classic", "stock": ' + huge + "}")
     assert code == 1 and one_error_line(err) and "Traceback" not in out
-    # The JSON is valid: the number is what cannot be read (it was "not valid JSON: ... 5000 di").
+    # The JSON is valid: the number is what cannot be read (not "not valid JSON: ... 5000 di").
     assert "not valid JSON" not in err and "a number has too many digits (5000;" in err
     header = (EXAMPLES.parent / "puzzles" / "classic-win-1.json").read_text()
     start = json.loads(header)["position"]
@@ -207,7 +207,7 @@ _ARGS = {
 
 
 def test_negative_seeds_are_refused_everywhere() -> None:
-    # Break finding 10: --seed S and --seed -S gave the same results (Random uses abs of an int).
+    # --seed S and --seed -S would give the same results (Random uses abs of an int).
     names = _commands_with("--seed")
     assert set(names) >= {"deal", "hint", "play", "review", "simulate", "why"}
     for name in names:
@@ -234,7 +234,7 @@ def test_option_errors_point_at_the_command_and_name_the_value() -> None:
         assert "greater than" not in err and f"(got '{text}')" in err
     code, _, err = run("hint", "--samples", "nan")  # a whole-number option keeps its own message
     assert code == 2 and "valid integer" in err and "(got 'nan')" in err
-    # A value glued to a short option is named too (a fresh-user report: -nnan, -n-3).
+    # A value glued to a short option is named too (-nnan, -n-3).
     for glued, typed in (("-nnan", "nan"), ("-n-3", "-3"), ("-n5x", "5x")):
         code, _, err = run("hint", glued)
         assert code == 2 and one_error_line(err) and f"(got '{typed}')" in err, err
@@ -293,8 +293,8 @@ def test_a_notation_with_an_unknown_variant_says_so() -> None:
 
 
 def test_a_variant_alone_is_read_as_the_start_of_a_notation() -> None:
-    # Fresh-user finding: "no such position file: 'classic'" although a first word that is a
-    # variant starts a notation line.
+    # A first word that is a variant starts a notation line, so it is not "no such position
+    # file: 'classic'".
     for text in ("classic", "MEGAJOGOS"):
         code, out, err = run("analyze", text)
         assert code == 2 and one_error_line(err) and out == ""
@@ -312,8 +312,8 @@ def test_a_variant_alone_is_read_as_the_start_of_a_notation() -> None:
     ],
 )
 def test_a_reader_gone_away_ends_quietly_with_0(args: list[str]) -> None:
-    # Fresh-user report: with '| head' some commands exited 0 and those printing through rich
-    # exited 1 (rich's own choice); every command now stops quietly with exit code 0.
+    # With '| head' every command stops quietly with exit code 0, those printing through rich
+    # too (rich's own choice would be exit 1).
     import os
     import subprocess
 
@@ -334,13 +334,13 @@ def test_a_reader_gone_away_ends_quietly_with_0(args: list[str]) -> None:
      ("hint", "--samples", "4", "-n", "-3")],
 )
 def test_an_option_given_twice_is_quoted_by_the_value_that_counts(args: tuple[str, ...]) -> None:
-    # Fresh-user report: 'deal --seed 3 --seed -3' said "(got '3')"; the last value counts.
+    # 'deal --seed 3 --seed -3' quotes "(got '-3')": the last value counts.
     code, out, err = run(*args)
     assert code == 2 and one_error_line(err) and "(got '-3')" in err and out == ""
 
 
 def test_a_card_in_two_melds_of_a_move_is_named() -> None:
-    # Fresh-user report: "a card appears in two melds" did not say which.
+    # Not "a card appears in two melds": the card is named.
     with pytest.raises(IllegalMoveError, match=r"^5D appears in two melds in move 'take \[3D 4D 5D\]"):
         parse_move("take [3D 4D 5D] [5C 5D 5H] pay QH")
     code, _, err = run("why", str(EXAMPLES / "forcing.json"), "take [3D 4D 5D] [5C 5D 5H] pay QH")
@@ -349,8 +349,8 @@ def test_a_card_in_two_melds_of_a_move_is_named() -> None:
 
 @pytest.mark.parametrize("text", ["take [] pay AH", "take [ ] [AH 2H 3H] pay AH", "meld []", "lay [] out"])
 def test_an_empty_meld_in_a_move_is_a_usage_error(text: str) -> None:
-    # Fresh-user report: 'take pay AH' was a usage error ("lists no melds") but 'take [] pay AH'
-    # was read, and refused later as "[] is not a meld" with exit 0.
+    # 'take [] pay AH' is a usage error, as 'take pay AH' is ("lists no melds"), not read and
+    # refused later as "[] is not a meld" with exit 0.
     with pytest.raises(IllegalMoveError, match=r"^an empty meld '\[\]' in move"):
         parse_move(text)
     code, out, err = run("why", str(EXAMPLES / "forcing.json"), text)
@@ -367,7 +367,7 @@ def test_an_empty_meld_in_a_move_is_a_usage_error(text: str) -> None:
     ],
 )
 def test_brackets_need_no_spaces_and_a_comma_may_part_melds(text: str) -> None:
-    # Fresh-user report: 'take[5S 5D 5C]pay AD' and 'take [..], [..] pay AD' were not moves.
+    # 'take[5S 5D 5C]pay AD' and 'take [..], [..] pay AD' are moves.
     want = parse_move("take [5S 5D 5C] [2H 3H 4H] pay AD" if "2H" in text else "take [5S 5D 5C] pay AD")
     assert parse_move(text) == want
 
@@ -379,21 +379,21 @@ def test_a_comma_outside_brackets_only_parts_melds(text: str) -> None:
 
 
 def test_counts_of_one_are_singular() -> None:
-    # Fresh-user report: "player 0 has 1 cards in hand", "Evaluated on 1 sampled deals".
+    # Not "player 0 has 1 cards in hand" or "Evaluated on 1 sampled deals".
     code, _, err = run("analyze", "classic french 1 1 KS/AH")
     assert code == 1 and "player 0 has 1 card in hand and 0 melded" in err
     code, out, _ = run("hint", str(EXAMPLES / "forcing.json"), "--samples", "1", "--time-limit", "1e400")
     text = " ".join(out.split())
     assert code == 0 and "Evaluated on 1 sampled deal of the cards" in text and "1 sampled deals" not in text
-    # and 'why' too (the next report: "wins 46% of 1 sampled deals")
+    # and 'why' too (not "wins 46% of 1 sampled deals")
     code, out, _ = run("why", str(EXAMPLES / "forcing.json"), "pass", "--samples", "1", "--time-limit", "1e400")
     text = " ".join(out.split())
     assert code == 0 and "of 1 sampled deal" in text and "1 sampled deals" not in text
 
 
 def test_a_player_without_a_hand_key_is_told_so(tmp_path: Path) -> None:
-    # Fresh-user report: a player object without "hand" was told only "0 cards in hand and 8
-    # melded: they must add up to 10 (R7)".
+    # A player object without "hand" is told so, not only "0 cards in hand and 8 melded: they
+    # must add up to 10 (R7)".
     data = json.loads((EXAMPLES / "forcing.json").read_text())
     del data["players"][0]["hand"]
     path = tmp_path / "nohand.json"

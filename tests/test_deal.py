@@ -70,7 +70,7 @@ def test_output_file(tmp_path: Path) -> None:
     target = tmp_path / "p.json"
     code, out, _ = run("deal", "--seed", "1", "-o", str(target))
     assert code == 0 and "Written" in out
-    # Third fresh-user round: the line was wrapped, parting the file name from the sentence.
+    # One line: a wrap would part the file name from the sentence.
     assert len(out.splitlines()) == 1 and out.rstrip().endswith(f"to {target}.")
     assert load_position(json.loads(target.read_text())).stock_count == 20
     code, _, err = run("deal", "--seed", "1", "-o", str(target))
@@ -95,7 +95,7 @@ def test_bad_options_exit_2_with_one_line(args: tuple[str, ...], needle: str) ->
 
 @pytest.mark.parametrize("variant", ["classic", "megajogos"])
 def test_naming_the_seeds_dealer_keeps_the_deal(variant: str) -> None:
-    # Fresh-user report: 'deal --seed 3 --dealer 0' (the dealer seed 3 draws) gave other hands.
+    # 'deal --seed 3 --dealer 0' (the dealer seed 3 draws) gives the same hands.
     for seed in range(6):
         drawn, _ = deal_position(variant, seed=seed)
         named, _ = deal_position(variant, seed=seed, dealer=drawn.dealer)

@@ -118,7 +118,7 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "analyze", "position": 7}', "position", "position"),
         ('{"id": 1, "cmd": "notation", "position": "/tmp/ok.json"}', "position",
          "'/tmp/ok.json' looks like a file name: the engine does not read files"),
-        # Fresh-user report: one word that is not a variant said "missing field 'labels'".
+        # One word that is not a variant is not a position, not "missing field 'labels'".
         ('{"id": 1, "cmd": "analyze", "position": "garbage"}', "position",
          "position 'garbage' is not a position: give the position data (a JSON object) or the notation"),
         ('{"id": 1, "cmd": "analyze", "position": "/etc/passwd"}', "position", "looks like a file name"),
@@ -162,7 +162,7 @@ def test_bad_requests_get_an_error_answer(line: str, field: str | None, needle: 
 
 
 def test_a_number_too_long_keeps_the_id_of_its_request() -> None:
-    # Fresh-user report: the answer's id was null, so a client could not match it.
+    # The answer echoes the id, so that a client can match it.
     long = "9" * 5000
     for line, expected in (
         ('{"id": 7, "cmd": "hint", "seed": ' + long + "}", 7),
@@ -185,7 +185,7 @@ def test_open_on_a_hidden_hand_names_the_field_open() -> None:
 
 
 def test_an_infinite_time_limit_is_no_limit() -> None:
-    # As --time-limit inf on the command line; it was refused as "at least 0.05, got inf".
+    # As --time-limit inf on the command line (not refused as "at least 0.05, got inf").
     for cmd in ("hint", "why"):
         request = {"id": 1, "cmd": cmd, "position": FORCING, "samples": 2}
         line = json.dumps(request)[:-1] + ', "time_limit": 1e400}'
@@ -202,7 +202,7 @@ def test_why_and_hint_problems_name_the_field() -> None:
     hidden["players"][0]["hand"] = 2  # player 0's hand hidden: nothing to solve
     reply, _ = answer(json.dumps({"id": 2, "cmd": "solve", "position": hidden}))
     assert reply["ok"] is False and "hidden" in reply["error"]
-    # Fresh-user report: a position that reads but cannot be answered named no field.
+    # A position that reads but cannot be answered names its field.
     assert reply["field"] == "position"
     actor = example("forcing.json")
     me = actor["to_act"]
@@ -250,8 +250,8 @@ def test_a_line_that_is_not_utf8_is_answered() -> None:
 
 
 def test_a_request_line_past_the_size_cap_is_answered_without_reading_it_whole(monkeypatch) -> None:
-    # Fresh-user finding: an endless line grew the engine to gigabytes, then a MemoryError
-    # traceback. The cap is cli.inputs.MAX_INPUT (32 MB); a small one here.
+    # An endless line must not grow the engine to gigabytes and a MemoryError traceback. The
+    # cap is cli.inputs.MAX_INPUT (32 MB); a small one here.
     import io
 
     import cli.engine as engine_module
@@ -282,15 +282,15 @@ def test_a_request_line_past_the_size_cap_is_answered_without_reading_it_whole(m
     ],
 )
 def test_a_key_given_twice_still_echoes_a_readable_id(line: str, echoed: object) -> None:
-    # Fresh-user report: the answer to a request with a key given twice had "id": null.
+    # The answer to a request with a key given twice echoes the id, not "id": null.
     got, _ = answer(line)
     assert got["ok"] is False and "appears twice in one object" in got["error"]
     assert got["id"] == echoed
 
 
 def test_open_with_the_stock_given_refuses_samples_and_seed_as_the_command_does() -> None:
-    # Fresh-user report: 'hint --open --samples 4' on a whole deal is a usage error, but the
-    # engine took {"open": true, "samples": 4} and echoed "samples": 1.
+    # 'hint --open --samples 4' on a whole deal is a usage error, and so is {"open": true,
+    # "samples": 4} in the engine (not taken and echoed as "samples": 1).
     from analyzer.core.dealing import deal
     from analyzer.core.plain import dump_position
 

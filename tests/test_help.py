@@ -25,7 +25,7 @@ def test_h_is_help_and_flags_have_no_type(name: str) -> None:
     code, short, _ = run(*args, "-h")
     assert code == 0 and "Usage: conquian" in short
     assert run(*args, "--help")[1] == short
-    # Flags take no value: the help must not show one (issue 11: "--json <bool>").
+    # Flags take no value: the help must not show one ("--json <bool>").
     assert "<bool>" not in short
     # Nor does an argument show a Python type ("POSITION <str>").
     assert "<str>" not in short and "<int>" not in short
@@ -89,8 +89,8 @@ def _params(name: str) -> dict[str, object]:
 
 
 def test_help_texts_say_what_the_options_do() -> None:
-    # Break finding 12: tree said POSITION is "Position JSON, or -" though the notation works too;
-    # --labels said "default: those of the input" on commands that have no input.
+    # POSITION's help names the notation too (not only "Position JSON, or -"); --labels says
+    # "default: those of the input" only on commands that have an input.
     from cli.inputs import POSITION_HELP
 
     for name in NAMES:
@@ -106,8 +106,8 @@ def test_help_texts_say_what_the_options_do() -> None:
 
 
 def test_hint_static_refuses_sampling_options() -> None:
-    # Break finding 12: hint --static silently ignored --samples and --open (--open now says
-    # whose cards it scores from: every hand given, instead of the player's view).
+    # hint --static refuses --samples and the other sampling options rather than ignoring them
+    # (--open says whose cards it scores from: every hand given, not the player's view).
     position = str(EXAMPLES / "forcing.json")
     for extra in (["--samples", "3"], ["--seed", "2"], ["--time-limit", "1"],
                   ["--engine", "v1"], ["--budget", "500"], ["-n", "3", "--open"]):  # fmt: skip
@@ -119,8 +119,8 @@ def test_hint_static_refuses_sampling_options() -> None:
 
 
 def test_the_static_score_is_the_same_in_hint_and_hint_static() -> None:
-    # Fresh-user report: 'force 0' on the bundled position scored 7 with --static (counting the
-    # outs of player 0's hand, which player 1 cannot see) and 3 as static_score in 'hint --json'.
+    # 'force 0' on the bundled position scores 3 both ways: --static does not count the outs of
+    # player 0's hand, which player 1 cannot see (that is --static --open's 7).
     def scores(*args: str, key: str = "score") -> dict[str, float]:
         code, out, _ = run("hint", *args, "--json")
         assert code == 0
@@ -133,8 +133,8 @@ def test_the_static_score_is_the_same_in_hint_and_hint_static() -> None:
 
 
 def test_static_open_refuses_a_hidden_hand_as_the_sampled_hint_does(tmp_path: Path) -> None:
-    # Fresh-user reports (two rounds): 'hint --open' on a position hiding a hand says --open
-    # needs every hand, while 'hint --static --open' ranked the moves from the hands given.
+    # 'hint --open' on a position hiding a hand says --open needs every hand, and so does
+    # 'hint --static --open' (it does not rank the moves from the hands given).
     from cli.engine import answer
 
     data = json.loads((EXAMPLES / "forcing.json").read_text())
@@ -152,7 +152,7 @@ def test_static_open_refuses_a_hidden_hand_as_the_sampled_hint_does(tmp_path: Pa
         reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": data, "open": True, **extra}))
         assert reply["ok"] is False and reply["field"] == "open" and "every hand known" in reply["error"]
     assert view.read_bytes() == before
-    # A hidden hand to act is said as such with and without --static (the second report).
+    # A hidden hand to act is said as such with and without --static.
     data["players"][0]["hand"], data["players"][1]["hand"] = ["KH", "KS"], 10
     view.write_text(json.dumps(data))
     before = view.read_bytes()
@@ -195,8 +195,8 @@ HELP_EXAMPLES: list[tuple[str, str, list[list[str]]]] = [
 def test_every_help_example_works(
     name: str, text: str, commands: list[list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Break finding 9: `conquian deal --help` suggested `conquian deal | conquian hint -`, which
-    # fails: a new deal starts with a stock card to turn, where nobody chooses.
+    # Each example runs: e.g. `conquian deal | conquian hint -` would fail, since a new deal
+    # starts with a stock card to turn, where nobody chooses.
     from conftest import ROOT
 
     monkeypatch.chdir(ROOT)
@@ -226,8 +226,9 @@ def test_hint_at_a_turn_says_how_to_reach_a_choice() -> None:
 
 
 def test_options_without_effect_in_a_mode_are_refused() -> None:
-    # The kind of fault of hint --static: an option silently ignored. melds --file has its own
-    # 'must' and 'variant'; tree --no-values searches nothing, so --budget does nothing.
+    # As for hint --static, an option with no effect is refused, not silently ignored. melds
+    # --file has its own 'must' and 'variant'; tree --no-values searches nothing, so --budget
+    # does nothing.
     runs = EXAMPLES / "example1-runs.json"
     for extra, named in ((["-m", "AS"], "--must"), (["-v", "megajogos"], "--variant")):
         code, out, err = run("melds", "--file", str(runs), *extra)

@@ -34,7 +34,7 @@ from analyzer.formats.sniff import read_position
 from analyzer.search.exact import Solver, outcome_vector, solve
 from analyzer.core.state import GameState, Phase
 
-# Issue 8, fault 1: player 0 wins only by paying 7S (nobody can use it; KH then goes out with JH).
+# Player 0 wins only by paying 7S (nobody can use it; KH then goes out with JH).
 PAY_MATTERS = {
     "variant": "classic", "dealer": 1, "to_act": 0,
     "players": [
@@ -69,7 +69,7 @@ def test_every_pay_card_of_every_take_is_a_candidate() -> None:
 
 
 def test_unproven_solve_never_recommends_the_losing_force() -> None:
-    # Issue 8, fault 2: forcing player 0 hands him the game; the budget runs out on pass.
+    # Forcing player 0 hands him the game; the budget runs out on pass.
     state = read_position(EXAMPLES / "example6-forced-out.json")
     result = solve(state, max_nodes=20_000, time_limit=30)
     assert not result.proven and result.stopped_by == "positions"
@@ -100,7 +100,7 @@ def test_hint_answers_when_stopped_after_one_deal() -> None:
     ],
 )
 def test_one_going_out_is_one_row(example: str, move: str) -> None:
-    # Issue 8, fault 3: the same going out in two arrangements is one choice, ranked first.
+    # The same going out in two arrangements is one choice, ranked first.
     state = read_position(EXAMPLES / example)
     asked = parse_move(move, state.rules.labels)
     advice = advise(state, samples=4, extra=[asked])
@@ -134,7 +134,7 @@ def _layoff(state: GameState, move: Take | LayIn) -> int:
 
 
 def test_reasons_describe_the_position_after_the_move() -> None:
-    # Issue 8, fault 4: after passing 5S, 5S is not one of his outs any more.
+    # After passing 5S, 5S is not one of his outs any more.
     state = read_position(EXAMPLES / "example6-going-out.json")
     advice = advise(state, samples=2)
     passing = next(e for e in advice.estimates if e.move == Pass())
@@ -294,8 +294,8 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
 
 
 def test_a_search_cut_by_the_clock_is_time_limited() -> None:
-    # Fresh-user finding: with a huge --budget the time limit decided the depth (and the answer)
-    # while the output said time_limited false.
+    # With a huge --budget the time limit decides the depth (and the answer): the output says
+    # time_limited true.
     forcing = str(EXAMPLES / "forcing.json")
     code, out, _ = run("hint", forcing, "--budget", "100000000", "--samples", "1",
                        "--time-limit", "0.2", "--json")  # fmt: skip
@@ -358,9 +358,9 @@ def test_lookahead_refuses_an_unknown_opponent_model() -> None:
 
 
 def test_open_hint_spends_the_budget_of_its_one_deal_and_solves_a_cheap_position(tmp_path: Path) -> None:
-    # Fresh-user finding: `solve` proved this early position lost in about 600 positions, while
-    # `hint --open` searched 2,000 (the budget of one sampled deal) by iterative deepening and
-    # answered "win 45%, estimates". With every card known the one deal gets the whole budget.
+    # `solve` proves this early position lost in about 600 positions; with every card known
+    # `hint --open`'s one deal gets the whole budget (not the 2,000 of one sampled deal), so
+    # it proves the same instead of answering "win 45%, estimates".
     code, text, err = run("deal", "--seed", "3", "--after", "6")
     assert code == 0, err
     path = tmp_path / "d6.json"

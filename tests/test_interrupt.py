@@ -76,7 +76,7 @@ sys.exit(main())
      "cli.hint", "cli.app"],
 )  # fmt: skip
 def test_ctrl_c_during_startup_is_exit_130_without_a_traceback(module: str) -> None:
-    # Break finding 5: Ctrl-C in the first second of any command (while imports ran) printed a
+    # Ctrl-C in the first second of any command (while imports run) prints no
     # KeyboardInterrupt traceback.
     proc = subprocess.run(
         [sys.executable, "-c", _CTRL_C_DURING_IMPORT.format(module=module), "hint", "--static"],
@@ -126,7 +126,7 @@ def test_a_kill_leaves_no_temporary_output_file(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
 def test_ctrl_c_before_the_first_game_ends_prints_no_table_of_zeros() -> None:
-    # Fresh-user finding: a table with "rate 0.000" and "0.000 - 1.000" for every seat.
+    # No table with "rate 0.000" and "0.000 - 1.000" for every seat.
     # A decision of that hint bot takes its 30 s time limit: no game ends in 6 s.
     code, out, err = signal_after(
         [*CONQUIAN, "simulate", "--games", "3", "--bots", "hint:samples=100000,greedy"], 6

@@ -86,8 +86,8 @@ def test_choose_from_a_view_plays_a_legal_move_and_goes_out_at_once() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    # Fresh-user report: 'ismcts:simulations=0' was a traceback and 'ismcts:uct_c=x' failed in
-    # the middle of a game; the bot's options are checked as every bot's are.
+    # The bot's options are checked up front, as every bot's are: 'ismcts:simulations=0' is no
+    # traceback, and 'ismcts:uct_c=x' does not fail in the middle of a game.
     for options, needle in (
         ({"simulations": 0}, "option simulations=0 must be at least 1"),
         ({"policy": "clever"}, "option policy=clever must be one of eager, random"),

@@ -34,7 +34,7 @@ def engine_lines(*requests: str) -> list[Any]:
     return [strict_json(line) for line in proc.stdout.splitlines()]
 
 
-# ------------------------------------------------------------ lone surrogates (finding 2)
+# ------------------------------------------------------------------------ lone surrogates
 def test_the_engine_escapes_a_lone_surrogate_and_goes_on() -> None:
     position = json.dumps(forcing())
     answers = engine_lines(
@@ -90,7 +90,7 @@ def test_a_puzzle_title_with_a_lone_surrogate_is_printed_escaped(tmp_path: Path)
     assert proc.returncode == 0 and strict_json(proc.stdout)["title"] == "odd \ud800 title"
 
 
-# ------------------------------------------------------- NaN and Infinity (finding 3)
+# ------------------------------------------------------------------- NaN and Infinity
 @pytest.mark.parametrize("request_id", ["1e400", "-1e400", "NaN", "Infinity", "-Infinity"])
 def test_an_id_json_cannot_echo_is_refused(request_id: str) -> None:
     line = '{"id": ' + request_id + ', "cmd": "analyze", "position": ' + json.dumps(forcing()) + "}"
@@ -109,7 +109,7 @@ def test_emit_never_writes_nan() -> None:
     assert json_out({"x": "\ud800"}, indent=None) in ('{"x": "\\ud800"}', '{"x": "\ud800"}')
 
 
-# ----------------------------------------------------------- duplicate keys (finding 8)
+# ----------------------------------------------------------------------- duplicate keys
 def test_duplicate_keys_are_refused_in_position_files_and_stdin(tmp_path: Path) -> None:
     text = json.dumps(forcing())
     doubled = text.replace('"dealer": 1', '"dealer": 0, "dealer": 1', 1)
@@ -149,7 +149,7 @@ def test_duplicate_keys_are_refused_in_records_meld_files_and_puzzles(tmp_path: 
 
 
 def test_a_cut_json_text_says_where_once(tmp_path: Path) -> None:
-    # Fresh-user finding: "Unterminated string starting at at line 1 column 17".
+    # The place is said once, not "Unterminated string starting at at line 1 column 17".
     position = tmp_path / "cut.json"
     position.write_text('{"variant": "cl')
     code, _, err = run("analyze", str(position))
@@ -159,8 +159,8 @@ def test_a_cut_json_text_says_where_once(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_nan_and_infinity_in_a_position_file_are_not_json(constant: str, tmp_path: Path) -> None:
-    # Fresh-user report: '"x-a": NaN' was read, and '"stock": NaN' was "got NaN" where the
-    # README promises "not valid JSON" for such a file.
+    # '"x-a": NaN' and '"stock": NaN' are "not valid JSON", as the README says of such a file
+    # (not read, nor "got NaN").
     for text in ('{"x-a": ' + constant + ", " + json.dumps(forcing())[1:],
                  json.dumps(forcing()).replace('"dealer": 1', '"dealer": ' + constant, 1)):  # fmt: skip
         assert constant in text
@@ -174,7 +174,7 @@ def test_nan_and_infinity_in_a_position_file_are_not_json(constant: str, tmp_pat
 
 
 def test_json_nested_too_deeply_is_named_as_such_not_as_invalid(tmp_path: Path) -> None:
-    # Fresh-user report: valid JSON nested ~1,000 deep was called "not valid JSON".
+    # Valid JSON nested ~1,000 deep is too deep to read, not "not valid JSON".
     deep = "[" * 5000 + "]" * 5000
     position = tmp_path / "deep.json"
     position.write_text('{"variant": "classic", "x-note": ' + deep + "}")

@@ -21,7 +21,7 @@ from analyzer.formats.position import load_position, position_labels
 
 PUZZLES = ROOT / "examples" / "puzzles"
 
-# Issue 11: a megajogos position written in French labels, without a "labels" key.
+# A megajogos position written in French labels, without a "labels" key.
 FRENCH_MEGAJOGOS: dict[str, Any] = {
     "variant": "megajogos", "dealer": 2, "to_act": 0,
     "players": [{"hand": ["5C", "6C", "KS", "KH", "2D", "JH", "QH", "4S"], "layout": []},
@@ -76,12 +76,12 @@ def test_declared_labels_contradicted_by_the_cards_are_refused() -> None:
     with pytest.raises(AmbiguousCardError, match="said to be spanish"):
         text_labels(["KS", "7C"], Labels.FRENCH, declared=Labels.SPANISH)
     assert text_labels(["KS", "JD"], None, declared=Labels.SPANISH) is Labels.SPANISH
-    # Left alone before: with cards of both sets the declared set was not named, only "mixes".
+    # With cards of both sets the declared set is named, not only "mixes".
     with pytest.raises(AmbiguousCardError, match="the labels are said to be french, but 10o is a spanish card"):
         text_labels(["KS", "10o", "7C"], None, declared=Labels.FRENCH)
     with pytest.raises(AmbiguousCardError, match="said to be spanish, but KS AH are french cards"):
         text_labels(["KS", "AH", "10o", "7C"], None, declared=Labels.SPANISH)
-    # Fresh-user report: the message began by blaming the card that reads both ways.
+    # The message begins with the contradicting card, not the card that reads both ways.
     with pytest.raises(AmbiguousCardError, match=r"^the labels are said to be spanish, but KS is a french card, so '7C' is ambiguous \("):
         text_labels(["KS", "7C"], None, declared=Labels.SPANISH)
     with pytest.raises(AmbiguousCardError, match="mixes French cards"):
@@ -117,8 +117,8 @@ def test_a_position_is_refused_only_when_nothing_decides(tmp_path: Path) -> None
     hidden = {**FRENCH_MEGAJOGOS, "players": [{"hand": 8}, {"hand": 8}, {"hand": 8}]}
     with pytest.raises(PositionError, match=r"'7C'.*choose the labels") as info:
         load_position(hidden)
-    # Where to choose them: in the position ('--labels' only sets the answer's labels; a
-    # fresh-user report: the message sent him there).
+    # Where to choose them: in the position ('--labels' only sets the answer's labels, so the
+    # message does not point there).
     assert str(info.value).endswith('write "labels": "french" or "spanish" in the position')
     assert "--labels" not in str(info.value)
     path = tmp_path / "hidden.json"
@@ -248,8 +248,8 @@ def _meld_file(tmp_path: Path, data: dict[str, Any]) -> str:
 
 
 def test_a_meld_query_file_decides_labels_as_the_command_line(tmp_path: Path) -> None:
-    # Break finding 6: a megajogos query "5C 6C 7C" was read as French clubs from a file, while
-    # `conquian melds -v megajogos 5C 6C 7C` and the engine refuse the same ambiguous text.
+    # A megajogos query "5C 6C 7C" in a file is ambiguous, as it is for `conquian melds -v
+    # megajogos 5C 6C 7C` and the engine (not read as French clubs).
     code, _, err = run("melds", "-v", "megajogos", "5C", "6C", "7C")
     assert code == 2 and "ambiguous card: '5C'" in err
     megajogos = {"queries": [{"cards": "5C 6C 7C", "variant": "megajogos"}]}
@@ -284,8 +284,8 @@ def test_labels_decide_only_text_that_nothing_else_decides_in_every_variant() ->
 
 
 def test_a_position_without_a_card_shown_takes_its_variants_labels() -> None:
-    # Fresh-user report: "megajogos - - - 8/8/8" came back in French, where megajogos deals
-    # in Spanish (R2); no card decides, so the variant's labels do (or the ones given).
+    # "megajogos - - - 8/8/8" comes back in Spanish, as megajogos deals (R2): no card decides,
+    # so the variant's labels do (or the ones given).
     from analyzer.formats.notation import format_notation, parse_notation
     from analyzer.formats.position import load_position
 
@@ -298,8 +298,8 @@ def test_a_position_without_a_card_shown_takes_its_variants_labels() -> None:
 
 
 def test_a_files_labels_are_read_in_any_case(tmp_path: Path) -> None:
-    # Fresh-user report: "variant": "Classic" and --labels SPANISH were read, "labels": "Spanish"
-    # in a file was refused; every case reads alike, and a wrong name is still named.
+    # "labels": "Spanish" in a file reads as "variant": "Classic" and --labels SPANISH do:
+    # every case reads alike, and a wrong name is still named.
     hidden = {**FRENCH_MEGAJOGOS, "players": [{"hand": 8}, {"hand": 8}, {"hand": 8}]}
     for written in ("Spanish", "SPANISH", " spanish "):
         state = load_position({**hidden, "labels": written})

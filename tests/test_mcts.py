@@ -44,7 +44,7 @@ def _mid_game(variant: str, seed: int, plies: int = 14):
 
 @pytest.mark.parametrize("leaf", ["rollout", "fitted"])
 def test_the_winning_pay_card_is_found(leaf: str) -> None:
-    # Issue 8, fault 1: only paying 7S wins (R13, R15); every card known, one stock card.
+    # Only paying 7S wins (R13, R15); every card known, one stock card.
     state = load_position(PAY_MATTERS)
     assert solve(state).values[0] == 1.0
     stats = search(state, 400, seed=3, leaf=leaf).moves
@@ -267,7 +267,7 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:samples=abc", "samples=abc"),
         ("hint:samples=2.5", "samples=2.5"),
         ("hint:samples=0", "samples=0"),
-        # Fresh-user report: a huge count ran a match without end; capped as the engine caps it.
+        # A huge count would run a match without end; capped as the engine caps it.
         ("hint:samples=99999999999999999999999", "must be at most 100000"),
         ("mcts:playout=never", "playout=never"),
         ("hint:playout=x", "playout=x"),
@@ -294,7 +294,7 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:engine=v1:opponents=policy", "opponents=policy has no effect with engine v1"),
         ("hint:method=halving:opponents=policy", "no effect with method=halving"),
         ("mcts:method=halving:opponents=policy", "no effect with method=halving"),
-        # Options the named engine never reads (fresh-user finding: accepted, silently unused).
+        # Options the named engine never reads: refused, not silently unused.
         ("hint:engine=v1:c=0.4", "c=0.4 has no effect with engine v1"),
         ("hint:engine=v2:method=halving", "method=halving has no effect with engine v2"),
         ("hint-v2:c=1", "c=1 has no effect with engine v2"),
@@ -314,7 +314,7 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
     ],
 )
 def test_a_bad_bot_option_is_a_usage_error_before_any_game(bot: str, named: str) -> None:
-    # Fresh-user finding: these crashed with a traceback once the bot moved, or were accepted.
+    # Refused before any game, not a traceback once the bot moves, nor accepted.
     for command in ("simulate", "play"):
         code, _, err = run(command, "--games" if command == "simulate" else "--seed", "1",
                              "--bots", f"{bot},greedy" if command == "simulate" else bot,
@@ -338,7 +338,7 @@ def test_v3_marks_the_moves_it_never_tried() -> None:
 
 
 def test_open_hint_is_exact_only_when_every_line_reached_the_end(tmp_path: Path) -> None:
-    # Fresh-user finding: --open on a new deal said "exact" with unproven 1.0.
+    # --open on a new deal is not "exact" with unproven 1.0.
     code, out, _ = run("deal", "--seed", "5", "--after", "3")
     assert code == 0
     position = tmp_path / "deal.json"
@@ -371,8 +371,8 @@ def test_budget_is_refused_where_v3_searches() -> None:
 
 
 def test_halving_finds_the_winning_pay_card() -> None:
-    # Issue 8, fault 1 again, with sequential halving at the root: the take paying 7S wins on
-    # every deal (R13, R15), the takes paying JH lose on every deal (player 1 takes JH and goes out).
+    # The same position, with sequential halving at the root: the take paying 7S wins on every
+    # deal (R13, R15), the takes paying JH lose on every deal (player 1 takes JH and goes out).
     state = load_position(PAY_MATTERS)
     found = search(state, 400, seed=3, method="halving")
     assert found.moves[0].move == parse_move(WINNING)
@@ -456,14 +456,14 @@ def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
         ("classic", "hint:method=halving", "method=halving has no effect with engine v2 in classic"),
         ("megajogos", "hint:node_budget=500", "node_budget=500 has no effect with engine v3 in megajogos"),
         ("megajogos", "hint:max_depth=3", "max_depth=3 has no effect with engine v3 in megajogos"),
-        # Second fresh-user round: caught only at the first decision (a game under way, exit 1).
+        # Caught before the game, not at the first decision (a game under way, exit 1).
         ("megajogos", "hint:leaf=melded", "leaf=melded must be one of rollout, fitted"),
         ("classic", "hint:mode=paranoid", "mode=paranoid has no effect in classic"),
         ("classic", "peek:mode=paranoid", "mode=paranoid has no effect in classic"),
     ],
 )
 def test_an_option_the_variants_engine_never_reads_is_a_usage_error(variant: str, bot: str, named: str) -> None:
-    # Fresh-user finding: with the engine left to "auto" these were accepted and did nothing.
+    # With the engine left to "auto" these are refused too, not accepted to do nothing.
     others = ",greedy" * (2 if variant == "megajogos" else 1)  # one bot per seat
     code, _, err = run("simulate", "--variant", variant, "--games", "1", "--bots", bot + others)
     assert code == 2 and one_error_line(err) and named in err
@@ -478,8 +478,8 @@ def test_an_option_the_variants_engine_reads_is_accepted_with_auto() -> None:
 
 
 def test_review_by_v3_says_iterations() -> None:
-    # Fresh-user report: a megajogos review said "up to 30 sampled deals" where --samples counts
-    # v3's IS-MCTS iterations; JSON settings name the engine.
+    # In megajogos --samples counts v3's IS-MCTS iterations, and the review says so (not "up
+    # to 30 sampled deals"); JSON settings name the engine.
     record = str(EXAMPLES.parent.parent / "tests" / "golden" / "megajogos-4.jsonl")
     code, out, err = run("review", record, "--samples", "20", "--time-limit", "30")
     assert code == 0, err
@@ -489,8 +489,8 @@ def test_review_by_v3_says_iterations() -> None:
 
 
 def test_a_move_with_a_better_mean_below_the_first_is_not_called_worse() -> None:
-    # Fourth fresh-user round: v3 ranks by visits, and a lower move with the better mean was
-    # called "-0.08 worse in expected result than the best".
+    # v3 ranks by visits, and a lower move with the better mean is not called "-0.08 worse in
+    # expected result than the best".
     from analyzer.bots.deals import deal_position
     from analyzer.core.dealing import view
 

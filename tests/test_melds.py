@@ -327,12 +327,12 @@ def test_meld_query_file_problems_name_the_query(tmp_path: Path) -> None:
         assert code == 1 and one_error_line(err) and out == "", (out, err)
         return err
 
-    # An empty query was answered "0 of 0 cards melded"; the command line refuses "no cards given".
+    # An empty query is refused as on the command line, not "0 of 0 cards melded".
     assert "queries[1]: 'cards': no cards given" in ask([{"cards": "AS 2S 3S"}, {"cards": ""}])
-    # A mixed-labels query was refused without naming it.
+    # A mixed-labels query is refused with its name.
     err = ask([{"cards": "AS 2S 3S"}, {"cards": "KS 5C 10o"}])
     assert "queries[1]: ambiguous card: '5C'" in err
-    # Fresh-user report: the 'must' cards outside 'cards' were not named (the command line names them).
+    # The 'must' cards outside 'cards' are named, as the command line names them.
     assert "queries[0]: 'must' cards not among 'cards': 4S 5S" in ask([{"cards": "AS 2S 3S", "must": "AS 4S 5S"}])
 
 
@@ -346,7 +346,7 @@ def test_a_position_given_as_a_meld_query_file_is_named() -> None:
 
 
 def test_a_repeated_must_adds_its_cards() -> None:
-    # Fresh-user report: a second --must silently replaced the first.
+    # A second --must adds its cards; it does not replace the first.
     from cli_run import run
 
     code, out, _ = run("melds", "5H", "6H", "7H", "JH", "JS", "JD", "KC", "--must", "5H 6H 7H JH", "--must", "KC", "--json")
@@ -357,7 +357,7 @@ def test_a_repeated_must_adds_its_cards() -> None:
 
 
 def test_an_empty_expected_answer_is_not_counted_as_checked(tmp_path: Path) -> None:
-    # Fourth fresh-user round: '"expected": {}' printed "1 of 1 expected answers are correct".
+    # '"expected": {}' is not "1 of 1 expected answers are correct".
     from cli_run import run
 
     path = tmp_path / "q.json"

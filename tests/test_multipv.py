@@ -48,10 +48,9 @@ MEGAJOGOS_PUZZLES = [p for p in PUZZLES if p.name.startswith("megajogos")]
 
 @pytest.mark.parametrize("path", MEGAJOGOS_PUZZLES, ids=[p.name for p in MEGAJOGOS_PUZZLES])
 def test_paranoid_all_moves_agree_with_paranoid_solve(path: Path) -> None:
-    # Fresh-user report: on megajogos-win-1 'solve --mode paranoid' proved player 1 wins while
-    # '--all-moves --mode paranoid' proved a win for player 0: each move's position was solved
-    # with the coalition against whoever acted there. The coalition is now the one against the
-    # player who chooses, so the best move's proven value is the position's.
+    # Each move's position is solved with the coalition against the player who chooses (not
+    # against whoever acts there), so the best move's proven value is the position's: on
+    # megajogos-win-1 'solve --mode paranoid' and '--all-moves --mode paranoid' agree.
     from analyzer.search.exact import Solver
 
     state = read_puzzle(path).state
@@ -77,7 +76,7 @@ def test_cli_all_moves_json_and_text(tmp_path: Path) -> None:
         assert set(move) == {"move", "values", "proven", "stopped_by", "pv"}
         assert move["pv"][0] == move["move"] and len(move["values"]) == 2
         assert (move["stopped_by"] is None) == move["proven"]
-    # The search is named as 'solve --json' names it (a fresh-user report: the key was missing).
+    # The search is named as 'solve --json' names it.
     code, whole, _ = run("solve", str(path), "--json")
     assert code == 0 and data["mode"] == json.loads(whole)["mode"] == "minimax"
     code, text, _ = run("solve", str(path), "--all-moves")

@@ -208,12 +208,12 @@ BAD = [
     (FORCING + " gave:-,-", "gave", "gave:", "classic has no exchange, so nobody passed a card (R9)"),
     (FORCING + " chosen:5H,-", "chosen", "chosen:", "classic has no exchange, so nobody chooses"),
     (FORCING.replace("AH,2H", "AH,2C").replace(",QD ", ",12o "), "players", "2C", "ambiguous"),
-    # Fresh-user report: an empty meld or centre card said "write '-' for none", which fails too.
+    # An empty meld or centre card is not told "write '-' for none", which fails too.
     (FORCING.replace("6S,7S]", "6S,7S][]"), "players", "]/AH", "a meld has three cards or more"),
     (FORCING.replace("5C:turned", ":turned"), "centre", ":turned", "the whole field is '-'"),
-    # Fresh-user report: a space after a comma cut the players field and said only "got 1".
+    # A space after a comma cuts the players field; the message says so, not only "got 1".
     (FORCING.replace("KS,KH", "KS, KH"), "players", "KS, KH", "got 1; the field ends with ','"),
-    # Fresh-user report: a space before '[' or around '/' said only "got 1" too.
+    # A space before '[' or around '/' too.
     (FORCING.replace("KS,KH[", "KS,KH ["), "players", "KS,KH [", "got 1; the field is followed by '['"),
     (FORCING.replace("]/AH", "] /AH"), "players", "KS,KH[", "got 1; the field is followed by '/'"),
     (FORCING.replace("]/AH", "]/ AH"), "players", "KS,KH[", "the field ends with '/': a space ends"),
@@ -330,7 +330,7 @@ def test_mutated_notations_parse_or_fail_with_one_position_error(
 
 @pytest.mark.parametrize("count", ["41", "99999999999999999999999", "9" * 5000])
 def test_a_huge_stock_count_says_what_is_wrong(count: str) -> None:
-    # Break finding 11: a huge stock number said "the stock: not a card".
+    # A huge stock number says what is wrong, not "the stock: not a card".
     code, _, err = run("notation", f"classic french 1 1 KS,KH/AH 5C:turned:0:0 7D {count}")
     assert code == 2 and one_error_line(err), err
     assert "notation field 'stock'" in err and "cards: the deck has 40 (R1)" in err
@@ -345,7 +345,7 @@ def test_huge_seat_and_hand_numbers_say_what_is_wrong() -> None:
 
 
 def test_a_wrapper_notation_must_describe_its_position(tmp_path: Path) -> None:
-    # 'notation --json' output with its notation edited was read from 'position' alone.
+    # 'notation --json' output with its notation edited is not read from 'position' alone.
     code, out, _ = run("notation", "--json", str(EXAMPLES / "forcing.json"))
     wrapper = json.loads(out)
     path = tmp_path / "nj.json"

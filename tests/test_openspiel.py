@@ -160,7 +160,7 @@ def test_bad_parameters_are_refused_in_one_line() -> None:
         openspiel.load("classic", dealer=7)
     with pytest.raises(ConquianError, match="on_stock_out='coin' is not one of"):
         openspiel.load("classic", on_stock_out="coin")
-    # Fresh-user report: "bad player count or hand size in 'classic'" named neither value.
+    # The value is named, not "bad player count or hand size in 'classic'".
     with pytest.raises(ConquianError, match="players must be 2 to 4 in 'classic', got 5"):
         openspiel.load("classic", players=5)
 

@@ -26,7 +26,7 @@ def _args(args: list[str], out: str) -> list[str]:
 
 @pytest.mark.parametrize(("name", "args"), WRITERS, ids=[w[0] for w in WRITERS])
 def test_an_unwritable_place_is_refused_before_the_work(name: str, args: list[str]) -> None:
-    # Issue 11: tree --export /proc/t.json and play --record did all the work, then failed.
+    # tree --export /proc/t.json and play --record fail before the work, not after it.
     code, out, err = run(*_args(args, "/proc/t.json"), input="1\n" * 50)
     assert code == 2 and one_error_line(err) and "cannot write into '/proc'" in err
     assert "does not accept new files" in err and "No such file" not in err
@@ -67,7 +67,7 @@ EVERY_OUTPUT: list[tuple[str, list[str]]] = [
 def test_an_empty_output_name_is_refused_as_empty(
     name: str, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # It was read as the current directory: "--output '.' is a directory".
+    # Not read as the current directory ("--output '.' is a directory").
     monkeypatch.chdir(tmp_path)
     option = next(a for a in args if a.startswith("-") and "{out}" in args[args.index(a) + 1])
     code, out, err = run(*_args(args, ""), input="quit\n")
@@ -126,7 +126,7 @@ def test_records_directory_rules(tmp_path: Path) -> None:
 
 
 def test_records_directory_must_be_new_or_empty(tmp_path: Path) -> None:
-    # Issue 11: a folder of unrelated files was accepted though the help says "new or empty".
+    # A folder of unrelated files is refused, as the help says "new or empty".
     folder = tmp_path / "photos"
     folder.mkdir()
     (folder / "holiday.jpg").write_text("not a record")
@@ -176,8 +176,8 @@ FORCED_WRITERS: list[tuple[str, list[str]]] = [
 
 @pytest.mark.parametrize(("name", "args"), FORCED_WRITERS, ids=[w[0] for w in FORCED_WRITERS])
 def test_force_follows_a_link_to_a_regular_file(name: str, args: list[str], tmp_path: Path) -> None:
-    # Break finding 1: --force turned a symbolic link into a regular file. The link stays and
-    # the file it points to is replaced.
+    # --force does not turn a symbolic link into a regular file: the link stays and the file
+    # it points to is replaced.
     real = tmp_path / "real.json"
     real.write_text("old")
     real.chmod(0o640)
@@ -194,7 +194,7 @@ def test_force_follows_a_link_to_a_regular_file(name: str, args: list[str], tmp_
 def test_a_target_that_is_not_a_regular_file_is_refused(
     name: str, args: list[str], tmp_path: Path
 ) -> None:
-    # Break finding 1: --force replaced a FIFO (and /dev/stdout) with a regular file.
+    # --force does not replace a FIFO (or /dev/stdout) with a regular file.
     fifo = tmp_path / "p.json"
     os.mkfifo(fifo)
     link = tmp_path / "to-fifo.json"
@@ -228,8 +228,8 @@ def test_a_dangling_link_is_followed(tmp_path: Path) -> None:
 
 
 def test_a_file_where_a_directory_should_be_is_named_a_file(tmp_path: Path) -> None:
-    # Fresh-user report: 'deal -o existing.json/x' said "no directory 'existing.json'", which
-    # exists (as a file); a named pipe given as --records was called "a file".
+    # 'deal -o existing.json/x' says that 'existing.json' is a file, not "no directory"; a
+    # named pipe given as --records is not called "a file".
     plain = tmp_path / "existing.json"
     plain.write_text("keep", encoding="utf-8")
     code, _, err = run("deal", "-o", str(plain / "x.json"))
@@ -252,7 +252,7 @@ def test_a_file_where_a_directory_should_be_is_named_a_file(tmp_path: Path) -> N
     ids=["show", "puzzle"],
 )
 def test_svg_refuses_the_name_of_another_picture_format(args: list[str], tmp_path: Path) -> None:
-    # Fresh-user report: '--svg s.png' wrote SVG text into a file named .png.
+    # '--svg s.png' does not write SVG text into a file named .png.
     target = tmp_path / "s.PNG"
     target.write_text("keep")
     code, out, err = run(*args, "--svg", str(target), "--force")
@@ -269,8 +269,8 @@ def test_svg_refuses_the_name_of_another_picture_format(args: list[str], tmp_pat
 
 
 def test_an_output_file_that_is_standard_input_is_refused(tmp_path: Path) -> None:
-    # Fresh-user report: 'review - --svg same.jsonl --force < same.jsonl' replaced the record
-    # it read by the picture; by path, link or './' the clash was refused already.
+    # 'review - --svg same.jsonl --force < same.jsonl' does not replace the record it reads
+    # by the picture, as by path, link or './'.
     import subprocess
 
     from cli_run import CONQUIAN

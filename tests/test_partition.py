@@ -391,8 +391,8 @@ def test_check_arrangement_max_run() -> None:
 
 
 def test_cards_that_are_one_meld_are_shown_as_that_meld() -> None:
-    # Fresh-user report: an eight-card run, "a meld", was shown split into a five- and a
-    # three-card run; the arrangement of cards that are one meld is that meld (R4, R5).
+    # The arrangement of cards that are one meld is that meld (R4, R5): an eight-card run is
+    # not shown split into a five- and a three-card run.
     from analyzer.core.cards import mask_of, parse_cards
     from analyzer.core.rules import CLASSIC, MEGAJOGOS
 

@@ -16,14 +16,14 @@ def test_play_refuses_bad_moves_and_prompts_again() -> None:
     assert "No move number 999" in out and "Illegal here" in out
     assert out.count("your move>") >= 5 and "Game abandoned" in out
     assert code == 0  # quitting is the player's choice, not an error
-    # Fresh-user report: '01' and an Arabic-Indic '١' were read as move 1.
+    # '01' and an Arabic-Indic '١' are not read as move 1.
     code, out, _ = run("play", "--seed", "4", input="01\n\u0661\nquit\n")
     assert code == 0 and "No move number '01': choose 1 to" in out and "Not a move: '\u0661'" in out
     assert out.count("your move>") >= 3
-    # A number of 5,000 digits was past Python's limit on converting digits (a traceback in 'why').
+    # A number of 5,000 digits is past Python's limit on converting digits: no traceback.
     code, out, _ = run("play", "--seed", "4", input="9" * 5000 + "\nquit\n")
     assert code == 0 and "No move number '99999" in out and out.count("your move>") >= 2
-    # Fresh-user report: '-1' was "not a move" where '999' said which numbers to type.
+    # '-1' is told which numbers to type, as '999' is, not "not a move".
     code, out, _ = run("play", "--seed", "4", input="-1\n+2\nquit\n")
     assert code == 0 and "No move number '-1': choose 1 to" in out and "No move number '+2'" in out
 
@@ -74,8 +74,8 @@ def test_play_against_a_bot_that_sees_every_card(bot: str) -> None:
 
 
 def test_the_record_is_in_place_after_every_move(tmp_path: Path) -> None:
-    # Fresh-user report: '--record' was written only at the end of the game ("kept up to date
-    # after every move" said the help); a killed game lost it. Now each move puts it in place.
+    # '--record' is "kept up to date after every move", as the help says: each move puts it in
+    # place, so a killed game keeps it.
     import os
     import signal
     import subprocess
@@ -115,8 +115,8 @@ def test_the_record_is_in_place_after_every_move(tmp_path: Path) -> None:
 
 
 def test_the_hint_numbers_are_the_move_numbers() -> None:
-    # Fresh-user report: 'hint' ranked its moves 1..5, but a typed number plays the move of that
-    # number in the 'moves' list, another move. The hint now shows each move's own number.
+    # A typed number plays the move of that number in the 'moves' list, so the hint shows each
+    # move's own number, not its rank 1..5.
     import re
 
     _code, out, _ = run("play", "--seed", "3", input="moves\nhint\nquit\n")

@@ -65,7 +65,8 @@ def test_exchange_positions_follow_turn_order() -> None:
 
 
 def test_gave_in_classic_is_refused_as_no_exchange() -> None:
-    # Issue 11: 'gave' in a classic position said "still in his hand"; classic has no exchange.
+    # 'gave' in a classic position is refused because classic has no exchange, not "still in
+    # his hand".
     data = forcing()
     data["players"][0]["gave"] = "KH"
     with pytest.raises(PositionError, match=r"classic has no exchange.*\(R9\)"):
@@ -83,8 +84,8 @@ def _forced(to_act: int, centre: dict[str, Any], name: str = "forcing.json") -> 
 
 
 def test_a_force_no_play_can_reach_is_refused_in_classic() -> None:
-    # Issue 11: player 0 forced with 5C before he declined it: in classic only another player
-    # may force, and only a player who has declined the card (R14).
+    # Player 0 forced with 5C before he declined it: in classic only another player may force,
+    # and only a player who has declined the card (R14).
     data = _forced(0, {"card": "5C", "kind": "turned", "source": 0, "declined": [], "forced": 0})
     with pytest.raises(PositionError, match="cannot force himself") as info:
         load_position(data)
@@ -135,7 +136,7 @@ def test_a_forced_card_must_fit() -> None:
 
 
 def test_a_card_paid_by_a_player_without_melds_is_refused() -> None:
-    # Break finding 4: a pay always follows a take or a lay-in (R13, R14), so the payer has melds.
+    # A pay always follows a take or a lay-in (R13, R14), so the payer has melds.
     data = forcing()
     data["to_act"] = 0
     data["centre"] = {"card": "5C", "kind": "paid", "source": 1, "declined": []}
@@ -149,7 +150,7 @@ def test_a_card_paid_by_a_player_without_melds_is_refused() -> None:
 
 
 def test_a_card_passed_twice_in_the_exchange_is_refused() -> None:
-    # Break finding 4: two players cannot both have passed 1o (R9).
+    # Two players cannot both have passed 1o (R9).
     data = json.loads((EXAMPLES.parent / "puzzles" / "megajogos-win-1.json").read_text())["position"]
     load_position(data)
     data["players"][2]["gave"] = data["players"][0]["gave"]
@@ -166,7 +167,7 @@ def test_a_card_passed_twice_in_the_exchange_is_refused() -> None:
     ],
 )
 def test_seat_numbers_are_checked_with_the_variants_range(key: str, value: int, needle: str) -> None:
-    # Break finding 11: "dealer": 5 said "must be at most 3" in a 2-player variant.
+    # "dealer": 5 in a 2-player variant is checked with that variant's range (not "at most 3").
     data = forcing()
     data[key] = value
     code, _, err = run("analyze", "-", input=json.dumps(data))
@@ -186,8 +187,8 @@ def test_a_hidden_hand_count_is_checked_with_the_variants_hand_size() -> None:
 
 def test_views_during_the_exchange_load_back() -> None:
     # A view hides the cards the others chose (R9), written as null like a choice not yet made;
-    # who is to act says how far the exchange has gone (fresh-user report: 'deal --view' wrote
-    # exchange views that every command refused).
+    # who is to act says how far the exchange has gone, so that the exchange views 'deal --view'
+    # writes are read by every command.
     from analyzer.bots.deals import deal_position
     from analyzer.core.plain import dump_position
     from analyzer.core.dealing import view
@@ -214,7 +215,7 @@ def test_exchange_views_still_follow_turn_order() -> None:
         (2, [None, None, "1c"], "player 0 has not chosen yet"),
         (0, ["2e", None, None], "player 1 or 2 chooses the next card to pass, not player 0"),
         (1, [None, None, "1c"], "player 0 has not chosen yet"),
-        # Fourth fresh-user round: a hidden hand's choice shown in another (known) hand.
+        # A hidden hand's choice shown in another (known) hand.
         (2, ["2e", "1c", None], "player 1 chose 1c in the exchange, but it is not in his hand"),
     ):
         data = {**hidden_1, "to_act": to_act, "exchange": {"chosen": chosen}}
@@ -223,7 +224,7 @@ def test_exchange_views_still_follow_turn_order() -> None:
 
 
 def test_an_exchange_position_cannot_also_say_who_passed_what() -> None:
-    # Fourth fresh-user round: 'chosen' and 'gave' were accepted together.
+    # 'chosen' and 'gave' are not accepted together.
     data = {**MEGAJOGOS_START, "exchange": {"chosen": ["2e", None, None]}}
     data["players"] = [dict(p) for p in data["players"]]
     data["players"][1]["gave"] = "1o"
@@ -232,8 +233,8 @@ def test_an_exchange_position_cannot_also_say_who_passed_what() -> None:
 
 
 def test_a_gave_card_that_does_not_read_names_the_key_as_the_rule_checks_do() -> None:
-    # Fourth fresh-user round of the reading work: 'player 0's 'paid': not a card' beside
-    # 'players[0].paid: ...'; both keys are now named players[i].gave / players[i].paid.
+    # Both keys are named as the rule checks name them, players[i].gave / players[i].paid (not
+    # "player 0's 'paid': not a card" beside "players[0].paid: ...").
     data = {**MEGAJOGOS_START, "stock": 15}
     data["players"] = [dict(p) for p in data["players"]]
     data["players"][0]["gave"] = "9Z"
@@ -243,7 +244,7 @@ def test_a_gave_card_that_does_not_read_names_the_key_as_the_rule_checks_do() ->
 
 
 def test_two_players_cannot_choose_the_same_card_in_the_exchange() -> None:
-    # Fresh-user report: 'chosen:-,1o,1o' was analysed; the same card under 'gave' was refused.
+    # 'chosen:-,1o,1o' is refused, as the same card under 'gave' is.
     with pytest.raises(PositionError, match=r"players 1 and 2 both chose 1o in the exchange.*\(R1, R9\)"):
         parse_notation("megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,1o")
     code, _, err = run("analyze", "megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,1o")

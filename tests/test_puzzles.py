@@ -42,7 +42,7 @@ def test_a_wrong_stored_answer_is_caught() -> None:
 
 
 def test_a_wrong_list_answer_names_the_difference_in_full() -> None:
-    # Fresh-user report: "expected [...long move…, found [...long move…" hid which move differed.
+    # Not "expected [...long move…, found [...long move…", which hides the move that differs.
     data = json.loads((PUZZLES[0].parent / "classic-win-1.json").read_text())
     moves = data["answer"]["moves"]
     assert len(moves) >= 2
@@ -56,7 +56,7 @@ def test_a_wrong_list_answer_names_the_difference_in_full() -> None:
 
 
 def test_an_illegal_stored_answer_is_called_illegal() -> None:
-    # Fresh-user report: a stored move that cannot be played was "not found by the solver".
+    # A stored move that cannot be played is called illegal, not "not found by the solver".
     data = json.loads((PUZZLES[0].parent / "classic-win-1.json").read_text())
     moves = data["answer"]["moves"]
     data["answer"]["moves"] = [*moves, "take [4H 5H 6H] pay 3H", "pass"]
@@ -85,15 +85,15 @@ def test_a_stored_pay_card_no_move_pays_is_named() -> None:
     [
         ({"type": "position"}, "not a puzzle"),
         ({"question": {"kind": "mate"}}, "question.kind"),
-        # Fresh-user report: the notation as the position got only "must be a JSON object".
+        # The notation as the position is named as such, not only "must be a JSON object".
         ({"position": "classic french 1 1 KS/AH 5C:turned:0:0 - 18"}, "is the one-line notation; a puzzle holds"),
         ({"question": {"kind": "win", "player": 7}}, "player"),
         ({"question": {"kind": "go_out_within", "player": 0, "turns": 0}}, "turns"),
-        # Fresh-user report: an escape sequence in the title reached the terminal raw and made
-        # the --svg picture malformed XML.
+        # An escape sequence in the title would reach the terminal raw and make the --svg
+        # picture malformed XML.
         ({"title": "T\u001b]0;x\u0007"}, r"'title' .*U\+001B, a control character"),
         ({"title": "a\nb"}, r"U\+000A, a control character"),
-        # Fresh-user report: a right-to-left override was printed as it came.
+        # A right-to-left override would be printed as it comes.
         ({"title": "abc\u202edef"}, r"U\+202E, a bidirectional control character"),
         ({"title": "abc\u2067def"}, r"U\+2067, a bidirectional control character"),
         ({"title": "one\u2028two"}, r"U\+2028, a line or paragraph separator"),
@@ -173,7 +173,7 @@ def test_a_puzzle_that_cannot_be_proven_exits_1(tmp_path: Path) -> None:
 
 
 def test_puzzle_output_is_plain_words(tmp_path: Path) -> None:
-    # Issue 11: "moves: ['take …']" and "wins: True" leaked Python into the output.
+    # Plain words, not Python ("moves: ['take …']", "wins: True").
     code, out, _ = run("puzzle", str(PUZZLE_DIR / "classic-win-1.json"))
     assert code == 0
     assert "wins: yes" in out or "wins: no" in out
@@ -194,7 +194,7 @@ def _best_pay() -> dict[str, object]:
 
 
 def test_a_question_key_of_another_kind_is_refused() -> None:
-    # docs/puzzle-format.md: best_pay has no other keys; "player" was accepted silently.
+    # docs/puzzle-format.md: best_pay has no other keys, so "player" is refused.
     data = _best_pay()
     load_puzzle(data)
     data["question"] = {"kind": "best_pay", "player": 0}
@@ -219,8 +219,8 @@ def test_a_card_twice_in_an_answer_is_refused_naming_it() -> None:
 
 
 def test_the_value_shown_names_whose_it_is(tmp_path: Path) -> None:
-    # Fresh-user finding: a question about player 1 printed "wins: no" beside "value: +1.000",
-    # the value being the player to act's (player 0's).
+    # A question about player 1 does not print "wins: no" beside "value: +1.000" without
+    # saying that the value is the player to act's (player 0's).
     data = json.loads((PUZZLE_DIR / "classic-win-1.json").read_text())
     to_act = data["position"]["to_act"]
     data["question"]["player"] = 1 - to_act
@@ -234,7 +234,7 @@ def test_the_value_shown_names_whose_it_is(tmp_path: Path) -> None:
 
 
 def test_notes_are_kept_in_every_part_of_a_puzzle_the_question_too() -> None:
-    # Fresh-user report: an 'x-' note was refused inside 'question' only.
+    # An 'x-' note is kept inside 'question' too.
     data = json.loads((PUZZLE_DIR / "classic-best-pay-1.json").read_text(encoding="utf-8"))
     data["question"]["x-why"] = "a note"
     data["answer"]["x-why"] = "a note"
@@ -247,8 +247,8 @@ def test_notes_are_kept_in_every_part_of_a_puzzle_the_question_too() -> None:
 
 
 def test_an_empty_puzzle_or_meld_query_file_says_it_is_empty(tmp_path: Path) -> None:
-    # Fresh-user report: "is not valid JSON: Expecting value at line 1 column 1", where an
-    # empty position or record file says "is empty".
+    # "is empty", as for an empty position or record file, not "is not valid JSON: Expecting
+    # value at line 1 column 1".
     empty = tmp_path / "empty.json"
     empty.write_text(" \n", encoding="utf-8")
     code, _, err = run("puzzle", str(empty))

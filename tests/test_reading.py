@@ -357,7 +357,7 @@ def _edited(data: dict, **players: list[str]) -> dict:
 
 
 def test_paid_history_that_cannot_happen_is_refused() -> None:
-    # Fresh-user round (this session): these impossible histories loaded.
+    # Histories that play cannot reach are refused.
     state, me, _ = _after_pays("classic", 3)
     mine = view(state, me)
     data = dump_position(mine)
@@ -448,10 +448,10 @@ def test_notation_carries_paid() -> None:
 
 
 def test_small_fresh_user_findings() -> None:
-    # 'why' on a give in classic blamed an exchange that is over; classic has none.
+    # 'why' on a give in classic says classic has no exchange, not that the exchange is over.
     code, out, err = run("why", "examples/positions/forcing.json", "give 7H")
     assert "classic has no exchange" in " ".join(out.split())
-    # A view of a finished deal showed "0 hidden" for an empty hand.
+    # A view of a finished deal does not show "0 hidden" for an empty hand.
     state = deal("classic", 3)
     rng = random.Random(3)
     bot = GreedyBot()
@@ -484,7 +484,7 @@ def test_every_reachable_view_with_its_history_loads(variant: str, seed: int) ->
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        # Second fresh-user round: impossible exchange and pay histories that loaded.
+        # Impossible exchange and pay histories.
         ("megajogos spanish 0 2 8/8/3c,3o,6c,6o,7c,12c,12o,12b 6b:turned:0:0,1 - 15 gave:-,-,6b",
          "turned from the stock"),
         ("megajogos spanish 0 2 1o,3e,3b,6e,7b,10c,11c,11o/5[5c,5o,5b]/8 6b:paid:1:- - 15 gave:5c,-,6b",
@@ -525,7 +525,7 @@ def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Pat
     path.write_text(json.dumps(wrapper), encoding="utf-8")
     code, out, err = run("analyze", str(path))
     assert code == 0, err
-    # A notation that gives another history than its position is refused (third round).
+    # A notation that gives another history than its position is refused.
     notation = json.loads(json.dumps(wrapper))
     state = load_position(notation["position"])
     payer = next(q for q, cards in enumerate(state.paid) if cards)
@@ -538,7 +538,7 @@ def test_wrapper_notation_without_paid_describes_the_same_position(tmp_path: Pat
     path.write_text(json.dumps(notation), encoding="utf-8")
     code, out, err = run("analyze", str(path))
     assert code == 1 and "does not describe the same position" in err
-    # Fresh-user report: 'paid:-/-' (nobody paid) was taken for no history given.
+    # 'paid:-/-' (nobody paid) is a history given, not the absence of one.
     notation["notation"] = wrapper["notation"] + " paid:" + "/".join("-" for _ in state.paid)
     path.write_text(json.dumps(notation), encoding="utf-8")
     code, out, err = run("analyze", str(path))
@@ -591,7 +591,7 @@ def test_sampled_worlds_do_not_depend_on_the_received_card_being_shown() -> None
 
 
 def test_a_card_paid_twice_is_named_before_the_count_it_makes_too_high() -> None:
-    # Left alone last session: 'paid:AD,QH/JS,JS' was refused by the take count first.
+    # 'paid:AD,QH/JS,JS' names the card paid twice, not the take count it makes too high.
     text = ("classic french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,6H,JD,QH,QD "
             "5C:turned:0:0 7D 18 paid:-/7D,7D")  # fmt: skip
     from analyzer.formats.notation import parse_notation

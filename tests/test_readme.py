@@ -1,5 +1,5 @@
-"""The README's library example runs as written (a fresh-user report found its answer depended on
-the machine: the default time limit cut the sampling short)."""
+"""The README's library example runs as written, and its answer does not depend on the
+machine's speed (the default time limit must not cut the sampling short)."""
 
 from __future__ import annotations
 

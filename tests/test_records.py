@@ -118,9 +118,9 @@ def test_replay_wrong_player_is_named() -> None:
 
 
 def test_a_null_or_missing_player_and_the_headers_variant() -> None:
-    # Fresh-user reports: "player": null on a player's move read as a contradiction without
-    # saying what null means; the header's "Classic" was a mismatch with "classic" and an
-    # unknown variant a mismatch too.
+    # "player": null on a player's move is a contradiction that says what null means; the
+    # header's "Classic" is classic, and an unknown variant is named as unknown, not as a
+    # mismatch.
     lines = _lines()
     k, entry = next((k, json.loads(line)) for k, line in enumerate(lines[1:], 1)
                     if json.loads(line).get("player") is not None)  # fmt: skip
@@ -261,11 +261,12 @@ def test_replay_checks_returns_stock_order_and_version() -> None:
         replay_lines([json.dumps({**header, "version": "1"}), *lines[1:]])
     hidden = json.loads(json.dumps(header))
     hidden["start"]["players"][0]["hand"] = len(hidden["start"]["players"][0]["hand"])
-    # Fresh-user report: a start hiding a hand was accepted and failed at its first move.
+    # A start hiding a hand is refused at the header, not at its first move.
     with pytest.raises(RecordError, match=r"^line 1: the start position hides player 0's hand"):
         replay_lines([json.dumps(hidden), *lines[1:]])
-    # Fresh-user report: 1.0 was accepted as the version where 'n' and 'moves' refuse 2.0, NaN
-    # returns were called a mismatch, and a start that is no object "must list the stock".
+    # The version is the number 1, not 1.0 (as 'n' and 'moves' refuse 2.0); NaN returns are
+    # not JSON, not a mismatch; a start that is no object is named as such, not told that it
+    # "must list the stock".
     with pytest.raises(RecordError, match="the number 1, got 1.0"):
         replay_lines([json.dumps({**header, "version": 1.0}), *lines[1:]])
     result["result"]["returns"] = [1.0, float("nan")]
@@ -283,7 +284,7 @@ def test_replay_checks_returns_stock_order_and_version() -> None:
 
 
 def test_a_wrong_turned_card_names_the_stocks_next_card() -> None:
-    # Fresh-user report: "illegal move 'turn 3C'" did not say which card the stock turns (R10).
+    # "illegal move 'turn 3C'" says which card the stock turns (R10).
     lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
     entry = json.loads(lines[1])
     assert entry["move"].startswith("turn ")
@@ -294,7 +295,7 @@ def test_a_wrong_turned_card_names_the_stocks_next_card() -> None:
 
 
 def test_replay_messages_quote_json_not_python() -> None:
-    # Issue 11: "the record says player None".
+    # JSON's null, not Python's None ("the record says player None").
     lines = (GOLDEN_DIR / "classic-1.jsonl").read_text().splitlines()
     for k, line in enumerate(lines[1:], 1):
         entry = json.loads(line)
@@ -329,8 +330,8 @@ def test_record_lines_refuse_unknown_keys_with_the_nearest() -> None:
 
 @pytest.mark.parametrize(("key", "typo"), [("start", "strat"), ("format", "fromat")])
 def test_a_misspelt_header_key_gets_its_suggestion(key: str, typo: str) -> None:
-    # Fresh-user reports: "strat" said only "need format and start"; "fromat" was called
-    # "a position, not a game record".
+    # "strat" is not only "need format and start"; "fromat" is not "a position, not a game
+    # record": each misspelt key gets its suggestion.
     lines = _lines()
     header = json.loads(lines[0])
     header[typo] = header.pop(key)
@@ -349,7 +350,7 @@ def test_a_header_without_start_or_a_position_instead_says_so() -> None:
 
 
 def test_a_misspelt_result_line_gets_its_suggestion() -> None:
-    # Third fresh-user round: "reslut" was read as a move line ("known: move, n, player").
+    # "reslut" is not read as a move line ("known: move, n, player").
     lines = _lines()
     last = json.loads(lines[-1])
     assert "result" in last
@@ -359,7 +360,7 @@ def test_a_misspelt_result_line_gets_its_suggestion() -> None:
 
 
 def test_replay_counts_one_move_in_the_singular(tmp_path: Path) -> None:
-    # Fresh-user report: "Valid record: 1 moves".
+    # "1 move", not "Valid record: 1 moves".
     path = tmp_path / "one.jsonl"
     path.write_text("\n".join(_lines()[:2]) + "\n")
     code, out, _ = run("replay", str(path))
@@ -367,8 +368,8 @@ def test_replay_counts_one_move_in_the_singular(tmp_path: Path) -> None:
 
 
 def test_a_misspelt_key_of_the_start_is_named_before_the_stock_rule() -> None:
-    # Fresh-user report: "stok" in the start was told "must list the stock cards in order",
-    # and with a stock count the unknown key "x" was never named.
+    # "stok" in the start is named, not told "must list the stock cards in order", and with a
+    # stock count an unknown key "x" is named too.
     lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
     header = json.loads(lines[0])
     start = header["start"]
@@ -385,8 +386,8 @@ def test_a_misspelt_key_of_the_start_is_named_before_the_stock_rule() -> None:
 
 
 def test_an_illegal_move_is_quoted_as_written() -> None:
-    # Fresh-user report: 'turn 11e' (Spanish labels) in a French record was reported as
-    # "illegal move 'turn QS'" only; the move as written comes first when it differs.
+    # 'turn 11e' (Spanish labels) in a French record is not only "illegal move 'turn QS'":
+    # the move as written comes first when it differs.
     lines = (GOLDEN_DIR / "classic-2.jsonl").read_text().splitlines()
     entry = json.loads(lines[1])
     right = entry["move"].split()[1]

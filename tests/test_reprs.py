@@ -34,7 +34,7 @@ def rebuilt(value: object) -> object:
 
 
 def test_legal_moves_print_as_text_not_bit_masks() -> None:
-    # Issue 11: print(state.legal_moves()) showed LayIn(layout=(559240, 17895424), pay=36).
+    # print(state.legal_moves()) shows text, not LayIn(layout=(559240, 17895424), pay=36).
     state = read_position(EXAMPLES / "forcing.json").apply(parse_move("force 0"))
     text = repr(state.legal_moves())
     assert text == (

@@ -1,5 +1,5 @@
 """conquian review: labels by the documented thresholds, accuracy, worked example 6 (forced) as a
-blunder, the JSON keys of issue 9, the text table, the SVG plot and bad input."""
+blunder, the JSON keys, the text table, the SVG plot and bad input."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_review_json_has_the_keys_of_the_issue(tmp_path: Path) -> None:
     assert set(data) >= {"moves", "summary"}
     (move,) = data["moves"]
     assert set(move) >= {"ply", "player", "move", "best", "win_best", "win_played", "loss", "label"}
-    # Added keys (a fresh-user report: the label could not be checked from the win chances).
+    # Added keys, so that the label can be checked (the win chances alone do not decide it).
     assert set(move) - {"ply", "player", "move", "best", "win_best", "win_played", "loss", "label"} == {
         "expected_best", "expected_played", "drop"}  # fmt: skip
     assert move["drop"] == round(move["expected_best"] - move["expected_played"], 6) >= 0.3  # a blunder
@@ -223,8 +223,8 @@ def test_review_usage_errors() -> None:
 
 
 def test_review_without_a_time_limit_writes_json(tmp_path: Path) -> None:
-    # Fresh-user report: '--time-limit 1e400 --json' threw the whole review away (JSON cannot
-    # carry an infinity); the limit is null and the text says "no time limit".
+    # '--time-limit 1e400 --json' writes the review: JSON cannot carry an infinity, so the
+    # limit is null and the text says "no time limit".
     path = tmp_path / "forced.jsonl"
     path.write_text("\n".join(forced_out_record()) + "\n")
     code, out, err = run("review", str(path), "--json", "--samples", "2", "--time-limit", "1e400")
@@ -237,8 +237,8 @@ def test_review_without_a_time_limit_writes_json(tmp_path: Path) -> None:
 
 
 def test_a_move_labelled_best_is_shown_with_its_own_figures() -> None:
-    # Fresh-user report: with v3 (which ranks by visits) a played move with the higher mean was
-    # labelled best and named as best, beside the first-ranked move's win chance.
+    # With v3 (which ranks by visits) a played move with the higher mean may be labelled best:
+    # it is then shown with its own figures, not the first-ranked move's win chance.
     from analyzer.bots.simulate import game_seed
 
     game = play_game("megajogos", ["greedy", "random", "random"], game_seed(1, 0))  # simulate --seed 1
@@ -254,8 +254,8 @@ def test_a_move_labelled_best_is_shown_with_its_own_figures() -> None:
 
 
 def test_the_first_moves_reason_says_when_the_second_has_the_higher_mean() -> None:
-    # Fresh-user report: "the next best, X, wins 36%: -0.16 in expected result" on v3's first
-    # move, where X had the higher mean over fewer iterations.
+    # On v3's first move the second, X, may have the higher mean over fewer iterations: the
+    # reason says so, not "the next best, X, wins 36%: -0.16 in expected result".
     from analyzer.analysis.advisor import advise
     from analyzer.bots.simulate import game_seed
 
@@ -269,7 +269,7 @@ def test_the_first_moves_reason_says_when_the_second_has_the_higher_mean() -> No
 
 
 def test_a_record_without_moves_says_so(tmp_path: Path) -> None:
-    # Fresh-user report: a record of its header alone said "every move was forced or a turn".
+    # A record of its header alone does not say "every move was forced or a turn".
     path = tmp_path / "empty.jsonl"
     path.write_text(forced_out_record()[0] + "\n")
     code, out, _ = run("review", str(path), "--samples", "2")

@@ -227,9 +227,9 @@ def test_tree_values_and_limits() -> None:
 
 @pytest.mark.parametrize("budget", [30, 50, 100, 1000])
 def test_tree_values_and_line_agree_whatever_the_budget(budget: int) -> None:
-    # Fresh-user report: with a small --budget the root's first solve ran out and gave 'pass'
-    # as the line, while the solves of the nodes below proved that a take wins (and 'pass'
-    # loses).  Every proven value must be the exact one, and the line must follow them.
+    # With a small --budget the root's own solve runs out and could give 'pass' as the line,
+    # while the solves of the nodes below prove that a take wins (and 'pass' loses).  Every
+    # proven value must be the exact one, and the line must follow them.
     from analyzer.bots.deals import deal_position
 
     state, _ = deal_position(CLASSIC, seed=2, after=12)
@@ -308,8 +308,8 @@ def test_paused_gc_restores_the_collector() -> None:
 
 
 def test_bounds_on_a_turn_are_for_the_player_who_turns() -> None:
-    # Fresh-user report: on a turn (R10) 'solve' said "player 1 to act" and then gave the proven
-    # bounds "for player 0". They are now the turning player's, and hold the exact value.
+    # On a turn (R10) 'solve' says "player 1 to act"; the proven bounds are that turning
+    # player's too, and hold the exact value.
     from cli_run import run
 
     from analyzer.bots.deals import deal_position
@@ -330,8 +330,9 @@ def test_bounds_on_a_turn_are_for_the_player_who_turns() -> None:
 
 
 def test_a_finished_deal_has_the_bounds_of_the_seat_it_names() -> None:
-    # Fresh-user report: solve --json on a deal player 1 had won gave bounds -1..-1 for
-    # player 1 (they were player 0's). R20: the winner's result is +1, another's -1, a draw 0.
+    # A finished deal's bounds are those of the seat they name: on a deal player 1 has won,
+    # +1..+1 for player 1, not player 0's -1..-1. R20: the winner's result is +1, another's
+    # -1, a draw 0.
     from analyzer.bots.simulate import game_seed, play_game
 
     seen = set()

@@ -38,7 +38,7 @@ GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.jsonl"))
     ids=["toAct", "passed", "hnd", "Variant", "zzz"],
 )
 def test_unknown_keys_are_refused_with_the_nearest_known_key(change: Any, message: str) -> None:
-    # Issue 11: a misspelt key was silently ignored and a different position was analysed.
+    # A misspelt key is not silently ignored, which would analyse a different position.
     data = forcing()
     change(data)
     with pytest.raises(PositionError) as info:
@@ -79,7 +79,7 @@ def test_notes_have_documented_places() -> None:
     ],
 )
 def test_shape_is_checked_before_labels_and_rules(data: Any, message: str) -> None:
-    # Issue 11: {"variant": "megajogos", "players": 3} crashed in the label check.
+    # {"variant": "megajogos", "players": 3} is refused by shape, before the label check.
     with pytest.raises(PositionError) as info:
         load_position(data)
     assert message in str(info.value)
@@ -127,7 +127,7 @@ def test_meld_query_files_refuse_unknown_keys(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", MELD_FILES, ids=lambda p: p.name)
 def test_meld_query_files_are_answered_by_melds(path: Path) -> None:
-    # Issue 11: analyze said "see 'conquian melds'", but melds could not read files.
+    # analyze says "see 'conquian melds --file'", and melds reads the file.
     code, _, err = run("analyze", str(path))
     assert code == 1 and "conquian melds --file" in err
     code, out, err = run("melds", "--file", str(path), "--json")
@@ -184,8 +184,8 @@ def test_the_schema_refuses_what_loading_refuses() -> None:
     data = forcing()
     data["x-note"] = "fine"
     assert position.is_valid(data) and position.is_valid(example("forcing.json"))
-    # Fresh-user report: the schemas accepted a meld query file without queries and a puzzle
-    # title with a control character, which the commands refuse.
+    # The schemas refuse what the commands refuse: a meld query file without queries and a
+    # puzzle title with a control character.
     melds = _validator("melds")
     assert melds.is_valid(json.loads(MELD_FILES[0].read_text()))
     assert not melds.is_valid({"type": "melds", "queries": []})
@@ -246,7 +246,7 @@ def test_every_command_refuses_unknown_keys(name: str, args: list[str], kind: st
     ],
 )
 def test_an_unknown_variant_in_a_meld_query_file_is_named_where_it_is(text: str, needle: str) -> None:
-    # Fresh-user report: "unknown variant: 'foo'" did not say which query.
+    # "unknown variant: 'foo'" says which query.
     code, out, err = run("melds", "--file", "-", input=text)
     assert code == 1 and one_error_line(err) and f"error: {needle}" in err and out == ""
 
@@ -263,18 +263,18 @@ def test_a_meld_query_file_without_queries_is_refused() -> None:
     [
         ({"stok": 3}, "unknown key 'stok' beside 'position': the keys of a position go inside it; did you mean 'position.stock'?"),
         ({"variant": "megajogos"}, "unknown key 'variant' beside 'position'"),
-        # Fresh-user report: a history key beside 'position' got only the wrapper's keys.
+        # A history key beside 'position' is pointed inside it, not given the wrapper's keys.
         ({"paid": ["KH"]}, "unknown key 'paid' beside 'position': the keys of a position go inside it; did you mean 'position.players[i].paid'?"),
         ({"notaton": "x"}, "unknown key 'notaton'; did you mean 'notation'?"),
         ({"zzz": 1}, "unknown key 'zzz' (known: description, notation, position"),
         ({"notation": 5}, "notation must be a text, got 5"),
-        # Third fresh-user round: one unknown word said "missing field 'labels'".
+        # One unknown word is an unknown variant, not "missing field 'labels'".
         ({"notation": "garbage"}, "notation: notation field 'variant' at column 1: unknown variant 'garbage'"),
     ],
 )
 def test_a_wrapper_object_refuses_unknown_keys(extra: dict[str, Any], needle: str) -> None:
-    # Break finding 7: {"position": {...}, "variant": "megajogos", "stok": 3} was read as the
-    # position alone, the other keys silently dropped.
+    # {"position": {...}, "variant": "megajogos", "stok": 3} is not read as the position alone
+    # with the other keys silently dropped.
     wrapped = {"position": forcing(), **extra}
     code, _, err = run("analyze", "-", input=json.dumps(wrapped))
     assert code == 1 and one_error_line(err) and needle in err, err
@@ -291,7 +291,7 @@ def test_a_wrapper_object_refuses_unknown_keys(extra: dict[str, Any], needle: st
     ],
 )
 def test_a_mistake_inside_a_wrapped_position_names_its_path(change: Any, needle: str) -> None:
-    # Fresh-user report: a misspelt key inside a wrapper's position was named without 'position.'.
+    # A misspelt key inside a wrapper's position is named with its path, 'position.'.
     position = forcing()
     change(position)
     wrapped = {"position": position, "description": "d"}
@@ -333,7 +333,7 @@ def test_null_is_accepted_where_the_format_says_so() -> None:
      ("card", "centre.card"), ("Declined", "centre.declined")],
 )
 def test_a_key_given_one_level_too_high_is_pointed_down(key: str, where: str) -> None:
-    # Fresh-user report: a top-level "paid" got the list of top-level keys, none of them it.
+    # A top-level "paid" is pointed one level down, not given the list of top-level keys.
     data = forcing()
     data[key] = ["KH"]
     with pytest.raises(PositionError) as info:

@@ -136,8 +136,8 @@ def test_nobody_is_marked_to_act_once_the_deal_is_over() -> None:
 
 
 def test_an_exchange_position_says_the_exchange_comes_first() -> None:
-    # Fresh-user report: the exchange example of docs/notation.md showed "Centre none: a stock
-    # card is turned next" while player 0 had a card to choose (R9).
+    # The exchange example of docs/notation.md: player 0 has a card to choose (R9), so the
+    # centre does not say "a stock card is turned next".
     exchange = (
         "megajogos spanish 0 0 3e,3b,5c,6e,7b,10c,11c,11o/1c,2c,2o,4o,5o,6b,11e,12c/"
         "1o,3c,3o,6c,6o,7c,12o,12b - - 5b,11b,4e,7o,1e,4b,1b,4c,7e,10o,10e,10b,2b,5e,2e,12e "

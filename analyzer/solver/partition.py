@@ -269,7 +269,7 @@ def solve_arrangement(
         return Arrangement(False, (), 0, cards, True)
     if cards and is_meld(cards, rules):
         # Every card melded either way; one meld says what the cards are (an eight-card run
-        # was shown as a five- and a three-card run beside the verdict "a meld").
+        # is not shown as a five- and a three-card run beside the verdict "a meld").
         return Arrangement(True, (cards,), cards.bit_count(), 0, True)
     cover = cover_model(cards, must, rules)
     # Meld as many cards as possible.
