@@ -116,6 +116,6 @@ export function zoneOf(message) {
   if (/\bstock\b/.test(text) && !player) return "stock";
   if (/\bdead\b/.test(text) && !player) return "dead";
   if (/\b(centre|center)\b/.test(text) && !player) return "centre";
-  if (player) return /layout|meld/.test(text) ? `layout-${player[1]}` : `hand-${player[1]}`;
+  if (player) return /\blayout\b|\bmelds?\b/.test(text) ? `layout-${player[1]}` : `hand-${player[1]}`;
   return null;
 }

@@ -184,6 +184,10 @@ function endSearch() {
   $$('[data-action="stop"]').forEach((b) => { b.disabled = true; });
 }
 
+function counted(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function pct(x) {
   return `${(100 * x).toFixed(0)}%`;
 }
@@ -587,7 +591,8 @@ function drawReview(review) {
       const name = review.players && review.players[s.player] ? ` (${review.players[s.player]})` : "";
       summary.append(el("div", "summary-row",
         `Player ${s.player}${name}: accuracy ${s.accuracy === null ? "-" : s.accuracy}; ` +
-        `${s.blunder} blunders, ${s.mistake} mistakes, ${s.inaccuracy} inaccuracies`));
+        `${counted(s.blunder, "blunder")}, ${counted(s.mistake, "mistake")}, ` +
+        `${counted(s.inaccuracy, "inaccuracy", "inaccuracies")}`));
     }
   });
   drawChart($("#review-chart"), review);

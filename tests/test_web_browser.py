@@ -1,0 +1,225 @@
+"""The web board in a real browser: Playwright for Python driving Debian's chromium (launched by
+path: no browser can be downloaded here) against the board served on the loopback.
+Screenshots go to tests/artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from web_support import ARTIFACTS, FORCING, ROOT, example, need_web, served
+
+need_web()
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason='Playwright is not installed: pip install -e ".[webtest]"'
+)
+CHROMIUM = os.environ.get("CONQUIAN_CHROMIUM", "/usr/bin/chromium")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        f"no chromium at {CHROMIUM}: apt-get install -y chromium (.ci/run installs it)",
+        allow_module_level=True,
+    )
+
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+WAIT = 60_000  # ms: a loaded CI machine is slow, a failing wait still ends
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with served(workers=2, queue=4, time_cap=120) as (url, _):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def page(browser: Any, base: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1300, "height": 950}, accept_downloads=True)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    # A 4xx answer is logged by the browser as a failed resource: the page expects those.
+    tab.on(
+        "console",
+        lambda m: errors.append(m.text)
+        if m.type == "error" and not m.text.startswith("Failed to load resource")
+        else None,
+    )
+    tab.base = base  # type: ignore[attr-defined]
+    yield tab
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+    assert not errors, errors
+
+
+def open_board(page: Any, position: str | None = None) -> None:
+    url = page.base + "/"
+    if position is not None:
+        url += "?position=" + urllib.parse.quote(position)
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+
+
+def cards(page: Any, zone: str) -> list[str]:
+    return [c.get_attribute("data-card") for c in page.query_selector_all(f'[data-zone="{zone}"] [data-card]')]
+
+
+def test_open_a_position_by_url_and_read_its_cards(page: Any) -> None:
+    open_board(page, FORCING)
+    assert cards(page, "hand-0") == ["KS", "KH"]
+    assert cards(page, "layout-0") == ["AC", "2C", "3C", "4C", "4S", "5S", "6S", "7S"]
+    assert cards(page, "hand-1") == ["AH", "2H", "2D", "3S", "3D", "5D", "6H", "JD", "QH", "QD"]
+    assert cards(page, "centre") == ["5C"] and cards(page, "dead") == ["7D"]
+    assert page.get_attribute('[data-zone="stock"]', "data-count") == "18"
+    assert page.get_attribute('[data-zone="centre"]', "data-kind") == "turned"
+    assert "to act" in page.inner_text('[data-seat="1"] .seat-title')
+    page.wait_for_selector('#analysis-moves [data-move="force 0"]', timeout=WAIT)
+    # Spanish labels: the text changes, the data-card codes do not (R2).
+    page.select_option("#labels", "spanish")
+    assert page.inner_text('[data-zone="centre"] [data-card="5C"]') == "5b"
+    assert cards(page, "hand-0") == ["KS", "KH"]
+    assert page.inner_text('[data-zone="hand-0"] [data-card="KH"]') == "12c"
+
+
+def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    # 2H from player 1's hand to the dead cards: his hand is one short (R7).
+    page.click('#palette [data-card="2H"]')
+    page.click('[data-zone="dead"]')
+    problem = page.locator('[data-problem-for="hand-1"]')
+    problem.wait_for(timeout=WAIT)
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "(R7)" in problem.inner_text() and "player 1" in problem.inner_text()
+    assert "wrong" in (page.get_attribute('[data-zone="hand-1"]', "class") or "")
+    assert "2H" in cards(page, "dead")
+    # Back into his hand: valid again, and the notation follows.
+    page.click('#palette [data-card="2H"]')
+    page.click('#palette [data-card="2H"]')
+    page.click('[data-zone="hand-1"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert "2H" in cards(page, "hand-1") and "2H" not in cards(page, "dead")
+    assert page.inner_text('[data-problem-for="hand-1"]') == ""
+
+
+def test_hint_on_worked_example_6_puts_going_out_first(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="setup"]')
+    page.fill("#setup-text", json.dumps(example("example6-going-out")))
+    page.click('[data-action="open-text"]')
+    page.wait_for_selector('[data-zone="hand-0"][data-count="0"]', timeout=WAIT)
+    page.click('nav [data-mode="analysis"]')
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+    rows = [r.get_attribute("data-move") for r in page.query_selector_all("#analysis-output .hint-row")]
+    assert rows and rows[0].startswith("take ") and rows[0].endswith(" out"), rows  # R15
+    assert "sampled deals" in page.inner_text("#analysis-output .hint-head")
+    assert "going out" in page.inner_text("#description") or "goes out" in page.inner_text("#description")
+
+
+def test_play_a_classic_deal_against_greedy_to_its_end(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    page.select_option("#play-variant", "classic")
+    page.select_option("#play-bot", "greedy")
+    page.fill("#play-seed", "3")
+    page.click('[data-action="new-game"]')
+    moves = page.locator("#play-moves")
+    for _ in range(120):
+        page.wait_for_selector('#play-moves[data-busy="false"]', timeout=WAIT)
+        if moves.get_attribute("data-over") == "true":
+            break
+        choices = page.query_selector_all("#play-moves [data-move]")
+        assert len(choices) >= 2  # a single legal move is played for the player
+        texts = [c.get_attribute("data-move") for c in choices]
+        # Go out when possible, else take, else the first choice: clicked as a player would.
+        pick = next((t for t in texts if t.endswith(" out")), None) or next(
+            (t for t in texts if t.startswith("take")), texts[0]
+        )
+        before = page.locator("#play-log .log-line").count()
+        page.click(f'#play-moves [data-move="{pick}"]')
+        page.wait_for_selector(f"#play-log .log-line >> nth={before}", timeout=WAIT)
+    else:
+        pytest.fail("the deal did not end within 120 clicks")
+    result = page.inner_text("#play-moves .game-over")
+    assert re.fullmatch(r"You won!|Player 1 won\.|The deal is a draw \(R18\)\.", result), result
+    assert page.locator('#play-log .log-line[data-player="1"]').count() > 0
+    with page.expect_download() as download:
+        page.click('[data-action="save-record"]')
+    lines = open(download.value.path(), encoding="utf-8").read().splitlines()
+    assert json.loads(lines[0])["format"] == "conquian-record" and "result" in json.loads(lines[-1])
+
+
+def test_open_a_record_and_see_the_blunder_marked(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="review"]')
+    page.select_option("#review-examples", "classic-missed-win")
+    page.click('[data-action="load-record"]')
+    page.fill("#review-samples", "4")
+    page.click('#right [data-panel="review"] [data-action="review"]')
+    blunder = page.locator('.review-row[data-label="blunder"]')
+    blunder.first.wait_for(timeout=WAIT)
+    assert blunder.count() == 1 and blunder.get_attribute("data-ply") == "7"
+    assert "??" in blunder.inner_text()
+    blunder.click()
+    page.wait_for_selector('.review-row.selected[data-ply="7"]', timeout=WAIT)
+    assert "best take" in page.inner_text("#status") and "blunder" in page.inner_text("#status")
+    assert page.locator("#review-chart svg polyline").count() >= 1
+
+
+def test_solve_a_puzzle_with_the_answer_hidden_until_asked(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="puzzles"]')
+    page.click('[data-puzzle="classic-win-1"]')
+    page.wait_for_selector("#puzzle-moves [data-move]", timeout=WAIT)
+    assert "find a move that wins" in page.inner_text("#puzzle-prompt")
+    assert page.inner_text("#puzzle-answer") == ""
+    assert cards(page, "centre") == ["4H"]
+    page.click('#puzzle-moves [data-move="pass"]')
+    page.wait_for_selector('#puzzle-result[data-correct="false"]', timeout=WAIT)
+    page.click('#puzzle-moves [data-move="take [3H 4H 5H] [5D 6D 7D JD] [JS JH JC] pay 4S"]')
+    page.wait_for_selector('#puzzle-result[data-correct="true"]', timeout=WAIT)
+    page.click('[data-action="reveal"]')
+    page.wait_for_selector("#puzzle-answer .answer", timeout=WAIT)
+    assert "pay 4S" in page.inner_text("#puzzle-answer") or "pay 4♠" in page.inner_text("#puzzle-answer")
+
+
+def test_descriptions_are_text_never_html(page: Any) -> None:
+    hostile = '<img src=x onerror="document.body.dataset.owned=1"><script>document.body.dataset.owned=2</script>'
+    data = {**example("forcing"), "description": hostile, "x-note": hostile}
+    open_board(page)
+    page.click('nav [data-mode="setup"]')
+    page.fill("#setup-text", json.dumps(data))
+    page.click('[data-action="open-text"]')
+    page.locator("#description", has_text="onerror").wait_for(timeout=WAIT)
+    assert page.inner_text("#description") == hostile
+    assert page.locator("#description img, #description script").count() == 0
+    assert page.locator("body img").count() == 0
+    assert page.get_attribute("body", "data-owned") is None
+
+
+def test_the_board_screenshot(page: Any) -> None:
+    """Worked example 5 with a sampled hint beside it: the picture in docs/web.md."""
+    open_board(page, FORCING)
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+    assert page.locator("#analysis-output .hint-row").count() == 2
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "board.png"))
+    if os.environ.get("CONQUIAN_UPDATE_SCREENSHOT"):
+        page.screenshot(path=str(ROOT / "docs" / "images" / "board.png"))
