@@ -29,6 +29,7 @@ from analyzer.core.errors import (
     ConquianError,
     DuplicateCardError,
     IllegalMoveError,
+    InvalidMoveError,
     PositionError,
     UnknownVariantError,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "DuplicateCardError",
     "GameState",
     "IllegalMoveError",
+    "InvalidMoveError",
     "Labels",
     "NotationError",
     "Phase",

@@ -205,6 +205,25 @@ def test_illegal_move_names_move_and_position_and_keeps_state() -> None:
     assert dump_position(state) == before
 
 
+def test_a_move_text_that_cannot_be_read_is_invalid_not_illegal() -> None:
+    # As python-chess: a syntax error is InvalidMoveError, a readable move that the position
+    # refuses is IllegalMoveError itself; 'except IllegalMoveError' catches both.
+    import analyzer
+    from analyzer.core.errors import InvalidMoveError
+
+    assert "InvalidMoveError" in analyzer.__all__ and analyzer.InvalidMoveError is InvalidMoveError
+    assert issubclass(InvalidMoveError, IllegalMoveError)
+    for text in ("take [5C", "take [] pay AH", "take [5H 6H 7H] pay", "force x", "take [5H 9z] out", "fly"):
+        with pytest.raises(InvalidMoveError):
+            parse_move(text)
+    with pytest.raises(InvalidMoveError, match="not a Take move"):
+        Take.parse("pass")
+    state = load_position(position())
+    with pytest.raises(IllegalMoveError) as info:
+        state.apply(parse_move("take [5C 6C 7C] pay KH"))
+    assert type(info.value) is IllegalMoveError
+
+
 def test_dead_card_and_next_turner_r17() -> None:
     state = load_position(position())
     after = state.apply(Pass())

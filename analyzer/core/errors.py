@@ -17,6 +17,7 @@ __all__ = [
     "ConquianError",
     "DuplicateCardError",
     "IllegalMoveError",
+    "InvalidMoveError",
     "MissingExtraError",
     "PositionError",
     "UnknownVariantError",
@@ -84,6 +85,11 @@ class PositionError(ConquianError, ValueError):
 
 class IllegalMoveError(ConquianError, ValueError):
     """A move is malformed or not legal in the given position."""
+
+
+class InvalidMoveError(IllegalMoveError):
+    """A move text cannot be read as a move (R9-R16), whatever the position; as python-chess,
+    apart from a readable move that is illegal, yet caught by ``except IllegalMoveError``."""
 
 
 class MissingExtraError(ConquianError, ImportError):

@@ -38,7 +38,7 @@ from analyzer.core.cards import (
     parse_cards,
     text_labels,
 )
-from analyzer.core.errors import CardError, IllegalMoveError
+from analyzer.core.errors import CardError, InvalidMoveError
 
 __all__ = [
     "Force",
@@ -103,12 +103,12 @@ class _Text:
 
         Raises
         ------
-        IllegalMoveError
+        InvalidMoveError
             If the text is not a move, or is a move of another type.
         """
         move = parse_move(text, labels)
         if not isinstance(move, cls):
-            raise IllegalMoveError(
+            raise InvalidMoveError(
                 f"{clip(text)!r} is a {type(move).__name__} move, not a {cls.__name__} move"
             )
         return move
@@ -230,13 +230,13 @@ def _parse_layout(body: str, labels: Labels, text: str) -> tuple[tuple[int, ...]
         pos = len(body) - len(ahead)
         match = _BRACKETS.match(body, pos)
         if match is None:
-            raise IllegalMoveError(f"unclosed '[' in move {clip(text)!r}")
+            raise InvalidMoveError(f"unclosed '[' in move {clip(text)!r}")
         mask = mask_of(parse_cards(match.group(1), labels))
         if not mask:  # 'take [] pay AH' is refused, as 'take pay AH' is
-            raise IllegalMoveError(f"an empty meld '[]' in move {clip(text)!r}: a meld lists its cards")
+            raise InvalidMoveError(f"an empty meld '[]' in move {clip(text)!r}: a meld lists its cards")
         if mask & seen:
             twice = format_card((mask & seen & -(mask & seen)).bit_length() - 1, labels)
-            raise IllegalMoveError(f"{twice} appears in two melds in move {clip(text)!r}")
+            raise InvalidMoveError(f"{twice} appears in two melds in move {clip(text)!r}")
         seen |= mask
         melds.append(mask)
         pos = match.end()
@@ -249,7 +249,7 @@ def _parse_end(rest: str, labels: Labels, text: str) -> int | None:
         return None
     if len(words) == 2 and words[0].lower() == "pay":
         return parse_card(words[1], labels)
-    raise IllegalMoveError(f"expected 'pay CARD' or 'out' at the end of move {clip(text)!r}")
+    raise InvalidMoveError(f"expected 'pay CARD' or 'out' at the end of move {clip(text)!r}")
 
 
 def _card_tokens(verb: str, rest: str) -> list[str]:
@@ -283,12 +283,14 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
 
     Raises
     ------
-    IllegalMoveError
-        If the text is not a move; the message quotes it.  Legality in a
-        position is checked by :meth:`analyzer.core.state.GameState.apply`.
+    InvalidMoveError
+        If the text is not a move (a syntax error; a subclass of
+        :class:`~analyzer.core.errors.IllegalMoveError`); the message quotes it.
+        Legality in a position is checked by :meth:`analyzer.core.state.GameState.apply`,
+        which raises ``IllegalMoveError`` itself.
     """
     if not isinstance(text, str):
-        raise IllegalMoveError(f"not a move: {clip(repr(text))} (a move is text, e.g. 'pass')")
+        raise InvalidMoveError(f"not a move: {clip(repr(text))} (a move is text, e.g. 'pass')")
     # Brackets end words: 'take[5S 5D 5C]pay AD' is a move.
     clean = " ".join(text.replace("[", " [").replace("]", "] ").split())
     head, _, rest = clean.partition(" ")
@@ -300,7 +302,7 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
         if verb in ("take", "lay"):
             layout, end = _parse_layout(rest, labels, text)
             if not layout:
-                raise IllegalMoveError(f"move {clip(text)!r} lists no melds")
+                raise InvalidMoveError(f"move {clip(text)!r} lists no melds")
             pay = _parse_end(end, labels, text)
             return Take(layout, pay) if verb == "take" else LayIn(layout, pay)
         seat = small_number(rest) if verb == "force" else None
@@ -309,17 +311,17 @@ def parse_move(text: str, labels: Labels | None = Labels.FRENCH) -> Move:
         if verb == "meld":
             layout, end = _parse_layout(rest, labels, text)
             if len(layout) != 1 or end:
-                raise IllegalMoveError(f"'meld' takes exactly one [meld] in move {clip(text)!r}")
+                raise InvalidMoveError(f"'meld' takes exactly one [meld] in move {clip(text)!r}")
             return Meld(layout[0])
         if verb in ("give", "turn") and rest and " " not in rest:
             card = parse_card(rest, labels)
             return Give(card) if verb == "give" else Turn(card)
     except CardError as exc:
-        raise IllegalMoveError(f"{exc} in move {clip(text)!r}") from None
+        raise InvalidMoveError(f"{exc} in move {clip(text)!r}") from None
     shape = _SHAPES.get(verb)
     if shape is not None:  # a known word with the wrong rest: say what it takes
-        raise IllegalMoveError(f"not a move: {clip(text)!r} ({shape})")
-    raise IllegalMoveError(
+        raise InvalidMoveError(f"not a move: {clip(text)!r} ({shape})")
+    raise InvalidMoveError(
         f"not a move: {clip(text)!r} (expected pass, take, force, lay, meld, give or turn)"
     )
 
