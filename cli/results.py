@@ -23,6 +23,7 @@ from analyzer.core.plain import dump_position
 from analyzer.core.state import GameState, Phase
 from analyzer.formats.notation import format_notation
 from analyzer.search.allmoves import MoveValue
+from analyzer.search.anytime import AnytimeResult
 from analyzer.search.exact import SearchResult
 from analyzer.solver.partition import Arrangement
 from analyzer.solver.why import Explanation
@@ -30,6 +31,7 @@ from analyzer.solver.why import Explanation
 __all__ = [
     "all_moves_data",
     "analyze_data",
+    "anytime_data",
     "arrangement_data",
     "hint_data",
     "hint_moves",
@@ -208,8 +210,9 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
     dict
         ``winner``, ``proven``, ``pv``, ``nodes``, ``values`` (expected result per player,
         -1..1), ``mode``, ``stopped_by``, ``seconds``, ``bounds`` (what is proven for the
-        player to act: ``player``, ``lower``, ``upper``) and ``estimate``; with the stock order
-        unknown also ``probabilities`` (each player's win and the draw).
+        player to act: ``player``, ``lower``, ``upper``), ``estimate`` and ``method``
+        (``"exact"``: one search); with the stock order unknown also ``probabilities`` (each
+        player's win and the draw).
     """
     lab = state.rules.labels
     n = state.rules.players
@@ -229,6 +232,7 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
             "upper": round(result.upper, 6),
         },
         "estimate": not result.proven,
+        "method": "exact",
     }
     if result.mode == "expectimax":
         probabilities = {str(p): round(result.outcome[p], 6) for p in range(n)}
@@ -237,7 +241,9 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
     return data
 
 
-def all_moves_data(state: GameState, values: list[MoveValue]) -> dict[str, Any]:
+def all_moves_data(
+    state: GameState, values: list[MoveValue], *, method: str = "exact"
+) -> dict[str, Any]:
     """``solve --all-moves --json``: every legal root move, best first for the player to act,
     with its values per player, ``proven`` and its principal variation (the move first).
 
@@ -246,32 +252,106 @@ def all_moves_data(state: GameState, values: list[MoveValue]) -> dict[str, Any]:
     state : GameState
         The position (its labels name the moves, R2).
     values : list of MoveValue
-        :func:`analyzer.search.allmoves.solve_moves`'s answer for it, best first.
+        :func:`analyzer.search.allmoves.solve_moves`'s answer for it (or the moves of
+        :func:`analyzer.search.anytime.solve_anytime`'s), best first.
+    method : str
+        ``"exact"`` (each move searched) or ``"anytime"`` (:func:`anytime_data`).
 
     Returns
     -------
     dict
-        ``to_act``, ``mode`` (the search, as ``solve --json``), ``moves`` (each ``move``,
-        ``values`` per player on -1..1 (R20), ``proven``, ``stopped_by``, ``pv``), ``proven``
-        (every move), ``nodes`` and ``seconds`` (all moves).
+        ``to_act``, ``mode`` (the search, as ``solve --json``), ``method``, ``moves``
+        (:func:`_move_data`), ``proven`` (every move), ``nodes`` and ``seconds`` (all moves).
     """
-    lab = state.rules.labels
     return {
         "to_act": state.to_act,
         "mode": values[0].mode if values else None,
-        "moves": [
-            {
-                "move": v.move.text(lab),
-                "values": [round(x, 6) for x in v.values],
-                "proven": v.proven,
-                "stopped_by": v.stopped_by,
-                "pv": [m.text(lab) for m in v.pv],
-            }
-            for v in values
-        ],
+        "method": method,
+        "moves": [_move_data(state, v) for v in values],
         "proven": all(v.proven for v in values),
         "nodes": sum(v.nodes for v in values),
         "seconds": round(sum(v.seconds for v in values), 4),
+    }
+
+
+def _move_data(state: GameState, v: MoveValue) -> dict[str, Any]:
+    """One move of ``solve``: ``move`` (``turn`` for an unknown stock card), ``values`` per
+    player on -1..1 (R20), ``value`` (the player to act's), ``ci95`` (its 95% interval: one point
+    when proven, ``null`` for an unproven search), ``proven``, ``samples`` (stock orders the
+    estimate averages, 0 when searched), ``stopped_by`` and ``pv``."""
+    value = v.values[state.to_act]
+    ci95 = v.ci95 if v.ci95 is not None else (value, value) if v.proven else None
+    return {
+        "move": v.text(state.rules.labels),
+        "values": [round(x, 6) for x in v.values],
+        "value": round(value, 6),
+        "ci95": None if ci95 is None else [round(ci95[0], 6), round(ci95[1], 6)],
+        "proven": v.proven,
+        "samples": v.samples,
+        "stopped_by": v.stopped_by,
+        "pv": v.pv_text(state.rules.labels),
+    }
+
+
+def anytime_data(state: GameState, result: AnytimeResult, *, all_moves: bool) -> dict[str, Any]:
+    """``solve --json`` (and ``--all-moves``) with the stock order unknown
+    (:func:`analyzer.search.anytime.solve_anytime`), ``method`` ``"anytime"``.
+
+    Returns
+    -------
+    dict
+        With ``all_moves``: :func:`all_moves_data`'s keys; else :func:`solve_data`'s for the best
+        move (``values``, ``probabilities``, ``pv``, ``bounds``: the best proven move's value as
+        ``lower``) plus ``move`` (the best), ``value``, ``ci95`` and ``moves``
+        (:func:`_move_data`, best first).  Each move also has ``diff`` (the best move's result
+        minus its own over the same sampled orders) and ``diff_ci95`` (its paired 95% interval),
+        ``null`` unless both are estimated.  Both add ``samples`` (stock orders solved),
+        ``samples_asked``, ``seed``, ``inexact`` (double-dummy searches that ran out of
+        ``--budget``) and ``stopped_by`` (``"time"`` or ``"interrupted"`` when the sampling was
+        cut, ``"positions"`` when a move is not proven, else ``null``).
+    """
+    stopped = result.stopped_by or (None if result.proven else "positions")
+    sampling = {
+        "samples": result.samples,
+        "samples_asked": result.asked,
+        "seed": result.seed,
+        "inexact": result.inexact,
+        "stopped_by": stopped,
+    }
+    moves = [_move_data(state, v) for v in result.moves]
+    for row, diff in zip(moves, result.diffs, strict=True):
+        row["diff"] = None if diff is None else round(diff[0], 6)
+        row["diff_ci95"] = None if diff is None else [round(diff[1], 6), round(diff[2], 6)]
+    if all_moves:
+        data = all_moves_data(state, result.moves, method="anytime")
+        data.update(sampling, moves=moves, nodes=result.nodes, seconds=round(result.seconds, 4))
+        return data
+    best = result.moves[0]
+    n = state.rules.players
+    winner = next((p for p in range(n) if best.outcome[p] > 1 - 1e-9), None) if result.proven else None
+    probabilities = {str(p): round(best.outcome[p], 6) for p in range(n)}
+    probabilities["draw"] = round(best.outcome[n], 6)
+    return {
+        "winner": winner,
+        "proven": result.proven,
+        "pv": moves[0]["pv"],
+        "nodes": result.nodes,
+        "values": moves[0]["values"],
+        "mode": "expectimax",
+        "seconds": round(result.seconds, 4),
+        "bounds": {
+            "player": result.player,
+            "lower": round(result.lower, 6),
+            "upper": round(result.upper, 6),
+        },
+        "estimate": not result.proven,
+        "probabilities": probabilities,
+        "method": "anytime",
+        "move": moves[0]["move"],
+        "value": moves[0]["value"],
+        "ci95": moves[0]["ci95"],
+        **sampling,
+        "moves": moves,
     }
 
 

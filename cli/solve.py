@@ -1,4 +1,9 @@
-"""``conquian solve``: the value of a position under best play with every hand known."""
+"""``conquian solve``: the value of a position under best play with every hand known.
+
+With the stock order given, one exact search (or one per move with ``--all-moves``); with it
+unknown, the anytime answer of :func:`analyzer.search.anytime.solve_anytime` (``--exact``: the
+expectimax alone).
+"""
 
 from __future__ import annotations
 
@@ -10,17 +15,23 @@ import typer
 from rich.table import Table
 
 from analyzer.core.cards import counted
+from analyzer.core.errors import PositionError
 from analyzer.core.state import GameState
-from analyzer.search.allmoves import solve_moves
+from analyzer.search.allmoves import MoveValue, solve_moves
+from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.exact import solve as search_solve
-from cli.boundary import usage
 from cli.console import emit, err, out
 from cli.inputs import POSITION_HELP, position_arg
-from cli.options import BudgetOpt, JsonOpt, LabelsOpt, TimeOpt
+from cli.options import BudgetOpt, JsonOpt, LabelsOpt
 from cli.progress import interruptible, progress
-from cli.results import all_moves_data, solve_data
+from cli.results import all_moves_data, anytime_data, solve_data
 
-__all__ = ["SearchMode", "solve"]
+__all__ = ["ANYTIME_TIME_LIMIT", "EXACT_TIME_LIMIT", "SearchMode", "solve", "solve_notes"]
+
+EXACT_TIME_LIMIT = 60.0
+"""Default seconds of an exact search (the stock order given, or ``--exact``)."""
+ANYTIME_TIME_LIMIT = 10.0
+"""Default cap in seconds of the anytime answer (the stock order unknown)."""
 
 
 class SearchMode(enum.StrEnum):
@@ -37,7 +48,17 @@ def solve(
         typer.Argument(metavar="POSITION", help=POSITION_HELP + " Every hand must be known."),
     ],
     budget: BudgetOpt = 2_000_000,
-    time_limit: TimeOpt = 60.0,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit",
+            min=0.01,
+            metavar="SECONDS",
+            help=f"Most seconds to search (default: {EXACT_TIME_LIMIT:g} for an exact search; "
+            f"{ANYTIME_TIME_LIMIT:g}, a cap, with the stock order unknown: when it cuts the "
+            "sampling, the answer says so).",
+        ),
+    ] = None,
     mode: Annotated[
         SearchMode,
         typer.Option("--mode", help="3 players: maxn or paranoid.", case_sensitive=False),
@@ -51,18 +72,78 @@ def solve(
             "for all of them.",
         ),
     ] = False,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            "-n",
+            min=1,
+            metavar="N",
+            help=f"Stock order unknown: stock orders to sample for the moves not proven, each "
+            f"solved double-dummy (default {DEFAULT_SAMPLES}, on any machine).",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", min=0, metavar="S", help="Seed of the sampled stock orders (default 0)."
+        ),
+    ] = None,
+    prove: Annotated[
+        int | None,
+        typer.Option(
+            "--prove",
+            min=0,
+            metavar="N",
+            help=f"Stock order unknown: positions of each move's exact expectimax, the proof "
+            f"(default {DEFAULT_PROVE:,}; 0: none).",
+        ),
+    ] = None,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact",
+            help="Stock order unknown: the exact expectimax alone, within --budget and "
+            "--time-limit, instead of the anytime answer.",
+        ),
+    ] = False,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Solve a position with every hand known under best play (double-dummy)."""
+    """Solve a position with every hand known under best play (double-dummy).
+
+    With the stock order unknown the answer is anytime: each move's exact expectimax where it
+    finishes within --prove positions, else its mean over --samples sampled stock orders, each
+    solved double-dummy, with a 95% interval; proven and estimated values are marked.
+    """
     pos = position_arg(position, labels)
     state = pos.state
-    if mode is not SearchMode.AUTO and state.rules.players == 2:
-        usage(
-            f"--mode {mode.value} chooses how three players are searched; this position has two "
-            "players, whose search is the same either way: it has no effect"
+    if any(h is None for h in state.hands):
+        raise PositionError(
+            "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
         )
+    anytime = state.stock is None and state.stock_count > 0 and not exact
+    given = {"--mode": mode is not SearchMode.AUTO, "--samples": samples is not None,
+             "--seed": seed is not None, "--prove": prove is not None, "--exact": exact}  # fmt: skip
+    for message in solve_notes(state, given):
+        err.print(f"Note: {message}.", markup=False, soft_wrap=True)
     lab = state.rules.labels
+    if anytime:
+        _anytime(
+            state,
+            pos.name,
+            mode=mode,
+            samples=DEFAULT_SAMPLES if samples is None else samples,
+            seed=0 if seed is None else seed,
+            prove=DEFAULT_PROVE if prove is None else prove,
+            budget=budget,
+            time_limit=ANYTIME_TIME_LIMIT if time_limit is None else time_limit,
+            all_moves=all_moves,
+            as_json=as_json,
+        )
+        return
+    if time_limit is None:
+        time_limit = EXACT_TIME_LIMIT
     if all_moves:
         _all_moves(state, pos.name, mode, budget, time_limit, as_json)
         return
@@ -109,6 +190,33 @@ def solve(
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
 
 
+def solve_notes(state: GameState, given: dict[str, bool]) -> list[str]:
+    """One line for each option given that has no effect on ``state`` (it changes nothing, so it
+    is not an error): ``given`` maps ``--mode``, ``--samples``, ``--seed``, ``--prove`` and
+    ``--exact`` to whether each was given."""
+    notes: list[str] = []
+    if given.get("--mode") and state.rules.players == 2:
+        notes.append(
+            "--mode has no effect: it chooses how three players are searched, and this position "
+            "has two, whose search is the same either way"
+        )
+    sampled = ("--samples", "--seed", "--prove")
+    if state.stock is not None or state.stock_count == 0:
+        why = "the stock order is given" if state.stock_count else "the stock is empty"
+        for option in (*sampled, "--exact"):
+            if given.get(option):
+                notes.append(
+                    f"{option} has no effect: {why}, so the search is exact and nothing is sampled"
+                )
+    elif given.get("--exact"):
+        for option in sampled:
+            if given.get(option):
+                notes.append(
+                    f"{option} has no effect with --exact (the expectimax alone: nothing is sampled)"
+                )
+    return notes
+
+
 def _bounds_text(lower: float, upper: float) -> str:
     """Proven bounds on an expected result (R20: win +1, draw 0, loss -1) in words."""
     if lower <= -1.0 and upper >= 1.0:
@@ -117,9 +225,17 @@ def _bounds_text(lower: float, upper: float) -> str:
         return {1.0: "a win", 0.0: "a draw", -1.0: "a loss"}.get(lower, f"{lower:+.2f}")
     parts = []
     if lower > -1.0:
-        parts.append(f"at least {lower:+.2f}" if lower not in (0.0, 1.0) else f"at least a {'draw' if lower == 0 else 'win'}")
+        parts.append(
+            f"at least {lower:+.2f}"
+            if lower not in (0.0, 1.0)
+            else f"at least a {'draw' if lower == 0 else 'win'}"
+        )
     if upper < 1.0:
-        parts.append(f"at most {upper:+.2f}" if upper not in (0.0, -1.0) else f"at most a {'draw' if upper == 0 else 'loss'}")
+        parts.append(
+            f"at most {upper:+.2f}"
+            if upper not in (0.0, -1.0)
+            else f"at most a {'draw' if upper == 0 else 'loss'}"
+        )
     return " and ".join(parts) + " (win +1, draw 0, loss -1)"
 
 
@@ -156,7 +272,7 @@ def _all_moves(
         line = "; ".join(row["pv"][1:6]) + (" ..." if len(row["pv"]) > 6 else "")
         table.add_row(
             str(k),
-            value.move.text(lab),
+            value.text(lab),
             f"{value.values[me]:+.3f}",
             "yes" if value.proven else f"no ({value.stopped_by or 'budget'})",
             line or "-",
@@ -165,4 +281,117 @@ def _all_moves(
     out.print(
         f"{'Proven' if data['proven'] else 'NOT all proven'}: {counted(data['nodes'], 'position')} in "
         f"{data['seconds']:.2f} s."
+    )
+
+
+def _anytime(
+    state: GameState,
+    name: str,
+    *,
+    mode: SearchMode,
+    samples: int,
+    seed: int,
+    prove: int,
+    budget: int,
+    time_limit: float,
+    all_moves: bool,
+    as_json: bool,
+) -> None:
+    """The anytime answer with the stock order unknown (the same search for ``--all-moves``)."""
+    lab = state.rules.labels
+    bar = progress("sampling stock orders", as_json, transient=True)
+    with bar, interruptible() as stop:
+        task = bar.add_task("orders", total=samples)
+        result = solve_anytime(
+            state,
+            samples=samples,
+            seed=seed,
+            prove=prove,
+            mode=mode.value,
+            max_nodes=budget,
+            time_limit=time_limit,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            stop=stop,
+        )
+    data = anytime_data(state, result, all_moves=all_moves)
+    if as_json:
+        emit(data)
+        return
+    me = result.player
+    out.print(f"Position: {name}: {state.describe()}.", markup=False)
+    out.print(
+        f"Stock order unknown: each move's exact expectimax where it finishes within "
+        f"{prove:,} positions (proven), else its mean over {samples} sampled stock orders "
+        f"(seed {seed}), each solved double-dummy (estimated, with a 95% interval)."
+    )
+    best = result.moves[0]
+    if not all_moves:
+        out.print(
+            f"Best move for player {me}: {best.text(lab)}, {_value_text(best, me)}.", markup=False
+        )
+        for v in result.moves[1:]:
+            out.print(f"  {v.text(lab)}: {_value_text(v, me)}", markup=False)
+    else:
+        out.print(
+            f"Every legal move of player {me}, best first, by his expected result "
+            "(+1 win, 0 draw, -1 loss):"
+        )
+        table = Table(show_lines=False)
+        for col, just in (("#", "right"), ("move", "left"), ("value", "right"),
+                          ("95% interval", "left"), ("how", "left")):  # fmt: skip
+            table.add_column(col, justify=just)  # type: ignore[arg-type]
+        for k, v in enumerate(result.moves, 1):
+            low, high = v.ci95 if v.ci95 is not None else (v.values[me], v.values[me])
+            table.add_row(
+                str(k),
+                v.text(lab),
+                f"{v.values[me]:+.3f}",
+                "-" if v.proven else f"{low:+.2f} to {high:+.2f}",
+                "proven (expectimax)" if v.proven else f"estimated ({v.samples} orders)",
+            )
+        out.print(table)
+    close = [
+        v.text(lab)
+        for v, d in zip(result.moves[1:], result.diffs[1:], strict=True)
+        if d is not None and d[1] <= 0.0
+    ]
+    if close:
+        out.print(
+            f"Not separated from {best.text(lab)} by these orders (paired 95% interval of the "
+            f"difference holds 0): {', '.join(close)}; more --samples may separate them.",
+            markup=False,
+        )
+    if not result.proven:
+        out.print(f"Proven for player {me}: {_bounds_text(result.lower, result.upper)}.")
+    cut = {"time": "the time limit cut the sampling", "interrupted": "interrupted"}
+    how = (
+        "Proven"
+        if result.proven
+        else f"NOT proven, estimated ({cut[result.stopped_by]}: {result.samples} of {samples} "
+        "stock orders)"
+        if result.stopped_by in cut
+        else f"NOT proven, estimated ({result.samples} stock orders)"
+    )
+    inexact = (
+        f"; {counted(result.inexact, 'double-dummy search')} ran out of --budget (heuristic value)"
+        if result.inexact
+        else ""
+    )
+    out.print(
+        f"{how}: {counted(result.nodes, 'position')} in {result.seconds:.2f} s{inexact}.",
+        markup=False,
+    )
+
+
+def _value_text(v: MoveValue, me: int) -> str:
+    """A move's value for player ``me`` in words: proven, or estimated with its interval."""
+    value = v.values[me]
+    if v.proven:
+        return f"{value:+.3f}, proven (exact expectimax)"
+    if v.ci95 is None:
+        return f"{value:+.3f}, estimated"
+    if not v.samples:
+        return f"{value:+.3f}, heuristic estimate (no stock order solved in time)"
+    return (
+        f"{value:+.3f}, estimated (95%: {v.ci95[0]:+.2f} to {v.ci95[1]:+.2f}, {v.samples} orders)"
     )

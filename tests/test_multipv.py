@@ -10,7 +10,11 @@ import pytest
 from cli_run import one_error_line, run
 from conftest import EXAMPLES, ROOT
 
+from analyzer.core.cards import iter_mask
 from analyzer.core.errors import PositionError
+from analyzer.core.moves import Turn
+from analyzer.core.state import Phase
+from analyzer.formats.notation import format_notation
 from analyzer.search.allmoves import solve_moves
 from analyzer.formats.position import load_position
 from analyzer.formats.sniff import read_position
@@ -73,9 +77,12 @@ def test_cli_all_moves_json_and_text(tmp_path: Path) -> None:
     data = json.loads(out)
     assert data["to_act"] == load_position(position).to_act
     for move in data["moves"]:
-        assert set(move) == {"move", "values", "proven", "stopped_by", "pv"}
+        assert set(move) == {"move", "values", "value", "ci95", "proven", "samples", "stopped_by", "pv"}
         assert move["pv"][0] == move["move"] and len(move["values"]) == 2
         assert (move["stopped_by"] is None) == move["proven"]
+        assert move["value"] == move["values"][data["to_act"]] and move["samples"] == 0
+        assert move["ci95"] == ([move["value"]] * 2 if move["proven"] else None)
+    assert data["method"] == "exact"
     # The search is named as 'solve --json' names it.
     code, whole, _ = run("solve", str(path), "--json")
     assert code == 0 and data["mode"] == json.loads(whole)["mode"] == "minimax"
@@ -94,12 +101,12 @@ def test_positions_without_a_choice_or_with_a_hidden_hand_are_refused() -> None:
     forcing = read_position(EXAMPLES / "forcing.json")
     with pytest.raises(PositionError, match="hidden"):
         solve_moves(view(forcing, 1))
-    passed = forcing.apply(forcing.legal_moves()[-1])  # pass: the card dies, a turn is next
-    assert passed.is_chance_node()
+    over = forcing.evolve(phase=Phase.OVER, centre=None, winner=0)
     with pytest.raises(PositionError, match="no move to choose"):
-        solve_moves(passed)
-    # The stock order is unknown here (expectimax): the time limit cuts the other moves short.
-    code, out, err = run("solve", str(EXAMPLES / "example6-going-out.json"), "--all-moves",
+        solve_moves(over)
+    # The stock order is unknown here (--exact: the expectimax alone): the time limit cuts the
+    # other moves short.
+    code, out, err = run("solve", str(EXAMPLES / "example6-going-out.json"), "--all-moves", "--exact",
                          "--labels", "spanish", "--time-limit", "1", "--json")  # fmt: skip
     data = json.loads(out)
     best = data["moves"][0]
@@ -109,6 +116,25 @@ def test_positions_without_a_choice_or_with_a_hidden_hand_are_refused() -> None:
     hidden = tmp_hidden()
     code, _, err = run("solve", hidden, "--all-moves")
     assert code == 1 and "hidden" in err and one_error_line(err)
+
+
+def test_a_turn_is_the_one_move_and_its_value_is_the_position_s() -> None:
+    # Where a stock card is turned next (R10) the turn is the one move; with the stock order
+    # given its value is the exact search of the position, for the player who turns.
+    forcing = read_position(EXAMPLES / "forcing.json")
+    passed = forcing.apply(forcing.legal_moves()[-1])  # pass: the card dies, a turn is next
+    assert passed.is_chance_node()
+    stock = tuple(sorted(iter_mask(passed.stock_mask() or 0)))
+    known = passed.evolve(stock=stock)
+    (turn,) = solve_moves(known, max_nodes=500_000, time_limit=120)
+    whole = solve(known, max_nodes=500_000, time_limit=120)
+    assert turn.move == Turn(stock[0]) and turn.pv[0] == turn.move
+    assert turn.proven and whole.proven and turn.values == whole.values
+    path = format_notation(known)
+    code, out, _ = run("solve", path, "--all-moves", "--json")
+    data = json.loads(out)
+    assert code == 0 and [m["move"] for m in data["moves"]] == [turn.move.text()]
+    assert data["moves"][0]["values"] == [round(v, 6) for v in whole.values]
 
 
 def tmp_hidden() -> str:

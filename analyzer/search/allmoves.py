@@ -4,7 +4,9 @@
 to act with :class:`analyzer.search.exact.Solver`, and ranks the moves by the
 expected result of that player (R20: win +1, draw 0, another player wins
 -1).  Every move gets its own proof flag and principal variation, so a move
-whose search ran out of budget says so while the others stay exact.
+whose search ran out of budget says so while the others stay exact.  Where a
+stock card is turned next (R10) the one move is the turn, valued by the search
+of the position itself.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from analyzer.core.cards import Labels
 from analyzer.core.errors import PositionError
-from analyzer.core.moves import Move
+from analyzer.core.moves import Move, Turn
 from analyzer.core.state import GameState, Phase
 from analyzer.search.exact import Outcome, Solver
 
@@ -27,7 +30,8 @@ class MoveValue:
 
     Attributes
     ----------
-    move : Move
+    move : Move or None
+        ``None``: the turn of a stock card whose order is unknown (R10), written ``turn``.
     values : tuple of float
         Expected result of each player after the move, under best play
         (R20: +1 win, 0 draw, -1 loss; with the stock order unknown, the
@@ -48,9 +52,14 @@ class MoveValue:
     mode : str
         The search that valued the move (:class:`~analyzer.search.exact.SearchResult`'s ``mode``:
         ``"minimax"``, ``"maxn"``, ``"paranoid"`` or ``"expectimax"``); empty if not given.
+    ci95 : (float, float) or None
+        95% interval of the expected result of the player who chooses (R20 scale) when the
+        value is a sampled estimate (:mod:`analyzer.search.anytime`); ``None`` when searched.
+    samples : int
+        Stock orders whose double-dummy searches the estimate averages; 0 when searched.
     """
 
-    move: Move
+    move: Move | None
     values: tuple[float, ...]
     outcome: Outcome
     proven: bool
@@ -59,6 +68,18 @@ class MoveValue:
     seconds: float
     stopped_by: str | None = None
     mode: str = ""
+    ci95: tuple[float, float] | None = None
+    samples: int = 0
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text; ``turn`` for the turn of an unknown stock card."""
+        return "turn" if self.move is None else self.move.text(labels)
+
+    def pv_text(self, labels: Labels = Labels.FRENCH) -> list[str]:
+        """The principal variation as text, starting with the move."""
+        if self.move is None:
+            return [self.text(labels), *(m.text(labels) for m in self.pv)]
+        return [m.text(labels) for m in self.pv]
 
 
 def solve_moves(
@@ -96,23 +117,37 @@ def solve_moves(
     list of MoveValue
         Every legal move (:meth:`GameState.legal_moves`), sorted by the
         expected result of the player to act, best first; ties keep the
-        engine's move order.
+        engine's move order.  Where a stock card is turned next (R10): the one
+        move, the turn (``move=None`` when the stock order is unknown), valued
+        by the search of the position for the player who turns.
 
     Raises
     ------
     PositionError
-        If nobody chooses here (a turn or the end of the deal), or a hand is
-        hidden.
+        If the deal is over, or a hand is hidden.
     ConquianError
         If ``mode`` is unknown.
     """
-    if state.phase in (Phase.OVER, Phase.TURN):
+    if state.phase is Phase.OVER:
         raise PositionError(f"no move to choose: {state.describe()}")
     if any(h is None for h in state.hands):
         raise PositionError(
             "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
         )
     player = state.to_act
+    if state.phase is Phase.TURN:
+        result = Solver(mode=mode, max_nodes=max_nodes, time_limit=time_limit, stop=stop).solve(
+            state, player=player
+        )
+        turn = Turn(state.stock[0]) if state.stock is not None else None
+        pv = result.pv if turn is None or result.pv[:1] == (turn,) else (turn, *result.pv)
+        if progress is not None:
+            progress(1, 1)
+        value = MoveValue(
+            turn, result.values, result.outcome, result.proven, pv, result.nodes,
+            result.seconds, result.stopped_by, result.mode,
+        )  # fmt: skip
+        return [value]
     moves = state.legal_moves()
     deadline = time.perf_counter() + time_limit
     # Every child is solved for the player who chooses here: in ``paranoid`` the coalition is the
