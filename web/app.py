@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cli.engine import answer
 from web.pool import PoolFull, SearchPool, TimeCapExceeded
 
 __all__ = ["CSP", "LOOPBACK", "MAX_BODY", "BoardApp", "create_app", "is_search"]
@@ -183,8 +184,6 @@ def create_app(
     limiter = anyio.CapacityLimiter(quick_threads)
 
     async def quick(text: str) -> dict[str, Any]:
-        from cli.engine import answer
-
         reply, _ = await anyio.to_thread.run_sync(lambda: answer(text), limiter=limiter)
         return reply
 
@@ -298,6 +297,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await pool.start()
+        # The first CP-SAT solve of a process pays its set-up (about a second): paid here.
+        await quick('{"id": 0, "cmd": "melds", "cards": "5H 6H 7H JS"}')
         try:
             yield
         finally:

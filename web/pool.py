@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +32,10 @@ class TimeCapExceeded(Exception):
 
 
 def _work(conn: Connection) -> None:
-    """The worker process: answer each request line received, sending progress on the way."""
+    """The worker process: answer each request line received, sending progress on the way.
+    It runs at a lower priority than the server, so that quick requests stay quick."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(5)
     from cli.engine import answer
 
     def progress(done: int, planned: int) -> None:
