@@ -117,6 +117,24 @@ def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
     assert page.inner_text('[data-problem-for="hand-1"]') == ""
 
 
+def test_upload_a_megajogos_position_and_deal_one(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="setup"]')
+    page.set_input_files("#setup-file", str(ROOT / "examples" / "positions" / "example3-megajogos-nine-card-run.json"))
+    page.locator("#description", has_text="worked example 3").wait_for(timeout=WAIT)
+    assert page.locator("[data-seat]").count() == 3  # megajogos: 3 players
+    page.wait_for_selector('[data-zone="layout-0"] [data-card="JS"]', timeout=WAIT)  # 10e: French codes
+    assert cards(page, "centre") == ["QS"]  # 11e
+    page.select_option("#deal-variant", "megajogos")
+    page.fill("#deal-seed", "2")
+    page.fill("#deal-after", "4")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector('#board[data-variant="megajogos"] [data-zone="hand-2"] [data-card]', timeout=WAIT)
+    dealt = sum(len(cards(page, z)) for z in ("hand-0", "hand-1", "hand-2", "layout-0", "layout-1",
+                                               "layout-2", "stock", "dead", "centre"))  # fmt: skip
+    assert dealt == 40  # R1: every card drawn once
+
+
 def test_hint_on_worked_example_6_puts_going_out_first(page: Any) -> None:
     open_board(page)
     page.click('nav [data-mode="setup"]')
