@@ -46,6 +46,7 @@ from analyzer.formats.position import load_position
 from analyzer.formats.shape_errors import nearest_key
 from analyzer.formats.sniff import unwrap_position
 from analyzer.search.allmoves import solve_moves
+from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.exact import solve as search_solve
 from analyzer.solver.partition import solve_arrangement
 from analyzer.solver.why import explain
@@ -56,6 +57,7 @@ from cli.options import LabelsOpt
 from cli.results import (
     all_moves_data,
     analyze_data,
+    anytime_data,
     arrangement_data,
     hint_data,
     notation_data,
@@ -63,6 +65,7 @@ from cli.results import (
     static_data,
     why_data,
 )
+from cli.solve import ANYTIME_TIME_LIMIT, EXACT_TIME_LIMIT, solve_notes
 
 __all__ = ["COMMANDS", "RequestError", "answer", "engine", "serve"]
 
@@ -258,21 +261,39 @@ def _engine(request: dict[str, Any]) -> str:
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
     budget = _int(request, "budget", 2_000_000, 1)
-    time_limit = _float(request, "time_limit", 60.0, 0.01)
     mode = _text(request, "mode", "auto").lower()
     if mode not in ("auto", "maxn", "paranoid"):
         raise RequestError(f"'mode' must be auto, maxn or paranoid, got {mode!r}", "mode")
-    if mode != "auto" and state.rules.players == 2:
-        # As `conquian solve --mode`: with two players both modes are the same search.
-        raise RequestError(
-            f"'mode' {mode} chooses how three players are searched; this position has two "
-            "players, whose search is the same either way: it has no effect",
-            "mode",
+    # As `conquian solve`: a key with no effect here is noted ("notes"), not refused.
+    exact = _bool(request, "exact")
+    given = {key: key in request for key in ("samples", "seed", "prove")}
+    notes = solve_notes(state, {**given, "mode": mode != "auto", "exact": exact}, "'{}'".format)
+    if state.rules.players == 2:
+        mode = "auto"  # the same search either way (noted when given)
+    all_moves = _bool(request, "all_moves")
+    data: dict[str, Any]
+    if state.stock is None and state.stock_count > 0 and not exact:
+        result = solve_anytime(
+            state,
+            samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+            seed=_int(request, "seed", 0, 0),
+            prove=_int(request, "prove", DEFAULT_PROVE, 0),
+            mode=mode,
+            max_nodes=budget,
+            time_limit=_float(request, "time_limit", ANYTIME_TIME_LIMIT, 0.01),
         )
-    if _bool(request, "all_moves"):
-        values = solve_moves(state, mode=mode, max_nodes=budget, time_limit=time_limit)
-        return all_moves_data(state, values)
-    return solve_data(state, search_solve(state, mode=mode, max_nodes=budget, time_limit=time_limit))
+        data = anytime_data(state, result, all_moves=all_moves)
+    else:
+        time_limit = _float(request, "time_limit", EXACT_TIME_LIMIT, 0.01)
+        if all_moves:
+            values = solve_moves(state, mode=mode, max_nodes=budget, time_limit=time_limit)
+            data = all_moves_data(state, values)
+        else:
+            result_exact = search_solve(state, mode=mode, max_nodes=budget, time_limit=time_limit)
+            data = solve_data(state, result_exact)
+    if notes:
+        data["notes"] = notes
+    return data
 
 
 def _why(request: dict[str, Any]) -> dict[str, Any]:
@@ -468,7 +489,13 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
             }
         ),
     ),
-    "solve": (_solve, frozenset({"position", "budget", "time_limit", "mode", "all_moves"})),
+    "solve": (
+        _solve,
+        frozenset(
+            {"position", "budget", "time_limit", "mode", "all_moves", "samples", "seed", "prove"}
+            | {"exact"}
+        ),
+    ),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),
     "notation": (_notation, frozenset({"position"})),
     "deal": (_deal, frozenset({"variant", "seed", "after", "dealer", "seat"})),

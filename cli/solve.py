@@ -8,6 +8,7 @@ expectimax alone).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Annotated
 
@@ -123,10 +124,12 @@ def solve(
             "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
         )
     anytime = state.stock is None and state.stock_count > 0 and not exact
-    given = {"--mode": mode is not SearchMode.AUTO, "--samples": samples is not None,
-             "--seed": seed is not None, "--prove": prove is not None, "--exact": exact}  # fmt: skip
+    given = {"mode": mode is not SearchMode.AUTO, "samples": samples is not None,
+             "seed": seed is not None, "prove": prove is not None, "exact": exact}  # fmt: skip
     for message in solve_notes(state, given):
         err.print(f"Note: {message}.", markup=False, soft_wrap=True)
+    if state.rules.players == 2:
+        mode = SearchMode.AUTO  # the same search either way (noted above when given)
     lab = state.rules.labels
     if anytime:
         _anytime(
@@ -190,30 +193,34 @@ def solve(
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
 
 
-def solve_notes(state: GameState, given: dict[str, bool]) -> list[str]:
+def solve_notes(
+    state: GameState, given: dict[str, bool], spell: Callable[[str], str] = "--{}".format
+) -> list[str]:
     """One line for each option given that has no effect on ``state`` (it changes nothing, so it
-    is not an error): ``given`` maps ``--mode``, ``--samples``, ``--seed``, ``--prove`` and
-    ``--exact`` to whether each was given."""
+    is not an error): ``given`` maps ``mode``, ``samples``, ``seed``, ``prove`` and ``exact`` to
+    whether each was given; ``spell`` writes an option's name (``--samples``, or the engine's
+    ``'samples'``)."""
     notes: list[str] = []
-    if given.get("--mode") and state.rules.players == 2:
+    if given.get("mode") and state.rules.players == 2:
         notes.append(
-            "--mode has no effect: it chooses how three players are searched, and this position "
-            "has two, whose search is the same either way"
+            f"{spell('mode')} has no effect: it chooses how three players are searched, and this "
+            "position has two, whose search is the same either way"
         )
-    sampled = ("--samples", "--seed", "--prove")
+    sampled = ("samples", "seed", "prove")
     if state.stock is not None or state.stock_count == 0:
         why = "the stock order is given" if state.stock_count else "the stock is empty"
-        for option in (*sampled, "--exact"):
-            if given.get(option):
-                notes.append(
-                    f"{option} has no effect: {why}, so the search is exact and nothing is sampled"
-                )
-    elif given.get("--exact"):
-        for option in sampled:
-            if given.get(option):
-                notes.append(
-                    f"{option} has no effect with --exact (the expectimax alone: nothing is sampled)"
-                )
+        notes.extend(
+            f"{spell(option)} has no effect: {why}, so the search is exact and nothing is sampled"
+            for option in (*sampled, "exact")
+            if given.get(option)
+        )
+    elif given.get("exact"):
+        notes.extend(
+            f"{spell(option)} has no effect with {spell('exact')} (the expectimax alone: nothing "
+            "is sampled)"
+            for option in sampled
+            if given.get(option)
+        )
     return notes
 
 

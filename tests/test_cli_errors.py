@@ -244,9 +244,13 @@ def test_option_errors_point_at_the_command_and_name_the_value() -> None:
     assert code == 2 and "Value error" not in err and "'german'" in err
 
 
-def test_solve_refuses_a_three_player_mode_on_two_players() -> None:
-    code, _, err = run("solve", str(EXAMPLES / "forcing.json"), "--mode", "paranoid")
-    assert code == 2 and one_error_line(err) and "two players" in err and "--mode paranoid" in err
+def test_solve_notes_a_three_player_mode_on_two_players() -> None:
+    # The search is the same either way: a note on stderr, and the same answer.
+    position = str(EXAMPLES / "example6-going-out.json")
+    code, out, err = run("solve", position, "--mode", "paranoid", "--prove", "100", "--samples", "1", "--json")
+    assert code == 0 and one_error_line(err) and "Note: --mode has no effect" in err and "has two" in err
+    code, plain, _ = run("solve", position, "--prove", "100", "--samples", "1", "--json")
+    assert json.loads(out)["moves"] == json.loads(plain)["moves"]
 
 
 def test_completion_for_an_unknown_shell_is_refused_before_anything_is_written() -> None:

@@ -129,7 +129,6 @@ def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) ->
         ('{"id": 1, "cmd": "hint", "position": "x", "time_limit": NaN}', "time_limit", "number"),
         ('{"id": 1, "cmd": "hint", "position": "x", "static": 1}', "static", "true or false"),
         ('{"id": 1, "cmd": "solve", "position": "x", "mode": "best"}', "mode", "auto, maxn"),
-        ('{"id": 1, "cmd": "solve", "position": "x", "mode": "paranoid"}', "mode", "this position has two players"),
         ('{"id": 1, "cmd": "melds", "cards": "AS 2S 9S"}', "cards", "'9S'"),
         ('{"id": 1, "cmd": "melds", "cards": "AS 2S", "must": "3S"}', "must", "not among"),
         ('{"id": 1, "cmd": "melds", "cards": "AS", "variant": "gin"}', "variant", "unknown variant"),
