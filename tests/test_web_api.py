@@ -250,6 +250,10 @@ def test_stream_sends_progress_then_the_answer(client: Any) -> None:
     got = events(response.text)
     kinds = [k for k, _ in got]
     assert kinds[-1] == "answer" and kinds.count("answer") == 1 and "progress" in kinds
+    assert kinds[0] == "early" and kinds.count("early") == 1  # half a second of sampling first
+    early = got[0][1]
+    assert early["ok"] is True and 1 <= early["result"]["samples"] <= 4
+    assert {m["move"] for m in early["result"]["moves"]} == {"force 0", "pass"}
     progress = [d for k, d in got if k == "progress"]
     assert progress[-1]["planned"] == 4 and all(0 < d["done"] <= 4 for d in progress)
     final = got[-1][1]

@@ -125,7 +125,7 @@ def test_a_client_that_goes_away_cancels_its_search(path: str) -> None:
         assert app.pool.pending == 1
         time.sleep(0.5)
         sock.close()  # the tab is closed
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a loaded CI machine: the check itself takes 0.25 s
         while app.pool.pending and time.monotonic() < deadline:
             time.sleep(0.05)
         assert app.pool.pending == 0

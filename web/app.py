@@ -257,15 +257,23 @@ def create_app(
         )
 
     async def _events(text: str, search: bool) -> AsyncIterator[str]:
-        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        job = pool.run(text, on_progress=inbox.put_nowait) if search else quick(text)
+        inbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+
+        def progress(data: dict[str, Any]) -> None:
+            inbox.put_nowait(("progress", data))
+
+        def early(data: dict[str, Any]) -> None:
+            inbox.put_nowait(("early", data))
+
+        job = pool.run(text, on_progress=progress, on_early=early) if search else quick(text)
         task = asyncio.ensure_future(job)
         try:
             while True:
                 getter = asyncio.ensure_future(inbox.get())
                 done, _ = await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
                 if getter in done:
-                    yield f"event: progress\ndata: {_dumps(getter.result())}\n\n"
+                    kind, data = getter.result()
+                    yield f"event: {kind}\ndata: {_dumps(data)}\n\n"
                 else:
                     getter.cancel()
                 if task in done:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import time
@@ -43,13 +44,38 @@ def _work(conn: Connection) -> None:
 
     while True:
         try:
-            line = conn.recv()
+            job = conn.recv()
         except (EOFError, OSError):
             return
-        if line is None:
+        if job is None:
             return
+        line, early = job
+        first = _early_hint(line) if early else None
+        if first is not None:
+            reply, _ = answer(first)
+            if reply.get("ok"):
+                conn.send(("partial", reply))
         reply, _ = answer(line, progress=progress)
         conn.send(("answer", reply))
+
+
+EARLY_SECONDS = 0.5
+"""Seconds of sampling of the early answer a streamed hint sends first."""
+
+
+def _early_hint(line: str) -> str | None:
+    """The request ``line`` with a short time limit, when it is a sampling ``hint``: its early
+    answer comes within :data:`EARLY_SECONDS` (the same seed, so the same first deals)."""
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(request, dict) or request.get("cmd") != "hint" or request.get("static") is True:
+        return None
+    limit = request.get("time_limit", 2.0)
+    if not isinstance(limit, int | float) or isinstance(limit, bool) or not limit > EARLY_SECONDS:
+        return None
+    return json.dumps({**request, "time_limit": min(EARLY_SECONDS, limit / 4)})
 
 
 @dataclass
@@ -122,8 +148,11 @@ class SearchPool:
         self,
         line: str,
         on_progress: Callable[[dict[str, Any]], None] | None = None,
+        on_early: Callable[[dict[str, Any]], None] | None = None,
     ) -> dict[str, Any]:
-        """The engine's answer to ``line``, computed in a worker.
+        """The engine's answer to ``line``, computed in a worker; ``on_progress`` gets its
+        progress (``{"done", "planned"}``), and ``on_early``, when given, the early answer of a
+        sampling ``hint`` (:data:`EARLY_SECONDS` of sampling) before the full one.
 
         Raises
         ------
@@ -143,7 +172,7 @@ class SearchPool:
             worker = await self._idle.get()
             healthy = False
             try:
-                reply = await self._ask(worker, line, on_progress)
+                reply = await self._ask(worker, line, on_progress, on_early)
                 healthy = True
                 return reply
             finally:
@@ -156,6 +185,7 @@ class SearchPool:
         worker: _Worker,
         line: str,
         on_progress: Callable[[dict[str, Any]], None] | None,
+        on_early: Callable[[dict[str, Any]], None] | None,
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
@@ -170,7 +200,7 @@ class SearchPool:
                 loop.remove_reader(conn.fileno())
 
         worker.jobs += 1
-        await asyncio.to_thread(conn.send, line)  # up to 1 MB: the pipe may block
+        await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB: may block
         loop.add_reader(conn.fileno(), readable)
         deadline = time.monotonic() + self.time_cap
         try:
@@ -187,6 +217,8 @@ class SearchPool:
                     return reply
                 if kind == "progress" and on_progress is not None:
                     on_progress(data)
+                if kind == "partial" and on_early is not None:
+                    on_early(data)
                 if kind == "died":
                     raise RuntimeError("the search process ended unexpectedly")
         finally:

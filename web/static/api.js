@@ -34,9 +34,10 @@ export async function api(cmd, fields = {}, { signal } = {}) {
   return answer.result;
 }
 
-// A long request whose progress events ({done, planned}) go to onProgress; aborting `signal`
-// closes the stream, and the server stops the search.
-export async function stream(cmd, fields, onProgress, { signal } = {}) {
+// A long request whose progress events ({done, planned}) go to onProgress and whose early answer
+// (a hint's first half second of sampling) to onEarly; aborting `signal` closes the stream, and
+// the server stops the search.
+export async function stream(cmd, fields, onProgress, { signal, onEarly } = {}) {
   const response = await fetch("/api/stream", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -70,6 +71,7 @@ export async function stream(cmd, fields, onProgress, { signal } = {}) {
       }
       const parsed = JSON.parse(data);
       if (event === "progress") onProgress?.(parsed);
+      else if (event === "early" && parsed.ok) onEarly?.(parsed.result);
       else if (event === "answer") {
         if (!parsed.ok) throw new ApiError(parsed, parsed.status ?? 400);
         return parsed.result;

@@ -238,7 +238,14 @@ async function runHint(position, container, progressBar, onChoose) {
       "hint",
       { position, labels: "french" },
       (p) => { progressBar.max = p.planned || 1; progressBar.value = p.done; },
-      { signal },
+      {
+        signal,
+        onEarly: (early) => {
+          drawHints(container, early, onChoose);
+          container.dataset.state = "early";
+          container.prepend(el("div", "hint-head", "sampling… (an early estimate meanwhile)"));
+        },
+      },
     );
     drawHints(container, result, onChoose);
     container.dataset.state = "done";
