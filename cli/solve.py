@@ -31,7 +31,7 @@ __all__ = ["ANYTIME_TIME_LIMIT", "EXACT_TIME_LIMIT", "SearchMode", "solve", "sol
 
 EXACT_TIME_LIMIT = 60.0
 """Default seconds of an exact search (the stock order given, or ``--exact``)."""
-ANYTIME_TIME_LIMIT = 10.0
+ANYTIME_TIME_LIMIT = 15.0
 """Default cap in seconds of the anytime answer (the stock order unknown)."""
 
 

@@ -153,7 +153,7 @@ def solve_anytime(
     prove: int = DEFAULT_PROVE,
     mode: str = "auto",
     max_nodes: int = 2_000_000,
-    time_limit: float = 10.0,
+    time_limit: float = 15.0,
     progress: Callable[[int, int], None] | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> AnytimeResult:
