@@ -90,6 +90,25 @@ def test_the_estimate_is_the_mean_over_the_seeded_orders() -> None:
     assert stock_orders(state, 6, 11) == orders != stock_orders(state, 6, 12)
 
 
+def test_three_players_estimate_over_the_same_orders() -> None:
+    # megajogos (max-n): each estimated value is the mean over the seeded orders of the search of
+    # that order, for every player.
+    from analyzer.core.dealing import deal
+    from analyzer.core.state import Phase
+
+    state = deal("megajogos", 3)
+    while state.phase is not Phase.OFFER or len(state.legal_moves()) < 2 or state.stock_count > 12:
+        state = state.apply(state.legal_moves()[0])
+    state = state.evolve(stock=None)
+    result = solve_anytime(state, prove=0, samples=2, seed=1, time_limit=600)
+    orders = stock_orders(state, 2, 1)
+    for v in result.moves:
+        rows = [Solver().solve(state.evolve(stock=o).apply(v.move), player=state.to_act).values for o in orders]
+        assert all(abs(v.values[p] - (rows[0][p] + rows[1][p]) / 2) < 1e-9 for p in range(3))
+    mine = [v.values[state.to_act] for v in result.moves]
+    assert mine == sorted(mine, reverse=True) and len(mine) == len(state.legal_moves())
+
+
 def test_the_double_dummy_estimate_can_differ_from_the_expectimax() -> None:
     # Knowing the order helps here: pass is worth -0.5 to player 1 by expectimax, and the mean
     # double-dummy value is higher. The proof, where it finishes, is what solve answers.
