@@ -302,7 +302,8 @@ def anytime_data(state: GameState, result: AnytimeResult, *, all_moves: bool) ->
     dict
         With ``all_moves``: :func:`all_moves_data`'s keys; else :func:`solve_data`'s for the best
         move (``values``, ``probabilities``, ``pv``, ``bounds``: the best proven move's value as
-        ``lower``) plus ``move`` (the best), ``value``, ``ci95`` and ``moves``
+        ``lower``; ``proven`` when that move's value is proven best: every move proven, or a
+        proven win) plus ``move`` (the best), ``value``, ``ci95`` and ``moves``
         (:func:`_move_data`, best first).  Each move also has ``diff`` (the best move's result
         minus its own over the same sampled orders) and ``diff_ci95`` (its paired 95% interval),
         ``null`` unless both are estimated.  Both add ``samples`` (stock orders solved),
@@ -328,12 +329,13 @@ def anytime_data(state: GameState, result: AnytimeResult, *, all_moves: bool) ->
         return data
     best = result.moves[0]
     n = state.rules.players
-    winner = next((p for p in range(n) if best.outcome[p] > 1 - 1e-9), None) if result.proven else None
+    settled = result.settled  # the best move's value is proven best (a proven win settles it)
+    winner = next((p for p in range(n) if best.outcome[p] > 1 - 1e-9), None) if settled else None
     probabilities = {str(p): round(best.outcome[p], 6) for p in range(n)}
     probabilities["draw"] = round(best.outcome[n], 6)
     return {
         "winner": winner,
-        "proven": result.proven,
+        "proven": settled,
         "pv": moves[0]["pv"],
         "nodes": result.nodes,
         "values": moves[0]["values"],
@@ -344,13 +346,14 @@ def anytime_data(state: GameState, result: AnytimeResult, *, all_moves: bool) ->
             "lower": round(result.lower, 6),
             "upper": round(result.upper, 6),
         },
-        "estimate": not result.proven,
+        "estimate": not settled,
         "probabilities": probabilities,
         "method": "anytime",
         "move": moves[0]["move"],
         "value": moves[0]["value"],
         "ci95": moves[0]["ci95"],
         **sampling,
+        "stopped_by": None if settled else stopped,
         "moves": moves,
     }
 

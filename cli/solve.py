@@ -370,6 +370,14 @@ def _anytime(
         )
     if not result.proven:
         out.print(f"Proven for player {me}: {_bounds_text(result.lower, result.upper)}.")
+    if result.settled and not result.proven:
+        out.print(
+            f"Proven best: {best.text(lab)} wins for player {me}; the other moves estimated "
+            f"({result.samples} stock orders): {counted(result.nodes, 'position')} in "
+            f"{result.seconds:.2f} s.",
+            markup=False,
+        )
+        return
     cut = {"time": "the time limit cut the sampling", "interrupted": "interrupted"}
     how = (
         "Proven"

@@ -204,3 +204,15 @@ def test_the_engine_gives_the_anytime_answer_of_the_command() -> None:
     assert reply["ok"] and code == 0
     mine = json.loads(out)
     assert reply["result"]["moves"] == mine["moves"] and reply["result"]["move"] == mine["move"]
+
+
+def test_a_proven_win_settles_the_answer_while_other_moves_stay_estimated() -> None:
+    # Going out wins at once (R15): nothing beats it (R20), so solve's answer is proven although
+    # pass is only estimated.
+    code, out, _ = run("solve", str(EXAMPLES / "example6-going-out.json"), "--samples", "2", "--json")
+    data = json.loads(out)
+    best = data["moves"][0]
+    assert code == 0 and best["proven"] and best["value"] == 1.0 and best["move"].endswith("out")
+    assert data["proven"] and data["winner"] == 0 and data["stopped_by"] is None
+    assert data["bounds"]["lower"] == data["bounds"]["upper"] == 1.0
+    assert [m["proven"] for m in data["moves"][1:]] == [False] and data["moves"][1]["samples"] == 2

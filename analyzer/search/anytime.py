@@ -102,6 +102,12 @@ class AnytimeResult:
         return all(v.proven for v in self.moves)
 
     @property
+    def settled(self) -> bool:
+        """True when the best move's value is proven best: every move proven, or a proven win
+        (R20: nothing is better)."""
+        return self.proven or self.lower >= 1.0 - 1e-12
+
+    @property
     def lower(self) -> float:
         """The best proven value of a move for ``player`` (R20 scale), -1 when none is proven."""
         proven = [v.values[self.player] for v in self.moves if v.proven]
@@ -109,8 +115,8 @@ class AnytimeResult:
 
     @property
     def upper(self) -> float:
-        """The proven upper bound for ``player``: the best value when all are proven, else 1."""
-        return self.moves[0].values[self.player] if self.proven else 1.0
+        """The proven upper bound for ``player``: the best value when :attr:`settled`, else 1."""
+        return self.moves[0].values[self.player] if self.settled else 1.0
 
 
 def stock_orders(state: GameState, count: int, seed: int) -> list[tuple[int, ...]]:
