@@ -65,7 +65,7 @@ from cli.results import (
     static_data,
     why_data,
 )
-from cli.solve import ANYTIME_TIME_LIMIT, EXACT_TIME_LIMIT, solve_notes
+from cli.solve import ANYTIME_TIME_LIMIT, EXACT_TIME_LIMIT, needs_anytime, solve_notes
 
 __all__ = ["COMMANDS", "RequestError", "answer", "engine", "serve"]
 
@@ -272,7 +272,7 @@ def _solve(request: dict[str, Any]) -> dict[str, Any]:
         mode = "auto"  # the same search either way (noted when given)
     all_moves = _bool(request, "all_moves")
     data: dict[str, Any]
-    if state.stock is None and state.stock_count > 0 and not exact:
+    if needs_anytime(state) and not exact:
         result = solve_anytime(
             state,
             samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),

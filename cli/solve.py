@@ -27,7 +27,14 @@ from cli.options import BudgetOpt, JsonOpt, LabelsOpt
 from cli.progress import interruptible, progress
 from cli.results import all_moves_data, anytime_data, solve_data
 
-__all__ = ["ANYTIME_TIME_LIMIT", "EXACT_TIME_LIMIT", "SearchMode", "solve", "solve_notes"]
+__all__ = [
+    "ANYTIME_TIME_LIMIT",
+    "EXACT_TIME_LIMIT",
+    "SearchMode",
+    "needs_anytime",
+    "solve",
+    "solve_notes",
+]
 
 EXACT_TIME_LIMIT = 60.0
 """Default seconds of an exact search (the stock order given, or ``--exact``)."""
@@ -123,7 +130,7 @@ def solve(
         raise PositionError(
             "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
         )
-    anytime = state.stock is None and state.stock_count > 0 and not exact
+    anytime = needs_anytime(state) and not exact
     given = {"mode": mode is not SearchMode.AUTO, "samples": samples is not None,
              "seed": seed is not None, "prove": prove is not None, "exact": exact}  # fmt: skip
     for message in solve_notes(state, given):
@@ -191,6 +198,12 @@ def solve(
         out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+def needs_anytime(state: GameState) -> bool:
+    """True when ``state`` is solved by the anytime answer: the stock order unknown, with stock
+    cards left, and the deal not over."""
+    return state.stock is None and state.stock_count > 0 and not state.is_terminal()
 
 
 def solve_notes(

@@ -216,3 +216,13 @@ def test_a_proven_win_settles_the_answer_while_other_moves_stay_estimated() -> N
     assert data["proven"] and data["winner"] == 0 and data["stopped_by"] is None
     assert data["bounds"]["lower"] == data["bounds"]["upper"] == 1.0
     assert [m["proven"] for m in data["moves"][1:]] == [False] and data["moves"][1]["samples"] == 2
+
+
+def test_a_finished_deal_with_stock_left_is_answered_as_before() -> None:
+    # Player 0 goes out with 14 stock cards left (R15): nothing to sample, the result is known.
+    state = read_position(EXAMPLES / "example6-going-out.json")
+    over = state.apply(state.legal_moves()[0])
+    assert over.is_terminal() and over.stock is None and over.stock_count
+    code, out, err = run("solve", format_notation(over), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proven"] and data["winner"] == 0 and data["method"] == "exact", err
