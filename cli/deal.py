@@ -8,8 +8,10 @@ from typing import Annotated
 import typer
 
 from analyzer.bots.deals import deal_position
+from analyzer.core.cards import counted
 from analyzer.core.dealing import view
 from analyzer.core.plain import dump_position, relabel
+from analyzer.core.state import GameState
 from analyzer.formats.notation import format_notation
 from cli.boundary import usage
 from cli.console import out
@@ -91,6 +93,19 @@ def deal(
         if target is not None:
             target.write_text(text + "\n")
             target.commit()
-            out.print(f"Written {state.describe()} to {output}.", markup=False, soft_wrap=True)
+            form = " as the one-line notation" if notation else ""
+            out.print(f"Wrote {_what(state, after, seat)} to {output}{form}.", markup=False, soft_wrap=True)
             return
     out.print(text, markup=False, soft_wrap=True, highlight=False)
+
+
+def _what(state: GameState, after: int, seat: int | None) -> str:
+    """What ``-o`` wrote, in words: ``the position after 6 moves (classic, offer, ...)``, or
+    ``(deal over, a draw)`` when the last move ended the deal (R15, R18)."""
+    whose = "the position" if seat is None else f"player {seat}'s view of the position"
+    when = "as dealt" if after == 0 else f"after {counted(after, 'move')}"
+    if state.is_terminal():
+        how = "deal over, " + ("a draw" if state.winner is None else f"player {state.winner} won")
+    else:
+        how = state.describe()
+    return f"{whose} {when} ({how})"

@@ -10,6 +10,7 @@ game logic and print nothing.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,11 +19,11 @@ from analyzer.analysis.review import SCALE, THRESHOLDS, GameReview, Label
 from analyzer.analysis.static import WEIGHTS, Hint
 from analyzer.analysis.static import analyze as analyze_position
 from analyzer.core.cards import Labels, format_card, format_mask
-from analyzer.core.moves import parse_move
+from analyzer.core.moves import Move, parse_move
 from analyzer.core.plain import dump_position
 from analyzer.core.state import GameState, Phase
 from analyzer.formats.notation import format_notation
-from analyzer.search.allmoves import MoveValue
+from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import AnytimeResult
 from analyzer.search.exact import SearchResult
 from analyzer.solver.partition import Arrangement
@@ -389,7 +390,9 @@ def why_data(
     dict
         ``move``, ``legal``, ``facts``; for a legal choice also ``comparison`` (``rank``, ``of``,
         ``best``, ``win``, ``best_win``, ``expected``, ``best_expected``, ``samples``, ``move_samples``,
-        ``time_limited``).  ``move_samples`` counts the deals (``v3``: iterations) that tried the
+        ``time_limited``; where every card is known and every move's search is proven also
+        ``exact`` true, ``winner`` and ``best_winner``: one deal, searched exactly, no
+        sampling).  ``move_samples`` counts the deals (``v3``: iterations) that tried the
         move; with 0 it was never tried and its ``win`` and ``expected`` (0) are no estimate.
         ``best`` is the first move of the ranking, which ``v3`` orders by visits, so with few
         samples its ``best_expected`` may be below ``expected``.
@@ -409,6 +412,15 @@ def why_data(
     if comparable and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
         # A legal move's text is in the state's labels: it reads back as the same move.
         asked = parse_move(explanation.move, lab)
+        if _all_known(state):
+            # Half the time for the exact search; where it does not prove every move, the
+            # sampling of a hint gets the rest.
+            started = time.perf_counter()
+            exact = _exact_comparison(state, asked, time_limit / 2)
+            if exact is not None:
+                data["comparison"] = exact
+                return data
+            time_limit = max(time_limit / 2, time_limit - (time.perf_counter() - started))
         advice = advise(
             state,
             samples=samples,
@@ -433,6 +445,45 @@ def why_data(
             "move_samples": mine.samples,
         }
     return data
+
+
+def _all_known(state: GameState) -> bool:
+    """Every hand and the stock order known (a puzzle, a whole deal): nothing to sample."""
+    return all(h is not None for h in state.hands) and (state.stock is not None or not state.stock_count)
+
+
+def _exact_comparison(state: GameState, asked: Move, time_limit: float) -> dict[str, Any] | None:
+    """``why``'s comparison by the exact search of every legal move (R19, R20), for a position
+    where every card is known; None when a search is not proven within ``time_limit``."""
+    lab = state.rules.labels
+    player = state.to_act
+    values = solve_moves(state, time_limit=time_limit)
+    if not all(v.proven for v in values):
+        return None
+    mine = next(v for v in values if v.move == asked)
+    best = values[0]
+    better = sum(v.values[player] > mine.values[player] + 1e-9 for v in values)
+    return {
+        "rank": better + 1,
+        "of": len(values),
+        "best": best.text(lab),
+        "win": round(mine.outcome[player], 6),
+        "best_win": round(best.outcome[player], 6),
+        "expected": round(mine.values[player], 6),
+        "best_expected": round(best.values[player], 6),
+        "samples": 1,
+        "time_limited": False,
+        "move_samples": 1,
+        # Every card known: one deal, searched to its end; the values are proven results.
+        "exact": True,
+        "winner": _winner(mine.outcome),
+        "best_winner": _winner(best.outcome),
+    }
+
+
+def _winner(outcome: tuple[float, ...]) -> int | None:
+    """The player who wins for sure in an exact outcome vector, None for a draw (R18, R20)."""
+    return next((p for p, chance in enumerate(outcome[:-1]) if chance > 1 - 1e-9), None)
 
 
 def arrangement_data(result: Arrangement, lab: Labels) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -52,11 +53,22 @@ def show(
             target.commit()
             out.print(f"Written the picture of {pos.name} to {svg}.", markup=False, soft_wrap=True)
             return
-    for line in table_lines(data, state.describe(), over=state.is_terminal()):
+    for line in table_lines(data, state.describe(), over=state.is_terminal(), glyphs=symbols_fit()):
         out.print(line)
 
 
-def card_text(card: str, labels: str) -> Text:
+def symbols_fit() -> bool:
+    """True when standard output's encoding can write the suit symbols and marks (``K♠``,
+    ``▶``); else the drawing uses letters (``KS``, ``>``), as the cards are written (R2)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        "♠♥♦♣▶🂠".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def card_text(card: str, labels: str, *, glyphs: bool = True) -> Text:
     """One card as a coloured glyph: ``K♥`` in red, ``12o`` in gold (R2).
 
     Parameters
@@ -65,6 +77,8 @@ def card_text(card: str, labels: str) -> Text:
         A card text as positions write it (``KH``, ``12o``).
     labels : str
         ``"french"`` or ``"spanish"``: the label set of the text.
+    glyphs : bool
+        French suits as symbols (``K♥``); False: as letters (``KH``), in the same colour.
 
     Returns
     -------
@@ -74,20 +88,22 @@ def card_text(card: str, labels: str) -> Text:
     if labels == "spanish" and suit.lower() in SPANISH_SUITS:
         return Text(f"{rank}{suit.lower()}", style=SPANISH_SUITS[suit.lower()])
     glyph, style = FRENCH_SUITS.get(suit.upper(), (suit, ""))
-    return Text(f"{rank}{glyph}", style=style)
+    return Text(f"{rank}{glyph if glyphs else suit.upper()}", style=style)
 
 
-def _cards(cards: list[str], labels: str) -> Text:
-    return Text(" ").join(card_text(c, labels) for c in cards)
+def _cards(cards: list[str], labels: str, glyphs: bool) -> Text:
+    return Text(" ").join(card_text(c, labels, glyphs=glyphs) for c in cards)
 
 
-def _melds(layout: list[list[str]], labels: str) -> Text:
+def _melds(layout: list[list[str]], labels: str, glyphs: bool) -> Text:
     if not layout:
         return Text("no melds", style="dim")
-    return Text("  ").join(Text("[") + _cards(m, labels) + Text("]") for m in layout)
+    return Text("  ").join(Text("[") + _cards(m, labels, glyphs) + Text("]") for m in layout)
 
 
-def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> list[Text]:
+def table_lines(
+    data: dict[str, Any], describe: str, *, over: bool = False, glyphs: bool = True
+) -> list[Text]:
     """The terminal drawing of position data: one line per part.
 
     Parameters
@@ -98,6 +114,9 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
         The position's one-line description, the first line.
     over : bool
         The deal is over (R15, R18): the centre line says so.
+    glyphs : bool
+        Suit symbols and marks (``♠``, ``▶``, ``🂠``); False: letters and ASCII marks, for an
+        output encoding without them.
 
     Returns
     -------
@@ -109,7 +128,7 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
     lines = [Text(describe[:1].upper() + describe[1:] + ".", style="bold")]
     for p, entry in enumerate(data["players"]):
         acting = p == data["to_act"]
-        head = Text("▶ " if acting else "  ", style="bold yellow")
+        head = Text(("▶ " if glyphs else "> ") if acting else "  ", style="bold yellow")
         head += Text(f"Player {p}", style="bold")
         if p == data["dealer"]:
             head += Text(" (dealer)")
@@ -121,17 +140,17 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
         head += Text(f"   {melded} melded, {count} in hand", style="dim")
         lines.append(head)
         if isinstance(hand, int) and hand:
-            hand_text = Text("🂠 " * min(hand, 3) + f"{hand} hidden", style="dim")
+            hand_text = Text(("🂠 " if glyphs else "# ") * min(hand, 3) + f"{hand} hidden", style="dim")
         elif isinstance(hand, int):
             hand_text = Text("empty", style="dim")  # nothing is hidden in an empty hand
         else:
-            hand_text = _cards(hand, labels) if hand else Text("empty", style="dim")
+            hand_text = _cards(hand, labels, glyphs) if hand else Text("empty", style="dim")
         lines.append(Text("    hand    ") + hand_text)
-        lines.append(Text("    layout  ") + _melds(entry["layout"], labels))
+        lines.append(Text("    layout  ") + _melds(entry["layout"], labels, glyphs))
         if entry.get("gave"):
-            lines.append(Text("    gave    ") + card_text(entry["gave"], labels))
+            lines.append(Text("    gave    ") + card_text(entry["gave"], labels, glyphs=glyphs))
         if entry.get("paid"):
-            lines.append(Text("    paid    ") + _cards(entry["paid"], labels))
+            lines.append(Text("    paid    ") + _cards(entry["paid"], labels, glyphs))
     centre = data["centre"]
     if centre is None:
         lines.append(
@@ -143,24 +162,24 @@ def table_lines(data: dict[str, Any], describe: str, *, over: bool = False) -> l
             note += ", declined by " + ", ".join(str(d) for d in centre["declined"])
         if centre.get("forced") is not None:
             note += f", forced on player {centre['forced']}"
-        lines.append(Text("  Centre    ") + card_text(centre["card"], labels) + Text(note))
+        lines.append(Text("  Centre    ") + card_text(centre["card"], labels, glyphs=glyphs) + Text(note))
     stock = data["stock"]
     if isinstance(stock, int):
         lines.append(Text(f"  Stock     {counted(stock, 'card')}, order unknown"))
     else:
         lines.append(
             Text("  Stock     ")
-            + (_cards(stock, labels) if stock else Text("empty", style="dim"))
+            + (_cards(stock, labels, glyphs) if stock else Text("empty", style="dim"))
             + Text("  (top first)" if stock else "", style="dim")
         )
     dead = data["dead"]
-    lines.append(Text("  Dead      ") + (_cards(dead, labels) if dead else Text("none", style="dim")))
+    lines.append(Text("  Dead      ") + (_cards(dead, labels, glyphs) if dead else Text("none", style="dim")))
     if "exchange" in data:
         chosen = data["exchange"]["chosen"]
         lines.append(
             Text("  Exchange  chosen so far: ")
             + Text(" ").join(
-                Text("-", style="dim") if c is None else card_text(c, labels) for c in chosen
+                Text("-", style="dim") if c is None else card_text(c, labels, glyphs=glyphs) for c in chosen
             )
         )
     return lines

@@ -49,14 +49,16 @@ def why(
             "--time-limit",
             min=0.05,
             metavar="SECONDS",
-            help="Seconds of sampling when comparing.",
+            help="Seconds of sampling when comparing; where every card is known (a puzzle), "
+            "half of them go to the exact search first, which needs no sampling.",
         ),
     ] = DEFAULT_TIME_LIMIT,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Explain MOVE: the rule facts that forbid it, or how it compares with the best move
-    (on the same sampled deals as hint)."""
+    (on the same sampled deals as hint; exactly, without sampling, where every card is known,
+    as in a puzzle)."""
     pos = position_arg(position, labels)
     state = pos.state
     try:
@@ -77,7 +79,9 @@ def why(
         return
     out.print(f"{explanation.move} is legal.", markup=False)
     comp = data.get("comparison")
-    if comp:
+    if comp and comp.get("exact"):
+        out.print(_exact_text(comp, state.to_act), markup=False)
+    elif comp:
         if comp["time_limited"]:
             out.print(
                 "The time limit stopped sampling early: raise --time-limit for a reproducible "
@@ -121,3 +125,21 @@ def _deals(comp: dict[str, Any]) -> str:
     if comp["move_samples"] == comp["samples"]:
         return counted(comp["samples"], "sampled deal")
     return f"the {comp['move_samples']} of {counted(comp['samples'], 'sampled deal')} that tried it"
+
+
+def _exact_text(comp: dict[str, Any], player: int) -> str:
+    """The comparison when every card is known: results under best play, no sampling (R20)."""
+    mine = _result(comp["winner"], player)
+    if comp["rank"] == 1:
+        return f"It is a best move (exact: every card is known): under best play {mine}."
+    best = _result(comp["best_winner"], player)
+    return (
+        f"It ranks {comp['rank']} of {comp['of']} (exact: every card is known): under best play "
+        f"{mine}; after the best, {comp['best']}, {best}."
+    )
+
+
+def _result(winner: int | None, player: int) -> str:
+    if winner is None:
+        return "the deal is a draw"
+    return f"player {player} wins" if winner == player else f"player {winner} wins"

@@ -271,10 +271,32 @@ def test_why_command() -> None:
     assert code == 2 and "not a move" in err
 
 
+def test_why_on_a_puzzle_is_exact_without_sampling() -> None:
+    # Every card is known: the exact search of every move, the same for any seed or samples.
+    path = str(ROOT / "examples" / "puzzles" / "classic-win-1.json")
+    answers = [
+        json.loads(run("why", path, "pass", "--seed", seed, "--samples", n, "--json")[1])["comparison"]
+        for seed, n in (("0", "1"), ("7", "48"))
+    ]
+    assert answers[0] == answers[1]
+    comp = answers[0]
+    assert comp["exact"] is True and comp["samples"] == 1 and not comp["time_limited"]
+    assert (comp["rank"], comp["of"], comp["expected"], comp["best_expected"]) == (3, 3, -1.0, 1.0)
+    assert (comp["winner"], comp["best_winner"], comp["win"]) == (1, 0, 0.0)
+    assert comp["best"] == "take [3H 4H 5H] [5D 6D 7D JD] [JS JH JC] pay 4S"
+    code, out, _ = run("why", path, "pass")
+    text = " ".join(out.split())
+    assert code == 0 and "sampled" not in text
+    assert "It ranks 3 of 3 (exact: every card is known): under best play player 1 wins;" in text
+    code, out, _ = run("why", path, "take [3H 4H 5H] [5D 6D 7D] [JS JH JD JC] pay 4S")
+    assert "It is a best move (exact: every card is known): under best play player 0 wins." in " ".join(out.split())
+
+
 EXCHANGE = (
     "megajogos spanish 0 0 3e,3b,5c,6e,7b,10c,11c,11o/1c,2c,2o,4o,5o,6b,11e,12c/"
-    "1o,3c,3o,6c,6o,7c,12o,12b - - 5b,11b,4e,7o,1e,4b,1b,4c,7e,10o,10e,10b,2b,5e,2e,12e chosen:-,12c,1o"
+    "1o,3c,3o,6c,6o,7c,12o,12b - - 16 chosen:-,12c,1o"
 )
+"""An exchange (R9) with the stock order unknown: why samples it as hint does."""
 
 
 def test_why_a_move_the_search_never_tried_says_so() -> None:

@@ -66,10 +66,21 @@ def test_a_deal_that_ends_before_n_moves_is_a_domain_error() -> None:
     assert code == 1 and "the deal ended after" in err and one_error_line(err) and out == ""
 
 
+def test_output_file_says_what_it_wrote(tmp_path: Path) -> None:
+    # In words, not "Written deal over, draw to end.json".
+    end = tmp_path / "end.json"
+    code, out, _ = run("deal", "--seed", "4", "--after", "44", "-o", str(end))
+    assert code == 0 and out == f"Wrote the position after 44 moves (deal over, a draw) to {end}.\n"
+    view = tmp_path / "v.txt"
+    code, out, _ = run("deal", "--seed", "1", "--after", "1", "--view", "0", "--notation", "-o", str(view))
+    assert code == 0 and out.startswith("Wrote player 0's view of the position after 1 move (classic, offer,")
+    assert out.rstrip().endswith(f"to {view} as the one-line notation.")
+
+
 def test_output_file(tmp_path: Path) -> None:
     target = tmp_path / "p.json"
     code, out, _ = run("deal", "--seed", "1", "-o", str(target))
-    assert code == 0 and "Written" in out
+    assert code == 0 and out.startswith("Wrote the position as dealt (classic, turn, player")
     # One line: a wrap would part the file name from the sentence.
     assert len(out.splitlines()) == 1 and out.rstrip().endswith(f"to {target}.")
     assert load_position(json.loads(target.read_text())).stock_count == 20

@@ -33,6 +33,25 @@ def test_show_draws_hands_layouts_centre_stock_in_the_terminal() -> None:
     assert "18 cards, order unknown" in out and "Dead      7♦" in out
 
 
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_show_writes_suits_as_letters_where_the_encoding_has_no_symbols(
+    encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not 'K\u2660': the cards as they are written (R2), the marks in ASCII.
+    from cli_run import run_process
+
+    monkeypatch.setenv("PYTHONIOENCODING", encoding)
+    state = view(read_position(EXAMPLES / "forcing.json"), 0)
+    done = run_process("show", "-", input=json.dumps(dump_position(state)))
+    assert done.returncode == 0, done.stderr
+    assert "hand    KS KH" in done.stdout and "[AC 2C 3C 4C]  [4S 5S 6S 7S]" in done.stdout
+    assert "> Player 1 (dealer) to act" in done.stdout and "# # # 10 hidden" in done.stdout
+    assert "Centre    5C  turned" in done.stdout and "Dead      7D" in done.stdout
+    assert "\\u" not in done.stdout and done.stdout.isascii()
+    monkeypatch.setenv("PYTHONIOENCODING", "utf-8")
+    assert "hand    K\u2660 K\u2665" in run_process("show", str(EXAMPLES / "forcing.json")).stdout
+
+
 def test_show_spanish_hidden_hands_and_labels() -> None:
     code, out, _ = run("show", str(EXAMPLES / "example3-megajogos-nine-card-run.json"))
     assert code == 0 and "[1e 2e 3e 4e 5e 6e 7e 10e]" in out and "hand    empty" in out
