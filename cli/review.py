@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from analyzer.analysis.advisor import DEFAULT_ENGINE, searching_engine
 from analyzer.analysis.review import (
@@ -25,7 +25,7 @@ from cli.progress import progress
 from cli.results import review_data
 from cli.svg import review_svg
 
-__all__ = ["review"]
+__all__ = ["review", "table_lines"]
 
 MARKS = {
     Label.BEST: "",
@@ -34,7 +34,7 @@ MARKS = {
     Label.MISTAKE: "?",
     Label.BLUNDER: "??",
 }
-"""The chess marks of the labels in the text table."""
+"""The chess marks of the labels, after the label in the text table."""
 
 
 def review(
@@ -128,29 +128,12 @@ def review(
 
 
 def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: int) -> None:
-    table = Table(show_lines=False)
-    for col, just in (("ply", "right"), ("player", "right"), ("move", "left"), ("mark", "left"),
-                      ("win", "right"), ("best", "left"), ("best win", "right"),
-                      ("drop", "right"), ("label", "left")):  # fmt: skip
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
-    for m, row in zip(result.moves, data["moves"], strict=True):
-        same = m.label is Label.BEST
-        table.add_row(
-            str(m.ply),
-            str(m.player),
-            row["move"],
-            MARKS[m.label],
-            f"{100 * m.win_played:.0f}%",
-            "" if same else row["best"],
-            "" if same else f"{100 * m.win_best:.0f}%",
-            "" if same else f"{m.drop:.2f}",
-            row["label"],
-        )
-    if result.moves:
-        out.print(table)
-    elif plies == 0:  # a record of no moves: not "every move was forced"
+    width = max(out.width, 40)
+    for line in table_lines(result, data, width):
+        out.print(line, markup=False, soft_wrap=True)
+    if not result.moves and plies == 0:  # a record of no moves: not "every move was forced"
         out.print("No decisions to review: the record has no moves.")
-    else:
+    elif not result.moves:
         out.print("No decisions to review: every move was forced or a turn of the stock.")
     out.print(
         f"Each decision: up to {_budget(result)} (seed {result.seed}, "
@@ -162,18 +145,56 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: 
             f"decision{'s' if result.time_limited != 1 else ''}: raise --time-limit for a "
             "reproducible review."
         )
-    summary = Table(show_lines=False)
-    for col in ("player", "accuracy", *[str(label) for label in Label]):
-        summary.add_column(col, justify="left" if col == "player" else "right")
-    for s in data["summary"]:
-        summary.add_row(
-            str(s["player"]),
-            "-" if s["accuracy"] is None else f"{s['accuracy']:.1f}",
-            *[str(s[str(label)]) for label in Label],
-        )
-    out.print(summary)
+    # Each player's accuracy and count of each label, one line per player.
+    heads = ["seat", "accuracy", *[str(label) for label in Label]]
+    out.print(" ".join(heads), markup=False, soft_wrap=True)
+    for entry in data["summary"]:
+        accuracy = "-" if entry["accuracy"] is None else f"{entry['accuracy']:.1f}"
+        cells = [str(entry["player"]), accuracy, *[str(entry[str(label)]) for label in Label]]
+        out.print(" ".join(f"{c:>{len(h)}}" for c, h in zip(cells, heads, strict=True)), markup=False, soft_wrap=True)
     if svg is not None:
         out.print(f"Written the win-chance plot to {svg}.", markup=False, soft_wrap=True)
+
+
+def table_lines(result: GameReview, data: dict[str, Any], width: int) -> list[str]:
+    """The review as plain lines of at most ``width`` characters: one line per decision (ply,
+    seat, the move in full, win chance, drop in expected result (R20), label and mark), then
+    the best move found where another was played.  A move longer than its column wraps at a
+    space (never cut); nothing else does."""
+    if not result.moves:
+        return []
+    rows = []
+    for m, row in zip(result.moves, data["moves"], strict=True):
+        label = f"{row['label']} {MARKS[m.label]}".rstrip()
+        drop = "" if m.label is Label.BEST else f"{m.drop:.2f}"
+        rows.append((str(m.ply), str(m.player), row["move"], f"{100 * m.win_played:.0f}%", drop, label))
+    ply_w = max(3, *(len(r[0]) for r in rows))
+    label_w = max(5, *(len(r[5]) for r in rows))
+    fixed = ply_w + 1 + 4 + 1 + 1 + 4 + 1 + 4 + 1 + label_w
+    move_w = max(12, min(max(len(r[2]) for r in rows), width - fixed))
+    lines = [f"{'ply':>{ply_w}} seat {'move':<{move_w}} {'win':>4} {'drop':>4} label".rstrip()]
+    for ply, seat, move, win, drop, label in rows:
+        parts = _wrapped(move, move_w)
+        head = f"{ply:>{ply_w}} {seat:>4} {parts[0]:<{move_w}} {win:>4} {drop:>4} {label}"
+        lines.append(head.rstrip())
+        lines += [" " * (ply_w + 6) + part for part in parts[1:]]
+    better = [(m, row) for m, row in zip(result.moves, data["moves"], strict=True) if m.label is not Label.BEST]
+    if better:
+        lines.append("Best move found where another was played:")
+        for m, row in better:
+            text = f"ply {m.ply}: {row['best']} (wins {100 * m.win_best:.0f}%)"
+            lines += _wrapped(text, width - 2, indent=2, more=4)
+    return lines
+
+
+def _wrapped(text: str, width: int, *, indent: int = 0, more: int = 0) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken at spaces only (a card or a
+    meld is never cut); the first line indented by ``indent``, the others by ``indent + more``."""
+    lines = textwrap.wrap(
+        text, width, initial_indent=" " * indent, subsequent_indent=" " * (indent + more),
+        break_long_words=False, break_on_hyphens=False,
+    )  # fmt: skip
+    return lines or [""]
 
 
 def _budget(result: GameReview) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import one_error_line, run
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 import analyzer.analysis.review
 from analyzer.core.cards import format_card, iter_mask
@@ -132,6 +132,51 @@ def test_review_text_table_marks_the_blunder(tmp_path: Path) -> None:
     assert code == 0
     assert "force 0" in out and "??" in out and "blunder" in out and "pass" in out
     assert "accuracy" in out
+
+
+def test_review_table_is_one_line_per_move_at_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not moves wrapped over 6 lines nor "inaccu…": each decision on one line of at most 80
+    # characters, its move in full, the best move found below the table.
+    from cli_run import run_process
+
+    monkeypatch.setenv("COLUMNS", "80")
+    record = str(ROOT / "examples" / "records" / "classic-hint-vs-greedy.jsonl")
+    args = ("review", record, "--samples", "2", "--seed", "1", "--time-limit", "1e400")
+    done = run_process(*args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines) and "\u2026" not in done.stdout
+    data = json.loads(run_process(*args, "--json").stdout)
+    for move in data["moves"]:
+        (row,) = [line for line in lines if line.split()[:2] == [str(move["ply"]), str(move["player"])]]
+        assert f" {move['move']} " in row and row.rstrip().endswith(move["label"] + {
+            "best": "", "good": "", "inaccuracy": " ?!", "mistake": " ?", "blunder": " ??"}[move["label"]])
+        if move["label"] != "best":
+            assert f"  ply {move['ply']}: {move['best']} (wins " in done.stdout
+    assert lines[0].split() == ["ply", "seat", "move", "win", "drop", "label"]
+
+
+def test_review_table_wraps_a_long_move_only_past_its_column() -> None:
+    from cli.review import table_lines
+
+    replay = replay_lines((ROOT / "examples" / "records" / "classic-hint-vs-greedy.jsonl").read_text().splitlines())
+    review = review_record(replay, samples=2, seed=1, time_limit=1e400)
+    from cli.results import review_data
+
+    data = review_data(review, replay.start.rules.labels)
+    for width in (50, 80, 120):
+        lines = table_lines(review, data, width)
+        assert all(len(line) <= width for line in lines)
+        start, end = lines[0].index("move"), lines[0].index(" win") - 1
+        moves: list[str] = []
+        for line in lines[1 : lines.index("Best move found where another was played:")]:
+            if line[:3].strip():  # a decision's line; else its move goes on
+                moves.append(line[start:end].strip())
+            else:
+                moves[-1] += " " + line.strip()
+        assert moves == [m["move"] for m in data["moves"]]  # in full, never cut
+        if width >= 80:  # one line each
+            assert lines.index("Best move found where another was played:") == len(data["moves"]) + 1
 
 
 def test_review_svg_plot_marks_blunders(tmp_path: Path) -> None:
