@@ -1,14 +1,18 @@
-"""Hint time at default settings on 50 seeded mid-game positions.
+"""The default hint on 50 seeded mid-game positions: its time, its verdicts, and whether two
+seeds that both call the verdict clear agree on the best move.
 
-    python3 bench/hint.py [--positions 50] [--seed 0] [--variant classic]
+    python3 bench/hint.py [--positions 50] [--seed 0] [--variant classic] [--seeds 2]
 
 Each position comes from a seeded deal of greedy bots (``classic`` by default;
 ``megajogos`` answers with the ``v3`` engine, ``classic`` with ``v2``), at the first
 decision with three or more legal moves once eight cards have left the stock,
 seen by the player to act.
-Prints the median, p90 and max time per hint (wall clock, and the CPU time of
-this process, which does not grow when other work shares the cores) and the
-deals sampled.  Target: median under 2 s.
+The hint runs as ``conquian hint`` does by default: it samples in seeded batches until its
+verdict is settled (``until_decided``; IS-MCTS in independent searches), with no time limit,
+so each answer is the same on any machine.  Prints the median, p90 and max time per hint
+(wall clock, and the CPU time of this process, which does not grow when other work shares the
+cores), the deals sampled, the share of ``clear`` verdicts, and over the positions where every
+seed's verdict is clear, how often the seeds name the same best move (goal: always).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis.advisor import advise  # noqa: E402
+from analyzer.analysis.engines import MCTS_SEARCHES  # noqa: E402
 from analyzer.core.dealing import view  # noqa: E402
 from analyzer.core.rules import get_rules  # noqa: E402
 from analyzer.bots.simulate import game_seed, play_game  # noqa: E402
@@ -45,37 +50,59 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=whole(1), default=50)
     parser.add_argument("--seed", type=whole(0), default=0)
+    parser.add_argument("--seeds", type=whole(1), default=2, help="hint seeds per position")
     parser.add_argument("--variant", type=variant, default="classic")
     args = parser.parse_args()
-    times, cpu, samples, moves, engines = [], [], [], [], set()
-    k = 0
+    times: list[float] = []
+    cpu: list[float] = []
+    samples: list[int] = []
+    moves: list[int] = []
+    engines: set[str] = set()
+    verdicts: list[str] = []
+    both_clear = agree = 0
+    positions = k = 0
     try:
-        while len(times) < args.positions:
+        while positions < args.positions:
             state = mid_game(game_seed(args.seed, k), args.variant)
             k += 1
             if state is None:
                 continue
-            start, start_cpu = time.perf_counter(), time.process_time()
-            advice = advise(state, seed=k)
-            times.append(time.perf_counter() - start)
-            cpu.append(time.process_time() - start_cpu)
-            samples.append(advice.samples)
-            engines.add(advice.engine)
-            moves.append(len(advice.estimates))
+            answers = []
+            for s in range(args.seeds):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                advice = advise(state, seed=1000 * k + s, until_decided=True, searches=MCTS_SEARCHES)
+                times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+                samples.append(advice.samples)
+                engines.add(advice.engine)
+                moves.append(len(advice.estimates))
+                verdicts.append(advice.verdict)
+                answers.append((advice.verdict, advice.estimates[0].move))
+            positions += 1
+            if all(v == "clear" for v, _ in answers):
+                both_clear += 1
+                agree += len({m for _, m in answers}) == 1
     except KeyboardInterrupt:  # Ctrl-C: the positions timed so far are reported
         if not times:
             raise
-        print(f"hint.py: interrupted; the {len(times)} positions timed so far follow", file=sys.stderr)
-    print(f"{len(times)} mid-game {args.variant} positions, default settings")
+        print(f"hint.py: interrupted; the {positions} positions done so far follow", file=sys.stderr)
+    print(f"{positions} mid-game {args.variant} positions, {args.seeds} seeds each, default settings")
     for name, values in (("wall", times), ("cpu", cpu)):
         print(
             f"{name:4s} median {statistics.median(values):.2f} s, "
             f"p90 {sorted(values)[int(0.9 * len(values))]:.2f} s, max {max(values):.2f} s"
         )
     print(
-        f"median {statistics.median(samples):.0f} deals sampled, "
+        f"median {statistics.median(samples):.0f} deals (v3: iterations) sampled, "
         f"median {statistics.median(moves):.0f} candidate moves; engine {', '.join(sorted(engines))}"
     )
+    counts = {v: verdicts.count(v) for v in ("clear", "close", "only")}
+    print(
+        f"verdicts: {counts['clear']} clear, {counts['close']} close, {counts['only']} only "
+        f"({100 * counts['clear'] / len(verdicts):.0f}% clear)"
+    )
+    print(f"positions where every seed says clear: {both_clear}; the seeds agree on {agree} of them")
+
 
 if __name__ == "__main__":
     try:

@@ -10,10 +10,16 @@ from rich.console import Console
 
 from analyzer.core.errors import ConquianError
 
-__all__ = ["emit", "err", "json_out", "out"]
+__all__ = ["emit", "err", "json_out", "note", "out"]
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
+
+
+def note(message: str) -> None:
+    """One line on standard error about an option that has no effect here: the command goes on
+    (an option that changes nothing is not an error; standard output stays the answer)."""
+    err.print(f"Note: {message}.", markup=False, soft_wrap=True)
 
 
 def json_out(data: Any, *, indent: int | None = None) -> str:

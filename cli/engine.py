@@ -20,7 +20,6 @@ from typing import Any
 
 from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
-    DEFAULT_TIME_LIMIT,
     ENGINE_NAMES,
     Engine,
     advise,
@@ -28,6 +27,7 @@ from analyzer.analysis.advisor import (
     engine_for,
     searching_engine,
 )
+from analyzer.analysis.engines import DEFAULT_TIME_LIMIT, MCTS_SEARCHES
 from analyzer.analysis.static import static_hints
 from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
@@ -200,26 +200,25 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
     top = _int(request, "top", 0, 1) if "top" in request else None
     open_hands = _bool(request, "open")
+    notes: list[str] = []
     if _bool(request, "static"):
         for key in ("samples", "seed", "time_limit", "budget", "engine", "read"):
             if key in request:
-                raise RequestError(
+                notes.append(
                     f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
-                    "without sampling)",
-                    key,
+                    "without sampling)"
                 )
         if open_hands:
             check_open(state)
-        return static_data(state, static_hints(state, own_view=not open_hands), top=top)
+        data = static_data(state, static_hints(state, own_view=not open_hands), top=top)
+        return {**data, "notes": notes} if notes else data
     if open_hands and state.stock is not None:
-        # One deal, the position itself: nothing is sampled (as 'hint --open' says), so
-        # "samples" and "seed" are refused rather than taken and echoed.
+        # One deal, the position itself: nothing is sampled (as 'hint --open' says).
         for key in ("samples", "seed"):
             if key in request:
-                raise RequestError(
+                notes.append(
                     f"'{key}' has no effect with \"open\": true and the stock order given: "
-                    "there is one deal, the position itself, and nothing is sampled",
-                    key,
+                    "there is one deal, the position itself, and nothing is sampled"
                 )
     seed = _int(request, "seed", 0, 0)
     engine = _engine(request)
@@ -232,21 +231,23 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     chosen: str | Engine = engine
     if "read" in request:
         if open_hands:
-            raise RequestError(
-                "'read' has no effect with \"open\": true (every hand is used as given)", "read"
-            )
-        chosen = replace(engine_for(engine, state.rules), read=_bool(request, "read"))
+            notes.append("'read' has no effect with \"open\": true (every hand is used as given)")
+        else:
+            chosen = replace(engine_for(engine, state.rules), read=_bool(request, "read"))
     advice = advise(
         state,
         samples=_int(request, "samples", None, 1, 100_000),
         seed=seed,
-        time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
+        time_limit=_float(request, "time_limit", math.inf, 0.05),
         node_budget=_int(request, "budget", 0, 100) or None,
         open_hands=open_hands,
         engine=chosen,
         progress=_PROGRESS.get(),
+        until_decided="samples" not in request,
+        searches=MCTS_SEARCHES,
     )
-    return hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
+    data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
+    return {**data, "notes": notes} if notes else data
 
 
 def _engine(request: dict[str, Any]) -> str:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table
 
 from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
-    DEFAULT_TIME_LIMIT,
     Advice,
     Engine,
     advise,
@@ -18,11 +19,13 @@ from analyzer.analysis.advisor import (
     engine_for,
     searching_engine,
 )
+from analyzer.analysis.engines import MCTS_SEARCHES
 from analyzer.analysis.static import static_hints
+from analyzer.analysis.verdict import MARGIN
 from analyzer.core.cards import counted, format_card
 from analyzer.core.state import GameState
 from cli.boundary import domain, usage
-from cli.console import emit, out
+from cli.console import emit, note, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import SAMPLES_DEFAULTS, EngineOpt, JsonOpt, LabelsOpt, given_options
 from cli.progress import interruptible, progress
@@ -60,9 +63,17 @@ def hint(
         int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same answer.")
     ] = 0,
     time_limit: Annotated[
-        float,
-        typer.Option("--time-limit", min=0.05, metavar="SECONDS", help="Seconds of sampling."),
-    ] = DEFAULT_TIME_LIMIT,
+        float | None,
+        typer.Option(
+            "--time-limit",
+            min=0.05,
+            metavar="SECONDS",
+            help="Most seconds to spend, a cap. Default: none; the hint samples in seeded "
+            "batches until its verdict is settled or its deal cap is reached, so the same "
+            "position and seed give the same answer on any machine.",
+            show_default=False,
+        ),
+    ] = None,
     budget: Annotated[
         int | None,
         typer.Option(
@@ -98,6 +109,10 @@ def hint(
             show_default=False,
         ),
     ] = None,
+    reasons: Annotated[
+        bool,
+        typer.Option("--reasons", help="Give the reasons of every move shown (default: the first three)."),
+    ] = False,
     top: Annotated[
         int | None,
         typer.Option(
@@ -119,7 +134,7 @@ def hint(
     if static:
         unused = given_options(ctx, *SAMPLING_OPTIONS)
         if unused:
-            usage(
+            note(
                 f"--static ranks moves by a one-move evaluation, without sampling: "
                 f"{', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect with it"
             )
@@ -147,12 +162,12 @@ def hint(
     if open_hands and state.stock is not None:
         unused = given_options(ctx, "samples", "seed")
         if unused:
-            usage(
+            note(
                 f"with --open and the stock order given there is one deal, the position itself, "
                 f"and nothing is sampled: {', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect"
             )
     if read is not None and open_hands:
-        usage("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
+        note("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
     chosen: str | Engine = engine if read is None else replace(engine_for(engine, state.rules), read=read)
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
@@ -161,12 +176,14 @@ def hint(
             state,
             samples=samples,
             seed=seed,
-            time_limit=time_limit,
+            time_limit=math.inf if time_limit is None else time_limit,
             node_budget=budget,
             open_hands=open_hands,
             engine=chosen,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
+            until_decided=samples is None,
+            searches=MCTS_SEARCHES,
         )
     exact = open_hands and state.stock is not None and advice.unproven == 0
     data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)
@@ -174,6 +191,8 @@ def hint(
     if as_json:
         emit({**data, "moves": moves[:top] if top else moves})
         return
+    verdict = _verdict_text(advice, moves, data["close_to_best"], exact)
+    out.print(f"[bold]{_escape(verdict)}[/bold]")
     out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)
     if exact:
@@ -226,37 +245,71 @@ def hint(
             f"Interrupted: the best answer found so far, from {advice.samples} of "
             f"{advice.planned} deals."
         )
-    elif advice.samples < advice.planned:
+    elif advice.stopped_by == "time":
         out.print(
             f"The time limit stopped sampling after {advice.samples} of {advice.planned} deals: "
-            "the answer depends on machine speed (raise --time-limit for a reproducible one)."
+            "the answer depends on machine speed (drop --time-limit for a reproducible one)."
         )
     elif advice.time_limited:
         out.print(
             "The time limit cut a search before its --budget of positions: the answer depends "
             "on machine speed (raise --time-limit, or lower --budget, for a reproducible one)."
         )
-    table = Table(show_lines=False)
-    for col, just in (("#", "right"), ("move", "left"), ("win", "right"), ("draw", "right"),
-                      ("95% (win)", "right"), ("reasons", "left")):  # fmt: skip
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
     limit = top or 20
-    for k, m in enumerate(moves[:limit], 1):
-        low, high = m["ci95"]
-        if not m["evaluated"]:
-            # A move the search never tried has no figures: dashes, not "0% | 0% | 0-100%".
-            table.add_row(str(k), m["move"], "-", "-", "-", "; ".join(m["reasons"]))
-            continue
-        # One exact solve has no interval (not "100-100%").
-        spread = "exact" if exact else f"{100 * low:.0f}-{100 * high:.0f}%"
-        table.add_row(
-            str(k), m["move"], f"{100 * m['win']:.0f}%", f"{100 * m['draw']:.0f}%",
-            spread, "; ".join(m["reasons"][1:]),
-        )  # fmt: skip
-    out.print(table)
+    out.print(_move_table(moves[:limit], exact))
     if len(moves) > limit:
         out.print(f"... and {len(moves) - limit} more (use --top).")
+    shown = moves[:limit] if reasons else moves[: min(3, limit)]
+    for k, m in enumerate(shown, 1):
+        out.print(f"{k}. {_escape(m['move'])}: {_escape('; '.join(m['reasons']))}", overflow="fold")
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
+
+def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
+    """One line per move: rank, move (in full, wrapped only if it must), win, draw, and the
+    paired difference from the best with its 95% interval."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("move", overflow="fold")
+    table.add_column("win", justify="right", no_wrap=True)
+    table.add_column("draw", justify="right", no_wrap=True)
+    table.add_column("vs best (95%)", justify="right", no_wrap=True)
+    for k, m in enumerate(moves, 1):
+        if not m["evaluated"]:
+            table.add_row(str(k), m["move"], "-", "-", "not evaluated")
+            continue
+        win = "sure" if m["sure"] else f"{100 * m['win']:.0f}%"
+        if k == 1:
+            gap = "best"
+        elif exact or m["diff_ci95"][0] == m["diff_ci95"][1]:
+            gap = f"{-m['diff']:+.2f}"
+        else:
+            low, high = m["diff_ci95"]
+            gap = f"{-m['diff']:+.2f} ({-high:+.2f}..{-low:+.2f})"
+        table.add_row(str(k), m["move"], win, f"{100 * m['draw']:.0f}%", gap)
+    return table
+
+
+def _verdict_text(
+    advice: Advice, moves: list[dict[str, Any]], close_to_best: list[str], exact: bool
+) -> str:
+    """The answer in a player's words: which move, and whether the evidence separates it."""
+    best = moves[0]["move"]
+    unit = "searches" if advice.engine == "v3" else "deals"
+    if advice.verdict == "only":
+        return f"{best} is the only choice."
+    if advice.verdict == "clear":
+        if len(moves) == 2:
+            return f"{best} is clearly best (ahead of {moves[1]['move']} at 95%, over the same {unit})."
+        return f"{best} is clearly best (ahead of every other move at 95%, over the same {unit})."
+    close = [m["move"] for m in moves if m["move"] in close_to_best]
+    names = " or ".join([best, *close[:3]])
+    more = f" (and {len(close) - 3} more)" if len(close) > 3 else ""
+    if advice.stopped_by == "margin":
+        return f"Close call: {names}{more}, within {MARGIN:.1f} in expected result of each other: either is fine."
+    if exact:
+        return f"Close call: {names}{more} are worth the same."
+    return f"Close call: {names}{more} (not separated at 95%; more --samples may tell them apart)."
 
 
 def _search_text(advice: Advice) -> str:

@@ -98,7 +98,10 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
         ``draw``, ``loss`` (probabilities), ``ci95`` (95% Wilson interval of ``win``),
         ``static_score``, ``evaluated`` (false for a move the search never tried: its ``win``,
         ``draw``, ``loss`` and ``score`` are then 0, no estimate, and ``ci95`` is 0-1) and
-        ``samples`` (the sampled deals, or IS-MCTS visits, that evaluated it).
+        ``samples`` (the sampled deals, or IS-MCTS visits, that evaluated it), ``diff`` (the
+        best move's expected result minus this one's over the same deals or searches, 0 for the
+        best), ``diff_ci95`` (its paired 95% interval) and ``sure`` (the result is certain by
+        the rules: the move goes out, R15).
     """
     lab = state.rules.labels
     return [
@@ -115,6 +118,9 @@ def hint_moves(state: GameState, advice: Advice) -> list[dict[str, Any]]:
             "static_score": e.static_score,
             "evaluated": e.samples > 0,
             "samples": e.samples,
+            "diff": round(e.diff, 6),
+            "diff_ci95": [round(e.diff_ci95[0], 6), round(e.diff_ci95[1], 6)],
+            "sure": e.sure,
         }
         for e in advice.estimates
     ]
@@ -144,9 +150,13 @@ def hint_data(
         ``unproven``, ``time_limited``, ``interrupted``, ``engine``, ``depth``, ``read`` (per
         player, the cards he gave up, passed in the exchange or paid, that his hidden hand was
         read from, :mod:`analyzer.search.inference`; empty when nothing was read)
+        ``verdict`` (``"clear"``, ``"close"`` or ``"only"``), ``close_to_best`` (the moves not
+        separated from the best), ``stopped_by`` (what ended the sampling: ``verdict``,
+        ``margin``, ``cap``, ``samples``, ``time`` or ``interrupted``)
         and ``moves`` (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)
+    lab = state.rules.labels
     return {
         "to_act": state.to_act,
         "evaluation": "open" if open_hands else "sampled",
@@ -160,6 +170,9 @@ def hint_data(
         "interrupted": advice.interrupted,
         "engine": advice.engine,
         "depth": advice.depth,
+        "verdict": advice.verdict,
+        "close_to_best": [m.text(lab) for m in advice.close_to_best],
+        "stopped_by": advice.stopped_by,
         "read": {
             str(q): [format_card(c, state.rules.labels) for c in cards]
             for q, cards in advice.reading.items()

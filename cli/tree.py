@@ -11,7 +11,7 @@ from analyzer.core.cards import clip, counted
 from analyzer.search.exact import Solver
 from analyzer.search.tree import build_tree, export_tree
 from cli.boundary import usage
-from cli.console import emit, err, out
+from cli.console import emit, err, note, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import BudgetOpt, ForceOpt, JsonOpt, LabelsOpt, given_options
 from cli.outputs import maybe, output_file, output_name
@@ -56,7 +56,7 @@ def tree(
     to act has a hidden hand cannot be expanded: that is an error, not a tree of one node.
     """
     if not values and given_options(ctx, "budget"):
-        usage("--budget is the search budget of the node values: it has no effect with --no-values")
+        note("--budget is the search budget of the node values: it has no effect with --no-values")
     fmt = None
     if export is not None:
         path = output_name(export, "--export")

@@ -287,9 +287,9 @@ def test_a_key_given_twice_still_echoes_a_readable_id(line: str, echoed: object)
     assert got["id"] == echoed
 
 
-def test_open_with_the_stock_given_refuses_samples_and_seed_as_the_command_does() -> None:
-    # 'hint --open --samples 4' on a whole deal is a usage error, and so is {"open": true,
-    # "samples": 4} in the engine (not taken and echoed as "samples": 1).
+def test_open_with_the_stock_given_notes_samples_and_seed_as_the_command_does() -> None:
+    # 'hint --open --samples 4' on a whole deal notes that --samples has no effect, and so does
+    # {"open": true, "samples": 4} in the engine: answered, with the note (issue 32 item 5).
     from analyzer.core.dealing import deal
     from analyzer.core.plain import dump_position
 
@@ -300,6 +300,10 @@ def test_open_with_the_stock_given_refuses_samples_and_seed_as_the_command_does(
     assert isinstance(position["stock"], list)
     for key, value in (("samples", 4), ("seed", 4)):
         reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "open": True, key: value}))
-        assert reply["ok"] is False and reply["field"] == key and "nothing is sampled" in reply["error"]
+        assert reply["ok"] is True
+        notes = reply["result"]["notes"]
+        assert len(notes) == 1 and f"'{key}'" in notes[0] and "nothing is sampled" in notes[0]
+        code, out, err = run("hint", "-", "--open", f"--{key}", str(value), input=json.dumps(position))
+        assert code == 0 and out and err.startswith("Note: ") and "nothing is sampled" in err
     reply, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "open": True}))
     assert reply["ok"] is True

@@ -105,16 +105,18 @@ def test_help_texts_say_what_the_options_do() -> None:
     assert "notation" in run("tree", "-h")[1]
 
 
-def test_hint_static_refuses_sampling_options() -> None:
-    # hint --static refuses --samples and the other sampling options rather than ignoring them
-    # (--open says whose cards it scores from: every hand given, not the player's view).
+def test_hint_static_notes_sampling_options_that_have_no_effect() -> None:
+    # hint --static takes --samples and the other sampling options with a one-line note that
+    # they have no effect, and answers as without them (--open still says whose cards it scores).
     position = str(EXAMPLES / "forcing.json")
     for extra in (["--samples", "3"], ["--seed", "2"], ["--time-limit", "1"],
                   ["--engine", "v1"], ["--budget", "500"], ["-n", "3", "--open"]):  # fmt: skip
-        code, out, err = run("hint", position, "--static", *extra)
+        code, out, err = run("hint", position, "--static", "--json", *extra)
         named = "--samples" if extra[0] == "-n" else extra[0]
-        assert code == 2 and one_error_line(err) and named in err and "--static" in err, err
-        assert out == ""
+        assert code == 0 and one_error_line(err) and err.startswith("Note: "), err
+        assert named in err and "--static" in err and "no effect" in err
+        plain = run("hint", position, "--static", "--json", *(["--open"] if "--open" in extra else []))
+        assert json.loads(out) == json.loads(plain[1])
     assert run("hint", position, "--static", "--top", "2")[0] == 0
 
 
@@ -171,7 +173,8 @@ def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
     reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 0}))
     assert reply["ok"] is False and reply["field"] == "top" and "at least 1" in reply["error"]
     reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "samples": 3}))
-    assert reply["ok"] is False and reply["field"] == "samples" and "static" in reply["error"]
+    assert reply["ok"] is True and "'samples'" in reply["result"]["notes"][0]
+    assert "static" in reply["result"]["notes"][0]
     reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "top": 1}))
     assert reply["ok"] and len(reply["result"]["moves"]) == 1
 
@@ -225,14 +228,14 @@ def test_hint_at_a_turn_says_how_to_reach_a_choice() -> None:
     assert "turns the next stock card (R10)" in err and "conquian deal --after 1" in err
 
 
-def test_options_without_effect_in_a_mode_are_refused() -> None:
-    # As for hint --static, an option with no effect is refused, not silently ignored. melds
-    # --file has its own 'must' and 'variant'; tree --no-values searches nothing, so --budget
-    # does nothing.
+def test_options_in_a_mode_are_refused_when_they_contradict_and_noted_when_idle() -> None:
+    # melds --file has its own 'must' and 'variant': another one would change the answer, so it
+    # is refused; tree --no-values searches nothing, so --budget does nothing: a note, not an error.
     runs = EXAMPLES / "example1-runs.json"
     for extra, named in ((["-m", "AS"], "--must"), (["-v", "megajogos"], "--variant")):
         code, out, err = run("melds", "--file", str(runs), *extra)
         assert code == 2 and one_error_line(err) and named in err and out == "", err
     assert run("melds", "--file", str(runs))[0] == 0
-    code, _, err = run("tree", str(EXAMPLES / "forcing.json"), "--no-values", "--budget", "5")
-    assert code == 2 and one_error_line(err) and "--budget" in err and "--no-values" in err
+    code, out, err = run("tree", str(EXAMPLES / "forcing.json"), "--no-values", "--budget", "5")
+    assert code == 0 and out and one_error_line(err) and err.startswith("Note: ")
+    assert "--budget" in err and "--no-values" in err

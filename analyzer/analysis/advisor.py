@@ -38,6 +38,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from analyzer.analysis.candidates import (
     candidate_moves,
@@ -48,12 +49,15 @@ from analyzer.analysis.candidates import (
 )
 from analyzer.analysis.engines import (
     AUTO,
+    BATCH,
+    DECIDE_CAP,
     DEFAULT_ENGINE,
     DEFAULT_NODE_BUDGET,
     DEFAULT_SAMPLES,
     DEFAULT_TIME_LIMIT,
     ENGINE_NAMES,
     ENGINES,
+    MCTS_SEARCHES,
     OPEN_NODE_BUDGET,
     Engine,
     engine_for,
@@ -62,6 +66,7 @@ from analyzer.analysis.engines import (
 from analyzer.analysis.estimates import Advice, MoveEstimate
 from analyzer.analysis.reasons import with_reasons
 from analyzer.analysis.static import Hint, check_chooser, score_move
+from analyzer.analysis.verdict import Comparison, compare, judge, settled
 from analyzer.core.dealing import view as view_of
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
@@ -70,6 +75,7 @@ from analyzer.search.evaluation import fitted_evaluator, melded_lead
 from analyzer.search.exact import Outcome, Solver
 from analyzer.search.inference import read_cards, read_weights
 from analyzer.search.lookahead import Lookahead
+from analyzer.search.mcts import SearchResult
 from analyzer.search.mcts import search as mcts_search
 from analyzer.search.options import LEAVES, one_of
 from analyzer.search.playout import RolloutLeaf
@@ -157,6 +163,8 @@ def advise(
     progress: Callable[[int, int], None] | None = None,
     engine: str | Engine = DEFAULT_ENGINE,
     stop: Callable[[], bool] | None = None,
+    until_decided: bool = False,
+    searches: int = 1,
 ) -> Advice:
     """Rank the candidate moves of the player to act by sampled double-dummy results.
 
@@ -191,6 +199,14 @@ def advise(
         Polled between and during the searches; when it returns True the
         answer is built from the deals finished so far (at least one), and
         ``Advice.interrupted`` says so.
+    until_decided : bool
+        Sample in seeded batches of :data:`BATCH` deals until the verdict is settled
+        (:func:`analyzer.analysis.verdict.settled`), with ``samples`` (or the engine's
+        :data:`DECIDE_CAP`) as the cap; the number of deals then depends on the position and
+        seed only, never on the machine.  ``v3``: independent searches are added instead.
+    searches : int
+        ``v3``: independent IS-MCTS searches (different seeds) that share the iterations;
+        two or more give the verdict a paired test over searches (with one, it is ``close``).
 
     Returns
     -------
@@ -207,6 +223,8 @@ def advise(
     """
     start = time.perf_counter()
     _check_budgets(samples, time_limit, node_budget)
+    if isinstance(searches, bool) or not isinstance(searches, int) or searches < 1:
+        raise ConquianError(f"searches must be a whole number of at least 1, got {searches!r}")
     engine = searching_engine(engine, state, open_hands=open_hands)
     budget = engine.node_budget if node_budget is None else node_budget
     if (
@@ -218,7 +236,8 @@ def advise(
         # One deal, every card known: the whole budget of the sampled deals goes to it, so that
         # a cheap position is solved to the end (the time limit still stops the search).
         budget = OPEN_NODE_BUDGET
-    samples = engine.samples if samples is None else samples
+    cap = DECIDE_CAP.get(engine.search, engine.samples) if until_decided else engine.samples
+    samples = cap if samples is None else samples
     player = state.to_act
     if state.phase in (Phase.OVER, Phase.TURN):
         raise PositionError(f"no move to choose: {state.describe()}")
@@ -246,12 +265,15 @@ def advise(
     if engine.search == "mcts":
         return _advise_mcts(
             mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start, weights,
-            reading,
+            reading, searches=max(searches, MCTS_SEARCHES) if until_decided else searches,
+            until_decided=until_decided,
         )
     planned = 1 if exact_deal else max(1, samples)
     n = state.rules.players
     tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
-    searches = unproven = shallow = done = clock_cut = 0
+    results: dict[Move, list[float]] = {m: [] for m in candidates}  # per deal, win - loss
+    scores: dict[Move, Hint] = {}
+    solves = unproven = shallow = done = clock_cut = 0
     depths: list[int] = []
 
     def stopping() -> bool:
@@ -279,8 +301,10 @@ def advise(
         t[0] += win
         t[1] += draw
         t[2] += 1.0 - win - draw
+        results[move].append(2.0 * win + draw - 1.0)
 
     interrupted = False
+    stopped_by = "samples"
     for _ in range(planned):
         if stopping():
             interrupted = True
@@ -294,7 +318,7 @@ def advise(
             deal = deal.evolve(stock=None)
         if lookahead is not None:
             found = lookahead.values(deal, candidates)
-            searches += 1
+            solves += 1
             unproven += not found.exact
             shallow += not found.exact and found.depth < 1
             clock_cut += found.stopped_by == "time"
@@ -310,20 +334,71 @@ def advise(
             )
             for move in candidates:
                 result = solver.solve(deal.apply(move, check=False))
-                searches += 1
+                solves += 1
                 unproven += not result.proven
                 shallow += not result.proven
                 tally(move, result.outcome)
         done += 1
         if progress is not None:
             progress(done, planned)
+        if until_decided and done % BATCH == 0 and done < planned:
+            ranked = _ranked(mine, groups, asked, tallies, done, False, scores)
+            now = _comparisons(ranked, results, False)
+            if settled(now):
+                stopped_by = "margin" if judge(now).kind == "close" else "verdict"
+                break
         if time.perf_counter() - start > time_limit:
+            if done < planned:
+                stopped_by = "time"
             break
+    else:
+        stopped_by = "cap" if until_decided else "samples"
     if stop is not None and stop():
         interrupted = True
-    estimates: list[MoveEstimate] = []
-    static: dict[Move, Hint] = {}
+    if interrupted:
+        stopped_by = "interrupted"
     exact = exact_deal and unproven == 0
+    ranked = _ranked(mine, groups, asked, tallies, done, exact, scores)
+    comparisons = _comparisons(ranked, results, exact)
+    verdict = judge(comparisons)
+    estimates = [
+        replace(e, diff=c.diff, diff_ci95=c.ci95) for e, c in zip(ranked, comparisons, strict=True)
+    ]
+    static = {e.move: scores[e.move] for e in estimates}
+    estimates = with_reasons(mine, player, estimates, static)
+    depths.sort()
+    return Advice(
+        player,
+        estimates,
+        done,
+        time.perf_counter() - start,
+        unproven / solves if solves else 0.0,
+        seed,
+        planned,
+        engine.name,
+        float(depths[len(depths) // 2]) if depths else 0.0,
+        shallow / solves if solves else 0.0,
+        interrupted,
+        clock_cut > 0,
+        reading,
+        verdict.kind,
+        tuple(estimates[k].move for k in verdict.close),
+        stopped_by,
+    )
+
+
+def _ranked(
+    mine: GameState,
+    groups: list[list[Move]],
+    asked: set[Move],
+    tallies: Mapping[Move, list[float]],
+    done: int,
+    exact: bool,
+    scores: dict[Move, Hint],
+) -> list[MoveEstimate]:
+    """One estimate per choice (the arrangement asked about, else the one with the best expected
+    result), best first; a move that goes out at once (R15) beats one that wins later."""
+    estimates: list[MoveEstimate] = []
     for group in groups:
         # One row per choice: the arrangement asked about, else the one with the best
         # expected result (fewest cards exposed to forcing on a tie: the group's order).
@@ -335,28 +410,25 @@ def advise(
         move = max(shown, key=lambda m: (expected(m), -group.index(m)))
         w, d, lo = (x / done for x in tallies[move])
         ci = (w, w) if exact else wilson(w * done, done)  # fractional: per-deal win chances
+        sure = goes_out(move)  # R15: he wins at once, whatever the deal
+        if sure:
+            ci = (1.0, 1.0)
         # Reasons use only what the player can see (his view), unless the hands are open.
-        static[move] = score_move(mine, move)
-        estimates.append(MoveEstimate(move, w, d, lo, ci, w - lo, done, static[move].score, ()))
-    # Best expected result first; a move that goes out at once beats one that wins later.
+        if move not in scores:
+            scores[move] = score_move(mine, move)
+        estimates.append(
+            MoveEstimate(move, w, d, lo, ci, w - lo, done, scores[move].score, (), sure=sure)
+        )
     estimates.sort(key=lambda e: (-e.expected, not goes_out(e.move), -e.win, -e.static_score))
-    estimates = with_reasons(mine, player, estimates, static)
-    depths.sort()
-    return Advice(
-        player,
-        estimates,
-        done,
-        time.perf_counter() - start,
-        unproven / searches if searches else 0.0,
-        seed,
-        planned,
-        engine.name,
-        float(depths[len(depths) // 2]) if depths else 0.0,
-        shallow / searches if searches else 0.0,
-        interrupted,
-        clock_cut > 0,
-        reading,
-    )
+    return estimates
+
+
+def _comparisons(
+    ranked: list[MoveEstimate], results: Mapping[Move, list[float]], exact: bool
+) -> list[Comparison]:
+    """Each ranked move's paired comparison with the first, over the same deals."""
+    best = results[ranked[0].move]
+    return [compare(best, results[e.move], exact=exact) for e in ranked]
 
 
 def _advise_mcts(
@@ -372,63 +444,142 @@ def _advise_mcts(
     start: float,
     weights: Mapping[int, Sequence[float]] | None = None,
     reading: dict[int, tuple[int, ...]] | None = None,
+    *,
+    searches: int = 1,
+    until_decided: bool = False,
 ) -> Advice:
-    """``advise`` with the ``mcts`` search: one IS-MCTS tree over one move per choice.
+    """``advise`` with the ``mcts`` search: IS-MCTS trees over one move per choice.
 
-    Each choice is searched with the arrangement asked about, else the one
-    exposing the fewest cards to forcing (:func:`choices`).  Per move: the
-    mean win and draw results of the iterations that tried it, with a 95%
-    Wilson interval over its visits; moves are ranked by visits (the move the
-    search settled on first), a move that goes out first of all.
+    Each choice is searched with the arrangement asked about, else the one exposing the fewest
+    cards to forcing (:func:`choices`).  ``searches`` independent trees (different seeds) share
+    the iterations; per move: the mean win and draw results of the iterations that tried it,
+    with a 95% Wilson interval over its visits; moves are ranked by visits (the move the
+    searches settled on first), a move that goes out first of all.  The verdict compares each
+    move with the first over the searches that tried both (paired Student-t); with
+    ``until_decided`` pairs of searches are added until it is settled or ``samples``
+    iterations are spent.
     """
     player = mine.to_act
     roots = [([m for m in g if m in asked] or g)[0] for g in groups]
-    found = mcts_search(
-        mine,
-        max(1, samples),
-        seed=seed,
-        c=engine.c,
-        leaf=one_of(engine.leaf, LEAVES, "leaf"),
-        infer=engine.infer,
-        method=engine.method,
-        opponents=engine.opponents,
-        playout=engine.playout,
-        root_moves=roots,
-        time_limit=max(0.05, time_limit),
-        stop=stop,
-        progress=progress,
-        weights=weights,
-    )
-    estimates: list[MoveEstimate] = []
-    static: dict[Move, Hint] = {}
-    for st in found.moves:
-        # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
-        win, draw = st.win, st.draw
-        loss = max(0.0, 1.0 - win - draw) if st.visits else 0.0
-        ci = wilson(win * st.visits, st.visits) if st.visits else (0.0, 1.0)
-        static[st.move] = score_move(mine, st.move)
-        estimates.append(
-            MoveEstimate(
-                st.move, win, draw, loss, ci, win - loss, st.visits, static[st.move].score, ()
-            )
+    per = max(1, (engine.samples if until_decided else samples) // searches)
+    most = max(searches, samples // per) if until_decided else searches
+    if until_decided and len(roots) == 1:
+        most = 1  # one choice: nothing to decide, one search for its figures
+    planned = per * most if until_decided else max(1, samples)
+    seeds = random.Random(seed)
+    found_all: list[SearchResult] = []
+    stopped_by = "cap" if until_decided else "samples"
+    interrupted = False
+    while len(found_all) < most:
+        k = len(found_all)
+        left = time_limit - (time.perf_counter() - start)
+        if k and left <= 0:
+            stopped_by = "time"
+            break
+        offset = k * per
+
+        def report(done: int, total: int, offset: int = offset) -> None:
+            if progress is not None:
+                progress(offset + done, planned)
+
+        found = mcts_search(
+            mine,
+            max(1, samples) if searches == 1 and not until_decided else per,
+            seed=seed if searches == 1 and not until_decided else seeds.randrange(2**31),
+            c=engine.c,
+            leaf=one_of(engine.leaf, LEAVES, "leaf"),
+            infer=engine.infer,
+            method=engine.method,
+            opponents=engine.opponents,
+            playout=engine.playout,
+            root_moves=roots,
+            time_limit=max(0.05, left),
+            stop=stop,
+            progress=report,
+            weights=weights,
         )
-    visits = {st.move: st.visits for st in found.moves}
-    estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
-    estimates = with_reasons(mine, player, estimates, static)
+        found_all.append(found)
+        if found.interrupted:
+            interrupted = True
+            stopped_by = "interrupted"
+            break
+        k = len(found_all)
+        if until_decided and k >= searches and k % 2 == 0 and k < most:
+            ranked, comparisons = _mcts_ranking(mine, found_all)
+            if settled(comparisons):
+                stopped_by = "margin" if judge(comparisons).kind == "close" else "verdict"
+                break
+    ranked, comparisons = _mcts_ranking(mine, found_all)
+    verdict = judge(comparisons) if len(found_all) > 1 or len(ranked) == 1 else None
+    static = {e.move: score_move(mine, e.move) for e in ranked}
+    estimates = [
+        replace(e, static_score=static[e.move].score, diff=c.diff, diff_ci95=c.ci95)
+        for e, c in zip(ranked, comparisons, strict=True)
+    ]
+    estimates = with_reasons(mine, player, estimates, static, unit="IS-MCTS iteration")
+    iterations = sum(f.iterations for f in found_all)
+    if stopped_by in ("cap", "samples") and iterations < planned:
+        stopped_by = "time"  # a search ran out of time before its iterations
+    ended = sum(f.ended * f.iterations for f in found_all) / iterations if iterations else 0.0
+    depths = sorted(f.depth for f in found_all)
+    close = (
+        tuple(estimates[k].move for k in verdict.close)
+        if verdict is not None
+        else tuple(e.move for e in estimates[1:])
+    )
     return Advice(
         player,
         estimates,
-        found.iterations,
+        iterations,
         time.perf_counter() - start,
-        1.0 - found.ended,
+        1.0 - ended,
         seed,
-        max(1, samples),
+        planned,
         engine.name,
-        found.depth,
+        depths[len(depths) // 2],
         0.0,
-        found.interrupted,
+        interrupted,
         False,
         reading or {},
+        verdict.kind if verdict is not None else "close",
+        close,
+        stopped_by,
     )
 
 
+def _mcts_ranking(
+    mine: GameState, found_all: list[SearchResult]
+) -> tuple[list[MoveEstimate], list[Comparison]]:
+    """The moves of independent IS-MCTS searches pooled (visits added, means weighted by visits),
+    most visited first, and each move's paired comparison with the first over the searches."""
+    visits: dict[Move, int] = {}
+    wins: dict[Move, float] = {}
+    draws: dict[Move, float] = {}
+    per_search: dict[Move, list[float | None]] = {}
+    for k, found in enumerate(found_all):
+        for st in found.moves:
+            visits[st.move] = visits.get(st.move, 0) + st.visits
+            wins[st.move] = wins.get(st.move, 0.0) + st.win * st.visits
+            draws[st.move] = draws.get(st.move, 0.0) + st.draw * st.visits
+            values = per_search.setdefault(st.move, [None] * len(found_all))
+            values[k] = 2.0 * st.win + st.draw - 1.0 if st.visits else None
+    estimates: list[MoveEstimate] = []
+    for move, n in visits.items():
+        # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
+        win = wins[move] / n if n else 0.0
+        draw = draws[move] / n if n else 0.0
+        loss = max(0.0, 1.0 - win - draw) if n else 0.0
+        sure = goes_out(move)  # R15
+        ci = (1.0, 1.0) if sure else wilson(win * n, n) if n else (0.0, 1.0)
+        estimates.append(
+            MoveEstimate(move, win, draw, loss, ci, win - loss, n, 0.0, (), sure=sure)
+        )
+    estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
+    best = per_search[estimates[0].move]
+    comparisons = []
+    for e in estimates:
+        pairs = [
+            (b, o) for b, o in zip(best, per_search[e.move], strict=True) if b is not None and o is not None
+        ]
+        comparisons.append(compare([b for b, _ in pairs], [o for _, o in pairs]))
+    return estimates, comparisons

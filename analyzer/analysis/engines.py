@@ -24,12 +24,15 @@ from analyzer.search.options import (
 
 __all__ = [
     "AUTO",
+    "BATCH",
+    "DECIDE_CAP",
     "DEFAULT_ENGINE",
     "DEFAULT_NODE_BUDGET",
     "DEFAULT_SAMPLES",
     "DEFAULT_TIME_LIMIT",
     "ENGINES",
     "ENGINE_NAMES",
+    "MCTS_SEARCHES",
     "OPEN_NODE_BUDGET",
     "Engine",
     "engine_for",
@@ -42,6 +45,16 @@ DEFAULT_TIME_LIMIT = 2.0
 """Seconds of sampling by default (a mid-game position is answered in about this)."""
 DEFAULT_NODE_BUDGET = 4_000
 """Positions per double-dummy solve of the ``v1`` engine by default."""
+
+BATCH = 8
+"""Deals sampled between two looks at the verdict when a hint samples until it decides."""
+
+DECIDE_CAP = {"lookahead": 96, "exact": 48, "mcts": 8_000}
+"""Most deals (``mcts``: IS-MCTS iterations) a hint that samples until it decides may use, by
+search; the engine's ``samples`` is where the ``mcts`` iterations are first split."""
+
+MCTS_SEARCHES = 4
+"""Independent IS-MCTS searches a deciding ``v3`` hint starts with (more are added in pairs)."""
 
 OPEN_NODE_BUDGET = 100_000
 """Positions of ``v2``'s lookahead on the one deal of ``open_hands`` with the stock order given

@@ -29,6 +29,13 @@ class MoveEstimate:
         The static evaluation of :mod:`analyzer.analysis.static`.
     reasons : tuple of str
         Facts computed from the position and the samples.
+    diff : float
+        The best move's expected result minus this one's, over the same sampled deals (or
+        independent searches); 0 for the best (:mod:`analyzer.analysis.verdict`).
+    diff_ci95 : tuple of float
+        95% interval of ``diff`` (paired Student-t).
+    sure : bool
+        The result is certain by the rules (the move goes out, R15), not estimated.
     """
 
     move: Move
@@ -40,6 +47,9 @@ class MoveEstimate:
     samples: int
     static_score: float
     reasons: tuple[str, ...]
+    diff: float = 0.0
+    diff_ci95: tuple[float, float] = (0.0, 0.0)
+    sure: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +91,16 @@ class Advice:
         the best found so far.
     clock_cut : bool
         ``v2``: a search within a deal was stopped by the time limit, not by its budget.
+    verdict : str
+        ``"clear"`` (the best move's lead over every other is above zero at 95%), ``"close"``
+        or ``"only"`` (one choice); :mod:`analyzer.analysis.verdict`.
+    close_to_best : tuple of Move
+        With ``"close"``: the moves not separated from the best.
+    stopped_by : str
+        What ended the sampling: ``"verdict"`` (clear), ``"margin"`` (the moves left in
+        contention within :data:`~analyzer.analysis.verdict.MARGIN` of each other), ``"cap"``
+        (the most deals or searches), ``"samples"`` (the number asked for), ``"time"`` (the
+        time limit) or ``"interrupted"``.
     reading : dict of int to tuple of int
         The cards given up (passed in the exchange, paid) that the hidden hands
         were read from, per player (:func:`analyzer.search.inference.read_cards`); empty
@@ -100,10 +120,13 @@ class Advice:
     interrupted: bool = False
     clock_cut: bool = False
     reading: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    verdict: str = "close"
+    close_to_best: tuple[Move, ...] = ()
+    stopped_by: str = "samples"
 
     @property
     def time_limited(self) -> bool:
         """True when the clock, not the budgets, shaped the answer: sampling stopped before the
         planned deals, or a search within a deal was cut by the time limit (the answer then
         depends on machine speed)."""
-        return not self.interrupted and (self.samples < self.planned or self.clock_cut)
+        return not self.interrupted and (self.stopped_by == "time" or self.clock_cut)

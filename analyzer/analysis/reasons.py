@@ -4,6 +4,7 @@ and the static evaluation's facts (:mod:`analyzer.analysis.static`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from analyzer.analysis.estimates import MoveEstimate
 from analyzer.analysis.static import Hint
@@ -19,8 +20,14 @@ def _pct(x: float) -> str:
 
 
 def with_reasons(
-    state: GameState, player: int, estimates: list[MoveEstimate], static: Mapping[Move, Hint]
+    state: GameState,
+    player: int,
+    estimates: list[MoveEstimate],
+    static: Mapping[Move, Hint],
+    unit: str = "sampled deal",
 ) -> list[MoveEstimate]:
+    """``estimates`` with their reasons: the sampled results (``unit``: what ``samples``
+    counts), the comparison with the best, and the static evaluation's facts."""
     labels = state.rules.labels
     out: list[MoveEstimate] = []
     best = estimates[0]
@@ -29,9 +36,13 @@ def with_reasons(
         if est.samples == 0:
             # v3 with few iterations: the search never tried this move; nothing is claimed.
             reasons = ["not evaluated: the search never tried it (raise --samples)"]
+        elif est.sure:
+            reasons = ["goes out: a sure win (R15)"]
         else:
+            # Win chances are averages of per-deal chances (a search may end in an estimate),
+            # not counts of whole deals won.
             reasons = [
-                f"wins {_pct(est.win)} of {counted(est.samples, 'sampled deal')} "
+                f"win chance {_pct(est.win)} on average of {counted(est.samples, unit)} "
                 f"(95% interval {_pct(est.ci95[0])}-{_pct(est.ci95[1])}), draws {_pct(est.draw)}"
             ]
         if est.samples == 0:
@@ -53,8 +64,14 @@ def with_reasons(
             gap = best.expected - est.expected
             # v3 ranks by visits: a move below the first may have the better mean, over fewer
             # iterations; it is then called better, not "-0.08 worse".
+            paired = (
+                f" (paired over the same deals: {est.diff:.2f}, 95% interval "
+                f"{est.diff_ci95[0]:.2f} to {est.diff_ci95[1]:.2f})"
+                if unit == "sampled deal" and not est.sure
+                else ""
+            )
             reasons.append(
-                f"{gap:.2f} worse in expected result than the best"
+                f"{gap:.2f} worse in expected result than the best{paired}"
                 if gap >= 0
                 else f"{-gap:.2f} better in expected result than the first, over fewer "
                 "iterations (the search chose the first more often)"
@@ -62,17 +79,5 @@ def with_reasons(
         hint = static.get(est.move)
         if hint is not None:
             reasons.extend(hint.reasons)
-        out.append(
-            MoveEstimate(
-                est.move,
-                est.win,
-                est.draw,
-                est.loss,
-                est.ci95,
-                est.expected,
-                est.samples,
-                est.static_score,
-                tuple(dict.fromkeys(reasons)),
-            )
-        )
+        out.append(replace(est, reasons=tuple(dict.fromkeys(reasons))))
     return out
