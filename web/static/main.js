@@ -467,9 +467,9 @@ function gameNames(game) {
 
 function drawGame(result) {
   const game = state.game;
-  state.current = {
-    notation: result.view,
-    position: result.view_position,
+  state.current = {  // your view; once the deal is over, every hand and the stock shown
+    notation: result.over ? result.notation : result.view,
+    position: result.over ? result.position : result.view_position,
     description: "",
     names: gameNames(game),
     over: result.over,
