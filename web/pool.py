@@ -24,6 +24,10 @@ from typing import Any
 __all__ = ["PoolFull", "SearchPool", "TimeCapExceeded"]
 
 
+STARTUP = 300.0
+"""Most seconds a new search process may take to import the engine."""
+
+
 class PoolFull(Exception):
     """Every worker is busy and the queue is full: the request is refused (HTTP 503)."""
 
@@ -38,6 +42,8 @@ def _work(conn: Connection) -> None:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(5)
     from cli.engine import answer
+
+    conn.send(("ready", None))
 
     def progress(done: int, planned: int) -> None:
         conn.send(("progress", {"done": done, "planned": planned}))
@@ -83,6 +89,7 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     jobs: int = 0
+    ready: bool = False
 
 
 @dataclass
@@ -200,10 +207,15 @@ class SearchPool:
                 loop.remove_reader(conn.fileno())
 
         worker.jobs += 1
-        await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB: may block
         loop.add_reader(conn.fileno(), readable)
-        deadline = time.monotonic() + self.time_cap
         try:
+            if not worker.ready:  # its start (importing the engine) is not the search's time
+                kind, _ = await asyncio.wait_for(inbox.get(), timeout=STARTUP)
+                if kind != "ready":
+                    raise RuntimeError("the search process ended before it was ready")
+                worker.ready = True
+            await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB
+            deadline = time.monotonic() + self.time_cap
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
