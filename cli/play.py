@@ -14,17 +14,17 @@ from analyzer.bots.registry import Bot, make_bot
 from analyzer.core.cards import Labels, clip, counted, format_card, format_mask
 from analyzer.core.dealing import deal, view
 from analyzer.core.errors import ConquianError
-from analyzer.core.moves import Give, Move, parse_move, small_number
+from analyzer.core.moves import Give, Move, Pass, parse_move, small_number
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState, Phase
 from analyzer.formats.records import record_lines
-from cli.boundary import usage
+from cli.boundary import domain, usage
 from cli.console import out
 from cli.inputs import bots_arg, rules_of
 from cli.options import ForceOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import OutputFile, maybe, output_file
 
-__all__ = ["play"]
+__all__ = ["Quit", "list_moves", "play", "typed_move"]
 
 
 def play(
@@ -53,11 +53,21 @@ def play(
     ] = None,
     force: ForceOpt = False,
     labels: VariantLabelsOpt = None,
+    confirm: Annotated[
+        bool,
+        typer.Option(
+            "--confirm",
+            help="Ask for your move even when pass is the only legal one (by default it is "
+            "played for you, the card going by shown in one line).",
+        ),
+    ] = False,
 ) -> None:
     """Play a deal against bots in the terminal. Type a move, its number, 'hint', 'moves' or 'quit'.
 
     Cards are shown in --labels (default: the variant's); typed moves are read in those labels
-    unless their own cards decide (R2).
+    unless their own cards decide (R2). When pass is your only legal move it is played for you
+    (R12; --confirm asks anyway). Exit 1 when the input ends before the deal does ('quit' is
+    exit 0); the record is saved either way.
     """
     rules = rules_of(variant)
     if labels is not None:
@@ -72,11 +82,20 @@ def play(
         usage(f"give {others_text} for the other seats")
     target = output_file(record, "--record", force=force)
     with maybe(target):
-        _game(rules, seat, names, seed, target)
+        _game(rules, seat, names, seed, target, confirm)
+
+
+class Quit(Exception):
+    """The player typed 'quit': the game ends at his choice (exit 0)."""
 
 
 def _game(
-    rules: Rules, seat: int, names: list[str], seed: int | None, target: OutputFile | None
+    rules: Rules,
+    seat: int,
+    names: list[str],
+    seed: int | None,
+    target: OutputFile | None,
+    confirm: bool,
 ) -> None:
     others = [make_bot(n) for n in names]
     seats: list[Bot | None] = list(others)
@@ -130,6 +149,16 @@ def _game(
                     out.print(f"player {player} ({bot.name}) has chosen a card to pass")
                 else:
                     out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
+            elif not confirm and state.legal_moves() == [Pass()]:
+                # Nothing to choose (R12): the card goes by, shown in one line.
+                move = Pass()
+                assert state.centre is not None
+                c = state.centre
+                out.print(
+                    f"you pass {format_card(c.card, lab)} ({c.kind} by player {c.source}): "
+                    "the only legal move",
+                    markup=False,
+                )
             else:
                 move = _ask(state, seat)
             history.append((player, move))
@@ -139,12 +168,16 @@ def _game(
             if exchanging and state.phase is not Phase.EXCHANGE:
                 got = state.hand(seat) & ~start.hand(seat)
                 out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
-    except (EOFError, KeyboardInterrupt) as exc:
+    except (Quit, KeyboardInterrupt) as exc:
         out.print("\nGame abandoned.")
         _commit(target)
         if isinstance(exc, KeyboardInterrupt):
             raise typer.Exit(130) from None
         return
+    except EOFError:
+        out.print()  # ends the prompt's line
+        saved = f"; the record is saved in {target.path}" if target is not None else ""
+        domain(f"the input ended before the deal did, after {counted(len(history), 'move')}{saved}")
     _render(state, seat)
     if state.winner is None:
         out.print("The deal is a draw (R18).")
@@ -186,14 +219,14 @@ def _ask(state: GameState, seat: int) -> Move:
     lab = state.rules.labels
     moves = state.legal_moves()
     _render(state, seat)
-    _list_moves(moves, lab)
+    list_moves(moves, lab)
     while True:
         text = out.input("[bold]your move>[/bold] ").strip()
         if not text:
             continue
         word = text.lower()
         if word in ("quit", "exit"):
-            raise EOFError
+            raise Quit
         if word == "help":
             out.print(
                 "Type a move number or its text (pass, take [..] pay CARD, force N, lay [..] pay "
@@ -202,7 +235,7 @@ def _ask(state: GameState, seat: int) -> Move:
             )
             continue
         if word == "moves":
-            _list_moves(moves, lab)
+            list_moves(moves, lab)
             continue
         if word == "hint":
             # One second of the default engine (v2: up to 24 deals; v3: its iterations).
@@ -221,32 +254,37 @@ def _ask(state: GameState, seat: int) -> Move:
                     markup=False,
                 )
             continue
-        k = small_number(text)  # not '01' nor another script's digits
-        if k is not None:
-            if 1 <= k <= len(moves):
-                return moves[k - 1]
-            out.print(f"No move number {k}: choose 1 to {len(moves)}.", markup=False)
+        move = typed_move(text, moves, state)
+        if isinstance(move, str):
+            out.print(move, markup=False)
             continue
-        if re.fullmatch(r"[+-]?[0-9]+", text):
-            # '-1' and a 30-digit number are told which numbers to type, as '99' is, not
-            # "not a move".
-            out.print(f"No move number {clip(text)!r}: choose 1 to {len(moves)}.", markup=False)
-            continue
-        try:
-            move = parse_move(text, lab)
-        except ConquianError as exc:
-            message = str(exc)
-            out.print(message[:1].upper() + message[1:], markup=False)
-            continue
-        if state.is_legal(move):
-            return move
-        out.print(
-            f"Illegal here: {move.text(lab)!r} ({state.describe()}). Type 'moves' for the legal "
-            "ones.",
-            markup=False,
-        )
+        return move
 
 
-def _list_moves(moves: list[Move], labels: Labels) -> None:
+def typed_move(text: str, moves: list[Move], state: GameState) -> Move | str:
+    """The legal move that ``text`` names, by its number in ``moves`` or as a move read in the
+    state's labels unless its own cards decide (R2); else the line that says why not."""
+    lab = state.rules.labels
+    k = small_number(text)  # not '01' nor another script's digits
+    if k is not None:
+        if 1 <= k <= len(moves):
+            return moves[k - 1]
+        return f"No move number {k}: choose 1 to {len(moves)}."
+    if re.fullmatch(r"[+-]?[0-9]+", text):
+        # '-1' and a 30-digit number are told which numbers to type, as '99' is, not
+        # "not a move".
+        return f"No move number {clip(text)!r}: choose 1 to {len(moves)}."
+    try:
+        move = parse_move(text, lab)
+    except ConquianError as exc:
+        message = str(exc)
+        return message[:1].upper() + message[1:]
+    if state.is_legal(move):
+        return move
+    return f"Illegal here: {move.text(lab)!r} ({state.describe()}). Type 'moves' for the legal ones."
+
+
+def list_moves(moves: list[Move], labels: Labels) -> None:
+    """The legal moves, numbered from 1 as a typed number plays them."""
     for k, move in enumerate(moves, 1):
         out.print(f"  {k:>3}. {move.text(labels)}", markup=False)

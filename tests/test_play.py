@@ -85,7 +85,7 @@ def test_the_record_is_in_place_after_every_move(tmp_path: Path) -> None:
 
     path = tmp_path / "k.jsonl"
     game = subprocess.Popen(
-        [*CONQUIAN, "play", "--seed", "4", "--record", str(path)],
+        [*CONQUIAN, "play", "--seed", "4", "--record", str(path), "--confirm"],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
@@ -125,3 +125,41 @@ def test_the_hint_numbers_are_the_move_numbers() -> None:
     assert hinted
     for number, text in hinted:
         assert listed[number].strip() == text.strip()
+
+
+def _prompts_with_only_pass(out: str) -> int:
+    """Prompts whose listed moves were 'pass' alone."""
+    import re
+
+    return sum(bool(re.search(r"\n\s+1\. pass\n$", chunk)) for chunk in out.split("your move>")[:-1])
+
+
+def test_play_passes_for_you_when_pass_is_the_only_move() -> None:
+    # R12: nothing to choose, so no prompt; the card going by is shown in one line.
+    import re
+
+    code, out, _ = run("play", "--seed", "3", input="1\n" * 100)
+    assert code == 0 and ("draw" in out or "won" in out)
+    passes = re.findall(r"^you pass (\S+) \((turned|paid) by player \d\): the only legal move$", out, re.M)
+    assert passes and _prompts_with_only_pass(out) == 0
+    # --confirm keeps asking, as before.
+    code, confirmed, _ = run("play", "--seed", "3", "--confirm", input="1\n" * 200)
+    assert code == 0 and "the only legal move" not in confirmed
+    assert _prompts_with_only_pass(confirmed) == len(passes)
+    assert confirmed.count("your move>") == out.count("your move>") + len(passes)
+
+
+def test_play_exits_1_when_its_input_ends_before_the_deal(tmp_path: Path) -> None:
+    from cli_run import one_error_line
+
+    path = tmp_path / "g.jsonl"
+    code, out, err = run("play", "--seed", "3", "--record", str(path), input="1\n")
+    assert code == 1 and one_error_line(err)
+    assert "the input ended before the deal did, after " in err and f"record is saved in {path}" in err
+    assert "Game abandoned" not in out
+    code, replayed, _ = run("replay", str(path), "--json")
+    assert code == 0 and json.loads(replayed)["finished"] is False and json.loads(replayed)["moves"] >= 2
+    code, _, err = run("play", "--seed", "3", input="")
+    assert code == 1 and one_error_line(err) and err.rstrip().endswith(" moves")  # no record named
+    # 'quit' is the player's choice: exit 0.
+    assert run("play", "--seed", "3", input="quit\n")[0] == 0
