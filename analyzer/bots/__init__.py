@@ -7,6 +7,7 @@ The package exports what the 0.1 module ``analyzer.bots`` did.
 from analyzer.bots.registry import (
     BOTS,
     Bot,
+    BotFactory,
     GreedyBot,
     HintBot,
     RandomBot,
@@ -23,6 +24,7 @@ from analyzer.bots.registry import (
 __all__ = [
     "BOTS",
     "Bot",
+    "BotFactory",
     "GreedyBot",
     "HintBot",
     "RandomBot",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BOTS",
     "Bot",
+    "BotFactory",
     "GreedyBot",
     "HintBot",
     "RandomBot",
