@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_run import run
+from cli_run import one_error_line, run
 from conftest import ROOT
 
 from analyzer.core.errors import PositionError
@@ -255,3 +255,64 @@ def test_an_empty_puzzle_or_meld_query_file_says_it_is_empty(tmp_path: Path) -> 
     assert code == 1 and "empty.json' is empty: give a puzzle as JSON" in err
     code, _, err = run("melds", "-f", str(empty))
     assert code == 1 and "empty.json' is empty: give a meld query file as JSON" in err
+
+
+# --- conquian puzzle --try ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PUZZLES, ids=lambda p: p.name)
+def test_a_tried_first_move_is_right_exactly_when_the_proven_answer_has_it(path: Path) -> None:
+    from analyzer.analysis.puzzles import PuzzleTry
+
+    puzzle = read_puzzle(path)
+    trial = PuzzleTry(puzzle)
+    if not trial.yours():
+        pytest.skip("another seat moves first")
+    labels = puzzle.state.rules.labels
+    verdicts = {m.text(labels): trial.judge(m) for m in puzzle.state.legal_moves()}
+    assert all(v.proven and v.why for v in verdicts.values())
+    right = sorted(t for t, v in verdicts.items() if v.right)
+    found = solve_puzzle(puzzle)
+    if "pays" in found:
+        pays = {t.rsplit(" ", 1)[-1] for t in right if " pay " in t}  # pass may be as good
+        assert pays == set(found["pays"])
+    else:
+        assert right == found["moves"]
+
+
+def test_puzzle_try_checks_each_move_and_hides_the_answer_until_asked() -> None:
+    path = str(PUZZLE_DIR / "classic-win-1.json")
+    code, out, err = run("puzzle", path, "--try", input="pass\nfoo\n?\n1\n1\n")
+    assert code == 0, err
+    before, *prompts = out.split("your move>")
+    assert "Answer (" not in before and "wins: yes" not in before and len(prompts) == 5
+    text = " ".join(out.split())
+    assert "Wrong: after it player 1 wins under best play; after take [3H 4H 5H] [5D 6D 7D JD] [JS JH JC] pay 4S, player 0 wins. Try again" in text
+    assert prompts[1].lstrip().startswith("Not a move: 'foo'")
+    assert prompts[2].lstrip().startswith("Answer (proven")  # asked for
+    assert "Right: after it player 0 wins under best play, the best result here" in prompts[3]
+    assert "player 1 (solution): pass" in prompts[3] and "player 1 turns QD (R10)" in prompts[3]
+    assert "Done (deal over, player 0 won): 1 wrong try on the way." in text
+    assert text.endswith("The stored answer is correct.") and prompts[4].count("Answer (proven") == 1
+
+
+def test_puzzle_try_best_pay_and_going_out() -> None:
+    code, out, _ = run("puzzle", str(PUZZLE_DIR / "classic-best-pay-1.json"), "--try", input="1\n")
+    text = " ".join(out.split())
+    assert code == 0 and "Right: " in text and "Done (" in text and "every move right" in text
+    code, out, _ = run("puzzle", str(PUZZLE_DIR / "classic-go-out-within-1.json"), "--try", input="1\n1\n")
+    text = " ".join(out.split())
+    assert code == 0 and "can still make sure he goes out within 1 more of his moves" in text
+    assert "Right: it goes out (R15)." in text and "every move right" in text
+
+
+def test_puzzle_try_quit_end_of_input_and_json() -> None:
+    path = str(PUZZLE_DIR / "classic-win-2.json")
+    code, out, _ = run("puzzle", path, "--try", input="quit\n")
+    assert code == 0 and "Puzzle left." in out and "Answer (" not in out
+    code, out, err = run("puzzle", path, "--try", input="")
+    assert code == 1 and one_error_line(err) and "the input ended before the puzzle did" in err
+    code, out, err = run("puzzle", path, "--try", "--json")
+    assert code == 2 and one_error_line(err) and "--try" in err and out == ""
+    code, out, err = run("puzzle", path, "--try", "--budget", "1", input="1\n")
+    assert code == 1 and one_error_line(err) and "--try needs the proven solution" in err

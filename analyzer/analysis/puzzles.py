@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.core.cards import clip, format_card, parse_card
+from analyzer.core.cards import clip, counted, format_card, parse_card
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import LayIn, Move, Take, parse_move
 from analyzer.core.state import GameState
@@ -38,7 +38,16 @@ from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import PuzzleFile
 from analyzer.search.exact import Solver
 
-__all__ = ["KINDS", "Puzzle", "check_puzzle", "load_puzzle", "read_puzzle", "solve_puzzle"]
+__all__ = [
+    "KINDS",
+    "Puzzle",
+    "PuzzleTry",
+    "TryVerdict",
+    "check_puzzle",
+    "load_puzzle",
+    "read_puzzle",
+    "solve_puzzle",
+]
 
 KINDS = ("win", "best_pay", "go_out_within")
 
@@ -373,3 +382,149 @@ def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
         elif expected != got:
             problems.append(f"{key}: expected {json_text(expected)}, found {json_text(got)}")
     return problems
+
+
+@dataclass(frozen=True, slots=True)
+class TryVerdict:
+    """A move tried in a puzzle, judged by the exact search (R19, R20).
+
+    Attributes
+    ----------
+    right : bool
+        The move keeps the best result the question asks about.
+    why : str
+        One line in words: what the move leads to under best play, and what the best does.
+    best : tuple of Move
+        The moves that keep the best result here.
+    proven : bool
+        False when a search ran out of budget (the verdict is then an estimate).
+    """
+
+    right: bool
+    why: str
+    best: tuple[Move, ...]
+    proven: bool
+
+
+def _result(values: tuple[float, ...], outcome: tuple[float, ...]) -> str:
+    """What an exact outcome vector means in words (R18, R20)."""
+    winner = next((p for p, chance in enumerate(outcome[:-1]) if chance > 1 - 1e-9), None)
+    if winner is not None:
+        return f"player {winner} wins"
+    if outcome[-1] > 1 - 1e-9:
+        return "the deal is a draw"
+    return "the result is uncertain"  # an unproven estimate
+
+
+@dataclass
+class PuzzleTry:
+    """Playing a puzzle oneself: the seat of the question (for ``best_pay`` the player to act)
+    plays, each of his moves judged against the exact solution; the solution plays the other
+    seats, and the stock is turned in its known order (R10).
+
+    The try is over when the deal ends, after the one move of a ``best_pay`` question, and for
+    ``go_out_within`` when the player went out, used his moves, or can no longer be sure to.
+    """
+
+    puzzle: Puzzle
+    max_nodes: int = 2_000_000
+    time_limit: float = 60.0
+    state: GameState = field(init=False)
+    player: int = field(init=False)
+    moves_made: int = 0
+    wrong: int = 0
+    _solver: Solver = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.puzzle.state
+        question = self.puzzle.question
+        self.player = question.get("player", self.state.current_player())
+        if question["kind"] == "best_pay":
+            self.player = self.state.current_player()
+        self._solver = Solver(max_nodes=self.max_nodes, time_limit=self.time_limit)
+
+    def _turns_left(self) -> int:
+        return int(self.puzzle.question.get("turns", 0)) - self.moves_made
+
+    def over(self) -> bool:
+        """True when the try has ended (see the class)."""
+        state, kind = self.state, self.puzzle.question["kind"]
+        if state.is_terminal():
+            return True
+        if kind == "best_pay":
+            return self.moves_made > 0
+        if kind == "go_out_within" and self.moves_made:
+            return self._turns_left() <= 0 or not self._can_go_out(state, self._turns_left())
+        return False
+
+    def yours(self) -> bool:
+        """True when the player of the try is to choose."""
+        return not self.over() and not self.state.is_chance_node() and self.state.current_player() == self.player
+
+    def _can_go_out(self, state: GameState, turns: int) -> bool:
+        self._solver.start_budget()
+        return _go_out_within(state, self.player, turns, self._solver, {})
+
+    def reply(self) -> Move:
+        """Play and return the next move that is not the player's: the stock card turned (R10),
+        or the solution's move for another seat (its best line, R20)."""
+        state = self.state
+        if state.is_chance_node():
+            move = state.chance_outcomes()[0][0]
+        else:
+            line = self._solver.solve(state, player=self.player).pv
+            move = line[0] if line else state.legal_moves()[0]
+        self.state = state.apply(move)
+        return move
+
+    def judge(self, move: Move) -> TryVerdict:
+        """Judge a legal move of the player against every other (R19, R20), without playing it."""
+        state, me = self.state, self.player
+        if self.puzzle.question["kind"] == "go_out_within":
+            return self._judge_going_out(move)
+        scored: dict[Move, tuple[float, str]] = {}
+        proven = True
+        for m in state.legal_moves():
+            result = self._solver.solve(state.apply(m, check=False), player=me)
+            proven &= result.proven
+            scored[m] = (result.values[me], _result(result.values, result.outcome))
+        top = max(v for v, _ in scored.values())
+        best = tuple(m for m, (v, _) in scored.items() if v >= top - 1e-9)
+        words = scored[move][1]
+        labels = state.rules.labels
+        if move in best:
+            others = len(best) - 1
+            also = f" ({counted(others, 'other move')} as good)" if others else ""
+            return TryVerdict(True, f"after it {words} under best play, the best result here{also}", best, proven)
+        return TryVerdict(
+            False,
+            f"after it {words} under best play; after {best[0].text(labels)}, {scored[best[0]][1]}",
+            best,
+            proven,
+        )
+
+    def _judge_going_out(self, move: Move) -> TryVerdict:
+        state, turns = self.state, self._turns_left()
+        fine = tuple(
+            m for m in state.legal_moves()
+            if self._can_go_out(state.apply(m, check=False), turns - 1)
+        )  # fmt: skip
+        proven = not self._solver.exhausted
+        labels = state.rules.labels
+        if turns == 1:  # his last move: only going out itself will do (R15)
+            good, bad, other = "it goes out (R15)", "it does not go out, and it was his last move", "goes out"
+        else:
+            later = f"within {turns - 1} more of his moves"
+            good = f"after it player {self.player} can still make sure he goes out {later}"
+            bad = f"after it player {self.player} cannot make sure he goes out {later}"
+            other = "can"
+        if move in fine:
+            return TryVerdict(True, good, fine, proven)
+        if not fine:
+            return TryVerdict(False, f"{bad}, and no move here can: the answer is no", fine, proven)
+        return TryVerdict(False, f"{bad}; {fine[0].text(labels)} {other}", fine, proven)
+
+    def play(self, move: Move) -> None:
+        """Play the player's move (R11-R16)."""
+        self.state = self.state.apply(move)
+        self.moves_made += 1
