@@ -152,7 +152,7 @@ def hint_data(
         read from, :mod:`analyzer.search.inference`; empty when nothing was read)
         ``verdict`` (``"clear"``, ``"close"`` or ``"only"``), ``close_to_best`` (the moves not
         separated from the best), ``stopped_by`` (what ended the sampling: ``verdict``,
-        ``margin``, ``cap``, ``samples``, ``time`` or ``interrupted``)
+        ``margin``, ``cap``, ``samples``, ``position``, ``time`` or ``interrupted``)
         and ``moves`` (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)

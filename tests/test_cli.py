@@ -366,10 +366,17 @@ def test_hint_open_with_the_stock_known_is_exact() -> None:
     # --open with a stock count samples the stock order only.
     code, out, _ = run("hint", str(EXAMPLES / "forcing.json"), "--open", "--samples", "3", "--time-limit", "60", "--json")
     assert code == 0 and json.loads(out)["samples"] == 3 and json.loads(out)["exact"] is False
-    # With the stock order given nothing is sampled: --samples and --seed are refused, not ignored.
+    # With the stock order given nothing is sampled: --samples and --seed change nothing, so they
+    # are taken with a one-line note, and the answer is the one without them.
+    plain = run("hint", "-", "--open", "--json", input=json.dumps(position))
     for extra in (["--samples", "50"], ["--seed", "7"]):
-        code, _, err = run("hint", "-", "--open", *extra, input=json.dumps(position))
-        assert code == 2 and "nothing is sampled" in err and extra[0] in err
+        code, out, err = run("hint", "-", "--open", "--json", *extra, input=json.dumps(position))
+        assert code == 0 and err.startswith("Note: ") and "nothing is sampled" in err and extra[0] in err
+        given, without = json.loads(out), json.loads(plain[1])
+        for data in (given, without):
+            data.pop("seconds")
+            data.pop("seed")
+        assert given == without
 
 
 def test_solve_reports_estimate_and_why_it_stopped() -> None:

@@ -352,7 +352,7 @@ def advise(
                 stopped_by = "time"
             break
     else:
-        stopped_by = "cap" if until_decided else "samples"
+        stopped_by = "position" if exact_deal else "cap" if until_decided else "samples"
     if stop is not None and stop():
         interrupted = True
     if interrupted:

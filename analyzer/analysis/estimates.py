@@ -99,8 +99,9 @@ class Advice:
     stopped_by : str
         What ended the sampling: ``"verdict"`` (clear), ``"margin"`` (the moves left in
         contention within :data:`~analyzer.analysis.verdict.MARGIN` of each other), ``"cap"``
-        (the most deals or searches), ``"samples"`` (the number asked for), ``"time"`` (the
-        time limit) or ``"interrupted"``.
+        (the most deals or searches), ``"samples"`` (the number asked for), ``"position"`` (the one
+        deal of an open position with the stock order given), ``"time"`` (the time limit) or
+        ``"interrupted"``.
     reading : dict of int to tuple of int
         The cards given up (passed in the exchange, paid) that the hidden hands
         were read from, per player (:func:`analyzer.search.inference.read_cards`); empty
