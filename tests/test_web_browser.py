@@ -115,6 +115,10 @@ def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
     page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
     assert "2H" in cards(page, "hand-1") and "2H" not in cards(page, "dead")
     assert page.inner_text('[data-problem-for="hand-1"]') == ""
+    with page.expect_download() as download:
+        page.click('[data-action="download-json"]')
+    saved = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert "2H" in saved["players"][1]["hand"] and saved["dead"] == ["7D"]
 
 
 def test_upload_a_megajogos_position_and_deal_one(page: Any) -> None:
@@ -158,6 +162,18 @@ def test_play_a_classic_deal_against_greedy_to_its_end(page: Any) -> None:
     page.fill("#play-seed", "3")
     page.click('[data-action="new-game"]')
     moves = page.locator("#play-moves")
+    # A move taken back: the log and the choices are those before it.
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    logged = page.locator("#play-log .log-line").count()
+    offered = [c.get_attribute("data-move") for c in page.query_selector_all("#play-moves [data-move]")]
+    page.click(f'#play-moves [data-move="{offered[-1]}"]')
+    page.wait_for_selector(f"#play-log .log-line >> nth={logged}", timeout=WAIT)
+    page.wait_for_selector('#play-moves[data-busy="false"]', timeout=WAIT)
+    step = int(moves.get_attribute("data-step") or 0)
+    page.click('[data-action="take-back"]')
+    page.wait_for_selector(f'#play-moves[data-step="{step + 1}"]', state="attached", timeout=WAIT)
+    assert page.locator("#play-log .log-line").count() == logged
+    assert [c.get_attribute("data-move") for c in page.query_selector_all("#play-moves [data-move]")] == offered
     for _ in range(120):
         page.wait_for_selector('#play-moves[data-busy="false"]', timeout=WAIT)
         if moves.get_attribute("data-over") == "true":

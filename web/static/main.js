@@ -485,6 +485,8 @@ function drawGame(result) {
   }
   log.scrollTop = log.scrollHeight;
   const moves = $("#play-moves");
+  game.step = (game.step || 0) + 1;
+  moves.dataset.step = String(game.step);
   if (result.over) {
     const text = result.winner === null ? "The deal is a draw (R18)." : result.winner === game.seat ? "You won!" : `Player ${result.winner} won.`;
     moves.replaceChildren(el("div", "game-over", text));
@@ -542,8 +544,14 @@ async function takeBack() {
   game.history.length = snap.length;
   const log = $("#play-log");
   while (log.children.length > snap.log) log.lastChild.remove();
-  const result = await api("play", { position: game.full, seat: game.seat, bots: game.bot, seed: game.seed, labels: "french" });
-  drawGame({ ...result, played: [] });
+  $("#play-moves").dataset.busy = "true";
+  try {
+    const result = await api("play", { position: game.full, seat: game.seat, bots: game.bot, seed: game.seed, labels: "french" });
+    game.last = result;
+    drawGame({ ...result, played: [] });
+  } finally {
+    $("#play-moves").dataset.busy = "false";
+  }
 }
 
 async function gameRecord() {
