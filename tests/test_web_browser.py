@@ -226,11 +226,18 @@ def test_solve_a_puzzle_with_the_answer_hidden_until_asked(page: Any) -> None:
     assert cards(page, "centre") == ["4H"]
     page.click('#puzzle-moves [data-move="pass"]')
     page.wait_for_selector('#puzzle-result[data-correct="false"]', timeout=WAIT)
-    page.click('#puzzle-moves [data-move="take [3H 4H 5H] [5D 6D 7D JD] [JS JH JC] pay 4S"]')
-    page.wait_for_selector('#puzzle-result[data-correct="true"]', timeout=WAIT)
     page.click('[data-action="reveal"]')
     page.wait_for_selector("#puzzle-answer .answer", timeout=WAIT)
-    assert "pay 4S" in page.inner_text("#puzzle-answer") or "pay 4♠" in page.inner_text("#puzzle-answer")
+    assert "pay 4S" in page.inner_text("#puzzle-answer")
+    page.click('#puzzle-moves [data-move="take [3H 4H 5H] [5D 6D 7D JD] [JS JH JC] pay 4S"]')
+    page.wait_for_selector('#puzzle-result[data-correct="true"]', timeout=WAIT)
+    # Played on: player 1 defends (solved), the stock turns QD, and player 0 goes out (R15).
+    out = '#puzzle-moves [data-move="take [3H 4H 5H] [JS JH JC] [5D 6D 7D JD QD] out"]'
+    page.wait_for_selector(out, timeout=WAIT)
+    assert "player 1: pass" in page.inner_text("#puzzle-log")
+    page.click(out)
+    page.wait_for_selector('#puzzle-result[data-solved="true"]', timeout=WAIT)
+    assert page.inner_text("#puzzle-result") == "Solved: player 0 wins."
 
 
 def test_descriptions_are_text_never_html(page: Any) -> None:

@@ -687,19 +687,65 @@ function drawPuzzleList() {
 
 async function openPuzzle(name) {
   const result = await api("puzzle", { name, labels: "french" });
-  state.puzzle = result;
+  const player = result.question.player ?? result.to_act;
+  state.puzzle = { ...result, player, played: 0, position: result.notation };
   await openPosition(result.notation, { description: result.description, keepUrl: true });
   $("#puzzle-prompt").textContent = `${result.title}. ${result.prompt}`;
-  $("#puzzle-result").textContent = "";
-  delete $("#puzzle-result").dataset.correct;
+  const out = $("#puzzle-result");
+  out.textContent = "";
+  delete out.dataset.correct;
+  delete out.dataset.solved;
   $("#puzzle-answer").replaceChildren();
-  drawMoves($("#puzzle-moves"), result.moves, async (entry) => {
-    const checked = await api("puzzle", { name, move: entry.text, labels: "french" });
-    const c = checked.check;
-    const out = $("#puzzle-result");
-    out.textContent = `${moveLabel(c.move)}: ${c.correct ? "correct" : "not the answer"} (${c.reason})`;
-    out.dataset.correct = String(c.correct);
-  });
+  $("#puzzle-log").replaceChildren();
+  drawMoves($("#puzzle-moves"), result.moves, (entry) => puzzleMove(entry).catch(failed));
+}
+
+// One move of the puzzle checked: the first against the stored answer, the next ones by solving
+// the position (every card is known); a good move is played and the defence answers with its
+// best move, until the puzzle's player has to choose again or the deal ends.
+async function puzzleMove(entry) {
+  const pz = state.puzzle;
+  let correct;
+  let reason;
+  if (!pz.played) {
+    const checked = await api("puzzle", { name: pz.name, move: entry.text, labels: "french" });
+    ({ correct, reason } = checked.check);
+  } else {
+    const solved = await api("solve", { position: pz.position, all_moves: true, labels: "french" });
+    const best = solved.moves[0];
+    const mine = solved.moves.find((m) => m.move === entry.text);
+    correct = Boolean(mine && mine.proven && mine.values[pz.player] >= best.values[pz.player] - 1e-9);
+    reason = correct ? "it keeps the best result (solved)" : `${moveLabel(best.move)} does better`;
+  }
+  const out = $("#puzzle-result");
+  out.textContent = `${moveLabel(entry.text)}: ${correct ? "correct" : "not the answer"} (${reason})`;
+  out.dataset.correct = String(correct);
+  if (!correct || pz.kind === "best_pay") return;
+  pz.played += 1;
+  const log = $("#puzzle-log");
+  log.append(el("div", "log-line", `you: ${moveLabel(entry.text)}`));
+  let now = await api("play", { position: pz.position, move: entry.text, labels: "french" });
+  for (let guard = 0; guard < 100 && !now.over && (now.phase === "turn" || now.to_act !== pz.player); guard += 1) {
+    let reply;
+    if (now.phase === "turn") {
+      reply = (await api("moves", { position: now.notation, labels: "french" })).moves[0].text;
+    } else {
+      reply = (await api("solve", { position: now.notation, all_moves: true, labels: "french" })).moves[0].move;
+    }
+    log.append(el("div", "log-line", `${now.phase === "turn" ? "stock" : `player ${now.to_act}`}: ${moveLabel(reply)}`));
+    now = await api("play", { position: now.notation, move: reply, labels: "french" });
+  }
+  pz.position = now.notation;
+  await openPosition(now.notation, { description: pz.description, keepUrl: true });
+  if (now.over) {
+    const won = now.winner === pz.player;
+    out.textContent = won ? `Solved: player ${pz.player} wins.` : `The deal ended: ${now.winner === null ? "a draw" : `player ${now.winner} won`}.`;
+    out.dataset.solved = String(won);
+    $("#puzzle-moves").replaceChildren();
+    return;
+  }
+  const next = await api("moves", { position: now.notation, labels: "french" });
+  drawMoves($("#puzzle-moves"), next.moves, (e) => puzzleMove(e).catch(failed));
 }
 
 async function revealPuzzle() {
