@@ -151,6 +151,8 @@ def test_hint_on_worked_example_6_puts_going_out_first(page: Any) -> None:
     rows = [r.get_attribute("data-move") for r in page.query_selector_all("#analysis-output .hint-row")]
     assert rows and rows[0].startswith("take ") and rows[0].endswith(" out"), rows  # R15
     assert "sampled deals" in page.inner_text("#analysis-output .hint-head")
+    verdict = page.locator("#analysis-output .hint-verdict")
+    assert verdict.get_attribute("data-verdict") == "clear" and "clearly best" in verdict.inner_text()
     assert "going out" in page.inner_text("#description") or "goes out" in page.inner_text("#description")
 
 

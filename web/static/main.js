@@ -199,7 +199,17 @@ function drawHints(container, result, onChoose) {
       ? "Static evaluation (one move deep), best first"
       : `${result.samples} sampled deals, engine ${result.engine}, ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
-    for (const m of result.moves) {
+    if (result.verdict && result.moves.length) {
+      const best = moveLabel(result.moves[0].move);
+      const close = (result.close_to_best || []).map(moveLabel);
+      const text = result.verdict === "only" ? `${best} is the only choice`
+        : result.verdict === "clear" ? `${best} is clearly best (ahead of every other move at 95%)`
+        : `Close call: ${[best, ...close].join(" or ")}`;
+      const verdict = el("div", "hint-verdict", text);
+      verdict.dataset.verdict = result.verdict;
+      container.append(verdict);
+    }
+    for (const [rank, m] of result.moves.entries()) {
       const row = el("div", "hint-row");
       row.dataset.move = m.move;
       const name = el("span", "hint-move", moveLabel(m.move));
@@ -212,8 +222,11 @@ function drawHints(container, result, onChoose) {
         draw.style.width = pct(m.draw);
         bar.append(win, draw);
         row.append(bar);
-        const ci = m.ci95 ? ` (95% ${pct(m.ci95[0])}–${pct(m.ci95[1])})` : "";
-        row.append(el("span", "hint-figures", `win ${pct(m.win)}, draw ${pct(m.draw)}${ci}`));
+        const ci = m.sure ? " (sure)" : m.ci95 ? ` (95% ${pct(m.ci95[0])}–${pct(m.ci95[1])})` : "";
+        const gap = rank > 0 && m.diff_ci95
+          ? `; vs best ${(-m.diff).toFixed(2)} (${(-m.diff_ci95[1]).toFixed(2)} to ${(-m.diff_ci95[0]).toFixed(2)})`
+          : "";
+        row.append(el("span", "hint-figures", `win ${pct(m.win)}, draw ${pct(m.draw)}${ci}${gap}`));
       } else {
         row.append(el("span", "hint-figures", `score ${m.score}`));
       }
