@@ -324,11 +324,14 @@ def test_hint_read_flags(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["read"] == {}
     code, out, err = run("hint", str(path), "--samples", "2", "--read")
     assert code == 0 and "read from the cards their players gave up" in " ".join(out.split())
-    for extra in (("--static", "--read"), ("--open", "--no-read")):
-        code, out, err = run("hint", str(path), *extra)
-        assert code == 2 and one_error_line(err) and "--read" in err
+    # --read with --static has no effect: noted, and the static answer given.
+    code, out, err = run("hint", str(path), "--static", "--read")
+    assert code == 0 and out and one_error_line(err) and err.startswith("Note: ") and "--read" in err
     code, out, err = run("hint", str(path), "--static", "--no-read")
-    assert code == 2 and "--no-read has no effect" in err  # named as typed
+    assert code == 0 and "--no-read has no effect" in err  # named as typed
+    # --open on a position that hides a hand is refused whatever else is given.
+    code, out, err = run("hint", str(path), "--open", "--no-read")
+    assert code != 0 and out == "" and "--open needs every hand known" in err
 
 
 def test_engine_hint_read_field() -> None:
@@ -340,11 +343,12 @@ def test_engine_hint_read_field() -> None:
     assert got["ok"] and got["result"]["read"], got
     got, _ = answer(json.dumps({**req, "read": False}))
     assert got["ok"] and got["result"]["read"] == {}, got
-    for bad in ({"read": 1}, {"read": True, "open": True}):
-        got, _ = answer(json.dumps({**req, **bad}))
-        assert not got["ok"] and got["field"] == "read", got
-    got, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "read": True}))
+    got, _ = answer(json.dumps({**req, "read": 1}))
     assert not got["ok"] and got["field"] == "read", got
+    got, _ = answer(json.dumps({**req, "read": True, "open": True}))  # a hand is hidden
+    assert not got["ok"] and got["field"] == "open", got
+    got, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "read": True}))
+    assert got["ok"] and "'read' has no effect" in got["result"]["notes"][0], got
 
 
 def _edited(data: dict, **players: list[str]) -> dict:
