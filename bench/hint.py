@@ -18,6 +18,7 @@ seed's verdict is clear, how often the seeds name the same best move (goal: alwa
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -70,7 +71,9 @@ def main() -> None:
             answers = []
             for s in range(args.seeds):
                 start, start_cpu = time.perf_counter(), time.process_time()
-                advice = advise(state, seed=1000 * k + s, until_decided=True, searches=MCTS_SEARCHES)
+                advice = advise(
+                    state, seed=1000 * k + s, time_limit=math.inf, until_decided=True, searches=MCTS_SEARCHES
+                )
                 times.append(time.perf_counter() - start)
                 cpu.append(time.process_time() - start_cpu)
                 samples.append(advice.samples)
