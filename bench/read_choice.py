@@ -54,7 +54,7 @@ from analyzer.core.melds import usefulness
 from analyzer.core.melds import catalog
 from analyzer.search.playout import LINKS
 from analyzer.core.dealing import view
-from analyzer.search.inference import read_cards, read_weights
+from analyzer.search.inference import infer_weights, read_cards
 from analyzer.core.rules import get_rules
 from analyzer.search.sampling import declined_pairs, sample_deal, unseen_cards
 from analyzer.bots.simulate import game_seed, play_game
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                 if given:
                     positions += 1
                     pairs = declined_pairs(mine, 0)
-                    weights = read_weights(mine, 0)
+                    weights = infer_weights(mine, 0)
                     hidden = [q for q in range(rules.players) if mine.hands[q] is None]
                     uniform = [sample_deal(mine, 0, rng) for _ in range(args.deals)]
                     inferred = [sample_deal(mine, 0, rng, infer=True, pairs=pairs) for _ in range(args.deals)]

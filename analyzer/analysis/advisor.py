@@ -73,7 +73,7 @@ from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
 from analyzer.search.evaluation import fitted_evaluator, melded_lead
 from analyzer.search.exact import Outcome, Solver
-from analyzer.search.inference import read_cards, read_weights
+from analyzer.search.inference import infer_weights, read_cards
 from analyzer.search.lookahead import Lookahead
 from analyzer.search.mcts import SearchResult
 from analyzer.search.mcts import search as mcts_search
@@ -245,7 +245,7 @@ def advise(
     if open_hands:
         check_open(state)
     mine = state if open_hands else view_of(state, player)
-    weights = read_weights(mine, player) if engine.read and not open_hands else None
+    weights = infer_weights(mine, player) if engine.read and not open_hands else None
     reading = read_cards(mine, player) if weights else {}
     v1 = engine.candidates == "v1"
     groups = [[m] for m in v1_candidates(mine)] if v1 else choices(mine)

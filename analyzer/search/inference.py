@@ -38,6 +38,7 @@ __all__ = [
     "coefficients",
     "hand_weights",
     "near_counts",
+    "infer_weights",
     "read_cards",
     "read_weights",
 ]
@@ -112,7 +113,7 @@ def hand_weights(paid: Sequence[int], near: float, gap: float) -> tuple[float, .
     )
 
 
-def read_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] | None:
+def infer_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] | None:
     """The sampler's weights (:func:`analyzer.search.sampling.sample_deal`) for ``player``'s view.
 
     The cards each other player was seen to give up (:func:`read_cards`):
@@ -162,3 +163,7 @@ def read_cards(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
         for q, cards in sorted(paid.items())
         if cards and q != player and 0 <= q < len(view.hands) and view.hands[q] is None
     }
+
+
+read_weights = infer_weights
+"""The 0.1 name of :func:`infer_weights` (it infers hidden hands; it reads no file)."""

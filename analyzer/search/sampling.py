@@ -118,7 +118,7 @@ def sample_deal(
     weights : mapping of int to sequence of float, optional
         Per hidden player, a weight in (0, 1] per card index: his hand is
         drawn card by card in proportion to the weights of the cards left
-        (the paid-card reading, :func:`analyzer.search.inference.read_weights`); a
+        (the paid-card reading, :func:`analyzer.search.inference.infer_weights`); a
         player not in it, and every card of the stock, uniformly.  ``None``:
         uniform (the same draws as before the reading existed).
 
