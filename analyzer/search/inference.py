@@ -37,8 +37,8 @@ __all__ = [
     "NEAR2",
     "coefficients",
     "hand_weights",
-    "near_counts",
     "infer_weights",
+    "near_counts",
     "read_cards",
     "read_weights",
 ]
