@@ -108,6 +108,13 @@ def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
     assert "(R7)" in problem.inner_text() and "player 1" in problem.inner_text()
     assert "wrong" in (page.get_attribute('[data-zone="hand-1"]', "class") or "")
     assert "2H" in cards(page, "dead")
+    # While the board is invalid the analysis refuses to answer for the last valid position.
+    page.click('nav [data-mode="analysis"]')
+    page.click('[data-action="hint"]')
+    page.wait_for_function("document.querySelector('#problem').textContent.includes('not valid')", timeout=WAIT)
+    assert page.locator("#analysis-moves [data-move]").count() == 0
+    assert page.locator("#analysis-output .hint-row").count() == 0
+    page.click('nav [data-mode="setup"]')
     # Back into his hand: valid again, and the notation follows.
     page.click('#palette [data-card="2H"]')
     page.click('#palette [data-card="2H"]')

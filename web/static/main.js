@@ -82,6 +82,8 @@ async function openPosition(input, { description = "", names = [], keepUrl = fal
     winner: null,
   };
   state.editing = null;
+  state.invalid = null;
+  $("#edit-status").textContent = ""; // a message about an earlier text no longer applies
   render($("#board"), drawCurrent);
   if (!keepUrl) {
     const url = new URL(window.location.href);
@@ -136,8 +138,16 @@ function drawMoves(container, entries, onChoose) {
   });
 }
 
+function boardInvalid() {
+  // An edit left the board invalid: the analysis would answer for the last valid position.
+  if (!state.invalid) return false;
+  $("#analysis-moves").replaceChildren();
+  problem(`The position on the board is not valid (${state.invalid}): fix it in Setup first.`);
+  return true;
+}
+
 async function loadMoves() {
-  if (!state.current) return;
+  if (!state.current || boardInvalid()) return;
   const result = await api("moves", { position: state.current.notation, labels: "french" });
   state.current.over = result.over;
   drawMoves($("#analysis-moves"), result.moves, (entry) => previewMove(entry));
@@ -197,7 +207,7 @@ function drawHints(container, result, onChoose) {
     container.replaceChildren();
     const head = result.evaluation === "static"
       ? "Static evaluation (one move deep), best first"
-      : `${result.samples} sampled deals, engine ${result.engine}, ${result.seconds} s; best first`;
+      : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.engine}, ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
     if (result.verdict && result.moves.length) {
       const best = moveLabel(result.moves[0].move);
@@ -238,6 +248,7 @@ function drawHints(container, result, onChoose) {
 }
 
 async function runHint(position, container, progressBar, onChoose) {
+  if (container.id === "analysis-output" && boardInvalid()) return;
   const signal = startSearch();
   container.dataset.state = "running";
   container.replaceChildren(el("div", "hint-head", "sampling…"));
@@ -273,6 +284,7 @@ async function runHint(position, container, progressBar, onChoose) {
 }
 
 async function analyzeCurrent() {
+  if (boardInvalid()) return;
   const result = await api("analyze", { position: state.current.notation, labels: "french" });
   const out = $("#analysis-output");
   render(out, () => {
@@ -286,6 +298,7 @@ async function analyzeCurrent() {
 }
 
 async function solveCurrent() {
+  if (boardInvalid()) return;
   const signal = startSearch();
   const out = $("#analysis-output");
   out.replaceChildren(el("div", "hint-head", "solving every move…"));
@@ -428,10 +441,14 @@ async function validateEditing() {
     const result = await api("notation", { position, labels: "french" });
     state.current = { ...state.current, notation: result.notation, position: result.position, over: false };
     state.editing = structuredClone(result.position);
+    state.invalid = null;
     drawCurrent();
     drawEditing("");
     problem("");
   } catch (error) {
+    state.invalid = error.message;
+    $("#analysis-moves").replaceChildren();
+    $("#analysis-output").replaceChildren();
     drawEditing(error.message);
   }
 }
@@ -528,6 +545,7 @@ async function playStep(move) {
 }
 
 async function playMove(text) {
+  if ($("#play-moves").dataset.busy === "true") return; // a double click sends one move
   const game = state.game;
   game.snapshots.push({ full: game.full, length: game.history.length, log: $("#play-log").children.length });
   $("#play-hint").replaceChildren();
