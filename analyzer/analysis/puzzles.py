@@ -491,14 +491,15 @@ class PuzzleTry:
         top = max(v for v, _ in scored.values())
         best = tuple(m for m, (v, _) in scored.items() if v >= top - 1e-9)
         words = scored[move][1]
-        labels = state.rules.labels
         if move in best:
             others = len(best) - 1
             also = f" ({counted(others, 'other move')} as good)" if others else ""
             return TryVerdict(True, f"after it {words} under best play, the best result here{also}", best, proven)
         return TryVerdict(
             False,
-            f"after it {words} under best play; after {best[0].text(labels)}, {scored[best[0]][1]}",
+            # The better move is not named: the answer stays hidden until asked for.
+            f"after it {words} under best play; another move does better here: "
+            f"{scored[best[0]][1]}",
             best,
             proven,
         )
@@ -510,7 +511,6 @@ class PuzzleTry:
             if self._can_go_out(state.apply(m, check=False), turns - 1)
         )  # fmt: skip
         proven = not self._solver.exhausted
-        labels = state.rules.labels
         if turns == 1:  # his last move: only going out itself will do (R15)
             good, bad, other = "it goes out (R15)", "it does not go out, and it was his last move", "goes out"
         else:
@@ -522,7 +522,8 @@ class PuzzleTry:
             return TryVerdict(True, good, fine, proven)
         if not fine:
             return TryVerdict(False, f"{bad}, and no move here can: the answer is no", fine, proven)
-        return TryVerdict(False, f"{bad}; {fine[0].text(labels)} {other}", fine, proven)
+        can = "another move goes out" if other == "goes out" else "another move can"
+        return TryVerdict(False, f"{bad}; {can}", fine, proven)
 
     def play(self, move: Move) -> None:
         """Play the player's move (R11-R16)."""
