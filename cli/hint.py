@@ -324,7 +324,8 @@ def _search_text(advice: Advice) -> str:
         return (
             f"Engine v3: a median of {advice.depth:.0f} moves chosen in the tree per iteration; "
             f"{exact:.0f}% of the iterations ended the deal inside the tree, the rest were played "
-            "out by the eager policy; moves ranked by how often the search chose them."
+            f"out by the eager policy; {MCTS_SEARCHES} or more independent searches, moves ranked "
+            "by their mean result."
         )
     if advice.unproven == 0:
         return f"Engine {advice.engine}: every search reached the end of the deal (exact)."

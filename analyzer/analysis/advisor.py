@@ -516,7 +516,9 @@ def _advise_mcts(
         replace(e, static_score=static[e.move].score, diff=c.diff, diff_ci95=c.ci95)
         for e, c in zip(ranked, comparisons, strict=True)
     ]
-    estimates = with_reasons(mine, player, estimates, static, unit="IS-MCTS iteration")
+    estimates = with_reasons(
+        mine, player, estimates, static, unit="IS-MCTS iteration", paired=len(found_all) > 1
+    )
     iterations = sum(f.iterations for f in found_all)
     if stopped_by in ("cap", "samples") and iterations < planned:
         stopped_by = "time"  # a search ran out of time before its iterations
@@ -574,7 +576,15 @@ def _mcts_ranking(
         estimates.append(
             MoveEstimate(move, win, draw, loss, ci, win - loss, n, 0.0, (), sure=sure)
         )
-    estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
+    if len(found_all) > 1:
+        # Independent searches: the best mean result among the moves the searches settled on
+        # (a tenth of the most visits or more) first, so that "vs best" reads down the ranking.
+        floor = 0.1 * max(visits.values())
+        estimates.sort(
+            key=lambda e: (not goes_out(e.move), visits[e.move] < floor, -e.expected, -visits[e.move])
+        )
+    else:
+        estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
     best = per_search[estimates[0].move]
     comparisons = []
     for e in estimates:
@@ -582,4 +592,13 @@ def _mcts_ranking(
             (b, o) for b, o in zip(best, per_search[e.move], strict=True) if b is not None and o is not None
         ]
         comparisons.append(compare([b for b, _ in pairs], [o for _, o in pairs]))
+    if len(found_all) > 1:
+        # The rest by their paired difference from the best, so that the column reads down.
+        floor = 0.1 * max(visits.values())
+        order = [0, *sorted(range(1, len(estimates)), key=lambda k: (
+            not goes_out(estimates[k].move), visits[estimates[k].move] < floor,
+            comparisons[k].diff, -visits[estimates[k].move],
+        ))]  # fmt: skip
+        estimates = [estimates[k] for k in order]
+        comparisons = [comparisons[k] for k in order]
     return estimates, comparisons

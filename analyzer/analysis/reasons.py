@@ -25,9 +25,11 @@ def with_reasons(
     estimates: list[MoveEstimate],
     static: Mapping[Move, Hint],
     unit: str = "sampled deal",
+    paired: bool = False,
 ) -> list[MoveEstimate]:
     """``estimates`` with their reasons: the sampled results (``unit``: what ``samples``
-    counts), the comparison with the best, and the static evaluation's facts."""
+    counts), the comparison with the best (``paired``: by each move's paired ``diff``, as the
+    independent IS-MCTS searches give it), and the static evaluation's facts."""
     labels = state.rules.labels
     out: list[MoveEstimate] = []
     best = estimates[0]
@@ -49,7 +51,7 @@ def with_reasons(
             pass
         elif rank == 0 and len(tried) > 1:
             second = tried[1]
-            gap = est.expected - second.expected
+            gap = second.diff if paired else est.expected - second.expected
             # v3 ranks by visits: the second may have the better mean, which is then said in
             # words (a negative "the next best ... -0.16" would read as if it were worse).
             reasons.append(
@@ -61,17 +63,18 @@ def with_reasons(
                 "this move more often)"
             )
         elif rank > 0:
-            gap = best.expected - est.expected
+            gap = est.diff if paired else best.expected - est.expected
             # v3 ranks by visits: a move below the first may have the better mean, over fewer
             # iterations; it is then called better, not "-0.08 worse".
-            paired = (
-                f" (paired over the same deals: {est.diff:.2f}, 95% interval "
+            over = "searches" if paired else "deals"
+            detail = (
+                f" (paired over the same {over}: {est.diff:.2f}, 95% interval "
                 f"{est.diff_ci95[0]:.2f} to {est.diff_ci95[1]:.2f})"
-                if unit == "sampled deal" and not est.sure
+                if (paired or unit == "sampled deal") and not est.sure
                 else ""
             )
             reasons.append(
-                f"{gap:.2f} worse in expected result than the best{paired}"
+                f"{gap:.2f} worse in expected result than the best{detail}"
                 if gap >= 0
                 else f"{-gap:.2f} better in expected result than the first, over fewer "
                 "iterations (the search chose the first more often)"
