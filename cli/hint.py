@@ -267,13 +267,13 @@ def hint(
 
 def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
     """One line per move: rank, move (in full, wrapped only if it must), win, draw, and the
-    paired difference from the best with its 95% interval."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    paired difference from the best with the half-width of its 95% interval."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("move", overflow="fold")
     table.add_column("win", justify="right", no_wrap=True)
     table.add_column("draw", justify="right", no_wrap=True)
-    table.add_column("vs best (95%)", justify="right", no_wrap=True)
+    table.add_column("vs best", justify="right", no_wrap=True)
     for k, m in enumerate(moves, 1):
         if not m["evaluated"]:
             table.add_row(str(k), m["move"], "-", "-", "not evaluated")
@@ -285,7 +285,7 @@ def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
             gap = f"{-m['diff']:+.2f}"
         else:
             low, high = m["diff_ci95"]
-            gap = f"{-m['diff']:+.2f} ({-high:+.2f}..{-low:+.2f})"
+            gap = f"{-m['diff']:+.2f} ±{(high - low) / 2:.2f}"
         table.add_row(str(k), m["move"], win, f"{100 * m['draw']:.0f}%", gap)
     return table
 

@@ -159,6 +159,7 @@ async function previewMove(entry) {
   if (entry.after) {
     const shown = await api("notation", { position: entry.after, labels: "french" });
     drawBoard($("#board"), shown.position, {});
+    $("#notation-line").textContent = `after ${entry.text}: ${shown.notation}`;
     const back = button("Back to the position", { action: "back" });
     back.addEventListener("click", () => drawCurrent());
     out.append(back);
@@ -445,6 +446,9 @@ async function validateEditing() {
     drawCurrent();
     drawEditing("");
     problem("");
+    const url = new URL(window.location.href); // the address bar follows the position shown
+    url.searchParams.set("position", result.notation);
+    window.history.replaceState(null, "", url);
   } catch (error) {
     state.invalid = error.message;
     $("#analysis-moves").replaceChildren();
