@@ -19,14 +19,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from analyzer.core import forced
-from analyzer.core.cards import clip, format_card, iter_mask
+from analyzer.core.cards import Labels, clip, format_card, format_mask, iter_mask
 from analyzer.core.errors import IllegalMoveError, PositionError
 from analyzer.core.legal import (
     fits_layout,
     fitting_cards,
     force_candidates,
     layouts_for,
+    player_facts,
     take_moves,
 )
 from analyzer.core.melds import (
@@ -35,13 +35,12 @@ from analyzer.core.melds import (
     melds_by_lowest,
 )
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
-from analyzer.core.offers import Offer, Phase, offer_order
-from analyzer.core.plain import dump_position
+from analyzer.core.offers import Offer, Phase, offer_order, seat_order
 from analyzer.core.rules import Rules, StockOut
 
 _PASS = Pass()
 
-__all__ = ["GameState", "Offer", "Phase", "fits_layout", "offer_order"]
+__all__ = ["GameState", "Offer", "Phase", "dump_position", "fits_layout", "offer_order"]
 
 
 @dataclass(frozen=True, slots=True, repr=False, init=False)
@@ -502,9 +501,139 @@ class GameState:
         )  # fmt: skip
 
     def run_forced(self, limit: int, *, turns: bool = True) -> tuple[GameState, int]:
-        """Follow the positions that have exactly one legal move, without building them
-        (:func:`analyzer.core.forced.run_forced`: dead offers and turns, R11, R12, R17)."""
-        return forced.run_forced(self, limit, turns=turns)
+        """Follow the positions that have exactly one legal move, without building them.
+
+        From a turn with the stock order known (R10) or an offer, the turned
+        card is offered and passed (R11, R12) by every player who can neither
+        take it (R13, R15), force it (R14) nor lay a hand-only meld (R16); a
+        card nobody can use dies (R17) and the next card is turned, or the
+        deal ends (R18).  The result equals applying the one legal move of
+        each such position in turn (the tests check it); searches use it to
+        skip the dead offers that make up most of a deal.
+
+        Parameters
+        ----------
+        limit : int
+            Most positions to pass (a search's remaining budget, in positions).
+        turns : bool
+            Also turn the next stock card when its order is known (default);
+            with False the run ends at every turn, as it does when the stock
+            order is unknown (a playout draws the card itself).
+
+        Returns
+        -------
+        self : GameState
+            The first position with a choice, the end of the deal, a position
+            this path does not handle (the exchange, a forced lay-in, a
+            hidden hand or stock order), or the position after ``limit``
+            steps; ``self`` when no step was taken.
+        steps : int
+            Positions passed, each with one legal move (0..``limit``).
+        """
+        phase = self.phase
+        stock = self.stock
+        centre = self.centre
+        if phase is Phase.OFFER:
+            assert centre is not None
+            me = self.to_act
+            hand = self.hands[me]
+            if centre.forced is not None or hand is None or limit <= 0:
+                return self, 0
+            # Most calls come at a choice: find out first, before any other work.
+            card = centre.card
+            mine = player_facts(self.layouts[me], hand, self.rules)
+            if mine[2] or (mine[0] >> card & 1 and take_moves(self.layouts[me], hand, card, self.rules)):
+                return self, 0
+            kind, source, declined = centre.kind, centre.source, centre.declined
+        elif phase is Phase.TURN and stock is not None and limit > 0 and turns:
+            card, kind, source, declined = -1, "turned", self.to_act, ()
+        else:
+            return self, 0
+        if None in self.hands:
+            return self, 0
+        rules, hands, layouts = self.rules, self.hands, self.layouts
+        n = rules.players
+        count, dead, to_act = self.stock_count, self.dead, self.to_act
+        # Nobody takes or melds inside the run, so each player's facts hold throughout;
+        # they are looked up when first needed.
+        facts: list[tuple[int, int, bool] | None] = [None] * n
+        if phase is Phase.OFFER:
+            facts[to_act] = mine
+        fit_any = hot = -1  # cards that fit someone's layout (R14), that may stop a run; -1: not yet
+        order = seat_order(n, kind, source)
+        top = 0  # stock cards turned so far in the run
+        steps = 0
+        while steps < limit:
+            if phase is Phase.TURN:
+                if stock is None or not turns:
+                    break  # the turn is a chance node: the caller draws it
+                if fit_any < 0:
+                    fit_any, hot = self._run_facts(facts)
+                # A card that melds with nobody's cards and fits no layout is offered to
+                # every player in turn and dies: n + 1 positions, nothing else changes.
+                while not hot >> stock[top] & 1 and steps + n < limit:
+                    dead = (*dead, stock[top])
+                    top += 1
+                    steps += n + 1
+                    to_act = (to_act + 1) % n
+                    if top == count:
+                        return self._stock_out(stock[top:], dead, to_act), steps
+                if steps >= limit:
+                    break
+                card, kind, source, declined = stock[top], "turned", to_act, ()
+                order = seat_order(n, kind, source)
+                top += 1
+                phase = Phase.OFFER
+                steps += 1
+                continue
+            fact = facts[to_act]
+            if fact is None:
+                fact = facts[to_act] = player_facts(layouts[to_act], hands[to_act], rules)
+            if fact[2]:
+                break  # a choice (R16): the search takes over
+            if fact[0] >> card & 1 and take_moves(layouts[to_act], hands[to_act], card, rules):
+                break  # a take (R13, R15)
+            if fit_any < 0:
+                fit_any, hot = self._run_facts(facts)
+            if fit_any >> card & 1 and any(
+                facts[q][1] >> card & 1  # type: ignore[index]
+                for q in force_candidates(rules, to_act, kind, source, declined)
+            ):
+                break  # a force (R14)
+            steps += 1
+            declined = (*declined, to_act)
+            if len(declined) < len(order):
+                to_act = order[len(declined)]
+                continue
+            dead = (*dead, card)  # R17: nobody used it
+            to_act = (source + 1) % n
+            if count > top:
+                phase = Phase.TURN
+                continue
+            return self._stock_out(stock[top:] if stock is not None else None, dead, to_act), steps
+        if steps == 0:
+            return self, 0
+        offer = None if phase is Phase.TURN else Offer(card, kind, source, declined)
+        return GameState(
+            rules, self.dealer, hands, self.counts, layouts,
+            stock[top:] if stock is not None else None, count - top, dead, offer, to_act,
+            phase, self.winner, self.gifts, self.gave, self.paid,
+        ), steps  # fmt: skip
+
+    def _run_facts(self, facts: list[tuple[int, int, bool] | None]) -> tuple[int, int]:
+        """Fill ``facts`` (:func:`player_facts` of every player) for :meth:`run_forced`; return
+        the cards that fit someone's layout (R14) and the cards whose offer may stop a run
+        (every card when someone can meld from his hand alone, R16)."""
+        rules = self.rules
+        fit_any = near_any = 0
+        alone = False
+        for p, fact in enumerate(facts):
+            if fact is None:
+                fact = facts[p] = player_facts(self.layouts[p], self.hands[p], rules)
+            near_any |= fact[0]
+            fit_any |= fact[1]
+            alone = alone or fact[2]
+        return fit_any, ((1 << 40) - 1 if alone else near_any | fit_any)
 
     def _stock_out(self, stock: tuple[int, ...] | None, dead: tuple[int, ...], to_act: int) -> GameState:
         """The deal over because the last card died with the stock empty (R17, R18)."""
@@ -585,3 +714,67 @@ class GameState:
     _SET_DEAD, _SET_CENTRE, _SET_TO_ACT, _SET_PHASE, _SET_WINNER, _SET_GIFTS, _SET_GAVE,
     _SET_PAID,
 ) = (getattr(GameState, f.name).__set__ for f in fields(GameState))  # fmt: skip
+
+
+def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, Any]:
+    """The position data of ``state``; :func:`load_position` reads it back to an equal state.
+
+    Parameters
+    ----------
+    state : GameState
+    labels : Labels, optional
+        Card labels; the variant's default if omitted.
+
+    Returns
+    -------
+    dict
+        JSON-ready data (see ``docs/position-format.md``).
+    """
+    labels = labels or state.rules.labels
+
+    def cards(mask: int) -> list[str]:
+        return format_mask(mask, labels).split()
+
+    players: list[dict[str, Any]] = []
+    for p in range(state.rules.players):
+        hand = state.hands[p]
+        entry: dict[str, Any] = {
+            "hand": cards(hand) if hand is not None else state.counts[p],
+            "layout": [cards(m) for m in state.layouts[p]],
+        }
+        if state.gave and state.gave[p] is not None:
+            entry["gave"] = format_card(state.gave[p], labels)  # type: ignore[arg-type]
+        if state.paid and state.paid[p]:
+            entry["paid"] = [format_card(c, labels) for c in state.paid[p]]
+        players.append(entry)
+    data: dict[str, Any] = {
+        "variant": state.rules.name,
+        "labels": str(labels),
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "players": players,
+        "stock": (
+            [format_card(c, labels) for c in state.stock]
+            if state.stock is not None
+            else state.stock_count
+        ),
+        "dead": [format_card(c, labels) for c in state.dead],
+        "centre": None,
+    }
+    if state.centre is not None:
+        c = state.centre
+        data["centre"] = {
+            "card": format_card(c.card, labels),
+            "kind": c.kind,
+            "source": c.source,
+            "declined": list(c.declined),
+        }
+        if c.forced is not None:
+            data["centre"]["forced"] = c.forced
+    if state.phase is Phase.EXCHANGE:
+        data["exchange"] = {
+            "chosen": [None if g is None else format_card(g, labels) for g in state.gifts]
+            if state.gifts
+            else [None] * state.rules.players
+        }
+    return data

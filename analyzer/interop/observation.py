@@ -8,7 +8,7 @@ an observation shows the table now.  Hidden cards (R6, R9) never appear.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from analyzer.core.cards import format_card, format_mask
 from analyzer.core.melds import cards_of
@@ -18,8 +18,29 @@ from analyzer.core.state import GameState, Phase, fits_layout
 from analyzer.interop.codec import NUM_CARDS
 from analyzer.search.sampling import chosen_gifts
 
-if TYPE_CHECKING:
-    from analyzer.interop.match import Match
+
+class Match(Protocol):
+    """What the observation reads of a :class:`~analyzer.interop.match.Match` (a protocol, so
+    that this module does not import the match it describes)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def dealer(self) -> int | None: ...
+    @property
+    def dealt(self) -> tuple[int, ...]: ...
+    @property
+    def start(self) -> GameState | None: ...
+    @property
+    def state(self) -> GameState | None: ...
+    @property
+    def events(self) -> tuple[tuple[int | None, Move], ...]: ...
+    @property
+    def paid(self) -> tuple[int, ...]: ...
+    @property
+    def declined(self) -> tuple[int, ...]: ...
+
+    def _slots(self, player: int, count: int) -> set[int]: ...
 
 __all__ = ["describe_match", "information_string", "observation_string", "tensor", "tensor_layout"]
 
