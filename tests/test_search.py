@@ -344,3 +344,29 @@ def test_a_finished_deal_has_the_bounds_of_the_seat_it_names() -> None:
         assert result.values[end.to_act] == expected
         seen.add(end.winner)
     assert {0, 1} <= seen
+
+
+def test_a_search_cut_as_a_forced_run_ends_the_deal_values_the_finished_deal() -> None:
+    # When the clock or stop ends the search just as a run of forced passes ends the deal
+    # (R17, R18), the value is the finished deal's, not a leaf evaluation of it (which refuses).
+    from analyzer.bots.game import play_game
+
+    class CutAtOnce(Solver):
+        def _tick_many(self, steps: int) -> bool:
+            self.nodes += steps
+            self._exhausted, self.stopped_by = True, "time"
+            return True
+
+    found = 0
+    for seed in range(40):
+        result = play_game("classic", ["greedy", "greedy"], seed)
+        state = result.start
+        for _, move in result.moves:
+            after, steps = state.run_forced(10**6)
+            if steps and after.phase is Phase.OVER and state.phase is Phase.OFFER:
+                answer = CutAtOnce().solve(state)
+                assert answer.outcome == outcome_vector(after)
+                found += 1
+                break
+            state = state.apply(move)
+    assert found >= 3

@@ -413,7 +413,8 @@ class Solver:
             if steps:
                 # Dead offers passed without building them, each counted as a position.
                 if self._tick_many(steps):
-                    return self._value_for_root(self.heuristic(state))
+                    # Out of budget: the run may have ended the deal (R17, R18), exactly valued.
+                    return self._value_for_root(self._cheap(state))
                 continue
             moves: list[Move] | None
             if state.phase is Phase.OFFER and room > 0:
