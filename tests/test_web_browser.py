@@ -139,7 +139,12 @@ def test_upload_a_megajogos_position_and_deal_one(page: Any) -> None:
     page.select_option("#deal-variant", "megajogos")
     page.fill("#deal-seed", "2")
     page.fill("#deal-after", "4")
+    before = page.inner_text("#notation-line")
     page.click('[data-action="deal"]')
+    # The uploaded position is megajogos too: wait for the new deal's notation, not the variant.
+    page.wait_for_function(
+        "(before) => document.querySelector('#notation-line').textContent !== before", arg=before, timeout=WAIT
+    )
     page.wait_for_selector('#board[data-variant="megajogos"] [data-zone="hand-2"] [data-card]', timeout=WAIT)
     dealt = sum(len(cards(page, z)) for z in ("hand-0", "hand-1", "hand-2", "layout-0", "layout-1",
                                                "layout-2", "stock", "dead", "centre"))  # fmt: skip
