@@ -505,11 +505,11 @@ def _advise_mcts(
             break
         k = len(found_all)
         if until_decided and k >= searches and k % 2 == 0 and k < most:
-            ranked, comparisons = _mcts_ranking(mine, found_all)
+            _, comparisons = _mcts_ranking(found_all)
             if settled(comparisons):
                 stopped_by = "margin" if judge(comparisons).kind == "close" else "verdict"
                 break
-    ranked, comparisons = _mcts_ranking(mine, found_all)
+    ranked, comparisons = _mcts_ranking(found_all)
     verdict = judge(comparisons) if len(found_all) > 1 or len(ranked) == 1 else None
     static = {e.move: score_move(mine, e.move) for e in ranked}
     estimates = [
@@ -549,9 +549,7 @@ def _advise_mcts(
     )
 
 
-def _mcts_ranking(
-    mine: GameState, found_all: list[SearchResult]
-) -> tuple[list[MoveEstimate], list[Comparison]]:
+def _mcts_ranking(found_all: list[SearchResult]) -> tuple[list[MoveEstimate], list[Comparison]]:
     """The moves of independent IS-MCTS searches pooled (visits added, means weighted by visits),
     most visited first, and each move's paired comparison with the first over the searches."""
     visits: dict[Move, int] = {}
