@@ -86,7 +86,10 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        out.print(f"conquian {version('conquian')}")
+        from analyzer.core.native import core_description
+
+        out.print(f"conquian {version('conquian')}", markup=False)
+        out.print(core_description(), markup=False)
         raise typer.Exit(0)
 
 

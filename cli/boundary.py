@@ -129,6 +129,14 @@ class Group(TyperGroup):
                 "or none to detect it) (see 'conquian --help')"
             )
             return USAGE
+        if not {"--help", "--version"} & set(_STATE["argv"]):
+            from analyzer.core.native import CoreUnavailableError, core_in_use
+
+            try:
+                core_in_use()  # CONQUIAN_CORE=native with no native core built: a usage error
+            except CoreUnavailableError as exc:
+                _error_line(str(exc))
+                return USAGE
         try:
             result = super().main(
                 args, prog_name, complete_var, standalone_mode=False, **extra

@@ -38,3 +38,18 @@ def late_position(variant, seed, stock_left, pick):  # type: ignore[no-untyped-d
             return state
         state = state.apply(pick(state, moves, rng))
     return None
+
+
+import pytest  # noqa: E402
+
+from analyzer.core import native  # noqa: E402
+
+
+@pytest.fixture(scope="module", params=["python", "native"])
+def both_cores(request):  # type: ignore[no-untyped-def]
+    """Run a module's tests on each core (``pytestmark = pytest.mark.usefixtures("both_cores")``):
+    the Python engine, the reference, and the native core, which must answer the same."""
+    if request.param == "native" and not native.native_available():
+        pytest.skip("the native core is not built (install with cargo on the PATH; .ci/run builds it)")
+    with native.use_core(request.param):
+        yield request.param

@@ -21,6 +21,9 @@ from analyzer.formats.sniff import read_position
 from analyzer.core.dealing import view
 from analyzer.solver.why import explain
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 
 def test_going_out_is_a_sure_win() -> None:
     state = read_position(EXAMPLES / "example6-going-out.json")

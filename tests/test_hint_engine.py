@@ -34,6 +34,9 @@ from analyzer.formats.sniff import read_position
 from analyzer.search.exact import Solver, outcome_vector, solve
 from analyzer.core.state import GameState, Phase
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 # Player 0 wins only by paying 7S (nobody can use it; KH then goes out with JH).
 PAY_MATTERS = {
     "variant": "classic", "dealer": 1, "to_act": 0,

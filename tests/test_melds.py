@@ -44,6 +44,9 @@ from analyzer.core.melds import (
 )
 from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 PRESETS = [pytest.param(CLASSIC, id="classic"), pytest.param(MEGAJOGOS, id="megajogos")]
 
 

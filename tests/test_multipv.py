@@ -22,6 +22,9 @@ from analyzer.core.dealing import view
 from analyzer.analysis.puzzles import read_puzzle
 from analyzer.search.exact import solve
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*-win-*.json"))
 
 

@@ -35,6 +35,9 @@ from analyzer.solver.partition import (
 )
 from analyzer.core.rules import CLASSIC, MEGAJOGOS, ForceFit, Rules
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 CLASSIC_REARRANGE = dataclasses.replace(CLASSIC, force_fit=ForceFit.REARRANGE)
 MEGAJOGOS_REARRANGE = dataclasses.replace(MEGAJOGOS, force_fit=ForceFit.REARRANGE)
 PRESETS = [pytest.param(CLASSIC, id="classic"), pytest.param(MEGAJOGOS, id="megajogos")]

@@ -12,6 +12,9 @@ from analyzer.search.playout import RolloutLeaf, eager_move, playout, playout_ou
 from analyzer.core.dealing import deal
 from analyzer.formats.position import load_position
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 
 def test_the_eager_playout_policy_takes_the_most_cards() -> None:
     state = load_position(

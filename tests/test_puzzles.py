@@ -12,6 +12,9 @@ from conftest import ROOT
 from analyzer.core.errors import PositionError
 from analyzer.analysis.puzzles import check_puzzle, load_puzzle, read_puzzle, solve_puzzle
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 PUZZLE_DIR = ROOT / "examples" / "puzzles"
 PUZZLES = sorted(PUZZLE_DIR.glob("*.json"))
 

@@ -36,6 +36,9 @@ from analyzer.core.state import GameState, Phase
 from cli_run import one_error_line, run
 from test_sampling import random_position
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 DATA = Path(__file__).resolve().parent.parent / "analyzer" / "data" / "reading.json"
 
 

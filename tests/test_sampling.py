@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import random
 from collections import Counter
 
@@ -14,6 +16,9 @@ from analyzer.formats.position import load_position
 from analyzer.core.rules import CLASSIC, MEGAJOGOS
 from analyzer.search.sampling import is_consistent, sample_deal, sample_deals, unseen_cards
 from analyzer.core.state import GameState
+
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
 
 
 def random_position(variant: str, seed: int, steps: int) -> GameState:

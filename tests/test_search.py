@@ -20,6 +20,9 @@ from analyzer.search.exact import Solver, outcome_vector, solve
 from analyzer.core.state import GameState, Phase
 from analyzer.search.tree import build_tree, export_tree
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 P0_LAYOUT = [["AS", "2S", "3S", "4S"], ["5H", "5D", "5C"], ["KS", "KH", "KD"]]
 JUNK = ["AH", "2H", "3H", "6S", "7D", "JD", "QD", "QC", "2C", "3C"]
 

@@ -16,6 +16,9 @@ from analyzer.formats.position import load_position
 from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
 from analyzer.core.state import GameState, Offer, Phase, offer_order
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 
 def C(text: str) -> int:
     return parse_card(text)

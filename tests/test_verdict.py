@@ -21,6 +21,9 @@ from analyzer.bots.game import play_game
 from analyzer.core.state import Phase
 from analyzer.search.exact import solve
 
+# Every test here runs on both cores: the Python engine (the reference) and the native core.
+pytestmark = pytest.mark.usefixtures("both_cores")
+
 # --------------------------------------------------------------------------- the statistics
 
 

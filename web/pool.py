@@ -45,7 +45,15 @@ def _work(conn: Connection) -> None:
 
     conn.send(("ready", None))
 
+    sent = [0.0]
+
     def progress(done: int, planned: int) -> None:
+        # At most PROGRESS_HZ reports a second (and the last one): a fast search reports far
+        # more often than a board can draw, and the server must not spend its loop reading them.
+        now = time.monotonic()
+        if done < planned and now - sent[0] < 1.0 / PROGRESS_HZ:
+            return
+        sent[0] = now
         conn.send(("progress", {"done": done, "planned": planned}))
 
     while True:
@@ -64,6 +72,9 @@ def _work(conn: Connection) -> None:
         reply, _ = answer(line, progress=progress)
         conn.send(("answer", reply))
 
+
+PROGRESS_HZ = 10
+"""Most progress reports a worker sends per second."""
 
 EARLY_SECONDS = 0.5
 """Seconds of sampling of the early answer a streamed hint sends first."""
@@ -200,7 +211,11 @@ class SearchPool:
 
         def readable() -> None:
             try:
-                while conn.poll():
+                # A bounded batch per call: the loop must get back to the other requests even
+                # when a worker writes faster than this reads.
+                for _ in range(64):
+                    if not conn.poll():
+                        break
                     inbox.put_nowait(conn.recv())
             except (EOFError, OSError):
                 inbox.put_nowait(("died", None))

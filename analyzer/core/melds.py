@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
+from analyzer.core import native
 from analyzer.core.cards import NUM_CARDS
 from analyzer.core.rules import Rules
 
@@ -205,6 +206,8 @@ def max_melded(cards: int, rules: Rules, must: int = 0) -> int:
     """
     if must & ~cards:
         return -1
+    if native.ACTIVE:
+        return native.max_melded(cards, rules, must)
     return _max_melded(cards, must, rules.max_run)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from analyzer.core import native
 from analyzer.core.cards import Labels, clip, format_card, format_mask, iter_mask
 from analyzer.core.errors import IllegalMoveError, PositionError
 from analyzer.core.legal import (
@@ -242,8 +243,13 @@ class GameState:
 
         Offer (R12): takes (R13, R15), forces (R14), hand-only melds (R16),
         then pass.  Forced (R14): lay-ins.  Exchange (R9): gives.  Turn:
-        the chance outcomes (R10).  Over: none.
+        the chance outcomes (R10).  Over: none.  The native core, when in use, lists the same
+        moves (:mod:`analyzer.core.native`).
         """
+        if native.ACTIVE and self.phase is not Phase.TURN:
+            found = native.legal_moves(self)
+            if found is not None:
+                return found
         if self.phase is Phase.OVER:
             return []
         if self.phase is Phase.TURN:
@@ -417,6 +423,8 @@ class GameState:
         )
 
     def _apply(self, move: Move) -> GameState:
+        if native.ACTIVE:
+            return native.apply(self, move)
         if isinstance(move, (Take, LayIn)):
             return self._place(move)  # the commonest move in a search first
         rules, n = self.rules, self.rules.players
@@ -530,6 +538,8 @@ class GameState:
         steps : int
             Positions passed, each with one legal move (0..``limit``).
         """
+        if native.ACTIVE:
+            return native.run_forced(self, limit, turns)
         phase = self.phase
         stock = self.stock
         centre = self.centre

@@ -259,6 +259,11 @@ def _solve_anytime(
     done = 0
     if left and stopped is None:
         for order in stock_orders(state, samples, seed):
+            if time.perf_counter() > deadline:
+                # The cap holds between orders too: a search short enough never to look at
+                # the clock (it looks every 1,024 positions) must not outlive it.
+                stopped = "time"
+                break
             known = state.evolve(stock=order)
             solver = Solver(mode=mode, max_nodes=max_nodes, stop=stop)  # one deal: shared tables
             row: dict[int, Outcome] = {}

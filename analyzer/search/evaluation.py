@@ -318,6 +318,7 @@ class FittedEvaluator:
             (tuple(tuple(row) for row in w.tolist()), tuple(b.tolist())) for w, b in self.layers[1:]
         ]
         self._products: dict[tuple[int, tuple[float, ...]], tuple[float, ...]] = {}
+        self._native_model: object = None  # its copy in the native core, made on first use
 
     @staticmethod
     def label(to_act: int, winner: int | None, players: int) -> int:

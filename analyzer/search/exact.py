@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
+from analyzer.core import native
 from analyzer.core.cards import mask_of
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.melds import cards_of
@@ -39,10 +40,12 @@ from analyzer.core.rules import Rules
 from analyzer.core.state import GameState, Phase
 from analyzer.search.evaluation import fitted_evaluator, melded_lead
 from analyzer.search.lookahead import Lookahead
+from analyzer.search.native import finish_leaf, leaf_args
 from analyzer.search.outcome import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.search.outcome import utility as _utility
 
 __all__ = [
+    "TABLE_CAP",
     "Outcome",
     "SearchResult",
     "Solver",
@@ -51,6 +54,12 @@ __all__ = [
     "position_key",
     "solve",
 ]
+
+TABLE_CAP = 1 << 21
+"""The most entries of each transposition table of a :class:`Solver` (2,097,152): past it the
+table stores nothing more (the search stays exact and only revisits more).  The same cap in both
+cores keeps their node counts equal; natively an entry takes about 100 bytes."""
+
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
@@ -176,6 +185,8 @@ class Solver:
     _root_player: int = 0
     stopped_by: str | None = None
     _root_moves: list[tuple[Move, Outcome, bool]] = field(default_factory=list)
+    _native: object = None
+    _native_rules: object = None
 
     @paused_gc()
     def solve(self, state: GameState, player: int | None = None) -> SearchResult:
@@ -206,11 +217,15 @@ class Solver:
                 "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
             )
         mode = self._mode(state)
+        if player is not None and not 0 <= player < state.rules.players:
+            raise ConquianError(f"no player {player} in {state.rules.name}")
+        if native.ACTIVE:
+            found = self._native_solve(state, player)
+            if found is not None:
+                return found
         self._same_deal(state)
         start = time.perf_counter()
         self.start_budget()
-        if player is not None and not 0 <= player < state.rules.players:
-            raise ConquianError(f"no player {player} in {state.rules.name}")
         # On a turn (R10) the answer is given for the player who turns, the one named to act.
         # A finished deal too: its bounds are for the seat it names (the winner when he went out).
         root_player = player if player is not None else state.to_act
@@ -275,6 +290,31 @@ class Solver:
             lower,
             upper,
         )
+
+    def _native_solve(self, state: GameState, player: int | None) -> SearchResult | None:
+        """:meth:`solve` by the native core (the same answer, tables kept between calls), or
+        ``None`` when the leaf evaluation is a Python callable the native core does not have."""
+        leaf = self._resolve_leaf(state)
+        args = leaf_args(leaf, state.rules)
+        if args is None:
+            return None
+        rules = native.pack_rules(state.rules)
+        if self._native is None or self._native_rules != rules:
+            self._native = native.native_module().NativeSolver(
+                rules, self.mode, self.max_nodes, self.time_limit
+            )
+            self._native_rules = rules
+        data, words = self._native.solve(  # type: ignore[attr-defined]
+            native.pack_state(state), player, self.max_nodes, self.time_limit,
+            stop=self.stop, table_cap=TABLE_CAP, **args,
+        )  # fmt: skip
+        finish_leaf(leaf, words)
+        outcome, winner, values, pv, nodes, proven, seconds, mode, stopped_by, lower, upper = data
+        self.nodes, self.stopped_by, self._exhausted = nodes, stopped_by, not proven
+        return SearchResult(
+            tuple(outcome), winner, tuple(values), tuple(native.unpack_move(m) for m in pv),
+            nodes, proven, seconds, mode, stopped_by, lower, upper,
+        )  # fmt: skip
 
     def _estimate(self, state: GameState, start: float) -> tuple[Outcome, tuple[Move, ...]]:
         """The best answer so far when the exact two-sided search ran out: a short lookahead
@@ -387,11 +427,15 @@ class Solver:
         tuple of float
             (player 0 wins, ..., player n-1 wins, draw), summing to 1.
         """
+        return self._resolve_leaf(state)(state)
+
+    def _resolve_leaf(self, state: GameState) -> Callable[[GameState], Outcome]:
+        """The ``leaf`` parameter, or its default for ``state``'s variant, chosen once."""
         if self.leaf is None:
             fitted = fitted_evaluator(state.rules.name)
             ok = fitted is not None and fitted.players == state.rules.players
             self.leaf = fitted if fitted is not None and ok else melded_lead
-        return self.leaf(state)
+        return self.leaf
 
     # --------------------------------------------------- two-sided search
     def _value_for_root(self, outcome: Outcome) -> float:
@@ -485,7 +529,8 @@ class Solver:
                 lower = max(lower, value)
             else:
                 lower = upper = value
-            self.bounds[key] = (lower, upper, best_move or hint)
+            if len(self.bounds) < TABLE_CAP or key in self.bounds:
+                self.bounds[key] = (lower, upper, best_move or hint)
         return value
 
     def _from_value(self, state: GameState, value: float) -> Outcome:
@@ -526,7 +571,7 @@ class Solver:
                     return self._cheap(after)
                 outcome = self._maxn(after)
                 first = Turn(state.stock[0]) if state.stock is not None and state.centre is None else _PASS
-                self.table[key] = (outcome, first, not self._exhausted)
+                self._store(key, (outcome, first, not self._exhausted))
                 return outcome
         if self._tick():
             return self.heuristic(state)
@@ -542,7 +587,7 @@ class Solver:
                 if p > best_p:
                     best_move, best_p = move, p
             outcome = tuple(total)
-            self.table[key] = (outcome, best_move, not self._exhausted)
+            self._store(key, (outcome, best_move, not self._exhausted))
             return outcome
         player = state.current_player()
         best: Outcome | None = None
@@ -561,8 +606,13 @@ class Solver:
                 if proven and vec[player] >= 1.0 - 1e-12:
                     break  # he wins for sure: nothing can be better (R20)
         assert best is not None
-        self.table[key] = (best, best_move, not self._exhausted)
+        self._store(key, (best, best_move, not self._exhausted))
         return best
+
+    def _store(self, key: Hashable, entry: tuple[Outcome, Move | None, bool]) -> None:
+        """A max-n or expectimax table entry, unless the table is full (:data:`TABLE_CAP`)."""
+        if len(self.table) < TABLE_CAP or key in self.table:
+            self.table[key] = entry
 
     def _cheap(self, state: GameState) -> Outcome:
         """A position's value without search: exact when over, else the heuristic."""

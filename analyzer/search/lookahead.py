@@ -33,12 +33,15 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from analyzer.core import native
 from analyzer.core.cards import FULL_DECK, iter_mask
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.melds import catalog, usefulness
 from analyzer.core.moves import Give, LayIn, Move, Pass, Take, Turn
 from analyzer.core.state import GameState, Phase
+from analyzer.search.native import finish_leaf, leaf_args, moves_data
 from analyzer.search.outcome import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.search.outcome import utility as _utility
 from analyzer.search.playout import OPPONENTS, eager_move
@@ -204,6 +207,8 @@ class Lookahead:
     _inexact: set[tuple[Hashable, int]] = field(default_factory=set)
     _stopped_by: str | None = None
     _mode: str = "alphabeta"
+    _native: object = None
+    _native_rules: object = None
 
     @paused_gc()
     def values(self, state: GameState, moves: Sequence[Move]) -> LookaheadResult:
@@ -243,6 +248,10 @@ class Lookahead:
             raise ConquianError(f"unknown lookahead mode: {self.mode!r} (auto, paranoid, maxn)")
         if self.opponents not in OPPONENTS:
             raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {self.opponents!r}")
+        if native.ACTIVE:
+            fast = self._native_values(state, moves, mode)
+            if fast is not None:
+                return fast
         self._table.clear()
         self._best.clear()
         self._leaf_values.clear()
@@ -269,6 +278,28 @@ class Lookahead:
             exact = self._estimates == before
             depth += 1
         return LookaheadResult(best, depth_done, exact, self.nodes, self._stopped_by)
+
+    def _native_values(
+        self, state: GameState, moves: Sequence[Move], mode: str
+    ) -> LookaheadResult | None:
+        """:meth:`values` by the native core (the same values and node counts; its history table
+        kept between calls), or ``None`` when the evaluation is a Python callable it does not have."""
+        args = leaf_args(self.evaluate, state.rules)
+        if args is None:
+            return None
+        rules = native.pack_rules(state.rules)
+        if self._native is None or self._native_rules != rules:
+            self._native = native.native_module().NativeLookahead(rules)
+            self._native_rules = rules
+        look: Any = self._native
+        (outcomes, depth, exact, nodes, stopped_by), words = look.values(
+            native.pack_state(state), moves_data(moves), mode == "maxn", self.max_nodes,
+            self.time_limit, self.max_depth, self.spread, self.opponents == "policy",
+            stop=self.stop, **args,
+        )  # fmt: skip
+        finish_leaf(self.evaluate, words)
+        self.nodes, self.leaves = nodes, look.leaves
+        return LookaheadResult([tuple(o) for o in outcomes], depth, exact, nodes, stopped_by)
 
     # -------------------------------------------------------------- helpers
     def _static(self, state: GameState) -> Outcome:

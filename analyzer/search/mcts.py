@@ -45,11 +45,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from analyzer.core.errors import ConquianError
+from analyzer.core import native
+from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState
-from analyzer.search.evaluation import fitted_evaluator
+from analyzer.search.evaluation import FittedEvaluator, fitted_evaluator
 from analyzer.search.exact import Outcome, outcome_vector, paused_gc
+from analyzer.search.native import native_model
 from analyzer.search.options import LEAVES as _LEAVES
 from analyzer.search.options import METHODS as _METHODS
 from analyzer.search.options import Leaf, Method, Opponents, Playout
@@ -279,6 +281,11 @@ def search(
         bad = [m for m in root_list if m not in legal]
         if bad or not root_list:
             raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
+    if native.ACTIVE and (model is None or model.players == n):
+        return _native_search(
+            view, root_list, iterations, rng, c, model, infer, method, modelled, quiet,
+            time_limit, stop, progress, weights,
+        )  # fmt: skip
     pairs = declined_pairs(view, me) if infer else None
     if method == "halving":
         return _halving(
@@ -386,6 +393,41 @@ def search(
         float(depths[len(depths) // 2]) if depths else 0.0,
         ended / done if done else 0.0,
     )
+
+
+def _native_search(
+    view: GameState,
+    root_list: list[Move],
+    iterations: int,
+    rng: random.Random,
+    c: float,
+    model: FittedEvaluator | None,
+    infer: bool,
+    method: str,
+    modelled: bool,
+    quiet: int,
+    time_limit: float | None,
+    stop: Callable[[], bool] | None,
+    progress: Callable[[int, int], None] | None,
+    weights: Mapping[int, Sequence[float]] | None,
+) -> SearchResult:
+    """:func:`search` by the native core: the same deals, tree and answer for the same seed."""
+    n = view.rules.players
+    table = [list(weights[p]) if p in weights else None for p in range(n)] if weights else None
+    try:
+        data, words = native.native_module().mcts_search(
+            native.pack_rules(view.rules), native.pack_state(view),
+            [native.pack_move(m) for m in root_list], iterations, native.rng_state(rng), c,
+            model=None if model is None else native_model(model), infer=infer,
+            halving=method == "halving", policy=modelled, nomeld=quiet >= 0,
+            time_limit=time_limit, weights=table, stop=stop, progress=progress,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+    native.set_rng_state(rng, words)
+    stats, done, seconds, interrupted, depth, ended = data
+    moves = [MoveStats(native.unpack_move(m), v, value, win, draw) for m, v, value, win, draw in stats]
+    return SearchResult(moves, done, seconds, interrupted, depth, ended)
 
 
 def _halving(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from analyzer.core import native
 from analyzer.core.cards import NUM_CARDS
 from analyzer.core.melds import cards_of
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
@@ -196,6 +197,12 @@ def playout(state: GameState, policy: str, rng: random.Random) -> tuple[float, .
     ValueError
         If ``policy`` is not one of :data:`POLICIES`.
     """
+    if native.ACTIVE and policy in POLICIES and None not in state.hands:
+        outcome = _native_playout(state, policy, rng, -1)
+        n = state.rules.players
+        if outcome[n] == 1.0:
+            return tuple(0.0 for _ in range(n))
+        return tuple(1.0 if outcome[p] == 1.0 else -1.0 for p in range(n))
     return _play(state, policy, rng).returns()
 
 
@@ -219,7 +226,19 @@ def playout_outcome(state: GameState, policy: str, rng: random.Random, quiet: in
     ValueError
         If ``policy`` is not one of :data:`POLICIES`.
     """
+    if native.ACTIVE and policy in POLICIES and None not in state.hands:
+        return _native_playout(state, policy, rng, quiet)
     return outcome_vector(_play(state, policy, rng, quiet))
+
+
+def _native_playout(state: GameState, policy: str, rng: random.Random, quiet: int) -> Outcome:
+    """:func:`playout_outcome` by the native core: the same draws from ``rng``, the same end."""
+    outcome, words = native.native_module().playout(
+        native.pack_rules(state.rules), native.pack_state(state), policy == "eager",
+        native.rng_state(rng), quiet,
+    )  # fmt: skip
+    native.set_rng_state(rng, words)
+    return tuple(outcome)
 
 
 class RolloutLeaf:

@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from analyzer.core import native
 from analyzer.core.cards import FULL_DECK, iter_mask
 from analyzer.core.errors import PositionError
 from analyzer.core.melds import cards_of
@@ -133,6 +134,8 @@ def sample_deal(
         If ``player``'s hand is hidden or the counts do not fit the unseen
         cards (an impossible view).
     """
+    if native.ACTIVE and 0 <= player < view.rules.players and view.hands[player] is not None:
+        return _native_sample(view, player, rng, infer, weights, world=False, ordered=True)
     if not infer:
         pairs = {}
     elif pairs is None:
@@ -272,6 +275,8 @@ def sample_world(
     PositionError
         If the view is impossible (the counts do not fit the unseen cards).
     """
+    if native.ACTIVE and 0 <= player < view_state.rules.players and view_state.hands[player] is not None:
+        return _native_sample(view_state, player, rng, infer, weights, world=True, ordered=ordered)
     world = sample_deal(view_state, player, rng, infer=infer, pairs=pairs, weights=weights)
     n = world.rules.players
     hands = [h or 0 for h in world.hands]
@@ -298,6 +303,36 @@ def sample_world(
                     gave[q] = drawn
         changes["gave"] = tuple(gave)
     return world.evolve(**changes)
+
+
+def _native_sample(
+    view: GameState,
+    player: int,
+    rng: random.Random,
+    infer: bool,
+    weights: Mapping[int, Sequence[float]] | None,
+    *,
+    world: bool,
+    ordered: bool,
+) -> GameState:
+    """:func:`sample_deal` (or :func:`sample_world`) by the native core: the same draws from
+    ``rng``, the same deal (``pairs`` are the view's :func:`declined_pairs`, found again).
+
+    Raises
+    ------
+    PositionError
+        If the view is impossible.
+    """
+    table = [list(weights[p]) if p in weights else None for p in range(view.rules.players)] if weights else None
+    try:
+        data, words = native.native_module().sample(
+            native.pack_rules(view.rules), native.pack_state(view), player, native.rng_state(rng),
+            infer, table, world, ordered,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+    native.set_rng_state(rng, words)
+    return native.unpack_state(view.rules, data, GameState)
 
 
 def chosen_gifts(state: GameState) -> list[int | None]:

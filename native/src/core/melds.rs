@@ -1,0 +1,386 @@
+//! Meld legality, lay-off extensions and the exact meld search without a solver (R4-R6, R14),
+//! as `analyzer.core.melds` computes them.
+//!
+//! [`max_melded`] and [`covers`] are depth-first searches over the catalog: the lowest card of the
+//! remaining set is either left unmelded or covered by a catalog meld whose lowest card it is,
+//! memoised on the remaining mask.  The order in which covers are listed is Python's, so that the
+//! move lists of both cores are the same lists.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::core::cards::{cards, high_card, low_card, popcount, FULL_DECK, NUM_CARDS, RANK_MASK};
+use crate::core::rules::{Rules, MAX_MELDS};
+
+/// A list of melds as catalog indices (a layout, or a cover of a take), at most [`MAX_MELDS`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug, PartialOrd, Ord)]
+pub struct MeldList {
+    len: u8,
+    items: [u8; MAX_MELDS],
+}
+
+impl MeldList {
+    pub fn new() -> Self {
+        MeldList::default()
+    }
+
+    /// The melds of `indices` in the order given.
+    pub fn from_slice(indices: &[u8]) -> Self {
+        let mut out = MeldList::new();
+        for &i in indices {
+            out.push(i);
+        }
+        out
+    }
+
+    #[inline]
+    pub fn push(&mut self, index: u8) {
+        self.items[self.len as usize] = index;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.items[..self.len as usize]
+    }
+
+    /// Sorted by mask (the catalog is sorted by mask, so by index).
+    pub fn sorted(mut self) -> Self {
+        self.items[..self.len as usize].sort_unstable();
+        self
+    }
+
+    /// The same list with `index` inserted in sorted place.
+    pub fn with(mut self, index: u8) -> Self {
+        self.push(index);
+        self.sorted()
+    }
+
+    /// The mask of all the cards of these melds.
+    #[inline]
+    pub fn cards(&self, rules: &Rules) -> u64 {
+        self.as_slice().iter().fold(0, |acc, &i| acc | rules.meld(i))
+    }
+}
+
+/// True if `mask` is 3 or 4 cards of one rank (R4).
+#[inline]
+pub fn is_set(mask: u64) -> bool {
+    let n = popcount(mask);
+    if n != 3 && n != 4 {
+        return false;
+    }
+    mask & !RANK_MASK[low_card(mask) / 4] == 0
+}
+
+/// True if `mask` is 3..=`max_run` cards of one suit in consecutive ranks (R3, R5).
+pub fn is_run(mask: u64, rules: &Rules) -> bool {
+    let n = popcount(mask);
+    if n < 3 || n > rules.max_run {
+        return false;
+    }
+    let low = low_card(mask);
+    let mut expected = 0u64;
+    for k in 0..n as usize {
+        let c = low + 4 * k;
+        if c >= NUM_CARDS {
+            return false;
+        }
+        expected |= 1u64 << c;
+    }
+    mask == expected
+}
+
+/// True if `mask` is a set (R4) or a run (R5).
+pub fn is_meld(mask: u64, rules: &Rules) -> bool {
+    is_set(mask) || is_run(mask, rules)
+}
+
+/// Cards that extend `meld` by lay-off without other cards (R14 `layoff`).
+pub fn extensions(meld: u64, rules: &Rules) -> u64 {
+    if is_set(meld) {
+        if popcount(meld) == 4 {
+            return 0;
+        }
+        return RANK_MASK[low_card(meld) / 4] & !meld;
+    }
+    if popcount(meld) >= rules.max_run {
+        return 0;
+    }
+    let low = low_card(meld);
+    let high = high_card(meld);
+    let mut out = 0;
+    if low >= 4 {
+        out |= 1u64 << (low - 4);
+    }
+    if high + 4 < NUM_CARDS {
+        out |= 1u64 << (high + 4);
+    }
+    out
+}
+
+/// Union of [`extensions`] over the melds of a layout, minus its own cards (R6, R14).
+pub fn layoff_mask(layout: &MeldList, rules: &Rules) -> u64 {
+    let mut out = 0;
+    let mut own = 0;
+    for &i in layout.as_slice() {
+        let meld = rules.meld(i);
+        out |= extensions(meld, rules);
+        own |= meld;
+    }
+    out & !own
+}
+
+/// The cards outside `pool` that make a meld with some cards of `pool` (R4, R5): a cheap first
+/// test of a take (Python's `near_cards`).
+pub fn near_cards(pool: u64) -> u64 {
+    let up = pool >> 4;
+    let down = (pool << 4) & FULL_DECK;
+    let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
+    let mut sets = 0u64;
+    for rank in 0..10 {
+        let quad = (pool >> (4 * rank)) & 0xF;
+        if quad != 0 && quad & (quad - 1) != 0 && quad != 0xF {
+            sets |= 0xF << (4 * rank);
+        }
+    }
+    (runs | sets) & FULL_DECK & !pool
+}
+
+/// The covers of one (cards, must) pair, shared between lookups.
+type Covers = Arc<Vec<MeldList>>;
+
+/// The memo tables of the meld search for one ruleset; cleared when they grow past their cap
+/// (the answers are pure functions, so clearing changes nothing but time).
+pub struct MeldMemo {
+    max: RefCell<FxHashMap<(u64, u64), i8>>,
+    walk: RefCell<FxHashMap<(u64, u64), Covers>>,
+    hand_meld: RefCell<FxHashMap<u64, bool>>,
+}
+
+const MAX_MEMO: usize = 1 << 20;
+const WALK_MEMO: usize = 1 << 17;
+
+impl Default for MeldMemo {
+    fn default() -> Self {
+        MeldMemo {
+            max: RefCell::new(FxHashMap::default()),
+            walk: RefCell::new(FxHashMap::default()),
+            hand_meld: RefCell::new(FxHashMap::default()),
+        }
+    }
+}
+
+impl MeldMemo {
+    fn max_melded_rec(&self, mask: u64, must: u64, rules: &Rules) -> i32 {
+        if mask == 0 {
+            return 0;
+        }
+        if let Some(&v) = self.max.borrow().get(&(mask, must)) {
+            return i32::from(v);
+        }
+        let low = mask & mask.wrapping_neg();
+        let x = low.trailing_zeros() as usize;
+        let mut best = -1i32;
+        if must & low == 0 {
+            best = self.max_melded_rec(mask ^ low, must & !low, rules);
+        }
+        let total = popcount(mask) as i32;
+        for &meld in &rules.by_lowest[x] {
+            if meld & mask == meld {
+                let rest = self.max_melded_rec(mask & !meld, must & !meld, rules);
+                if rest >= 0 && rest + popcount(meld) as i32 > best {
+                    best = rest + popcount(meld) as i32;
+                    if best == total {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut memo = self.max.borrow_mut();
+        if memo.len() >= MAX_MEMO {
+            memo.clear();
+        }
+        memo.insert((mask, must), best as i8);
+        best
+    }
+
+    /// Most cards of `cards` that split into disjoint melds melding all of `must`; -1 if `must`
+    /// cannot all be melded (or is not inside `cards`).
+    pub fn max_melded(&self, cards: u64, must: u64, rules: &Rules) -> i32 {
+        if must & !cards != 0 {
+            return -1;
+        }
+        self.max_melded_rec(cards, must, rules)
+    }
+
+    /// True if every card of `cards` lies in a meld of one partition.
+    pub fn can_meld_all(&self, cards: u64, rules: &Rules) -> bool {
+        self.max_melded_rec(cards, cards, rules) == popcount(cards) as i32
+    }
+
+    fn walk(&self, rest: u64, need: u64, rules: &Rules) -> Covers {
+        if let Some(hit) = self.walk.borrow().get(&(rest, need)) {
+            return Arc::clone(hit);
+        }
+        let mut out: Vec<MeldList> = Vec::new();
+        let done = 'body: {
+            if need == 0 {
+                out.push(MeldList::new());
+                if rest == 0 {
+                    break 'body true;
+                }
+            }
+            if rest == 0 {
+                break 'body true;
+            }
+            let low = rest & rest.wrapping_neg();
+            let x = low.trailing_zeros() as usize;
+            if need & low == 0 {
+                // The lowest card stays unmelded.
+                for t in self.walk(rest ^ low, need, rules).iter() {
+                    if !t.is_empty() {
+                        out.push(*t);
+                    }
+                }
+            }
+            for (k, &meld) in rules.by_lowest[x].iter().enumerate() {
+                if meld & rest == meld {
+                    let left = rest & !meld;
+                    let left_need = need & !meld;
+                    if self.max_melded_rec(left, left_need, rules) >= 0 {
+                        let index = rules.by_lowest_index[x][k];
+                        for tail in self.walk(left, left_need, rules).iter() {
+                            let mut cover = MeldList::new();
+                            cover.push(index);
+                            for &i in tail.as_slice() {
+                                cover.push(i);
+                            }
+                            out.push(cover);
+                        }
+                    }
+                }
+            }
+            true
+        };
+        debug_assert!(done);
+        let out = Arc::new(out);
+        let mut memo = self.walk.borrow_mut();
+        if memo.len() >= WALK_MEMO {
+            memo.clear();
+        }
+        memo.insert((rest, need), Arc::clone(&out));
+        out
+    }
+
+    /// Every set of disjoint melds inside `pool` that melds all of `must`, each sorted and once,
+    /// in Python's order (`analyzer.core.melds.covers`).
+    pub fn covers(&self, pool: u64, must: u64, rules: &Rules) -> Vec<MeldList> {
+        if must & !pool != 0 {
+            return Vec::new();
+        }
+        let mut live = 0u64;
+        for c in cards(pool) {
+            for &meld in &rules.by_lowest[c as usize] {
+                if meld & pool == meld {
+                    live |= meld;
+                }
+            }
+        }
+        if must & !live != 0 {
+            return Vec::new();
+        }
+        let parts = self.walk(pool & live, must, rules);
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut out = Vec::with_capacity(parts.len());
+        for part in parts.iter() {
+            let key = part.sorted();
+            if seen.insert(key) {
+                out.push(key);
+            }
+        }
+        out
+    }
+
+    /// True if some meld can be laid from `hand` alone (R16).
+    pub fn has_hand_meld(&self, hand: u64, rules: &Rules) -> bool {
+        if let Some(&v) = self.hand_meld.borrow().get(&hand) {
+            return v;
+        }
+        let found = cards(hand).any(|x| rules.by_lowest[x as usize].iter().any(|&m| m & !hand == 0));
+        let mut memo = self.hand_meld.borrow_mut();
+        if memo.len() >= MAX_MEMO {
+            memo.clear();
+        }
+        memo.insert(hand, found);
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mask(cards: &[usize]) -> u64 {
+        cards.iter().fold(0, |m, &c| m | 1u64 << c)
+    }
+
+    #[test]
+    fn worked_example_1_runs() {
+        // RULES.md worked example 1: AS 2S 3S is a run; QC KC AC is not (no wrap-around, R3).
+        let rules = Rules::classic();
+        assert!(is_run(mask(&[0, 4, 8]), &rules));
+        assert!(!is_meld(mask(&[35, 39, 3]), &rules));
+    }
+
+    #[test]
+    fn worked_example_3_max_run() {
+        // Eight spades from the ace is a run in classic; nine is over max_run (R5).
+        let classic = Rules::classic();
+        let mega = Rules::megajogos();
+        let eight = (0..8).fold(0u64, |m, r| m | 1u64 << (4 * r));
+        let nine = eight | 1u64 << 32;
+        assert!(is_run(eight, &classic));
+        assert!(!is_run(nine, &classic));
+        assert!(is_run(nine, &mega));
+    }
+
+    #[test]
+    fn sets_and_max_melded() {
+        let rules = Rules::classic();
+        let memo = MeldMemo::default();
+        let sevens = RANK_MASK[6];
+        assert!(is_set(sevens));
+        assert_eq!(memo.max_melded(sevens | 1, 0, &rules), 4);
+        assert_eq!(memo.max_melded(sevens, 1, &rules), -1);
+        assert!(memo.can_meld_all(sevens, &rules));
+    }
+
+    #[test]
+    fn covers_of_a_take_meld_the_must_cards() {
+        let rules = Rules::classic();
+        let memo = MeldMemo::default();
+        // 6H 7H JH melded; JS JD in hand; 5H offered (worked example 4).
+        let layout = mask(&[21, 25, 29]);
+        let hand = mask(&[28, 30]);
+        let centre = 1u64 << 17;
+        let must = layout | centre;
+        let found = memo.covers(must | hand, must, &rules);
+        assert!(!found.is_empty());
+        for cover in &found {
+            assert_eq!(cover.cards(&rules) & must, must);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! The options of a variant (RULES.md section 4), as `analyzer.core.rules.Rules` holds them, and
+//! the meld catalog they imply (R4, R5).  Every field is read by the shared mechanics, so a new
+//! preset needs no new code here.
+
+use crate::core::cards::{low_card, popcount, NUM_CARDS, RANK_MASK};
+
+/// The most melds one layout can hold: 40 cards in melds of three.
+pub const MAX_MELDS: usize = 13;
+/// The most players of any variant.
+pub const MAX_PLAYERS: usize = 4;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Players at the table (2..=4).
+    pub players: usize,
+    /// Cards dealt to each player (R8); `target` is one more (R15).
+    pub hand_size: usize,
+    /// Longest legal run (R5), 3..=10.
+    pub max_run: u32,
+    /// R9: the exchange `pass_one` is played before the first turn.
+    pub exchange: bool,
+    /// R14 `force_fit = rearrange` (else `layoff`).
+    pub force_fit_rearrange: bool,
+    /// R14 `force_when = any_offer` (else `after_decline`).
+    pub force_any_offer: bool,
+    /// R16: hand-only melds may be laid when offered a card.
+    pub hand_melds: bool,
+    /// R18 `on_stock_out = fewest_in_hand` (else `draw`).
+    pub stock_out_fewest: bool,
+    /// Every legal meld, sorted by mask (R4, R5).
+    pub catalog: Vec<u64>,
+    /// Per card: the catalog melds whose lowest card it is, larger melds first (ties in catalog order).
+    pub by_lowest: Vec<Vec<u64>>,
+    /// Per card: the same melds as catalog indices.
+    pub by_lowest_index: Vec<Vec<u8>>,
+}
+
+impl Rules {
+    /// The rules with these options.
+    ///
+    /// # Errors
+    /// A message naming the option out of range.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        players: usize,
+        hand_size: usize,
+        max_run: u32,
+        exchange: bool,
+        force_fit_rearrange: bool,
+        force_any_offer: bool,
+        hand_melds: bool,
+        stock_out_fewest: bool,
+    ) -> Result<Self, String> {
+        if !(2..=MAX_PLAYERS).contains(&players) {
+            return Err(format!("players must be 2 to 4, got {players}"));
+        }
+        if hand_size < 1 || players * hand_size >= NUM_CARDS {
+            return Err(format!("hand_size {hand_size} does not deal {players} players from 40 cards"));
+        }
+        if !(3..=10).contains(&max_run) {
+            return Err(format!("max_run must be 3..10, got {max_run}"));
+        }
+        let catalog = build_catalog(max_run);
+        let mut by_lowest_index: Vec<Vec<u8>> = vec![Vec::new(); NUM_CARDS];
+        for (i, &meld) in catalog.iter().enumerate() {
+            by_lowest_index[low_card(meld)].push(i as u8);
+        }
+        for list in &mut by_lowest_index {
+            // Larger melds first; a stable sort keeps the catalog order among equals (as Python).
+            list.sort_by_key(|&i| std::cmp::Reverse(popcount(catalog[i as usize])));
+        }
+        let by_lowest = by_lowest_index
+            .iter()
+            .map(|list| list.iter().map(|&i| catalog[i as usize]).collect())
+            .collect();
+        Ok(Rules {
+            players,
+            hand_size,
+            max_run,
+            exchange,
+            force_fit_rearrange,
+            force_any_offer,
+            hand_melds,
+            stock_out_fewest,
+            catalog,
+            by_lowest,
+            by_lowest_index,
+        })
+    }
+
+    /// `classic` (RULES.md section 4).
+    pub fn classic() -> Self {
+        Rules::new(2, 10, 8, false, false, false, false, false).expect("classic")
+    }
+
+    /// `megajogos` (RULES.md section 4).
+    pub fn megajogos() -> Self {
+        Rules::new(3, 8, 10, true, false, true, true, true).expect("megajogos")
+    }
+
+    /// Melded cards needed to go out (R15).
+    pub fn target(&self) -> usize {
+        self.hand_size + 1
+    }
+
+    /// The catalog index of a legal meld.
+    pub fn meld_index(&self, meld: u64) -> Option<u8> {
+        self.catalog.binary_search(&meld).ok().map(|i| i as u8)
+    }
+
+    /// The mask of catalog meld `index`.
+    #[inline]
+    pub fn meld(&self, index: u8) -> u64 {
+        self.catalog[index as usize]
+    }
+}
+
+fn build_catalog(max_run: u32) -> Vec<u64> {
+    let mut melds = Vec::new();
+    for rank in 0..10 {
+        let four = RANK_MASK[rank];
+        melds.push(four);
+        for suit in 0..4 {
+            melds.push(four & !(1u64 << (4 * rank + suit)));
+        }
+    }
+    for suit in 0..4 {
+        for low in 0..10u32 {
+            for length in 3..=max_run {
+                if low + length > 10 {
+                    break;
+                }
+                let mut meld = 0u64;
+                for k in 0..length {
+                    meld |= 1u64 << (4 * (low + k) + suit);
+                }
+                melds.push(meld);
+            }
+        }
+    }
+    melds.sort_unstable();
+    melds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_sizes() {
+        // 50 sets, and 132 runs with max_run 8 or 144 with no cap (RULES.md R4, R5).
+        assert_eq!(Rules::classic().catalog.len(), 182);
+        assert_eq!(Rules::megajogos().catalog.len(), 194);
+    }
+
+    #[test]
+    fn bad_options_refused() {
+        assert!(Rules::new(5, 8, 10, false, false, false, false, false).is_err());
+        assert!(Rules::new(2, 20, 10, false, false, false, false, false).is_err());
+        assert!(Rules::new(2, 10, 2, false, false, false, false, false).is_err());
+    }
+}

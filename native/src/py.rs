@@ -1,0 +1,356 @@
+//! The Python module `analyzer._native`: plain data in, plain data out.
+//!
+//! A state crosses as the tuple `analyzer.core.native.pack_state` builds, a move as
+//! `(code, values, pay)`; the Python adapter turns them back into `GameState` and `Move` values.
+//! Positions are validated in Python before they cross.  A Rust panic reaches Python as a
+//! `RuntimeError` naming the native core, never an abort.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::core::cards::bit;
+use crate::core::melds::MeldList;
+use crate::core::moves::{Move, OUT};
+use crate::core::rules::{Rules, MAX_PLAYERS};
+use crate::core::state::{Engine, Offer, Paid, Phase, State, NONE};
+
+/// The rules as `analyzer.core.native.pack_rules` gives them.
+pub type RulesData = (usize, usize, u32, bool, bool, bool, bool, bool);
+/// The offer: card, paid, source, declined, forced.
+pub type OfferData = (u8, bool, u8, Vec<u8>, Option<u8>);
+/// `(dealer, to_act, phase, winner, stock_count)`, hands, counts, layouts, stock, dead, centre,
+/// `(gifts, gave, paid)`.
+pub type StateData = (
+    (u8, u8, u8, Option<u8>, u8),
+    Vec<Option<u64>>,
+    Vec<u8>,
+    Vec<Vec<u64>>,
+    Option<Vec<u8>>,
+    Vec<u8>,
+    Option<OfferData>,
+    (Option<Vec<Option<u8>>>, Option<Vec<Option<u8>>>, Option<Vec<Vec<u8>>>),
+);
+/// A move: code (0 pass, 1 take, 2 lay-in, 3 force, 4 meld, 5 give, 6 turn), values (the layout's
+/// melds, or the one player, meld or card), and the card paid (`None`: out, or no pay).
+pub type MoveData = (u8, Vec<u64>, Option<u8>);
+
+/// Run `f`, turning a Rust panic into a Python `RuntimeError` with its message.
+pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let text = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            let place = PANIC_PLACE.with(|p| p.borrow_mut().take()).unwrap_or_default();
+            Err(PyRuntimeError::new_err(format!(
+                "internal error in the native core: {text}{place} (please report it; CONQUIAN_CORE=python uses the Python core)"
+            )))
+        }
+    }
+}
+
+thread_local! {
+    static PANIC_PLACE: RefCell<Option<String>> = const { RefCell::new(None) };
+    static ENGINES: RefCell<HashMap<RulesData, Rc<Engine>>> = RefCell::new(HashMap::new());
+}
+
+/// The rules of `data`, checked.
+pub fn rules_of(data: RulesData) -> PyResult<Arc<Rules>> {
+    let (players, hand_size, max_run, exchange, rearrange, any_offer, hand_melds, fewest) = data;
+    Rules::new(players, hand_size, max_run, exchange, rearrange, any_offer, hand_melds, fewest)
+        .map(Arc::new)
+        .map_err(PyValueError::new_err)
+}
+
+/// The engine (rules and memo tables) of this thread for `data`, made once.
+pub fn engine_of(data: RulesData) -> PyResult<Rc<Engine>> {
+    if let Some(e) = ENGINES.with(|m| m.borrow().get(&data).cloned()) {
+        return Ok(e);
+    }
+    let engine = Rc::new(Engine::new(rules_of(data)?));
+    ENGINES.with(|m| m.borrow_mut().insert(data, Rc::clone(&engine)));
+    Ok(engine)
+}
+
+fn layout_of(rules: &Rules, melds: &[u64]) -> PyResult<MeldList> {
+    let mut out = MeldList::new();
+    if melds.len() > crate::core::rules::MAX_MELDS {
+        return Err(PyValueError::new_err("too many melds in a layout"));
+    }
+    for &m in melds {
+        let index = rules
+            .meld_index(m)
+            .ok_or_else(|| PyValueError::new_err(format!("not a meld of these rules: mask {m:#x}")))?;
+        out.push(index);
+    }
+    Ok(out.sorted())
+}
+
+fn card(c: u8) -> PyResult<u8> {
+    if c < 40 {
+        Ok(c)
+    } else {
+        Err(PyValueError::new_err(format!("no card with index {c}")))
+    }
+}
+
+fn seats(values: &Option<Vec<Option<u8>>>) -> PyResult<Option<[u8; MAX_PLAYERS]>> {
+    match values {
+        None => Ok(None),
+        Some(v) => {
+            let mut out = [NONE; MAX_PLAYERS];
+            for (p, x) in v.iter().enumerate().take(MAX_PLAYERS) {
+                if let Some(c) = x {
+                    out[p] = card(*c)?;
+                }
+            }
+            Ok(Some(out))
+        }
+    }
+}
+
+/// The native state of `data` (see [`StateData`]).
+pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
+    let ((dealer, to_act, phase, winner, stock_count), hands, counts, layouts, stock, dead, centre, history) =
+        data;
+    let n = rules.players;
+    if hands.len() != n || counts.len() != n || layouts.len() != n {
+        return Err(PyValueError::new_err("the state does not have one entry per player"));
+    }
+    let mut s = State {
+        dealer: *dealer,
+        hands: [0; MAX_PLAYERS],
+        hidden: 0,
+        counts: [0; MAX_PLAYERS],
+        layouts: [MeldList::new(); MAX_PLAYERS],
+        melded: [0; MAX_PLAYERS],
+        stock: [0; 40],
+        stock_known: stock.is_some(),
+        stock_count: *stock_count,
+        dead: [0; 40],
+        ndead: 0,
+        dead_mask: 0,
+        centre: None,
+        to_act: *to_act,
+        phase: match phase {
+            0 => Phase::Exchange,
+            1 => Phase::Turn,
+            2 => Phase::Offer,
+            3 => Phase::Forced,
+            4 => Phase::Over,
+            _ => return Err(PyValueError::new_err(format!("no phase {phase}"))),
+        },
+        winner: *winner,
+        gifts: seats(&history.0)?,
+        gave: seats(&history.1)?,
+        paid: Paid::default(),
+    };
+    for p in 0..n {
+        match hands[p] {
+            Some(h) => s.hands[p] = h & crate::core::cards::FULL_DECK,
+            None => s.hidden |= 1 << p,
+        }
+        s.counts[p] = counts[p];
+        s.layouts[p] = layout_of(rules, &layouts[p])?;
+        s.melded[p] = s.layouts[p].cards(rules);
+    }
+    if let Some(cards) = stock {
+        if cards.len() > 40 || cards.len() != *stock_count as usize {
+            return Err(PyValueError::new_err("the stock order does not match its count"));
+        }
+        for (i, &c) in cards.iter().rev().enumerate() {
+            s.stock[i] = card(c)?;
+        }
+    }
+    if dead.len() > 40 {
+        return Err(PyValueError::new_err("too many dead cards"));
+    }
+    for &c in dead {
+        let c = card(c)?;
+        s.dead[s.ndead as usize] = c;
+        s.ndead += 1;
+        s.dead_mask |= bit(c);
+    }
+    if let Some((c, paid, source, declined, forced)) = centre {
+        let mut offer = Offer::new(card(*c)?, *paid, *source);
+        if declined.len() > MAX_PLAYERS {
+            return Err(PyValueError::new_err("too many players declined the centre card"));
+        }
+        for &d in declined {
+            offer.declined[offer.ndeclined as usize] = d;
+            offer.ndeclined += 1;
+        }
+        offer.forced = *forced;
+        s.centre = Some(offer);
+    }
+    if let Some(paid) = &history.2 {
+        s.paid.present = true;
+        // Per player in order; the interleaving between players is not kept (nor needed).
+        for (p, cards) in paid.iter().enumerate() {
+            for &c in cards {
+                s.paid.push(p as u8, card(c)?);
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The plain data of a native state (see [`StateData`]).
+pub fn state_data(rules: &Rules, s: &State) -> StateData {
+    let n = rules.players;
+    let hands = (0..n).map(|p| if s.is_hidden(p) { None } else { Some(s.hands[p]) }).collect();
+    let layouts = (0..n)
+        .map(|p| s.layouts[p].as_slice().iter().map(|&i| rules.meld(i)).collect())
+        .collect();
+    let stock = if s.stock_known { Some(s.stock_cards().collect()) } else { None };
+    let centre = s.centre.map(|c| (c.card, c.paid, c.source, c.declined().to_vec(), c.forced));
+    let seat_list = |v: Option<[u8; MAX_PLAYERS]>| {
+        v.map(|a| a[..n].iter().map(|&x| if x == NONE { None } else { Some(x) }).collect())
+    };
+    let paid = if s.paid.present {
+        Some((0..n as u8).map(|p| s.paid.of(p).collect()).collect())
+    } else {
+        None
+    };
+    (
+        (s.dealer, s.to_act, s.phase as u8, s.winner, s.stock_count),
+        hands,
+        s.counts[..n].to_vec(),
+        layouts,
+        stock,
+        s.dead_cards().to_vec(),
+        centre,
+        (seat_list(s.gifts), seat_list(s.gave), paid),
+    )
+}
+
+/// The plain data of a move.
+pub fn move_data(rules: &Rules, m: &Move) -> MoveData {
+    let layout = |l: &MeldList| l.as_slice().iter().map(|&i| rules.meld(i)).collect::<Vec<u64>>();
+    let pay = |p: u8| if p == OUT { None } else { Some(p) };
+    match m {
+        Move::Pass => (0, vec![], None),
+        Move::Take(l, p) => (1, layout(l), pay(*p)),
+        Move::LayIn(l, p) => (2, layout(l), pay(*p)),
+        Move::Force(p) => (3, vec![u64::from(*p)], None),
+        Move::Meld(i) => (4, vec![rules.meld(*i)], None),
+        Move::Give(c) => (5, vec![u64::from(*c)], None),
+        Move::Turn(c) => (6, vec![u64::from(*c)], None),
+    }
+}
+
+/// The native move of plain data.
+pub fn move_of(rules: &Rules, data: &MoveData) -> PyResult<Move> {
+    let (code, values, pay) = data;
+    let one = || -> PyResult<u8> {
+        match values.as_slice() {
+            [x] if *x < 40 => Ok(*x as u8),
+            _ => Err(PyValueError::new_err("a move of one value")),
+        }
+    };
+    let pay = match pay {
+        None => OUT,
+        Some(c) => card(*c)?,
+    };
+    Ok(match code {
+        0 => Move::Pass,
+        1 => Move::Take(layout_of(rules, values)?, pay),
+        2 => Move::LayIn(layout_of(rules, values)?, pay),
+        3 => Move::Force(one()?),
+        4 => Move::Meld(layout_of(rules, values)?.as_slice().first().copied().ok_or_else(|| {
+            PyValueError::new_err("a meld move has one meld")
+        })?),
+        5 => Move::Give(card(one()?)?),
+        6 => Move::Turn(card(one()?)?),
+        _ => return Err(PyValueError::new_err(format!("no move code {code}"))),
+    })
+}
+
+/// Every legal move of the player to act, in the Python engine's order.
+#[pyfunction]
+fn legal_moves(rules: RulesData, state: StateData) -> PyResult<Vec<MoveData>> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        let moves = engine.legal_moves(&s).map_err(|e| PyValueError::new_err(e.0))?;
+        Ok(moves.iter().map(|m| move_data(&engine.rules, m)).collect())
+    })
+}
+
+/// The state after a legal move.
+#[pyfunction]
+fn apply(rules: RulesData, state: StateData, mv: MoveData) -> PyResult<StateData> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        let m = move_of(&engine.rules, &mv)?;
+        Ok(state_data(&engine.rules, &engine.apply(&s, &m)))
+    })
+}
+
+/// `GameState.run_forced`: the first position with a choice and the positions passed.
+#[pyfunction]
+fn run_forced(
+    rules: RulesData,
+    state: StateData,
+    limit: i64,
+    turns: bool,
+) -> PyResult<Option<(StateData, i64)>> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        Ok(engine.run_forced(&s, limit, turns).map(|(t, steps)| (state_data(&engine.rules, &t), steps)))
+    })
+}
+
+/// Most cards of `cards` that split into melds melding all of `must`, or -1.
+#[pyfunction]
+fn max_melded(rules: RulesData, cards: u64, must: u64) -> PyResult<i32> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        Ok(engine.melds.max_melded(cards, must, &engine.rules))
+    })
+}
+
+/// The state's data after a round trip through the native state (for the tests of the boundary).
+#[pyfunction]
+fn round_trip(rules: RulesData, state: StateData) -> PyResult<StateData> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        Ok(state_data(&engine.rules, &s))
+    })
+}
+
+/// Panic on purpose: the test that a panic reaches Python as an exception.
+#[pyfunction]
+fn _panic_for_test() -> PyResult<()> {
+    guard(|| panic!("a panic raised on purpose by the test"))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A panic is reported once, as the Python exception of `guard`: the hook only notes where.
+    std::panic::set_hook(Box::new(|info| {
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        PANIC_PLACE.with(|p| *p.borrow_mut() = Some(place));
+    }));
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(apply, m)?)?;
+    m.add_function(wrap_pyfunction!(run_forced, m)?)?;
+    m.add_function(wrap_pyfunction!(max_melded, m)?)?;
+    m.add_function(wrap_pyfunction!(round_trip, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    crate::pysearch::register(m)?;
+    Ok(())
+}

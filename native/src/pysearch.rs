@@ -1,0 +1,473 @@
+//! The searches of `analyzer._native`: a solver and a lookahead that keep their tables between
+//! calls, IS-MCTS, sampling and playouts.  Each releases the GIL while it searches and polls the
+//! caller's `stop` (and Python's signals, so Ctrl-C is seen) as the Python searches do.
+//!
+//! Random draws use the caller's `random.Random` state (`getstate()[1]` in, the new state out),
+//! so a search continues the caller's stream exactly as the Python search would.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::core::moves::Move;
+use crate::core::rules::MAX_PLAYERS;
+use crate::core::state::Engine;
+use crate::py::{engine_of, guard, move_data, move_of, rules_of, state_data, state_of, MoveData, RulesData, StateData};
+use crate::rng::PyRandom;
+use crate::search::evaluation::{Evaluator, Fitted, Leaf};
+use crate::search::exact::{Asked, Solver, SolveResult};
+use crate::search::lookahead::{Lookahead, LookaheadResult, Options as LookOptions};
+use crate::search::mcts::{self, Hooks};
+use crate::search::outcome::{Outcome, Poll};
+use crate::search::playout::playout_outcome;
+use crate::search::sampling::{declined_pairs, sample_deal as native_sample_deal, sample_world as native_sample_world, Weights};
+
+/// A generator's state as `random.Random.getstate()[1]` gives it: 624 words, then the position.
+pub type RngState = Vec<u32>;
+
+fn rng_of(state: &RngState) -> PyResult<PyRandom> {
+    match state.split_last() {
+        Some((&index, words)) => PyRandom::from_state(words, index as usize)
+            .ok_or_else(|| PyValueError::new_err("not a Mersenne Twister state")),
+        None => Err(PyValueError::new_err("not a Mersenne Twister state")),
+    }
+}
+
+fn rng_data(rng: &PyRandom) -> RngState {
+    let (mut words, index) = rng.state();
+    words.push(index as u32);
+    words
+}
+
+/// The caller's `stop` and `progress`, polled with the GIL taken back; Python's signal handlers
+/// run at each poll (so a Ctrl-C handler sets its flag, or raises, during a native search).
+pub struct PyHooks {
+    stop: Option<Py<PyAny>>,
+    progress: Option<Py<PyAny>>,
+    /// An exception raised by a callback or a signal handler, re-raised after the search.
+    pub error: Option<PyErr>,
+}
+
+impl PyHooks {
+    pub fn new(stop: Option<Py<PyAny>>, progress: Option<Py<PyAny>>) -> Self {
+        PyHooks { stop, progress, error: None }
+    }
+
+    /// The search's answer, or the exception a callback raised.
+    pub fn finish<T>(self, value: T) -> PyResult<T> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
+    }
+}
+
+impl Poll for PyHooks {
+    fn stop(&mut self) -> bool {
+        if self.error.is_some() {
+            return true;
+        }
+        Python::attach(|py| {
+            if let Err(e) = py.check_signals() {
+                self.error = Some(e);
+                return true;
+            }
+            match &self.stop {
+                None => false,
+                Some(f) => match f.bind(py).call0().and_then(|v| v.is_truthy()) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.error = Some(e);
+                        true
+                    }
+                },
+            }
+        })
+    }
+}
+
+impl Hooks for PyHooks {
+    fn progress(&mut self, done: usize, total: usize) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Some(f) = &self.progress {
+            Python::attach(|py| {
+                if let Err(e) = f.bind(py).call1((done, total)) {
+                    self.error = Some(e);
+                }
+            });
+        }
+    }
+}
+
+/// A fitted model, made once from its layers (`FittedEvaluator`).
+#[pyclass(module = "analyzer._native", frozen)]
+pub struct NativeModel {
+    model: Arc<Fitted>,
+}
+
+#[pymethods]
+impl NativeModel {
+    #[new]
+    fn new(players: usize, layers: Vec<(Vec<Vec<f64>>, Vec<f64>)>) -> PyResult<Self> {
+        Fitted::new(players, layers).map(|m| NativeModel { model: Arc::new(m) }).map_err(PyValueError::new_err)
+    }
+}
+
+/// A leaf as Python names it: `"melded"`, `"fitted"` (with its model) or `"rollout"` (with its
+/// playouts and generator state).
+fn leaf_of(kind: &str, model: Option<&NativeModel>, playouts: usize, rng: Option<&RngState>) -> PyResult<Leaf> {
+    match kind {
+        "melded" => Ok(Leaf::Melded),
+        "fitted" => match model {
+            Some(m) => Ok(Leaf::Fitted(Arc::clone(&m.model))),
+            None => Err(PyValueError::new_err("a fitted leaf needs its model")),
+        },
+        "rollout" => match rng {
+            Some(state) if playouts >= 1 => Ok(Leaf::Rollout { playouts, rng: rng_of(state)? }),
+            _ => Err(PyValueError::new_err("a rollout leaf needs playouts and a generator")),
+        },
+        other => Err(PyValueError::new_err(format!("no leaf {other:?}"))),
+    }
+}
+
+fn leaf_rng(eval: &Evaluator) -> Option<RngState> {
+    match &eval.leaf {
+        Leaf::Rollout { rng, .. } => Some(rng_data(rng)),
+        _ => None,
+    }
+}
+
+fn outcome_data(o: &Outcome) -> Vec<f64> {
+    o.as_slice().to_vec()
+}
+
+/// The plain answer of a solve.
+type SolveData = (Vec<f64>, Option<u8>, Vec<f64>, Vec<MoveData>, i64, bool, f64, &'static str, Option<&'static str>, f64, f64);
+
+fn solve_data(engine: &Engine, r: &SolveResult) -> SolveData {
+    (
+        outcome_data(&r.outcome),
+        r.winner,
+        r.values.clone(),
+        r.pv.iter().map(|m| move_data(&engine.rules, m)).collect(),
+        r.nodes,
+        r.proven,
+        r.seconds,
+        r.mode.name(),
+        r.stopped_by.map(|s| s.name()),
+        r.lower,
+        r.upper,
+    )
+}
+
+/// The exact solver with its tables (`analyzer.search.exact.Solver`).
+#[pyclass(module = "analyzer._native", unsendable)]
+pub struct NativeSolver {
+    engine: Engine,
+    solver: Solver,
+}
+
+#[pymethods]
+impl NativeSolver {
+    #[new]
+    fn new(rules: RulesData, mode: &str, max_nodes: i64, time_limit: f64) -> PyResult<Self> {
+        let asked = match mode {
+            "auto" => Asked::Auto,
+            "maxn" => Asked::Maxn,
+            "paranoid" => Asked::Paranoid,
+            "minimax" => Asked::Minimax,
+            other => return Err(PyValueError::new_err(format!("unknown search mode: {other:?}"))),
+        };
+        Ok(NativeSolver { engine: Engine::new(rules_of(rules)?), solver: Solver::new(asked, max_nodes, time_limit) })
+    }
+
+    /// Entries in the transposition tables.
+    #[getter]
+    fn entries(&self) -> usize {
+        self.solver.entries()
+    }
+
+    /// Solve `state` (every hand known) for `player`; `leaf` scores the positions where the
+    /// budget runs out.  Returns the answer and the rollout generator's state (if any).
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (state, player, max_nodes, time_limit, leaf, model=None, playouts=1, rng=None, stop=None, table_cap=None))]
+    fn solve(
+        &mut self,
+        py: Python<'_>,
+        state: StateData,
+        player: Option<usize>,
+        max_nodes: i64,
+        time_limit: f64,
+        leaf: &str,
+        model: Option<PyRef<'_, NativeModel>>,
+        playouts: usize,
+        rng: Option<RngState>,
+        stop: Option<Py<PyAny>>,
+        table_cap: Option<usize>,
+    ) -> PyResult<(SolveData, Option<RngState>)> {
+        guard(|| {
+            let s = state_of(&self.engine.rules, &state)?;
+            if s.any_hidden() {
+                return Err(PyValueError::new_err("solving needs every hand"));
+            }
+            let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
+            self.solver.max_nodes = max_nodes;
+            self.solver.time_limit = time_limit;
+            if let Some(cap) = table_cap {
+                self.solver.table_cap = cap;
+            }
+            let mut hooks = PyHooks::new(stop, None);
+            let (engine, solver) = (&mut self.engine, &mut self.solver);
+            let (eval_ref, hooks_ref, s_ref) = (&mut eval, &mut hooks, &s);
+            let found = py.detach(move || solver.solve(engine, eval_ref, s_ref, player, hooks_ref));
+            let data = solve_data(&self.engine, &found);
+            hooks.finish((data, leaf_rng(&eval)))
+        })
+    }
+}
+
+/// The lookahead with its history table (`analyzer.search.lookahead.Lookahead`).
+#[pyclass(module = "analyzer._native", unsendable)]
+pub struct NativeLookahead {
+    engine: Engine,
+    look: Lookahead,
+}
+
+type LookaheadData = (Vec<Vec<f64>>, i32, bool, i64, Option<&'static str>);
+
+fn lookahead_data(r: &LookaheadResult) -> LookaheadData {
+    (r.outcomes.iter().map(outcome_data).collect(), r.depth, r.exact, r.nodes, r.stopped_by.map(|s| s.name()))
+}
+
+#[pymethods]
+impl NativeLookahead {
+    #[new]
+    fn new(rules: RulesData) -> PyResult<Self> {
+        let opts = LookOptions { maxn: false, max_nodes: 1, time_limit: 1.0, max_depth: 0, spread: 1, policy: false };
+        Ok(NativeLookahead { engine: Engine::new(rules_of(rules)?), look: Lookahead::new(opts) })
+    }
+
+    /// Positions evaluated by the leaf so far, every call together.
+    #[getter]
+    fn leaves(&self) -> i64 {
+        self.look.leaves
+    }
+
+    /// The outcome vector of each of `moves` in `state` (every hand known).
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (state, moves, maxn, max_nodes, time_limit, max_depth, spread, policy, leaf, model=None, playouts=1, rng=None, stop=None))]
+    fn values(
+        &mut self,
+        py: Python<'_>,
+        state: StateData,
+        moves: Vec<MoveData>,
+        maxn: bool,
+        max_nodes: i64,
+        time_limit: f64,
+        max_depth: i32,
+        spread: usize,
+        policy: bool,
+        leaf: &str,
+        model: Option<PyRef<'_, NativeModel>>,
+        playouts: usize,
+        rng: Option<RngState>,
+        stop: Option<Py<PyAny>>,
+    ) -> PyResult<(LookaheadData, Option<RngState>)> {
+        guard(|| {
+            let rules = Arc::clone(&self.engine.rules);
+            let s = state_of(&rules, &state)?;
+            if s.any_hidden() {
+                return Err(PyValueError::new_err("the lookahead needs every hand"));
+            }
+            let moves: Vec<Move> = moves.iter().map(|m| move_of(&rules, m)).collect::<PyResult<_>>()?;
+            let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
+            self.look.opts = LookOptions { maxn, max_nodes, time_limit, max_depth, spread: spread.max(1), policy };
+            let mut hooks = PyHooks::new(stop, None);
+            let (engine, look) = (&mut self.engine, &mut self.look);
+            let (eval_ref, hooks_ref, s_ref, moves_ref) = (&mut eval, &mut hooks, &s, &moves);
+            let found = py.detach(move || look.values(engine, eval_ref, s_ref, moves_ref, hooks_ref));
+            hooks.finish((lookahead_data(&found), leaf_rng(&eval)))
+        })
+    }
+}
+
+fn weights_of(weights: Option<Vec<Option<Vec<f64>>>>) -> PyResult<Option<Weights>> {
+    let Some(list) = weights else { return Ok(None) };
+    let mut out: Weights = Default::default();
+    for (p, w) in list.into_iter().enumerate().take(MAX_PLAYERS) {
+        if let Some(w) = &w {
+            if w.len() != 40 || w.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+                return Err(PyValueError::new_err("card weights are 40 numbers above 0"));
+            }
+        }
+        out[p] = w;
+    }
+    Ok(Some(out))
+}
+
+/// One consistent deal of `view`'s hidden cards for `player` (`sample_deal`, or `sample_world`
+/// with `world`), and the generator's state after it.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, view, player, rng, infer=false, weights=None, world=false, ordered=false))]
+pub fn sample(
+    rules: RulesData,
+    view: StateData,
+    player: usize,
+    rng: RngState,
+    infer: bool,
+    weights: Option<Vec<Option<Vec<f64>>>>,
+    world: bool,
+    ordered: bool,
+) -> PyResult<(StateData, RngState)> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &view)?;
+        if player >= engine.players() || s.is_hidden(player) {
+            return Err(PyValueError::new_err("the sampling player's hand must be known"));
+        }
+        let mut r = rng_of(&rng)?;
+        let pairs = if infer { Some(declined_pairs(&engine, &s, player)) } else { None };
+        let weights = weights_of(weights)?;
+        let found = if world {
+            native_sample_world(&engine, &s, player, &mut r, pairs.as_ref(), ordered, weights.as_ref())
+        } else {
+            native_sample_deal(&engine, &s, player, &mut r, pairs.as_ref(), weights.as_ref())
+        };
+        let deal = found.map_err(|e| PyValueError::new_err(e.0))?;
+        Ok((state_data(&engine.rules, &deal), rng_data(&r)))
+    })
+}
+
+/// A playout of `state` to its end (`playout_outcome`): the outcome and the generator's state.
+#[pyfunction]
+#[pyo3(signature = (rules, state, eager, rng, quiet=-1))]
+pub fn playout(rules: RulesData, state: StateData, eager: bool, rng: RngState, quiet: i32) -> PyResult<(Vec<f64>, RngState)> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        if s.any_hidden() {
+            return Err(PyValueError::new_err("a playout needs every hand"));
+        }
+        let mut r = rng_of(&rng)?;
+        let o = playout_outcome(&engine, &s, eager, &mut r, quiet);
+        Ok((outcome_data(&o), rng_data(&r)))
+    })
+}
+
+type StatsData = (MoveData, u64, f64, f64, f64);
+type MctsData = (Vec<StatsData>, usize, f64, bool, f64, f64);
+
+/// IS-MCTS from `view` (`mcts.search`); the options are checked in Python.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, view, root_moves, iterations, rng, c, model=None, infer=false, halving=false, policy=false, nomeld=false, time_limit=None, weights=None, stop=None, progress=None))]
+pub fn mcts_search(
+    py: Python<'_>,
+    rules: RulesData,
+    view: StateData,
+    root_moves: Vec<MoveData>,
+    iterations: usize,
+    rng: RngState,
+    c: f64,
+    model: Option<PyRef<'_, NativeModel>>,
+    infer: bool,
+    halving: bool,
+    policy: bool,
+    nomeld: bool,
+    time_limit: Option<f64>,
+    weights: Option<Vec<Option<Vec<f64>>>>,
+    stop: Option<Py<PyAny>>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(MctsData, RngState)> {
+    guard(|| {
+        let rules = rules_of(rules)?;
+        let s = state_of(&rules, &view)?;
+        let roots: Vec<Move> = root_moves.iter().map(|m| move_of(&rules, m)).collect::<PyResult<_>>()?;
+        let weights = weights_of(weights)?;
+        let mut r = rng_of(&rng)?;
+        let opts = mcts::Options {
+            iterations,
+            c,
+            model: model.as_ref().map(|m| Arc::clone(&m.model)),
+            infer,
+            halving,
+            policy,
+            nomeld,
+            time_limit,
+        };
+        let mut hooks = PyHooks::new(stop, progress);
+        let rules_for = Arc::clone(&rules);
+        let found = py.detach(|| {
+            let engine = Engine::new(rules_for);
+            mcts::search(&engine, &s, &roots, &opts, &mut r, weights.as_ref(), &mut hooks)
+        });
+        let found = found.map_err(|e| PyValueError::new_err(e.0))?;
+        let data: MctsData = (
+            found
+                .moves
+                .iter()
+                .map(|m| (move_data(&rules, &m.mv), m.visits, m.value, m.win, m.draw))
+                .collect(),
+            found.iterations,
+            found.seconds,
+            found.interrupted,
+            found.depth,
+            found.ended,
+        );
+        hooks.finish((data, rng_data(&r)))
+    })
+}
+
+/// The feature vector of a position (`analyzer.search.evaluation.features`), for the tests.
+#[pyfunction]
+pub fn features(rules: RulesData, state: StateData) -> PyResult<Vec<f64>> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        if s.any_hidden() || s.is_terminal() {
+            return Err(PyValueError::new_err("the evaluation needs every hand, and a deal not over"));
+        }
+        let eval = Evaluator::new(Leaf::Melded);
+        let (blocks, global) = eval.feature_blocks(&engine, &s);
+        let mut out: Vec<f64> = blocks.iter().flat_map(|b| b.iter().copied()).collect();
+        out.extend(global);
+        Ok(out)
+    })
+}
+
+/// A leaf's outcome vector of one position (for the tests of the evaluations).
+#[pyfunction]
+#[pyo3(signature = (rules, state, leaf, model=None, playouts=1, rng=None))]
+pub fn evaluate(
+    rules: RulesData,
+    state: StateData,
+    leaf: &str,
+    model: Option<PyRef<'_, NativeModel>>,
+    playouts: usize,
+    rng: Option<RngState>,
+) -> PyResult<(Vec<f64>, Option<RngState>)> {
+    guard(|| {
+        let engine = engine_of(rules)?;
+        let s = state_of(&engine.rules, &state)?;
+        let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
+        let o = eval.evaluate(&engine, &s);
+        Ok((outcome_data(&o), leaf_rng(&eval)))
+    })
+}
+
+/// Register the searches in the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeModel>()?;
+    m.add_class::<NativeSolver>()?;
+    m.add_class::<NativeLookahead>()?;
+    m.add_function(wrap_pyfunction!(sample, m)?)?;
+    m.add_function(wrap_pyfunction!(playout, m)?)?;
+    m.add_function(wrap_pyfunction!(mcts_search, m)?)?;
+    m.add_function(wrap_pyfunction!(features, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,247 @@
+//! Sampling the hidden cards of a player's view (`analyzer.search.sampling`), drawing from the
+//! same generator in the same order as Python: the same seed gives the same deals in both cores.
+
+use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::rules::MAX_PLAYERS;
+use crate::core::state::{Engine, Phase, State, NONE};
+use crate::rng::PyRandom;
+
+/// Uniform draws tried by `sample_deal(..., infer=True)` before it settles for the best one.
+pub const MAX_TRIES: usize = 64;
+
+/// Per hidden player, a weight in (0, 1] per card (the paid-card reading); `None`: uniform.
+pub type Weights = [Option<Vec<f64>>; MAX_PLAYERS];
+
+/// The cards `player` has not seen: not in his hand, no layout, not dead, not the centre card.
+pub fn unseen_cards(engine: &Engine, view: &State, player: usize) -> u64 {
+    FULL_DECK & !view.hands[player] & !view.table_mask(engine.players())
+}
+
+/// The card `player` passed in the exchange, known to be in the next hand (R9).
+fn required(engine: &Engine, view: &State, player: usize, unseen: u64) -> [u64; MAX_PLAYERS] {
+    let mut need = [0u64; MAX_PLAYERS];
+    if let Some(gave) = view.gave {
+        let card = gave[player];
+        if card != NONE && unseen & bit(card) != 0 {
+            need[(player + 1) % engine.players()] = bit(card);
+        }
+    }
+    need
+}
+
+/// For each other hidden player: the two-card pairs that make a three-card meld with a card he
+/// declined (`declined_pairs`), sorted.
+pub fn declined_pairs(engine: &Engine, view: &State, player: usize) -> [Option<Vec<u64>>; MAX_PLAYERS] {
+    let melds3: Vec<u64> = engine.rules.catalog.iter().copied().filter(|&m| popcount(m) == 3).collect();
+    let mut out: [Option<Vec<u64>>; MAX_PLAYERS] = Default::default();
+    for p in 0..engine.players() {
+        if p == player || !view.is_hidden(p) {
+            continue;
+        }
+        let mut declined: Vec<u8> = view.dead_cards().to_vec();
+        if let Some(c) = view.centre {
+            if c.declined().contains(&(p as u8)) {
+                declined.push(c.card);
+            }
+        }
+        let mut pairs: Vec<u64> = Vec::new();
+        for &c in &declined {
+            for &m in &melds3 {
+                if m & bit(c) != 0 {
+                    pairs.push(m & !bit(c));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        out[p] = Some(pairs);
+    }
+    out
+}
+
+fn broken(hands: &[u64; MAX_PLAYERS], pairs: &[Option<Vec<u64>>; MAX_PLAYERS]) -> usize {
+    let mut count = 0;
+    for (p, masks) in pairs.iter().enumerate() {
+        if let Some(masks) = masks {
+            count += masks.iter().filter(|&&m| m & hands[p] == m).count();
+        }
+    }
+    count
+}
+
+/// The error of an impossible view.
+#[derive(Debug, Clone)]
+pub struct Impossible(pub String);
+
+/// One consistent deal: uniform, or each hidden hand drawn card by card by its weights (`_draw`).
+fn draw(
+    engine: &Engine,
+    view: &State,
+    player: usize,
+    rng: &mut PyRandom,
+    weights: Option<&Weights>,
+) -> Result<State, Impossible> {
+    let n = engine.players();
+    let mut unseen = unseen_cards(engine, view, player);
+    for p in 0..n {
+        if !view.is_hidden(p) {
+            unseen &= !view.hands[p];
+        }
+    }
+    let need = required(engine, view, player, unseen);
+    let mut free = unseen;
+    for mask in need {
+        free &= !mask;
+    }
+    let mut deck: Vec<u8> = cards(free).collect();
+    rng.shuffle(&mut deck);
+    let mut out = view.clone();
+    let mut pos = 0usize;
+    for p in 0..n {
+        if !view.is_hidden(p) {
+            continue;
+        }
+        let fixed = need[p];
+        let take = i64::from(view.counts[p]) - i64::from(popcount(fixed));
+        if take < 0 || pos + take as usize > deck.len() {
+            return Err(Impossible("the hidden hand counts do not fit the unseen cards".into()));
+        }
+        let take = take as usize;
+        if let Some(Some(weight)) = weights.map(|w| &w[p]) {
+            if take > 0 {
+                // The cards left, best key first: key log(u) / w (Efraimidis and Spirakis).
+                let rest = &deck[pos..];
+                let keyed: Vec<(f64, u8)> = rest
+                    .iter()
+                    .map(|&c| ((1.0 - rng.random()).ln() / weight[c as usize], c))
+                    .collect();
+                let mut order: Vec<usize> = (0..keyed.len()).collect();
+                // Python's sorted(..., reverse=True): descending, equal keys in their first order.
+                order.sort_by(|&a, &b| keyed[b].0.partial_cmp(&keyed[a].0).expect("finite keys"));
+                let sorted: Vec<u8> = order.iter().map(|&i| keyed[i].1).collect();
+                deck[pos..].copy_from_slice(&sorted);
+            }
+        }
+        let mut mask = fixed;
+        for &c in &deck[pos..pos + take] {
+            mask |= bit(c);
+        }
+        out.hands[p] = mask;
+        out.hidden &= !(1 << p);
+        pos += take;
+    }
+    if (0..n).any(|q| need[q] != 0 && !view.is_hidden(q)) {
+        return Err(Impossible("the card passed in the exchange is not where the view says".into()));
+    }
+    let mut rest: Vec<u8> = deck[pos..].to_vec();
+    if weights.is_some_and(|w| w.iter().any(Option::is_some)) {
+        rng.shuffle(&mut rest); // the last weighted hand left the rest in its key order
+    }
+    if rest.len() != view.stock_count as usize {
+        return Err(Impossible(format!(
+            "the view has {} stock cards but {} unseen cards are left for it",
+            view.stock_count,
+            rest.len()
+        )));
+    }
+    out.stock_known = true;
+    out.stock_count = rest.len() as u8;
+    for (i, &c) in rest.iter().rev().enumerate() {
+        out.stock[i] = c;
+    }
+    Ok(out)
+}
+
+/// One consistent deal of the hidden cards (`sample_deal`); with `pairs` (inference) the best of
+/// up to [`MAX_TRIES`] draws by the declined-card facts it breaks.
+pub fn sample_deal(
+    engine: &Engine,
+    view: &State,
+    player: usize,
+    rng: &mut PyRandom,
+    pairs: Option<&[Option<Vec<u64>>; MAX_PLAYERS]>,
+    weights: Option<&Weights>,
+) -> Result<State, Impossible> {
+    let pairs = pairs.filter(|p| p.iter().any(Option::is_some));
+    let tries = if pairs.is_some() { MAX_TRIES } else { 1 };
+    let mut best: Option<State> = None;
+    let mut fewest = usize::MAX;
+    for _ in 0..tries {
+        let deal = draw(engine, view, player, rng, weights)?;
+        let b = pairs.map_or(0, |p| broken(&deal.hands, p));
+        if best.is_none() || b < fewest {
+            best = Some(deal);
+            fewest = b;
+        }
+        if b == 0 {
+            break;
+        }
+    }
+    Ok(best.expect("one draw"))
+}
+
+/// Per seat in the exchange: his gift if chosen and shown, [`NONE`] if hidden, `-1` if not yet
+/// chosen (`chosen_gifts`).
+fn chosen_gifts(engine: &Engine, s: &State) -> [i16; MAX_PLAYERS] {
+    let n = engine.players();
+    let order: Vec<usize> = (0..n).map(|k| (s.dealer as usize + 1 + k) % n).collect();
+    let at = order.iter().position(|&q| q == s.to_act as usize).unwrap_or(n);
+    let done = &order[..at];
+    let gifts = s.gifts.unwrap_or([NONE; MAX_PLAYERS]);
+    let mut out = [-1i16; MAX_PLAYERS];
+    for q in 0..n {
+        out[q] = if done.contains(&q) { i16::from(gifts[q]) } else { -1 };
+    }
+    out
+}
+
+/// A whole deal consistent with `player`'s view (`sample_world`): hidden hands drawn by
+/// [`sample_deal`], hidden exchange gifts from the hand that holds them; the stock order left
+/// to chance unless `ordered`.
+pub fn sample_world(
+    engine: &Engine,
+    view: &State,
+    player: usize,
+    rng: &mut PyRandom,
+    pairs: Option<&[Option<Vec<u64>>; MAX_PLAYERS]>,
+    ordered: bool,
+    weights: Option<&Weights>,
+) -> Result<State, Impossible> {
+    let mut world = sample_deal(engine, view, player, rng, pairs, weights)?;
+    let n = engine.players();
+    if !ordered {
+        world.stock_known = false;
+    }
+    if world.phase == Phase::Exchange {
+        let mut gifts = view.gifts.unwrap_or([NONE; MAX_PLAYERS]);
+        let chosen = chosen_gifts(engine, view);
+        for q in 0..n {
+            if chosen[q] == i16::from(NONE) && q != player {
+                let hand: Vec<u8> = cards(world.hands[q]).collect();
+                gifts[q] = hand[rng.randrange(hand.len())];
+            }
+        }
+        world.gifts = Some(gifts);
+    } else if let Some(mut gave) = world.gave {
+        for q in 0..n {
+            // A hidden pass is drawn from its receiver's cards; the pass the viewer received
+            // from a hidden hand is drawn and dropped all the same (the seeded stream of views).
+            let received = (q + 1) % n == player && view.is_hidden(q);
+            if gave[q] == NONE || received {
+                let holder = (q + 1) % n;
+                let pool = world.hands[holder] | world.melded[holder];
+                let drawn = if pool != 0 {
+                    let list: Vec<u8> = cards(pool).collect();
+                    list[rng.randrange(list.len())]
+                } else {
+                    NONE
+                };
+                if gave[q] == NONE {
+                    gave[q] = drawn;
+                }
+            }
+        }
+        world.gave = Some(gave);
+    }
+    Ok(world)
+}

@@ -1,0 +1,258 @@
+"""The native core held to the Python engine: the same moves, positions, values, principal
+variations, sampled deals and searches, node for node; the core is chosen by CONQUIAN_CORE and
+named by --version; a panic or a bad value crossing the boundary is a Python exception."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from conftest import late_position
+
+from analyzer.core import native
+from analyzer.core.crosscheck import crosscheck
+from analyzer.core.dealing import deal, view
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, ForceFit, ForceWhen, StockOut, get_rules
+from analyzer.search import mcts
+from analyzer.search.evaluation import features, fitted_evaluator, melded_lead
+from analyzer.search.exact import Solver
+from analyzer.search.lookahead import Lookahead
+from analyzer.search.playout import RolloutLeaf, playout_outcome
+from analyzer.search.sampling import sample_deal, sample_world
+
+pytestmark = pytest.mark.skipif(
+    not native.native_available(),
+    reason="the native core is not built (install with cargo on the PATH; .ci/run builds it)",
+)
+
+# Variants that are no preset: every Rules field is read by the native core, none hard-coded.
+CUSTOM = [
+    CLASSIC.__class__(**{**{f: getattr(CLASSIC, f) for f in CLASSIC.__dataclass_fields__},
+                         "name": "classic-rearrange", "force_fit": ForceFit.REARRANGE, "max_run": 5}),
+    MEGAJOGOS.__class__(**{**{f: getattr(MEGAJOGOS, f) for f in MEGAJOGOS.__dataclass_fields__},
+                           "name": "four-players", "players": 4, "hand_size": 7}),
+    CLASSIC.__class__(**{**{f: getattr(CLASSIC, f) for f in CLASSIC.__dataclass_fields__},
+                         "name": "classic-any-offer", "force_when": ForceWhen.ANY_OFFER,
+                         "on_stock_out": StockOut.FEWEST_IN_HAND, "hand_melds": True}),
+]  # fmt: skip
+
+
+def _both(ask: Any) -> tuple[Any, Any]:
+    with native.use_core("python"):
+        reference = ask()
+    with native.use_core("native"):
+        fast = ask()
+    return reference, fast
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_the_cores_agree_on_100000_tree_nodes_per_preset(variant: str) -> None:
+    # Moves (in order), every child position, forced runs, views and meld counts, position by
+    # position along seeded random deals: positions and children together are the tree nodes.
+    report = crosscheck(get_rules(variant), 100_000, seed=11)
+    assert report.mismatches == []
+    assert report.nodes >= 100_000
+
+
+@pytest.mark.parametrize("rules", CUSTOM, ids=lambda r: r.name)
+def test_the_cores_agree_on_variants_that_are_no_preset(rules: Any) -> None:
+    report = crosscheck(rules, 8_000, seed=5)
+    assert report.mismatches == []
+    assert report.nodes >= 8_000
+
+
+def test_a_mismatch_would_be_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The check can fail: a native core that drops the last legal move is caught at once.
+    real = native.legal_moves
+
+    def short(state: Any) -> Any:
+        found = real(state)
+        return found[:-1] if found else found
+
+    monkeypatch.setattr(native, "legal_moves", short)
+    report = crosscheck(CLASSIC, 50, seed=1, limit=1)
+    assert report.mismatches and "legal moves differ" in report.mismatches[0]
+
+
+def _positions(variant: str, count: int, stock_left: int) -> list[Any]:
+    out = []
+    for seed in range(count):
+        state = late_position(variant, seed, stock_left, lambda s, moves, rng: rng.choice(moves))
+        if state is not None:
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("variant,stock_left", [("classic", 8), ("classic", 14), ("megajogos", 8), ("megajogos", 12)])
+def test_exact_values_principal_variations_and_node_counts_agree(variant: str, stock_left: int) -> None:
+    for state in _positions(variant, 4, stock_left):
+        for mode in ("auto", "paranoid"):
+            a, b = _both(lambda s=state, m=mode: Solver(mode=m, max_nodes=30_000, time_limit=1e9).solve(s))
+            assert (a.outcome, a.pv, a.nodes, a.proven, a.lower, a.upper, a.mode, a.stopped_by) == (
+                b.outcome, b.pv, b.nodes, b.proven, b.lower, b.upper, b.mode, b.stopped_by)  # fmt: skip
+        chance = state.evolve(stock=None)
+        a, b = _both(lambda s=chance: Solver(max_nodes=4_000, time_limit=1e9).solve(s))
+        assert (a.outcome, a.pv, a.nodes, a.proven) == (b.outcome, b.pv, b.nodes, b.proven)
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_lookahead_values_agree_to_the_last_bit(variant: str) -> None:
+    # The fitted evaluation is computed in the same order in both cores: equal floats, not close.
+    model = fitted_evaluator(variant)
+    assert model is not None
+    for state in _positions(variant, 3, 10):
+        moves = state.legal_moves()
+        for kwargs in ({}, {"spread": 3}, {"opponents": "policy"}):
+            a, b = _both(lambda s=state, k=kwargs: Lookahead(model, max_nodes=3_000, time_limit=1e9, **k).values(s, moves))
+            assert (a.outcomes, a.depth, a.exact, a.nodes) == (b.outcomes, b.depth, b.exact, b.nodes)
+        a, b = _both(lambda s=state: Lookahead(RolloutLeaf(2, 7), max_nodes=600, time_limit=1e9).values(s, moves))
+        assert a.outcomes == b.outcomes and a.nodes == b.nodes
+        a, b = _both(lambda s=state: Lookahead(melded_lead, max_nodes=600, time_limit=1e9).values(s.evolve(stock=None), moves))
+        assert a.outcomes == b.outcomes and a.nodes == b.nodes
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_the_features_of_the_fitted_evaluation_agree(variant: str) -> None:
+    for state in _positions(variant, 4, 10):
+        with native.use_core("python"):
+            reference = features(state)
+        fast = native.native_module().features(native.pack_rules(state.rules), native.pack_state(state))
+        assert reference == fast
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_a_seed_gives_the_same_sampled_deals_playouts_and_trees(variant: str) -> None:
+    for state in _positions(variant, 3, 12):
+        mine = view(state, state.to_act)
+        for infer in (False, True):
+            a, b = _both(lambda v=mine, i=infer: [sample_deal(v, v.to_act, random.Random(9), infer=i) for _ in range(3)])
+            assert a == b
+        a, b = _both(lambda v=mine: sample_world(v, v.to_act, random.Random(4), ordered=False))
+        assert a == b and a.stock is None
+        a, b = _both(lambda s=state: [playout_outcome(s, "eager", random.Random(k)) for k in range(5)])
+        assert a == b
+        for kwargs in ({}, {"leaf": "fitted", "infer": True}, {"method": "halving"},
+                       {"opponents": "policy", "playout": "nomeld"}):  # fmt: skip
+            a, b = _both(lambda v=mine, k=kwargs: mcts.search(v, 200, seed=3, **k))
+            assert [(m.move, m.visits, m.value, m.win, m.draw) for m in a.moves] == [
+                (m.move, m.visits, m.value, m.win, m.draw) for m in b.moves]  # fmt: skip
+            assert (a.iterations, a.depth, a.ended) == (b.iterations, b.depth, b.ended)
+
+
+def test_a_generator_handed_to_a_native_search_continues_as_after_the_python_one() -> None:
+    state = deal("megajogos", 3)
+    mine = view(state.apply(state.legal_moves()[0]), (state.to_act + 1) % 3)
+
+    def draws() -> list[float]:
+        rng = random.Random(21)
+        sample_deal(mine, mine.to_act, rng)
+        return [rng.random() for _ in range(3)]
+
+    a, b = _both(draws)
+    assert a == b
+
+
+def test_a_weighted_hand_reading_draws_the_same_deals() -> None:
+    state = late_position("classic", 2, 12, lambda s, moves, rng: rng.choice(moves))
+    assert state is not None
+    mine = view(state, state.to_act)
+    other = 1 - state.to_act
+    weights = {other: tuple(0.2 if c % 3 else 1.0 for c in range(40))}
+    a, b = _both(lambda: [sample_deal(mine, mine.to_act, random.Random(k), weights=weights) for k in range(4)])
+    assert a == b
+
+
+def test_a_stop_request_ends_a_native_search_with_its_best_answer() -> None:
+    state = _positions("megajogos", 1, 20)[0]
+    calls = [0]
+
+    def stop() -> bool:
+        calls[0] += 1
+        return calls[0] > 2
+
+    with native.use_core("native"):
+        result = Solver(max_nodes=10**9, time_limit=1e9, stop=stop).solve(state)
+    assert not result.proven and result.stopped_by == "interrupted" and result.pv
+
+
+def test_an_exception_in_a_callback_reaches_the_caller() -> None:
+    state = _positions("megajogos", 1, 20)[0]
+
+    def stop() -> bool:
+        raise LookupError("from the stop callback")
+
+    with native.use_core("native"), pytest.raises(LookupError, match="from the stop callback"):
+        Solver(max_nodes=10**9, time_limit=1e9, stop=stop).solve(state)
+
+
+def test_a_rust_panic_is_a_python_exception_not_an_abort() -> None:
+    with pytest.raises(RuntimeError, match="internal error in the native core: a panic raised on purpose"):
+        native.native_module()._panic_for_test()
+
+
+def test_a_state_the_native_core_cannot_read_is_refused() -> None:
+    module = native.native_module()
+    rules = native.pack_rules(CLASSIC)
+    good = native.pack_state(deal("classic", 1))
+    bad_layout = (good[0], good[1], good[2], ((0b11,), ()), *good[4:])
+    with pytest.raises(ValueError, match="not a meld"):
+        module.legal_moves(rules, bad_layout)
+    with pytest.raises(ValueError, match="phase"):
+        module.legal_moves(rules, ((0, 1, 9, None, 20), *good[1:]))
+    with pytest.raises(ValueError):
+        module.legal_moves((7, 10, 8, False, False, False, False, False), good)
+
+
+def _conquian(*args: str, core: str | None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != native.CORE_ENV}
+    if core is not None:
+        env[native.CORE_ENV] = core
+    code = "import sys; from cli.main import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_version_names_the_core_in_use() -> None:
+    assert "core: native" in _conquian("--version", core=None).stdout
+    assert "core: python (chosen by CONQUIAN_CORE" in _conquian("--version", core="python").stdout
+
+
+def test_a_core_that_names_no_core_is_a_usage_error_on_one_line() -> None:
+    out = _conquian("variants", core="fortran")
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        "conquian: error: CONQUIAN_CORE='fortran' names no core (native or python)"
+    ]
+
+
+def test_the_python_core_answers_as_the_native_one_from_the_command_line() -> None:
+    a = _conquian("hint", "--json", "--seed", "3", core="python")
+    b = _conquian("hint", "--json", "--seed", "3", core="native")
+    assert a.returncode == b.returncode == 0, a.stderr + b.stderr
+    import json
+
+    left, right = json.loads(a.stdout), json.loads(b.stdout)
+    for data in (left, right):
+        data.pop("seconds", None)
+    assert left["moves"] == right["moves"] and left["verdict"] == right["verdict"]
+
+
+def test_the_native_core_asked_for_but_not_built_is_a_usage_error_on_one_line() -> None:
+    # As on a machine where the install found no cargo: the module is missing.
+    env = {**os.environ, native.CORE_ENV: "native"}
+    code = (
+        "import sys; sys.modules['analyzer._native'] = None; from cli.main import main; "
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, "hint"], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        "conquian: error: the native core is not built (CONQUIAN_CORE=native): reinstall with "
+        "cargo on the PATH (pip install -e .), or set CONQUIAN_CORE=python"
+    ]
+    version = subprocess.run([sys.executable, "-c", code.replace("native\"", ""), "--version"],
+                             capture_output=True, text=True, env={**os.environ, native.CORE_ENV: ""}, timeout=120)  # fmt: skip
+    assert "core: python (the native core is not built" in version.stdout
