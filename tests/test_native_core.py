@@ -203,8 +203,8 @@ def test_a_state_the_native_core_cannot_read_is_refused() -> None:
         module.legal_moves(rules, bad_layout)
     with pytest.raises(ValueError, match="phase"):
         module.legal_moves(rules, ((0, 1, 9, None, 20), *good[1:]))
-    with pytest.raises(ValueError):
-        module.legal_moves((7, 10, 8, False, False, False, False, False), good)
+    with pytest.raises(ValueError, match="players"):
+        module.legal_moves(7 | 10 << 3 | 8 << 8, good)
 
 
 def _conquian(*args: str, core: str | None) -> subprocess.CompletedProcess[str]:

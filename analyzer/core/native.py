@@ -159,18 +159,22 @@ _PHASE_CODE = {p: k for k, p in enumerate(_PHASES)}
 
 
 @lru_cache(maxsize=64)
-def pack_rules(rules: Rules) -> tuple[int, int, int, bool, bool, bool, bool, bool]:
-    """The fields of ``rules`` the native core reads (every mechanic's field, not the name)."""
-    return (
-        rules.players,
-        rules.hand_size,
-        rules.max_run,
+def pack_rules(rules: Rules) -> int:
+    """The fields of ``rules`` the native core reads (every mechanic's field, not the name), as
+    one whole number: players (bits 0-2), hand size (3-7), longest run (8-11), then one bit each
+    for the exchange, ``force_fit = rearrange``, ``force_when = any_offer``, hand-only melds and
+    ``on_stock_out = fewest_in_hand`` (``native/src/py.rs``)."""
+    flags = (
         rules.exchange is Exchange.PASS_ONE,
         rules.force_fit is ForceFit.REARRANGE,
         rules.force_when is ForceWhen.ANY_OFFER,
         rules.hand_melds,
         rules.on_stock_out is StockOut.FEWEST_IN_HAND,
     )
+    code = rules.players | rules.hand_size << 3 | rules.max_run << 8
+    for k, flag in enumerate(flags):
+        code |= int(flag) << (12 + k)
+    return code
 
 
 def pack_state(state: Any) -> tuple[Any, ...]:
@@ -266,10 +270,11 @@ def unpack_move(data: tuple[int, Any, int | None]) -> Move:
 
 
 # ------------------------------------------------------------------ random generators
-def rng_state(rng: Any) -> list[int]:
+def rng_state(rng: Any) -> tuple[int, ...]:
     """A ``random.Random``'s Mersenne Twister words and position (``getstate()[1]``), the form
     in which the native core continues its stream."""
-    return list(rng.getstate()[1])
+    words: tuple[int, ...] = rng.getstate()[1]
+    return words
 
 
 def set_rng_state(rng: Any, words: Any) -> None:

@@ -29,7 +29,8 @@ from analyzer.search.options import POLICIES as _POLICIES
 from analyzer.search.outcome import Outcome, outcome_vector
 
 __all__ = [
-    "LINKS", "OPPONENTS", "PLAYOUTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome", "random_turn",
+    "LINKS", "OPPONENTS", "PLAYOUTS", "POLICIES", "RolloutLeaf", "eager_move", "playout", "playout_outcome",
+    "playout_outcomes", "random_turn",
 ]
 
 POLICIES = _POLICIES
@@ -231,14 +232,38 @@ def playout_outcome(state: GameState, policy: str, rng: random.Random, quiet: in
     return outcome_vector(_play(state, policy, rng, quiet))
 
 
+def playout_outcomes(
+    state: GameState, policy: str, rng: random.Random, count: int, quiet: int = -1
+) -> list[Outcome]:
+    """``count`` playouts of ``state`` one after the other, each :func:`playout_outcome` with the
+    same ``rng`` (the native core plays them in one call).
+
+    Raises
+    ------
+    ValueError
+        If ``policy`` is not one of :data:`POLICIES`, or ``count`` is negative.
+    """
+    if count < 0:
+        raise ValueError(f"count must be at least 0, not {count}")
+    if native.ACTIVE and policy in POLICIES and None not in state.hands:
+        return _native_playouts(state, policy, rng, quiet, count)
+    return [outcome_vector(_play(state, policy, rng, quiet)) for _ in range(count)]
+
+
 def _native_playout(state: GameState, policy: str, rng: random.Random, quiet: int) -> Outcome:
     """:func:`playout_outcome` by the native core: the same draws from ``rng``, the same end."""
-    outcome, words = native.native_module().playout(
+    return _native_playouts(state, policy, rng, quiet, 1)[0]
+
+
+def _native_playouts(
+    state: GameState, policy: str, rng: random.Random, quiet: int, count: int
+) -> list[Outcome]:
+    outcomes, words, _ = native.native_module().playout(
         native.pack_rules(state.rules), native.pack_state(state), policy == "eager",
-        native.rng_state(rng), quiet,
+        native.rng_state(rng), quiet, count,
     )  # fmt: skip
     native.set_rng_state(rng, words)
-    return tuple(outcome)
+    return [tuple(o) for o in outcomes]
 
 
 class RolloutLeaf:
@@ -273,5 +298,5 @@ class RolloutLeaf:
 
     def __call__(self, state: GameState) -> Outcome:
         """The mean outcome vector of the playouts from ``state`` (every hand known)."""
-        runs = [playout_outcome(state, "eager", self.rng) for _ in range(self.playouts)]
+        runs = playout_outcomes(state, "eager", self.rng, self.playouts)
         return tuple(sum(column) / self.playouts for column in zip(*runs, strict=True))

@@ -6,12 +6,11 @@
 //! `RuntimeError` naming the native core, never an abort.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::rc::Rc;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use rustc_hash::FxHashMap;
 use pyo3::prelude::*;
 
 use crate::core::cards::bit;
@@ -20,8 +19,10 @@ use crate::core::moves::{Move, OUT};
 use crate::core::rules::{Rules, MAX_PLAYERS};
 use crate::core::state::{Engine, Offer, Paid, Phase, State, NONE};
 
-/// The rules as `analyzer.core.native.pack_rules` gives them.
-pub type RulesData = (usize, usize, u32, bool, bool, bool, bool, bool);
+/// The rules as `analyzer.core.native.pack_rules` gives them, one whole number: players (bits
+/// 0-2), hand size (3-7), longest run (8-11), then one bit each: the exchange, `force_fit =
+/// rearrange`, `force_when = any_offer`, hand-only melds, `on_stock_out = fewest_in_hand`.
+pub type RulesData = u32;
 /// The offer: card, paid, source, declined, forced.
 pub type OfferData = (u8, bool, u8, Vec<u8>, Option<u8>);
 /// `(dealer, to_act, phase, winner, stock_count)`, hands, counts, layouts, stock, dead, centre,
@@ -60,25 +61,50 @@ pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 
 thread_local! {
     static PANIC_PLACE: RefCell<Option<String>> = const { RefCell::new(None) };
-    static ENGINES: RefCell<HashMap<RulesData, Rc<Engine>>> = RefCell::new(HashMap::new());
+    // Boxed: an engine moves in and out of the pool (and into searches) by its pointer.
+    #[allow(clippy::vec_box)]
+    static ENGINES: RefCell<FxHashMap<RulesData, Vec<Box<Engine>>>> = RefCell::new(FxHashMap::default());
 }
 
 /// The rules of `data`, checked.
 pub fn rules_of(data: RulesData) -> PyResult<Arc<Rules>> {
-    let (players, hand_size, max_run, exchange, rearrange, any_offer, hand_melds, fewest) = data;
-    Rules::new(players, hand_size, max_run, exchange, rearrange, any_offer, hand_melds, fewest)
-        .map(Arc::new)
-        .map_err(PyValueError::new_err)
+    let field = |at: u32, width: u32| (data >> at) & ((1 << width) - 1);
+    let flag = |at: u32| data >> at & 1 == 1;
+    Rules::new(
+        field(0, 3) as usize,
+        field(3, 5) as usize,
+        field(8, 4),
+        flag(12),
+        flag(13),
+        flag(14),
+        flag(15),
+        flag(16),
+    )
+    .map(Arc::new)
+    .map_err(PyValueError::new_err)
 }
 
-/// The engine (rules and memo tables) of this thread for `data`, made once.
-pub fn engine_of(data: RulesData) -> PyResult<Rc<Engine>> {
-    if let Some(e) = ENGINES.with(|m| m.borrow().get(&data).cloned()) {
+/// An engine (rules and memo tables) for `data` from this thread's pool, made when none is
+/// free: its memo tables stay warm from one call, one solver, one search to the next.  Give it
+/// back with [`give_engine`] (an engine lost to a panic is simply made again).
+pub fn take_engine(data: RulesData) -> PyResult<Box<Engine>> {
+    if let Some(e) = ENGINES.with(|m| m.borrow_mut().get_mut(&data).and_then(Vec::pop)) {
         return Ok(e);
     }
-    let engine = Rc::new(Engine::new(rules_of(data)?));
-    ENGINES.with(|m| m.borrow_mut().insert(data, Rc::clone(&engine)));
-    Ok(engine)
+    Ok(Box::new(Engine::new(rules_of(data)?)))
+}
+
+/// Return an engine taken with [`take_engine`] to the pool.
+pub fn give_engine(data: RulesData, engine: Box<Engine>) {
+    ENGINES.with(|m| m.borrow_mut().entry(data).or_default().push(engine));
+}
+
+/// Run `f` with a pooled engine for `data`.
+pub fn with_engine<T>(data: RulesData, f: impl FnOnce(&Engine) -> PyResult<T>) -> PyResult<T> {
+    let engine = take_engine(data)?;
+    let out = f(&engine);
+    give_engine(data, engine);
+    out
 }
 
 fn layout_of(rules: &Rules, melds: &[u64]) -> PyResult<MeldList> {
@@ -279,10 +305,11 @@ pub fn move_of(rules: &Rules, data: &MoveData) -> PyResult<Move> {
 #[pyfunction]
 fn legal_moves(rules: RulesData, state: StateData) -> PyResult<Vec<MoveData>> {
     guard(|| {
-        let engine = engine_of(rules)?;
-        let s = state_of(&engine.rules, &state)?;
-        let moves = engine.legal_moves(&s).map_err(|e| PyValueError::new_err(e.0))?;
-        Ok(moves.iter().map(|m| move_data(&engine.rules, m)).collect())
+        with_engine(rules, |engine| {
+            let s = state_of(&engine.rules, &state)?;
+            let moves = engine.legal_moves(&s).map_err(|e| PyValueError::new_err(e.0))?;
+            Ok(moves.iter().map(|m| move_data(&engine.rules, m)).collect())
+        })
     })
 }
 
@@ -290,10 +317,11 @@ fn legal_moves(rules: RulesData, state: StateData) -> PyResult<Vec<MoveData>> {
 #[pyfunction]
 fn apply(rules: RulesData, state: StateData, mv: MoveData) -> PyResult<StateData> {
     guard(|| {
-        let engine = engine_of(rules)?;
-        let s = state_of(&engine.rules, &state)?;
-        let m = move_of(&engine.rules, &mv)?;
-        Ok(state_data(&engine.rules, &engine.apply(&s, &m)))
+        with_engine(rules, |engine| {
+            let s = state_of(&engine.rules, &state)?;
+            let m = move_of(&engine.rules, &mv)?;
+            Ok(state_data(&engine.rules, &engine.apply(&s, &m)))
+        })
     })
 }
 
@@ -306,29 +334,29 @@ fn run_forced(
     turns: bool,
 ) -> PyResult<Option<(StateData, i64)>> {
     guard(|| {
-        let engine = engine_of(rules)?;
-        let s = state_of(&engine.rules, &state)?;
-        Ok(engine.run_forced(&s, limit, turns).map(|(t, steps)| (state_data(&engine.rules, &t), steps)))
+        with_engine(rules, |engine| {
+            let s = state_of(&engine.rules, &state)?;
+            Ok(engine.run_forced(&s, limit, turns).map(|(t, steps)| (state_data(&engine.rules, &t), steps)))
+        })
     })
 }
 
 /// Most cards of `cards` that split into melds melding all of `must`, or -1.
 #[pyfunction]
 fn max_melded(rules: RulesData, cards: u64, must: u64) -> PyResult<i32> {
-    guard(|| {
-        let engine = engine_of(rules)?;
-        Ok(engine.melds.max_melded(cards, must, &engine.rules))
-    })
+    guard(|| with_engine(rules, |engine| Ok(engine.melds.max_melded(cards, must, &engine.rules))))
 }
 
 /// The state's data after a round trip through the native state (for the tests of the boundary).
 #[pyfunction]
 fn round_trip(rules: RulesData, state: StateData) -> PyResult<StateData> {
-    guard(|| {
-        let engine = engine_of(rules)?;
-        let s = state_of(&engine.rules, &state)?;
-        Ok(state_data(&engine.rules, &s))
-    })
+    guard(|| with_engine(rules, |engine| Ok(state_data(&engine.rules, &state_of(&engine.rules, &state)?))))
+}
+
+/// Forget the memo tables of this thread's engines (for benchmarks that time cold lookups).
+#[pyfunction]
+fn clear_caches() {
+    ENGINES.with(|m| m.borrow().values().flatten().for_each(|e| e.clear_memos()));
 }
 
 /// Panic on purpose: the test that a panic reaches Python as an exception.
@@ -350,6 +378,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_forced, m)?)?;
     m.add_function(wrap_pyfunction!(max_melded, m)?)?;
     m.add_function(wrap_pyfunction!(round_trip, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_caches, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     crate::pysearch::register(m)?;
     Ok(())

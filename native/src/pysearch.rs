@@ -13,14 +13,14 @@ use pyo3::prelude::*;
 use crate::core::moves::Move;
 use crate::core::rules::MAX_PLAYERS;
 use crate::core::state::Engine;
-use crate::py::{engine_of, guard, move_data, move_of, rules_of, state_data, state_of, MoveData, RulesData, StateData};
+use crate::py::{give_engine, guard, take_engine, with_engine, move_data, move_of, rules_of, state_data, state_of, MoveData, RulesData, StateData};
 use crate::rng::PyRandom;
 use crate::search::evaluation::{Evaluator, Fitted, Leaf};
 use crate::search::exact::{Asked, Solver, SolveResult};
 use crate::search::lookahead::{Lookahead, LookaheadResult, Options as LookOptions};
 use crate::search::mcts::{self, Hooks};
 use crate::search::outcome::{Outcome, Poll};
-use crate::search::playout::playout_outcome;
+use crate::search::playout::play_counted;
 use crate::search::sampling::{declined_pairs, sample_deal as native_sample_deal, sample_world as native_sample_world, Weights};
 
 /// A generator's state as `random.Random.getstate()[1]` gives it: 624 words, then the position.
@@ -166,7 +166,7 @@ fn solve_data(engine: &Engine, r: &SolveResult) -> SolveData {
 /// The exact solver with its tables (`analyzer.search.exact.Solver`).
 #[pyclass(module = "analyzer._native", unsendable)]
 pub struct NativeSolver {
-    engine: Engine,
+    rules: RulesData,
     solver: Solver,
 }
 
@@ -181,7 +181,8 @@ impl NativeSolver {
             "minimax" => Asked::Minimax,
             other => return Err(PyValueError::new_err(format!("unknown search mode: {other:?}"))),
         };
-        Ok(NativeSolver { engine: Engine::new(rules_of(rules)?), solver: Solver::new(asked, max_nodes, time_limit) })
+        give_engine(rules, take_engine(rules)?); // checks the rules, warms the pool
+        Ok(NativeSolver { rules, solver: Solver::new(asked, max_nodes, time_limit) })
     }
 
     /// Entries in the transposition tables.
@@ -209,8 +210,10 @@ impl NativeSolver {
         table_cap: Option<usize>,
     ) -> PyResult<(SolveData, Option<RngState>)> {
         guard(|| {
-            let s = state_of(&self.engine.rules, &state)?;
+            let mut engine = take_engine(self.rules)?;
+            let s = state_of(&engine.rules, &state)?;
             if s.any_hidden() {
+                give_engine(self.rules, engine);
                 return Err(PyValueError::new_err("solving needs every hand"));
             }
             let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
@@ -220,10 +223,11 @@ impl NativeSolver {
                 self.solver.table_cap = cap;
             }
             let mut hooks = PyHooks::new(stop, None);
-            let (engine, solver) = (&mut self.engine, &mut self.solver);
-            let (eval_ref, hooks_ref, s_ref) = (&mut eval, &mut hooks, &s);
-            let found = py.detach(move || solver.solve(engine, eval_ref, s_ref, player, hooks_ref));
-            let data = solve_data(&self.engine, &found);
+            let solver = &mut self.solver;
+            let (engine_ref, eval_ref, hooks_ref, s_ref) = (&mut engine, &mut eval, &mut hooks, &s);
+            let found = py.detach(move || solver.solve(engine_ref, eval_ref, s_ref, player, hooks_ref));
+            let data = solve_data(&engine, &found);
+            give_engine(self.rules, engine);
             hooks.finish((data, leaf_rng(&eval)))
         })
     }
@@ -232,7 +236,7 @@ impl NativeSolver {
 /// The lookahead with its history table (`analyzer.search.lookahead.Lookahead`).
 #[pyclass(module = "analyzer._native", unsendable)]
 pub struct NativeLookahead {
-    engine: Engine,
+    rules: RulesData,
     look: Lookahead,
 }
 
@@ -247,7 +251,8 @@ impl NativeLookahead {
     #[new]
     fn new(rules: RulesData) -> PyResult<Self> {
         let opts = LookOptions { maxn: false, max_nodes: 1, time_limit: 1.0, max_depth: 0, spread: 1, policy: false };
-        Ok(NativeLookahead { engine: Engine::new(rules_of(rules)?), look: Lookahead::new(opts) })
+        give_engine(rules, take_engine(rules)?); // checks the rules, warms the pool
+        Ok(NativeLookahead { rules, look: Lookahead::new(opts) })
     }
 
     /// Positions evaluated by the leaf so far, every call together.
@@ -277,7 +282,8 @@ impl NativeLookahead {
         stop: Option<Py<PyAny>>,
     ) -> PyResult<(LookaheadData, Option<RngState>)> {
         guard(|| {
-            let rules = Arc::clone(&self.engine.rules);
+            let mut engine = take_engine(self.rules)?;
+            let rules = Arc::clone(&engine.rules);
             let s = state_of(&rules, &state)?;
             if s.any_hidden() {
                 return Err(PyValueError::new_err("the lookahead needs every hand"));
@@ -286,9 +292,10 @@ impl NativeLookahead {
             let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
             self.look.opts = LookOptions { maxn, max_nodes, time_limit, max_depth, spread: spread.max(1), policy };
             let mut hooks = PyHooks::new(stop, None);
-            let (engine, look) = (&mut self.engine, &mut self.look);
-            let (eval_ref, hooks_ref, s_ref, moves_ref) = (&mut eval, &mut hooks, &s, &moves);
-            let found = py.detach(move || look.values(engine, eval_ref, s_ref, moves_ref, hooks_ref));
+            let look = &mut self.look;
+            let (engine_ref, eval_ref, hooks_ref, s_ref, moves_ref) = (&mut engine, &mut eval, &mut hooks, &s, &moves);
+            let found = py.detach(move || look.values(engine_ref, eval_ref, s_ref, moves_ref, hooks_ref));
+            give_engine(self.rules, engine);
             hooks.finish((lookahead_data(&found), leaf_rng(&eval)))
         })
     }
@@ -323,38 +330,61 @@ pub fn sample(
     world: bool,
     ordered: bool,
 ) -> PyResult<(StateData, RngState)> {
-    guard(|| {
-        let engine = engine_of(rules)?;
+    guard(|| with_engine(rules, |engine| {
         let s = state_of(&engine.rules, &view)?;
         if player >= engine.players() || s.is_hidden(player) {
             return Err(PyValueError::new_err("the sampling player's hand must be known"));
         }
         let mut r = rng_of(&rng)?;
-        let pairs = if infer { Some(declined_pairs(&engine, &s, player)) } else { None };
-        let weights = weights_of(weights)?;
+        let pairs = if infer { Some(declined_pairs(engine, &s, player)) } else { None };
+        let weights = weights_of(weights.clone())?;
         let found = if world {
-            native_sample_world(&engine, &s, player, &mut r, pairs.as_ref(), ordered, weights.as_ref())
+            native_sample_world(engine, &s, player, &mut r, pairs.as_ref(), ordered, weights.as_ref())
         } else {
-            native_sample_deal(&engine, &s, player, &mut r, pairs.as_ref(), weights.as_ref())
+            native_sample_deal(engine, &s, player, &mut r, pairs.as_ref(), weights.as_ref())
         };
         let deal = found.map_err(|e| PyValueError::new_err(e.0))?;
         Ok((state_data(&engine.rules, &deal), rng_data(&r)))
-    })
+    }))
 }
 
-/// A playout of `state` to its end (`playout_outcome`): the outcome and the generator's state.
+/// `count` playouts of `state` to its end, one after the other from one generator (each
+/// `playout_outcome`): their outcomes, the generator's state and the moves played in all.
 #[pyfunction]
-#[pyo3(signature = (rules, state, eager, rng, quiet=-1))]
-pub fn playout(rules: RulesData, state: StateData, eager: bool, rng: RngState, quiet: i32) -> PyResult<(Vec<f64>, RngState)> {
+#[pyo3(signature = (rules, state, eager, rng, quiet=-1, count=1))]
+pub fn playout(
+    py: Python<'_>,
+    rules: RulesData,
+    state: StateData,
+    eager: bool,
+    rng: RngState,
+    quiet: i32,
+    count: usize,
+) -> PyResult<(Vec<Vec<f64>>, RngState, u64)> {
     guard(|| {
-        let engine = engine_of(rules)?;
+        let mut engine = take_engine(rules)?;
         let s = state_of(&engine.rules, &state)?;
         if s.any_hidden() {
+            give_engine(rules, engine);
             return Err(PyValueError::new_err("a playout needs every hand"));
         }
         let mut r = rng_of(&rng)?;
-        let o = playout_outcome(&engine, &s, eager, &mut r, quiet);
-        Ok((outcome_data(&o), rng_data(&r)))
+        let (r_ref, engine_ref) = (&mut r, &mut engine);
+        let s_ref = &s;
+        let mut run = move || {
+            let mut plies = 0;
+            let found: Vec<Outcome> = (0..count)
+                .map(|_| {
+                    let (end, n) = play_counted(engine_ref, s_ref, eager, r_ref, quiet);
+                    plies += n;
+                    Outcome::of_end(&end, engine_ref.players())
+                })
+                .collect();
+            (found, plies)
+        };
+        let (found, plies) = if count > 8 { py.detach(run) } else { run() };
+        give_engine(rules, engine);
+        Ok((found.iter().map(outcome_data).collect(), rng_data(&r), plies))
     })
 }
 
@@ -383,8 +413,9 @@ pub fn mcts_search(
     stop: Option<Py<PyAny>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(MctsData, RngState)> {
+    let rules_data = rules;
     guard(|| {
-        let rules = rules_of(rules)?;
+        let rules = rules_of(rules_data)?;
         let s = state_of(&rules, &view)?;
         let roots: Vec<Move> = root_moves.iter().map(|m| move_of(&rules, m)).collect::<PyResult<_>>()?;
         let weights = weights_of(weights)?;
@@ -400,11 +431,11 @@ pub fn mcts_search(
             time_limit,
         };
         let mut hooks = PyHooks::new(stop, progress);
-        let rules_for = Arc::clone(&rules);
-        let found = py.detach(|| {
-            let engine = Engine::new(rules_for);
-            mcts::search(&engine, &s, &roots, &opts, &mut r, weights.as_ref(), &mut hooks)
-        });
+        let mut engine = take_engine(rules_data)?;
+        let (engine_ref, r_ref, hooks_ref, s_ref, roots_ref, opts_ref, weights_ref) =
+            (&mut engine, &mut r, &mut hooks, &s, &roots, &opts, weights.as_ref());
+        let found = py.detach(move || mcts::search(engine_ref, s_ref, roots_ref, opts_ref, r_ref, weights_ref, hooks_ref));
+        give_engine(rules_data, engine);
         let found = found.map_err(|e| PyValueError::new_err(e.0))?;
         let data: MctsData = (
             found
@@ -425,18 +456,17 @@ pub fn mcts_search(
 /// The feature vector of a position (`analyzer.search.evaluation.features`), for the tests.
 #[pyfunction]
 pub fn features(rules: RulesData, state: StateData) -> PyResult<Vec<f64>> {
-    guard(|| {
-        let engine = engine_of(rules)?;
+    guard(|| with_engine(rules, |engine| {
         let s = state_of(&engine.rules, &state)?;
         if s.any_hidden() || s.is_terminal() {
             return Err(PyValueError::new_err("the evaluation needs every hand, and a deal not over"));
         }
         let eval = Evaluator::new(Leaf::Melded);
-        let (blocks, global) = eval.feature_blocks(&engine, &s);
+        let (blocks, global) = eval.feature_blocks(engine, &s);
         let mut out: Vec<f64> = blocks.iter().flat_map(|b| b.iter().copied()).collect();
         out.extend(global);
         Ok(out)
-    })
+    }))
 }
 
 /// A leaf's outcome vector of one position (for the tests of the evaluations).
@@ -450,13 +480,12 @@ pub fn evaluate(
     playouts: usize,
     rng: Option<RngState>,
 ) -> PyResult<(Vec<f64>, Option<RngState>)> {
-    guard(|| {
-        let engine = engine_of(rules)?;
+    guard(|| with_engine(rules, |engine| {
         let s = state_of(&engine.rules, &state)?;
         let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
-        let o = eval.evaluate(&engine, &s);
+        let o = eval.evaluate(engine, &s);
         Ok((outcome_data(&o), leaf_rng(&eval)))
-    })
+    }))
 }
 
 /// Register the searches in the module.

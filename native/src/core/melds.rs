@@ -136,9 +136,8 @@ pub fn layoff_mask(layout: &MeldList, rules: &Rules) -> u64 {
     let mut out = 0;
     let mut own = 0;
     for &i in layout.as_slice() {
-        let meld = rules.meld(i);
-        out |= extensions(meld, rules);
-        own |= meld;
+        out |= rules.extension[i as usize];
+        own |= rules.meld(i);
     }
     out & !own
 }
@@ -149,18 +148,29 @@ pub fn near_cards(pool: u64) -> u64 {
     let up = pool >> 4;
     let down = (pool << 4) & FULL_DECK;
     let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
-    let mut sets = 0u64;
-    for rank in 0..10 {
-        let quad = (pool >> (4 * rank)) & 0xF;
-        if quad != 0 && quad & (quad - 1) != 0 && quad != 0xF {
-            sets |= 0xF << (4 * rank);
-        }
-    }
+    // Ranks holding two or three cards: the count of each nibble (rank), bit 1 set means 2 or 3
+    // (4 is 0b100), spread back over the nibble.
+    let pairs = (pool & 0x5555_5555_5555_5555) + ((pool >> 1) & 0x5555_5555_5555_5555);
+    let counts = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
+    let sets = ((counts >> 1) & 0x1111_1111_1111_1111) * 0xF;
     (runs | sets) & FULL_DECK & !pool
 }
 
 /// The covers of one (cards, must) pair, shared between lookups.
 type Covers = Arc<Vec<MeldList>>;
+
+/// The cards of `pool` that lie in some catalog meld inside `pool`.
+pub fn live_cards(pool: u64, rules: &Rules) -> u64 {
+    let mut live = 0u64;
+    for c in cards(pool) {
+        for &meld in &rules.by_lowest[c as usize] {
+            if meld & pool == meld {
+                live |= meld;
+            }
+        }
+    }
+    live
+}
 
 /// The memo tables of the meld search for one ruleset; cleared when they grow past their cap
 /// (the answers are pure functions, so clearing changes nothing but time).
@@ -184,6 +194,13 @@ impl Default for MeldMemo {
 }
 
 impl MeldMemo {
+    /// Forget every memo table.
+    pub fn clear(&self) {
+        self.max.borrow_mut().clear();
+        self.walk.borrow_mut().clear();
+        self.hand_meld.borrow_mut().clear();
+    }
+
     fn max_melded_rec(&self, mask: u64, must: u64, rules: &Rules) -> i32 {
         if mask == 0 {
             return 0;
@@ -223,7 +240,13 @@ impl MeldMemo {
         if must & !cards != 0 {
             return -1;
         }
-        self.max_melded_rec(cards, must, rules)
+        // Cards in no meld inside the set are never melded: drop them first (the answer is the
+        // same; the search and its memo see fewer cards).
+        let live = live_cards(cards, rules);
+        if must & !live != 0 {
+            return -1;
+        }
+        self.max_melded_rec(live, must, rules)
     }
 
     /// True if every card of `cards` lies in a meld of one partition.
@@ -291,14 +314,7 @@ impl MeldMemo {
         if must & !pool != 0 {
             return Vec::new();
         }
-        let mut live = 0u64;
-        for c in cards(pool) {
-            for &meld in &rules.by_lowest[c as usize] {
-                if meld & pool == meld {
-                    live |= meld;
-                }
-            }
-        }
+        let live = live_cards(pool, rules);
         if must & !live != 0 {
             return Vec::new();
         }

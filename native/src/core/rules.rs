@@ -33,6 +33,8 @@ pub struct Rules {
     pub by_lowest: Vec<Vec<u64>>,
     /// Per card: the same melds as catalog indices.
     pub by_lowest_index: Vec<Vec<u8>>,
+    /// Per catalog meld: the cards that extend it by lay-off (R14, `melds::extensions`).
+    pub extension: Vec<u64>,
 }
 
 impl Rules {
@@ -73,7 +75,7 @@ impl Rules {
             .iter()
             .map(|list| list.iter().map(|&i| catalog[i as usize]).collect())
             .collect();
-        Ok(Rules {
+        let mut rules = Rules {
             players,
             hand_size,
             max_run,
@@ -85,7 +87,10 @@ impl Rules {
             catalog,
             by_lowest,
             by_lowest_index,
-        })
+            extension: Vec::new(),
+        };
+        rules.extension = rules.catalog.iter().map(|&m| crate::core::melds::extensions(m, &rules)).collect();
+        Ok(rules)
     }
 
     /// `classic` (RULES.md section 4).

@@ -155,24 +155,6 @@ impl PartialEq for State {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Key([u64; 7]);
 
-struct Bits {
-    words: [u64; 7],
-    at: u32,
-}
-
-impl Bits {
-    #[inline]
-    fn push(&mut self, value: u64, width: u32) {
-        let word = (self.at / 64) as usize;
-        let shift = self.at % 64;
-        self.words[word] |= value << shift;
-        if shift + width > 64 {
-            self.words[word + 1] |= value >> (64 - shift);
-        }
-        self.at += width;
-    }
-}
-
 impl State {
     /// The stock cards top first, as Python's tuple.
     pub fn stock_cards(&self) -> impl Iterator<Item = u8> + '_ {
@@ -242,47 +224,49 @@ impl State {
         Some(FULL_DECK & !known)
     }
 
-    /// The table key of this position (see [`Key`]).
+    /// The table key of this position (see [`Key`]), packed in fixed places: the hands in
+    /// words 0-2, the layouts (at most 13 melds in all) in words 3-4, then the rest.
     pub fn key(&self, players: usize) -> Key {
-        let mut b = Bits { words: [0; 7], at: 0 };
+        let h = &self.hands;
+        let w0 = h[0] | h[1] << 40;
+        let w1 = h[1] >> 24 | h[2] << 16 | h[3] << 56;
+        let w2 = h[3] >> 8;
+        let mut melds: u128 = 0;
+        let mut at = 0u32;
         for p in 0..players {
-            b.push(self.hands[p], 40);
-            let layout = self.layouts[p];
-            b.push(layout.len() as u64, 4);
+            let layout = &self.layouts[p];
+            melds |= (layout.len() as u128) << at;
+            at += 4;
             for &m in layout.as_slice() {
-                b.push(u64::from(m), 8);
+                melds |= u128::from(m) << at;
+                at += 8;
             }
         }
-        b.push(u64::from(self.hidden), 4);
-        b.push(u64::from(self.stock_count), 6);
-        b.push(if self.stock_known { 0 } else { self.dead_mask }, 40);
-        match self.centre {
-            None => b.push(0, 1),
+        let dead = if self.stock_known { 0 } else { self.dead_mask };
+        let w5 = dead
+            | u64::from(self.stock_count) << 40
+            | u64::from(self.hidden) << 46
+            | u64::from(self.to_act) << 50
+            | (self.phase as u64) << 52
+            | self.winner.map_or(0, |w| 1 + u64::from(w)) << 55;
+        let mut w6 = match self.centre {
+            None => 0,
             Some(c) => {
-                b.push(1, 1);
-                b.push(u64::from(c.card), 6);
-                b.push(u64::from(c.paid), 1);
-                b.push(u64::from(c.source), 2);
-                b.push(u64::from(c.ndeclined), 3);
-                for &d in c.declined() {
-                    b.push(u64::from(d), 2);
+                let mut x = 1 | u64::from(c.card) << 1 | u64::from(c.paid) << 7 | u64::from(c.source) << 8;
+                x |= u64::from(c.ndeclined) << 10;
+                for (k, &d) in c.declined().iter().enumerate() {
+                    x |= u64::from(d) << (13 + 2 * k);
                 }
-                b.push(c.forced.map_or(0, |f| 1 + u64::from(f)), 3);
+                x | c.forced.map_or(0, |f| 1 + u64::from(f)) << 21
+            }
+        };
+        if let Some(g) = self.gifts {
+            w6 |= 1 << 24;
+            for (k, &x) in g.iter().take(players).enumerate() {
+                w6 |= u64::from(x & 127) << (25 + 7 * k);
             }
         }
-        b.push(u64::from(self.to_act), 2);
-        b.push(self.phase as u64, 3);
-        b.push(self.winner.map_or(0, |w| 1 + u64::from(w)), 3);
-        match self.gifts {
-            None => b.push(0, 1),
-            Some(g) => {
-                b.push(1, 1);
-                for &x in g.iter().take(players) {
-                    b.push(u64::from(x & 127), 7);
-                }
-            }
-        }
-        Key(b.words)
+        Key([w0, w1, w2, melds as u64, (melds >> 64) as u64, w5, w6])
     }
 
     /// The melded count of `player`.
@@ -314,7 +298,6 @@ pub struct Engine {
     pub rules: Arc<Rules>,
     pub melds: MeldMemo,
     takes: RefCell<FxHashMap<(u64, u64, u8), MoveList>>,
-    facts: RefCell<FxHashMap<(MeldList, u64), Facts>>,
     fits: RefCell<FxHashMap<MeldList, u64>>,
 }
 
@@ -326,7 +309,6 @@ impl Engine {
             rules,
             melds: MeldMemo::default(),
             takes: RefCell::new(FxHashMap::default()),
-            facts: RefCell::new(FxHashMap::default()),
             fits: RefCell::new(FxHashMap::default()),
         }
     }
@@ -334,6 +316,13 @@ impl Engine {
     #[inline]
     pub fn players(&self) -> usize {
         self.rules.players
+    }
+
+    /// Forget every memo table (the answers do not change; only the time to find them).
+    pub fn clear_memos(&self) {
+        self.melds.clear();
+        self.takes.borrow_mut().clear();
+        self.fits.borrow_mut().clear();
     }
 
     /// The cards that fit `layout` for forcing (R14, `force_fit`).
@@ -360,21 +349,14 @@ impl Engine {
         out
     }
 
-    /// [`Facts`] of a player with this layout and hand.
+    /// [`Facts`] of a player with this layout and hand (computed afresh: cheaper than a lookup,
+    /// but for `force_fit = rearrange`, whose fitting cards are memoised).
+    #[inline]
     pub fn player_facts(&self, layout: &MeldList, hand: u64) -> Facts {
-        if let Some(&f) = self.facts.borrow().get(&(*layout, hand)) {
-            return f;
-        }
         let rules = &*self.rules;
         let near = near_cards(layout.cards(rules) | hand);
-        let alone = rules.hand_melds && self.melds.has_hand_meld(hand, rules);
-        let facts = Facts { near, fit: self.fitting_cards(layout), alone };
-        let mut memo = self.facts.borrow_mut();
-        if memo.len() >= TAKES_MEMO {
-            memo.clear();
-        }
-        memo.insert((*layout, hand), facts);
-        facts
+        let alone = rules.hand_melds && hand != 0 && self.melds.has_hand_meld(hand, rules);
+        Facts { near, fit: self.fitting_cards(layout), alone }
     }
 
     /// Layouts melding all of `must` and some of `pool`, grouped by the `hand` cards they use,
@@ -446,6 +428,32 @@ impl Engine {
         moves
     }
 
+    /// True if a player with this layout and hand can take `card` (R13): the non-emptiness of
+    /// [`Engine::take_moves`], found first by two sure signs (the card extends one of his melds,
+    /// or makes a meld with two of his hand cards), else from the takes themselves.
+    pub fn has_take(&self, layout: &MeldList, layout_cards: u64, hand: u64, card: u8) -> bool {
+        let rules = &*self.rules;
+        let b = bit(card);
+        if near_cards(layout_cards | hand) & b == 0 {
+            return false;
+        }
+        if layoff_mask(layout, rules) & b != 0 {
+            return true;
+        }
+        let c = u32::from(card);
+        if popcount(hand & crate::core::cards::RANK_MASK[(c / 4) as usize]) >= 2 {
+            return true;
+        }
+        let has = |k: i32| {
+            let x = c as i32 + 4 * k;
+            (0..40).contains(&x) && hand >> x & 1 == 1
+        };
+        if (has(-1) && (has(-2) || has(1))) || (has(1) && has(2)) {
+            return true;
+        }
+        !self.take_moves(layout_cards, hand, card).is_empty()
+    }
+
     /// Players `me` may force with the centre card if it fits their layout (R14, `force_when`).
     pub fn force_candidates(&self, me: u8, offer: &Offer) -> ([u8; MAX_PLAYERS], usize) {
         let mut out = [0u8; MAX_PLAYERS];
@@ -515,6 +523,21 @@ impl Engine {
         out
     }
 
+    /// The first meld the player to act could lay from his hand alone (R16), in
+    /// [`Engine::hand_melds`] order, without listing the others.
+    pub fn first_hand_meld(&self, s: &State) -> Option<u8> {
+        let hand = s.hands[s.to_act as usize];
+        let rules = &*self.rules;
+        for x in cards(hand) {
+            for (k, &meld) in rules.by_lowest[x as usize].iter().enumerate() {
+                if meld & !hand == 0 {
+                    return Some(rules.by_lowest_index[x as usize][k]);
+                }
+            }
+        }
+        None
+    }
+
     /// The possible turns (R10): the top of a known stock, else every stock card.
     pub fn chance_cards(&self, s: &State) -> Result<Vec<u8>, HiddenError> {
         if s.stock_known {
@@ -540,7 +563,9 @@ impl Engine {
             }
             Phase::Forced => self.lay_ins(s),
             Phase::Offer => {
-                let mut moves: Vec<Move> = self.takes(s)?.as_ref().clone();
+                let takes = self.takes(s)?;
+                let mut moves: Vec<Move> = Vec::with_capacity(takes.len() + MAX_PLAYERS + 2);
+                moves.extend_from_slice(&takes);
                 let (forces, k) = self.forceable(s);
                 moves.extend(forces[..k].iter().map(|&p| Move::Force(p)));
                 if self.rules.hand_melds {
@@ -726,7 +751,7 @@ impl Engine {
                 let mine = self.player_facts(&s.layouts[me], s.hands[me]);
                 if mine.alone
                     || (mine.near & bit(card) != 0
-                        && !self.take_moves(s.melded[me], s.hands[me], card).is_empty())
+                        && self.has_take(&s.layouts[me], s.melded[me], s.hands[me], card))
                 {
                     return None;
                 }
@@ -819,8 +844,7 @@ impl Engine {
             if fact.alone {
                 break; // a choice (R16): the search takes over
             }
-            if fact.near & bit(card) != 0 && !self.take_moves(s.melded[p], s.hands[p], card).is_empty()
-            {
+            if fact.near & bit(card) != 0 && self.has_take(&s.layouts[p], s.melded[p], s.hands[p], card) {
                 break; // a take (R13, R15)
             }
             if fit_any < 0 {
@@ -961,6 +985,57 @@ mod tests {
                 t = engine.apply(&t, &moves[0]);
             }
             assert!(t == after);
+        }
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::core::melds::near_cards;
+
+    /// `near_cards` as first written: a loop over the ranks.
+    fn near_reference(pool: u64) -> u64 {
+        let up = pool >> 4;
+        let down = (pool << 4) & FULL_DECK;
+        let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
+        let mut sets = 0u64;
+        for rank in 0..10 {
+            let quad = (pool >> (4 * rank)) & 0xF;
+            if quad != 0 && quad & (quad - 1) != 0 && quad != 0xF {
+                sets |= 0xF << (4 * rank);
+            }
+        }
+        (runs | sets) & FULL_DECK & !pool
+    }
+
+    proptest! {
+        #[test]
+        fn near_cards_agrees_with_the_loop(pool in 0u64..(1u64 << 40)) {
+            prop_assert_eq!(near_cards(pool), near_reference(pool));
+        }
+
+        /// The sure signs of `has_take` never claim a take the full list does not have.
+        #[test]
+        fn has_take_is_the_non_emptiness_of_take_moves(
+            hand in 0u64..(1u64 << 40),
+            card in 0u8..40,
+            meld_pick in 0usize..182,
+            classic in any::<bool>(),
+        ) {
+            let rules = Arc::new(if classic { Rules::classic() } else { Rules::megajogos() });
+            let engine = Engine::new(Arc::clone(&rules));
+            let meld_index = (meld_pick % rules.catalog.len()) as u8;
+            let meld = rules.meld(meld_index);
+            let layout = MeldList::from_slice(&[meld_index]);
+            let hand = hand & !meld & !bit(card);
+            prop_assume!(meld & bit(card) == 0);
+            let full = !engine.take_moves(meld, hand, card).is_empty();
+            prop_assert_eq!(engine.has_take(&layout, meld, hand, card), full);
         }
     }
 }

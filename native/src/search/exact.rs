@@ -358,38 +358,51 @@ impl Solver {
     }
 
     fn order(&self, engine: &Engine, moves: &[Move]) -> Vec<Move> {
-        let (mut outs, mut takes, mut others, mut passes) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let hist = |m: &Move| self.history.get(m).copied().unwrap_or(0);
+        let mut out: Vec<Move> = Vec::with_capacity(moves.len());
+        let mut takes: Vec<(i64, u32, Move)> = Vec::new();
+        let mut others: Vec<(i64, Move)> = Vec::new();
+        let mut passes = 0;
         for m in moves {
             match m {
                 Move::Take(..) | Move::LayIn(..) => {
                     if m.goes_out() {
-                        outs.push(*m);
+                        out.push(*m);
                     } else {
-                        takes.push(*m);
+                        takes.push((0, melded_after(engine, m), *m));
                     }
                 }
-                Move::Pass => passes.push(*m),
-                _ => others.push(*m),
+                Move::Pass => passes += 1,
+                _ => others.push((0, *m)),
             }
         }
+        let known = !self.history.is_empty();
         if takes.len() > 1 {
-            // Biggest takes first, then (a stable sort) the best history first.
-            takes.sort_by_key(|m| std::cmp::Reverse(melded_after(engine, m)));
-            if !self.history.is_empty() {
-                takes.sort_by_key(|m| -self.history.get(m).copied().unwrap_or(0));
+            // Biggest takes first, then (a stable sort) the best history first: one stable sort
+            // on (history, size), both descending.
+            if known {
+                for t in &mut takes {
+                    t.0 = hist(&t.2);
+                }
             }
+            takes.sort_by_key(|t| (std::cmp::Reverse(t.0), std::cmp::Reverse(t.1)));
         }
-        if others.len() > 1 && !self.history.is_empty() {
-            others.sort_by_key(|m| -self.history.get(m).copied().unwrap_or(0));
+        if others.len() > 1 && known {
+            for o in &mut others {
+                o.0 = hist(&o.1);
+            }
+            others.sort_by_key(|o| std::cmp::Reverse(o.0));
         }
-        outs.extend(takes);
-        outs.extend(others);
-        outs.extend(passes);
-        outs
+        out.extend(takes.iter().map(|t| t.2));
+        out.extend(others.iter().map(|o| o.1));
+        out.extend(std::iter::repeat_n(Move::Pass, passes));
+        out
     }
 
     fn alphabeta(&mut self, engine: &Engine, eval: &mut Evaluator, s: &State, alpha: f64, beta: f64, poll: &mut dyn Poll) -> f64 {
-        let mut state = s.clone();
+        // The position advances through forced steps; it is copied only when it does.
+        let mut holder: State;
+        let mut state: &State = s;
         let mut moves: Option<Vec<Move>>;
         loop {
             // Forced steps (a known turn, a single legal move) need no table entry.
@@ -401,11 +414,12 @@ impl Solver {
                 };
             }
             let room = self.limit - self.nodes - 1;
-            if let Some((after, steps)) = engine.run_forced(&state, room, true) {
-                state = after;
+            if let Some((after, steps)) = engine.run_forced(state, room, true) {
+                holder = after;
+                state = &holder;
                 if self.tick_many(steps, poll) {
                     // Out of budget: the run may have ended the deal (R17, R18), exactly valued.
-                    let o = self.cheap(engine, eval, &state);
+                    let o = self.cheap(engine, eval, state);
                     return self.value_for_root(&o);
                 }
                 continue;
@@ -417,7 +431,7 @@ impl Solver {
             let mv = if state.phase == Phase::Turn {
                 Move::Turn(state.stock_top())
             } else {
-                let listed = engine.legal_moves(&state).expect("every hand known");
+                let listed = engine.legal_moves(state).expect("every hand known");
                 if listed.len() != 1 {
                     moves = Some(listed);
                     break;
@@ -425,10 +439,11 @@ impl Solver {
                 listed[0]
             };
             if self.tick(poll) {
-                let o = self.heuristic(engine, eval, &state);
+                let o = self.heuristic(engine, eval, state);
                 return self.value_for_root(&o);
             }
-            state = engine.apply(&state, &mv);
+            holder = engine.apply(state, &mv);
+            state = &holder;
         }
         let key = state.key(engine.players());
         let (lower, upper, hint) = self.bounds.get(&key).copied().unwrap_or((-1.0, 1.0, None));
@@ -442,7 +457,7 @@ impl Solver {
             return lower;
         }
         if self.tick(poll) {
-            let o = self.heuristic(engine, eval, &state);
+            let o = self.heuristic(engine, eval, state);
             return self.value_for_root(&o);
         }
         let alpha0 = if alpha > lower { alpha } else { lower };
@@ -462,7 +477,7 @@ impl Solver {
                 if ordered.is_none() {
                     let listed = match moves.take() {
                         Some(m) => m,
-                        None => engine.legal_moves(&state).expect("every hand known"),
+                        None => engine.legal_moves(state).expect("every hand known"),
                     };
                     ordered = Some(self.order(engine, &listed));
                 }
@@ -473,7 +488,7 @@ impl Solver {
                 list[k as usize]
             };
             k += 1;
-            let child_state = engine.apply(&state, &mv);
+            let child_state = engine.apply(state, &mv);
             let child = self.alphabeta(engine, eval, &child_state, a, b, poll);
             if maximizing {
                 if child > value {

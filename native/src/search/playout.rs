@@ -39,36 +39,43 @@ fn cost(engine: &Engine, m: &Move, hand: u64) -> u32 {
 }
 
 /// Among takes, lay-ins or gives: the one giving up the card least linked to what stays; ties
-/// drawn by `rng.choice`.
-fn cheapest(engine: &Engine, moves: &[Move], hand: u64, rng: &mut PyRandom) -> Move {
-    let costs: Vec<u32> = moves.iter().map(|m| cost(engine, m, hand)).collect();
-    let low = *costs.iter().min().expect("moves");
-    let tied: Vec<Move> = moves.iter().zip(&costs).filter(|(_, &c)| c == low).map(|(m, _)| *m).collect();
-    tied[rng.randrange(tied.len())]
+/// drawn by `rng.choice` (the k-th tied move in order).
+fn cheapest<'a>(engine: &Engine, moves: impl Iterator<Item = &'a Move> + Clone, hand: u64, rng: &mut PyRandom) -> Move {
+    let mut low = u32::MAX;
+    let mut tied = 0usize;
+    for m in moves.clone() {
+        let c = cost(engine, m, hand);
+        if c < low {
+            low = c;
+            tied = 1;
+        } else if c == low {
+            tied += 1;
+        }
+    }
+    let k = rng.randrange(tied);
+    *moves.filter(|m| cost(engine, m, hand) == low).nth(k).expect("a tied move")
 }
 
 /// The `eager` policy's move among `moves` (`eager_move`).
 pub fn eager_move(engine: &Engine, s: &State, moves: &[Move], rng: &mut PyRandom) -> Move {
-    let mut best: Vec<Move> = Vec::new();
+    let rules = &*engine.rules;
     let mut most: i64 = -1;
     for m in moves {
         if m.goes_out() {
             return *m; // going out wins (R15)
         }
         if let Move::Take(layout, _) = m {
-            let count = i64::from(popcount(layout.cards(&engine.rules)));
-            if count > most {
-                best.clear();
-                best.push(*m);
-                most = count;
-            } else if count == most {
-                best.push(*m);
-            }
+            most = most.max(i64::from(popcount(layout.cards(rules))));
         }
     }
     let hand = s.hands[s.to_act as usize];
-    if !best.is_empty() {
-        return cheapest(engine, &best, hand, rng);
+    if most >= 0 {
+        // The takes that meld the most cards, in order.
+        let best = moves.iter().filter(|m| match m {
+            Move::Take(layout, _) => i64::from(popcount(layout.cards(rules))) == most,
+            _ => false,
+        });
+        return cheapest(engine, best, hand, rng);
     }
     if let Some(m) = moves.iter().find(|m| matches!(m, Move::Meld(_))) {
         return *m;
@@ -83,7 +90,7 @@ pub fn eager_move(engine: &Engine, s: &State, moves: &[Move], rng: &mut PyRandom
     }
     match s.phase {
         Phase::Offer => Move::Pass,
-        Phase::Forced | Phase::Exchange => cheapest(engine, moves, hand, rng),
+        Phase::Forced | Phase::Exchange => cheapest(engine, moves.iter(), hand, rng),
         _ => moves[rng.randrange(moves.len())],
     }
 }
@@ -109,7 +116,7 @@ fn eager_offer(engine: &Engine, s: &State, rng: &mut PyRandom, melds: bool) -> M
         return eager_move(engine, s, &takes, rng);
     }
     if melds && engine.rules.hand_melds {
-        if let Some(&m) = engine.hand_melds(s).first() {
+        if let Some(m) = engine.first_hand_meld(s) {
             return Move::Meld(m);
         }
     }
@@ -124,14 +131,21 @@ fn eager_offer(engine: &Engine, s: &State, rng: &mut PyRandom, melds: bool) -> M
 /// `s` played to its end with `eager` (else uniformly random moves); player `quiet` (if any)
 /// never lays a meld from his hand alone (R16).
 pub fn play(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom, quiet: i32) -> State {
+    play_counted(engine, s, eager, rng, quiet).0
+}
+
+/// [`play`], and the moves applied on the way (each forced run counted as its positions).
+pub fn play_counted(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom, quiet: i32) -> (State, u64) {
+    let mut plies = 0u64;
     let mut state = s.clone();
     while !state.is_terminal() {
         let m = if state.is_chance() {
             random_turn(engine, &state, rng)
         } else if eager && state.phase == Phase::Offer {
             // Offers that nobody can use are passed at once (no draw is spent on a pass).
-            if let Some((after, _)) = engine.run_forced(&state, 1 << 30, false) {
+            if let Some((after, steps)) = engine.run_forced(&state, 1 << 30, false) {
                 state = after;
+                plies += steps as u64;
                 continue;
             }
             eager_offer(engine, &state, rng, i32::from(state.to_act) != quiet)
@@ -144,8 +158,9 @@ pub fn play(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom, quiet: 
             }
         };
         state = engine.apply(&state, &m);
+        plies += 1;
     }
-    state
+    (state, plies)
 }
 
 /// The outcome vector of a playout (`playout_outcome`).
