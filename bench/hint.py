@@ -11,16 +11,25 @@ The hint runs as ``conquian hint`` does by default: it samples in seeded batches
 verdict is settled (``until_decided``; IS-MCTS in independent searches), with no time limit,
 so each answer is the same on any machine.  Prints the median, p90 and max time per hint
 (wall clock, and the CPU time of this process, which does not grow when other work shares the
-cores), the deals sampled, the share of ``clear`` verdicts, and over the positions where every
-seed's verdict is clear, how often the seeds name the same best move (goal: always).
+cores), the deals sampled, the share of ``clear`` verdicts, the share *decided* (the verdict is
+``clear`` or ``only``, or ``close`` with the moves left within the margin: not stopped by the cap
+of deals), and over the positions where every seed's verdict is clear, how often the seeds name
+the same best move (goal: always).
+
+With ``--command`` each hint is the whole command, ``conquian hint FILE --seed S --json`` in a
+new process (start-up included), timed by the wall clock.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -29,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from analyzer.analysis.advisor import advise  # noqa: E402
 from analyzer.analysis.engines import MCTS_SEARCHES  # noqa: E402
 from analyzer.core.dealing import view  # noqa: E402
+from analyzer.core.state import dump_position  # noqa: E402
 from analyzer.core.rules import get_rules  # noqa: E402
 from analyzer.bots.simulate import game_seed, play_game  # noqa: E402
 from analyzer.core.state import GameState, Phase  # noqa: E402
@@ -53,7 +63,10 @@ def main() -> None:
     parser.add_argument("--seed", type=whole(0), default=0)
     parser.add_argument("--seeds", type=whole(1), default=2, help="hint seeds per position")
     parser.add_argument("--variant", type=variant, default="classic")
+    parser.add_argument("--command", action="store_true", help="time the whole command in a new process")
     args = parser.parse_args()
+    stops: list[str] = []
+    folder = tempfile.mkdtemp(prefix="hint-bench-")
     times: list[float] = []
     cpu: list[float] = []
     samples: list[int] = []
@@ -70,6 +83,24 @@ def main() -> None:
                 continue
             answers = []
             for s in range(args.seeds):
+                if args.command:
+                    path = Path(folder) / f"{k}.json"
+                    path.write_text(json.dumps(dump_position(state)), encoding="utf-8")
+                    start = time.perf_counter()
+                    out = subprocess.run(
+                        ["conquian", "hint", str(path), "--seed", str(1000 * k + s), "--json"],
+                        capture_output=True, text=True, check=True, env=os.environ,
+                    )  # fmt: skip
+                    times.append(time.perf_counter() - start)
+                    data = json.loads(out.stdout)
+                    cpu.append(0.0)
+                    samples.append(data["samples"])
+                    engines.add(data["engine"])
+                    moves.append(len(data["moves"]))
+                    verdicts.append(data["verdict"])
+                    stops.append(data["stopped_by"])
+                    answers.append((data["verdict"], data["moves"][0]["move"]))
+                    continue
                 start, start_cpu = time.perf_counter(), time.process_time()
                 advice = advise(
                     state, seed=1000 * k + s, time_limit=math.inf, until_decided=True, searches=MCTS_SEARCHES
@@ -80,6 +111,7 @@ def main() -> None:
                 engines.add(advice.engine)
                 moves.append(len(advice.estimates))
                 verdicts.append(advice.verdict)
+                stops.append(advice.stopped_by)
                 answers.append((advice.verdict, advice.estimates[0].move))
             positions += 1
             if all(v == "clear" for v, _ in answers):
@@ -103,6 +135,12 @@ def main() -> None:
     print(
         f"verdicts: {counts['clear']} clear, {counts['close']} close, {counts['only']} only "
         f"({100 * counts['clear'] / len(verdicts):.0f}% clear)"
+    )
+    decided = sum(1 for v, st in zip(verdicts, stops, strict=True) if v in ("clear", "only") or st == "margin")
+    capped = stops.count("cap")
+    print(
+        f"decided (clear, only, or close within the margin): {decided} of {len(verdicts)} "
+        f"({100 * decided / len(verdicts):.0f}%); stopped by the cap: {capped}"
     )
     print(f"positions where every seed says clear: {both_clear}; the seeds agree on {agree} of them")
 

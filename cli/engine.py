@@ -27,7 +27,8 @@ from analyzer.analysis.advisor import (
     engine_for,
     searching_engine,
 )
-from analyzer.analysis.engines import DEFAULT_TIME_LIMIT, MCTS_SEARCHES
+from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.review import DEFAULT_REVIEW_TIME_LIMIT
 from analyzer.analysis.static import static_hints
 from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
@@ -309,7 +310,7 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
         explanation,
         samples=_int(request, "samples", None, 1, 100_000),
         seed=_int(request, "seed", 0, 0),
-        time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
+        time_limit=_float(request, "time_limit", math.inf, 0.05),
     )
 
 
@@ -451,7 +452,7 @@ def _review(request: dict[str, Any]) -> dict[str, Any]:
             record,
             samples=_int(request, "samples", None, 1, 100_000),
             seed=_int(request, "seed", 0, 0),
-            time_limit=_float(request, "time_limit", DEFAULT_TIME_LIMIT, 0.05),
+            time_limit=_float(request, "time_limit", DEFAULT_REVIEW_TIME_LIMIT, 0.05),
             budget=_int(request, "budget", 0, 100) or None,
             engine=engine,
             labels=_labels(request),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analyzer.analysis.advisor import Advice, advise
+from analyzer.analysis.engines import MCTS_SEARCHES
 from analyzer.analysis.review import SCALE, THRESHOLDS, GameReview, Label
 from analyzer.analysis.static import WEIGHTS, Hint
 from analyzer.analysis.static import analyze as analyze_position
@@ -394,7 +395,8 @@ def why_data(
     seed : int
         Their seed.
     time_limit : float
-        Seconds of sampling for the comparison.
+        Most seconds of sampling for the comparison (``math.inf``: none; without ``samples`` it
+        samples until the verdict is settled, as hint).
     progress : callable, optional
         Called with (deals done, deals planned).
 
@@ -441,6 +443,8 @@ def why_data(
             time_limit=time_limit,
             extra=[asked],
             progress=progress,
+            until_decided=samples is None,
+            searches=MCTS_SEARCHES if samples is None else 1,
         )
         rank = next(k for k, e in enumerate(advice.estimates) if e.move == asked)
         mine, best = advice.estimates[rank], advice.estimates[0]
@@ -598,6 +602,7 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
             "seed": result.seed,
             "time_limit": result.time_limit if math.isfinite(result.time_limit) else None,
             "time_limited": result.time_limited,
+            "until_decided": result.until_decided,
             "engine": result.engine,
             "scale": list(SCALE),
             "thresholds": {str(label): least for label, least in THRESHOLDS},

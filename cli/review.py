@@ -59,7 +59,12 @@ def review(
     time_limit: Annotated[
         float,
         typer.Option(
-            "--time-limit", min=0.05, metavar="SECONDS", help="Seconds of sampling per decision."
+            "--time-limit",
+            min=0.05,
+            metavar="SECONDS",
+            help="Most seconds of sampling per decision (default: none: each decision samples "
+            "until its verdict is settled, as hint, the same on any machine).",
+            show_default=False,
         ),
     ] = DEFAULT_REVIEW_TIME_LIMIT,
     budget: Annotated[
@@ -136,7 +141,7 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: 
     elif not result.moves:
         out.print("No decisions to review: every move was forced or a turn of the stock.")
     out.print(
-        f"Each decision: up to {_budget(result)} (seed {result.seed}, "
+        f"Each decision: {_budget(result)} (seed {result.seed}, "
         f"{_limit(result.time_limit)}); 'drop' is the expected result given up (win +1, draw 0, loss -1; JSON 'loss' is the win chance given up)."
     )
     if result.time_limited:
@@ -199,9 +204,11 @@ def _wrapped(text: str, width: int, *, indent: int = 0, more: int = 0) -> list[s
 
 def _budget(result: GameReview) -> str:
     """What ``--samples`` counted for the engine that reviewed the game."""
+    settled = "sampled until its verdict is settled, " if result.until_decided else ""
     if result.engine == "v3":
-        return f"{result.samples} IS-MCTS iterations, each on its own sampled deal (engine v3)"
-    return f"{result.samples} sampled deals" + (f" (engine {result.engine})" if result.engine else "")
+        return f"{settled}up to {result.samples} IS-MCTS iterations, each on its own sampled deal (engine v3)"
+    engine = f" (engine {result.engine})" if result.engine else ""
+    return f"{settled}up to {result.samples} sampled deals{engine}"
 
 
 def _limit(seconds: float) -> str:

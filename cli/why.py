@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 import typer
 
-from analyzer.analysis.advisor import DEFAULT_TIME_LIMIT
 from analyzer.core.cards import counted
 from analyzer.core.errors import IllegalMoveError
 from analyzer.solver.why import explain
@@ -49,10 +49,12 @@ def why(
             "--time-limit",
             min=0.05,
             metavar="SECONDS",
-            help="Seconds of sampling when comparing; where every card is known (a puzzle), "
-            "half of them go to the exact search first, which needs no sampling.",
+            help="Most seconds of sampling when comparing (default: none: it samples until the "
+            "verdict is settled, as hint); where every card is known (a puzzle), half of them go "
+            "to the exact search first, which needs no sampling.",
+            show_default=False,
         ),
-    ] = DEFAULT_TIME_LIMIT,
+    ] = math.inf,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -49,9 +49,11 @@ DEFAULT_NODE_BUDGET = 4_000
 BATCH = 8
 """Deals sampled between two looks at the verdict when a hint samples until it decides."""
 
-DECIDE_CAP = {"lookahead": 96, "exact": 48, "mcts": 8_000}
+DECIDE_CAP = {"lookahead": 480, "exact": 48, "mcts": 40_000}
 """Most deals (``mcts``: IS-MCTS iterations) a hint that samples until it decides may use, by
-search; the engine's ``samples`` is where the ``mcts`` iterations are first split."""
+search; the engine's ``samples`` is where the ``mcts`` iterations are first split.  Sized so that
+at least 90% of mid-game positions with a choice are decided before the cap (``bench/hint.py``,
+BENCHMARKS.md), which the native core answers in well under a second."""
 
 MCTS_SEARCHES = 4
 """Independent IS-MCTS searches a deciding ``v3`` hint starts with (more are added in pairs)."""
@@ -104,7 +106,9 @@ class Engine:
     samples : int
         Deals sampled by default (``mcts``: iterations, each on its own sampled deal).
     bot_samples : int
-        Deals sampled per decision by the ``hint`` bot of this engine.
+        Deals sampled per decision by the ``hint`` bot of this engine (``mcts``: iterations).
+    bot_node_budget : int or None
+        Positions per sampled deal of the ``hint`` bot (``lookahead``); ``None``: ``node_budget``.
     c : float
         ``mcts``: UCB1 exploration constant (:func:`analyzer.search.mcts.search`).
     method : str
@@ -138,7 +142,8 @@ class Engine:
     playouts: int = 1
     spread: int = 1
     samples: int = DEFAULT_SAMPLES
-    bot_samples: int = 8
+    bot_samples: int = 48
+    bot_node_budget: int | None = None
     c: float = 0.7
     method: Method = "uct"
     opponents: Opponents = "search"
@@ -147,11 +152,19 @@ class Engine:
 
 
 ENGINES: dict[str, Engine] = {
-    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=1_000, infer=False),
-    "v2": Engine("v2", "all", "lookahead", "fitted"),
-    "v1": Engine("v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False),
+    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=50_000, infer=False),
+    "v2": Engine("v2", "all", "lookahead", "fitted", bot_node_budget=8_000),
+    "v1": Engine(
+        "v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False, bot_samples=8
+    ),
 }
-"""The hint engines by name; ``v1`` is the first one, kept to measure the others against."""
+"""The hint engines by name; ``v1`` is the first one, kept to measure the others against.
+
+The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``) give it, on the native core, the
+wall time per decision the Python engine took with the earlier budgets (``v2``: 8 deals of 1,000
+positions; ``v3``: 1,000 iterations): about 1.9 s per ``classic`` deal and 3.3 s per
+``megajogos`` deal (BENCHMARKS.md).  ``hint:samples=8:node_budget=1000`` and
+``hint:samples=1000`` name the earlier bots."""
 
 AUTO = "auto"
 """The default engine name: ``v3`` (IS-MCTS) for three or more players, ``v2`` for two.

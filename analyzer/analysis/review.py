@@ -56,11 +56,11 @@ from dataclasses import dataclass
 
 from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
-    DEFAULT_TIME_LIMIT,
     advise,
     candidate_moves,
     engine_for,
 )
+from analyzer.analysis.engines import DECIDE_CAP, MCTS_SEARCHES
 from analyzer.core.dealing import view
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
@@ -88,10 +88,10 @@ __all__ = [
 DEFAULT_REVIEW_SAMPLES: int | None = None
 """Most deals sampled per decision by default: the engine's, as ``hint``
 (:attr:`analyzer.analysis.advisor.Engine.samples`)."""
-DEFAULT_REVIEW_TIME_LIMIT = DEFAULT_TIME_LIMIT
-"""Seconds of sampling per decision by default (as ``hint``): a 60-move classic game has
-about 5-15 decisions, so its review takes well under a minute on one core
-(``bench/review.py``)."""
+DEFAULT_REVIEW_TIME_LIMIT = math.inf
+"""Seconds of sampling per decision by default: none. As ``hint``, each decision samples in seeded
+batches until its verdict is settled (or the cap), so the same record and settings give the same
+marks on any machine; a ``time_limit`` is a cap only (``bench/review.py``)."""
 
 SCALE = (-1.0, 1.0)
 """The scale of the expected result (R20): a sure loss, a sure win; a draw is 0."""
@@ -322,6 +322,9 @@ class GameReview:
     engine : str
         The hint engine that evaluated the decisions (``v3``: ``samples`` counts
         IS-MCTS iterations, each on its own sampled deal).
+    until_decided : bool
+        Each decision sampled until its verdict was settled, ``samples`` being the cap (the
+        default), rather than ``samples`` deals.
     """
 
     moves: list[ReviewedMove]
@@ -332,6 +335,7 @@ class GameReview:
     time_limited: int = 0
     seconds: float = 0.0
     engine: str = ""
+    until_decided: bool = False
 
 
 def decisions(start: GameState, moves: Sequence[Move]) -> list[int]:
@@ -389,6 +393,12 @@ def summarize(moves: Sequence[ReviewedMove], players: int) -> list[PlayerSummary
     return out
 
 
+def _most(search: str) -> int:
+    """The most deals (``mcts``: iterations) a decision samples by default: the cap of a hint that
+    samples until its verdict is settled."""
+    return DECIDE_CAP[search]
+
+
 def review_game(
     start: GameState,
     moves: Sequence[Move],
@@ -414,11 +424,13 @@ def review_game(
     moves : sequence of Move
         The moves in order, chance moves (turns, R10) included.
     samples : int, optional
-        Most deals sampled per decision; the engine's default when omitted.
+        Deals sampled per decision; when omitted each decision samples in seeded batches until
+        its verdict is settled, as ``hint`` does, at most the engine's cap
+        (:data:`analyzer.analysis.engines.DECIDE_CAP`).
     seed : int
-        Same seed, same review (given the same time budget).
+        Same seed, same review (on any machine, unless ``time_limit`` cuts the sampling).
     time_limit : float
-        Seconds of sampling per decision.
+        Most seconds of sampling per decision (none by default).
     node_budget : int, optional
         Positions per sampled deal, as ``hint --budget``; the hint engine's
         default when omitted (as ``hint``).
@@ -458,6 +470,10 @@ def review_game(
                 node_budget=node_budget,
                 extra=[move],
                 engine=engine,
+                until_decided=samples is None,
+                # Independent IS-MCTS searches for the verdict, as hint; one search when the
+                # number of iterations is given (as reviews always were).
+                searches=MCTS_SEARCHES if samples is None else 1,
             )
             limited += advice.time_limited
             best = advice.estimates[0]
@@ -499,12 +515,13 @@ def review_game(
     return GameReview(
         reviewed,
         summarize(reviewed, start.rules.players),
-        engine_for(engine, start.rules).samples if samples is None else samples,
+        _most(engine_for(engine, start.rules).search) if samples is None else samples,
         seed,
         time_limit,
         limited,
         time.perf_counter() - begin,
         engine_for(engine, start.rules).name,
+        samples is None,
     )
 
 

@@ -95,10 +95,10 @@ class HintBot:
     ----------
     samples : int, optional
         Deals sampled per decision; the engine's ``bot_samples`` when omitted
-        (``v2``: 8, ``v3``: 1,000 IS-MCTS iterations; a bot plays many deals,
-        the ``hint`` command samples more).
+        (``v2``: 48, ``v3``: 50,000 IS-MCTS iterations, ``v1``: 8).
     node_budget : int, optional
-        Positions per sampled deal (``v2``: 1,000; other engines: their own default).
+        Positions per sampled deal (``v2``: the engine's ``bot_node_budget``, 8,000; other
+        engines: their own default).
     time_limit : float
         Seconds per decision, a safety net: the budgets above normally end
         the search first, which keeps seeded games reproducible.
@@ -240,8 +240,8 @@ class HintBot:
             engine = replace(base, **self.overrides)
             samples = engine.bot_samples if self._samples is None else self._samples
             budget = self._node_budget
-            if budget is None and engine.name == "v2":
-                budget = 1_000
+            if budget is None and engine.search == "lookahead":
+                budget = engine.bot_node_budget
             found = self._setups[rules.players] = (engine, samples, budget)
         return found
 

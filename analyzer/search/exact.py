@@ -690,7 +690,7 @@ def solve(
 
     Examples
     --------
-    >>> from analyzer.formats.position import read_position
+    >>> from analyzer.formats.sniff import read_position
     >>> result = solve(read_position("examples/positions/example6-going-out.json"))
     >>> result.winner, result.proven
     (0, True)

@@ -689,10 +689,14 @@ async function runReview() {
   bar.value = 0;
   problem("");
   try {
-    const samples = Number($("#review-samples").value) || 8;
+    // No samples given: each decision samples until its verdict is settled, as `conquian review`
+    // does by default, so that the board and the command give the same marks.
+    const samples = Number($("#review-samples").value) || 0;
+    const request = { record: text, labels: "french" };
+    if (samples > 0) request.samples = samples;
     const review = await stream(
       "review",
-      { record: text, samples, time_limit: 30, labels: "french" },
+      request,
       (p) => { bar.max = p.planned || 1; bar.value = p.done; },
       { signal },
     );
