@@ -19,7 +19,7 @@ from analyzer.analysis.advisor import (
     engine_for,
     searching_engine,
 )
-from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import MARGIN
 from analyzer.core.cards import counted, format_card
@@ -317,20 +317,20 @@ def _search_text(advice: Advice) -> str:
     exact = 100 * (1 - advice.unproven)
     if advice.engine == "v1":
         return (
-            f"Engine v1: {100 * advice.unproven:.0f}% of the solves hit their position budget "
+            f"Engine cpsat (v1): {100 * advice.unproven:.0f}% of the solves hit their position budget "
             "and used the melded-card heuristic."
         )
     if advice.engine == "v3":
         return (
-            f"Engine v3: a median of {advice.depth:.0f} moves chosen in the tree per iteration; "
+            f"Engine ismcts (v3): a median of {advice.depth:.0f} moves chosen in the tree per iteration; "
             f"{exact:.0f}% of the iterations ended the deal inside the tree, the rest were played "
             f"out by the eager policy; {MCTS_SEARCHES} or more independent searches, moves ranked "
             "by their mean result."
         )
     if advice.unproven == 0:
-        return f"Engine {advice.engine}: every search reached the end of the deal (exact)."
+        return f"Engine {_named(advice.engine)}: every search reached the end of the deal (exact)."
     return (
-        f"Engine {advice.engine}: searched {advice.depth:.0f} offers ahead (median); "
+        f"Engine {_named(advice.engine)}: searched {advice.depth:.0f} offers ahead (median); "
         f"{exact:.0f}% of the deals solved to the end, the rest scored by the fitted leaf "
         "evaluation."
     )
@@ -367,3 +367,9 @@ def _static_hint(
     if len(moves) > limit:
         out.print(f"... and {len(moves) - limit} more (use --top).")
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
+
+def _named(engine: str) -> str:
+    """An engine by its method, its version name beside it: ``pimc (v2)``."""
+    found = ENGINES.get(engine)
+    return f"{found.method_name} ({engine})" if found is not None and found.method_name else engine

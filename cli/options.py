@@ -84,8 +84,9 @@ EngineOpt = Annotated[
         "--engine",
         metavar="NAME",
         callback=_engine_name,
-        help="Hint engine: auto (the default: v3 for three players, v2 for two), v3 (IS-MCTS), "
-        "v2 (sampled deals searched by a lookahead) or v1 (the first one, kept for comparison).",
+        help="Hint engine: auto (the default: ismcts for three players, pimc for two), ismcts "
+        "(information-set Monte Carlo tree search; alias v3), pimc (sampled deals searched by "
+        "a lookahead; alias v2) or cpsat (the first one, kept for comparison; alias v1).",
     ),
 ]
 """``--engine`` of hint and review: checked when the command line is read (exit 2)."""

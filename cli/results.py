@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from analyzer.analysis.advisor import Advice, advise
-from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.review import SCALE, THRESHOLDS, GameReview, Label
 from analyzer.analysis.static import WEIGHTS, Hint
 from analyzer.analysis.static import analyze as analyze_position
@@ -170,6 +170,7 @@ def hint_data(
         "time_limited": advice.time_limited,
         "interrupted": advice.interrupted,
         "engine": advice.engine,
+        "method": ENGINES[advice.engine].method_name if advice.engine in ENGINES else "",
         "depth": advice.depth,
         "verdict": advice.verdict,
         "close_to_best": [m.text(lab) for m in advice.close_to_best],

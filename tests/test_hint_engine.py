@@ -281,7 +281,7 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
     forcing = str(EXAMPLES / "forcing.json")
     code, out, err = run("hint", forcing, "--engine", "v9")
     assert code == 2 and one_error_line(err) and out == ""
-    assert "unknown hint engine: 'v9' (known: auto, v3, v2, v1)" in err
+    assert "unknown hint engine: 'v9' (known: auto, ismcts, pimc, cpsat, v3, v2, v1)" in err
     assert "(see 'conquian hint --help')" in err
     record = tmp_path / "game.jsonl"
     record.write_text("not read\n")
@@ -378,3 +378,21 @@ def test_open_hint_spends_the_budget_of_its_one_deal_and_solves_a_cheap_position
     assert hint["exact"] is True and hint["unproven"] == 0.0
     best = hint["moves"][0]
     assert best["win"] - best["loss"] == pytest.approx(solved["values"][hint["to_act"]])
+
+
+def test_engines_are_named_by_method_with_their_version_names_kept() -> None:
+    from analyzer.analysis.engines import ENGINES, METHODS, engine_for
+    from analyzer.core.rules import get_rules
+
+    rules = get_rules("classic")
+    assert METHODS == {"ismcts": "v3", "pimc": "v2", "cpsat": "v1"}
+    for method, version in METHODS.items():
+        assert engine_for(method, rules) is engine_for(version, rules) is ENGINES[version]
+        assert ENGINES[version].method_name == method
+    code, out, _ = run("hint", str(EXAMPLES / "forcing.json"), "--engine", "pimc", "--samples", "4", "--json")
+    code2, out2, _ = run("hint", str(EXAMPLES / "forcing.json"), "--engine", "v2", "--samples", "4", "--json")
+    assert code == code2 == 0
+    first, second = json.loads(out), json.loads(out2)
+    assert first["engine"] == "v2" and first["method"] == "pimc"
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second

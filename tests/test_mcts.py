@@ -219,7 +219,7 @@ def test_auto_is_v3_for_three_players_and_v2_for_two() -> None:
     assert engine_for("auto", get_rules("megajogos")).name == "v3"
     assert engine_for("auto", get_rules("classic")).name == "v2"
     assert engine_for("v1", get_rules("megajogos")).name == "v1"
-    with pytest.raises(ConquianError, match=r"unknown hint engine: 'v9' \(known: auto, v3, v2, v1\)"):
+    with pytest.raises(ConquianError, match=r"unknown hint engine: 'v9' \(known: auto, ismcts, pimc, cpsat, v3, v2, v1\)"):
         engine_for("v9", get_rules("classic"))
     bot = make_bot("hint")
     assert bot.setup(get_rules("megajogos"))[:2] == (ENGINES["v3"], ENGINES["v3"].bot_samples)  # type: ignore[attr-defined]

@@ -225,30 +225,47 @@ def advise(
     _check_budgets(samples, time_limit, node_budget)
     if isinstance(searches, bool) or not isinstance(searches, int) or searches < 1:
         raise ConquianError(f"searches must be a whole number of at least 1, got {searches!r}")
-    engine = searching_engine(engine, state, open_hands=open_hands)
-    budget = engine.node_budget if node_budget is None else node_budget
-    if (
-        node_budget is None
-        and engine.search == "lookahead"
-        and open_hands
-        and state.stock is not None
-    ):
-        # One deal, every card known: the whole budget of the sampled deals goes to it, so that
-        # a cheap position is solved to the end (the time limit still stops the search).
-        budget = OPEN_NODE_BUDGET
-    cap = DECIDE_CAP.get(engine.search, engine.samples) if until_decided else engine.samples
-    samples = cap if samples is None else samples
-    player = state.to_act
+    found = searching_engine(engine, state, open_hands=open_hands)
     if state.phase in (Phase.OVER, Phase.TURN):
         raise PositionError(f"no move to choose: {state.describe()}")
     check_chooser(state)
     if open_hands:
         check_open(state)
-    mine = state if open_hands else view_of(state, player)
-    weights = infer_weights(mine, player) if engine.read and not open_hands else None
-    reading = read_cards(mine, player) if weights else {}
-    v1 = engine.candidates == "v1"
-    groups = [[m] for m in v1_candidates(mine)] if v1 else choices(mine)
+    mine = state if open_hands else view_of(state, state.to_act)
+    weights = infer_weights(mine, mine.to_act) if found.read and not open_hands else None
+    reading = read_cards(mine, mine.to_act) if weights else {}
+    groups, asked = _choices(mine, found, extra)
+    cap = DECIDE_CAP.get(found.search, found.samples) if until_decided else found.samples
+    samples = cap if samples is None else samples
+    if found.search == "mcts":
+        return _advise_mcts(
+            mine, groups, asked, found, samples, seed, time_limit, progress, stop, start, weights,
+            reading, searches=max(searches, MCTS_SEARCHES) if until_decided else searches,
+            until_decided=until_decided,
+        )
+    budget = _node_budget(found, node_budget, open_hands and state.stock is not None)
+    sampling = _Sampling(mine, groups, asked, found, budget, seed, time_limit, stop, weights)
+    sampling.run(samples, open_hands and state.stock is not None, until_decided, progress, start)
+    return sampling.answer(start, reading)
+
+
+def _node_budget(engine: Engine, asked: int | None, exact_deal: bool) -> int:
+    """Positions per deal: the one asked for, else the engine's; on the one deal of an open
+    position with the stock order given, :data:`OPEN_NODE_BUDGET` (every card known: the whole
+    budget of the sampled deals goes to it, so that a cheap position is solved to the end)."""
+    if asked is not None:
+        return asked
+    if engine.search == "lookahead" and exact_deal:
+        return OPEN_NODE_BUDGET
+    return engine.node_budget
+
+
+def _choices(
+    mine: GameState, engine: Engine, extra: list[Move] | None
+) -> tuple[list[list[Move]], set[Move]]:
+    """The candidate moves grouped by choice (:func:`choices`, or ``v1``'s CP-SAT takes), with the
+    legal moves of ``extra`` each put in its choice's group; and those asked-about moves."""
+    groups = [[m] for m in v1_candidates(mine)] if engine.candidates == "v1" else choices(mine)
     asked: set[Move] = set()
     for move in extra or []:
         if not mine.is_legal(move):
@@ -259,132 +276,171 @@ def advise(
             groups.append([move])
         elif move not in home:
             home.append(move)
-    candidates = [m for g in groups for m in g]
-    rng = random.Random(seed)
-    exact_deal = open_hands and state.stock is not None
-    if engine.search == "mcts":
-        return _advise_mcts(
-            mine, groups, asked, engine, samples, seed, time_limit, progress, stop, start, weights,
-            reading, searches=max(searches, MCTS_SEARCHES) if until_decided else searches,
-            until_decided=until_decided,
+    return groups, asked
+
+
+class _Sampling:
+    """PIMC for :func:`advise`: sampled deals of the hidden cards, every candidate searched on
+    each (``v2``'s lookahead or ``v1``'s exact solves), tallied per move for the answer."""
+
+    def __init__(
+        self,
+        mine: GameState,
+        groups: list[list[Move]],
+        asked: set[Move],
+        engine: Engine,
+        budget: int,
+        seed: int,
+        time_limit: float,
+        stop: Callable[[], bool] | None,
+        weights: Mapping[int, Sequence[float]] | None,
+    ) -> None:
+        self.mine, self.groups, self.asked, self.engine = mine, groups, asked, engine
+        self.budget, self.seed, self.time_limit, self.weights = budget, seed, time_limit, weights
+        self.player, self.n = mine.to_act, mine.rules.players
+        self.candidates = [m for g in groups for m in g]
+        self.tallies = {m: [0.0, 0.0, 0.0] for m in self.candidates}  # win, draw, loss
+        self.results: dict[Move, list[float]] = {m: [] for m in self.candidates}  # per deal
+        self.scores: dict[Move, Hint] = {}
+        self.solves = self.unproven = self.shallow = self.done = self.clock_cut = 0
+        self.depths: list[int] = []
+        self.planned = 1
+        self.exact_deal = False
+        self.interrupted = False
+        self.stopped_by = "samples"
+        self._stop = stop
+        self.lookahead = (
+            Lookahead(
+                _evaluator(engine, mine, seed),
+                mode=engine.mode,
+                max_nodes=budget,
+                time_limit=max(0.05, time_limit),
+                max_depth=engine.max_depth,
+                spread=engine.spread,
+                opponents=engine.opponents,
+                stop=self.stopping if stop is not None else None,
+            )
+            if engine.search == "lookahead"
+            else None
         )
-    planned = 1 if exact_deal else max(1, samples)
-    n = state.rules.players
-    tallies = {m: [0.0, 0.0, 0.0] for m in candidates}  # win, draw, loss
-    results: dict[Move, list[float]] = {m: [] for m in candidates}  # per deal, win - loss
-    scores: dict[Move, Hint] = {}
-    solves = unproven = shallow = done = clock_cut = 0
-    depths: list[int] = []
 
-    def stopping() -> bool:
-        # The searches of a deal may be cut only once one deal is whole.
-        return done > 0 and stop is not None and stop()
+    def stopping(self) -> bool:
+        """``stop``, once one deal is whole (the searches of the first deal are never cut)."""
+        return self.done > 0 and self._stop is not None and self._stop()
 
-    lookahead = (
-        Lookahead(
-            _evaluator(engine, state, seed),
-            mode=engine.mode,
-            max_nodes=budget,
-            time_limit=max(0.05, time_limit),
-            max_depth=engine.max_depth,
-            spread=engine.spread,
-            opponents=engine.opponents,
-            stop=stopping if stop is not None else None,
+    def run(
+        self,
+        samples: int,
+        exact_deal: bool,
+        until_decided: bool,
+        progress: Callable[[int, int], None] | None,
+        start: float,
+    ) -> None:
+        """Sample and search deals until the planned number, a settled verdict (in batches of
+        :data:`BATCH`, ``until_decided``), the time limit or ``stop``."""
+        self.exact_deal = exact_deal
+        self.planned = planned = 1 if exact_deal else max(1, samples)
+        rng = random.Random(self.seed)
+        for _ in range(planned):
+            if self.stopping():
+                self.interrupted = True
+                break
+            self.search(self.deal(rng))
+            self.done += 1
+            if progress is not None:
+                progress(self.done, planned)
+            if until_decided and self.done % BATCH == 0 and self.done < planned:
+                now = _comparisons(self.ranking(False), self.results, False)
+                if settled(now):
+                    self.stopped_by = "margin" if judge(now).kind == "close" else "verdict"
+                    break
+            if time.perf_counter() - start > self.time_limit:
+                if self.done < planned:
+                    self.stopped_by = "time"
+                break
+        else:
+            self.stopped_by = "position" if exact_deal else "cap" if until_decided else "samples"
+        if self._stop is not None and self._stop():
+            self.interrupted = True
+        if self.interrupted:
+            self.stopped_by = "interrupted"
+
+    def deal(self, rng: random.Random) -> GameState:
+        """The next deal: the position itself (open, stock order given), else a sampled one."""
+        if self.exact_deal:
+            return self.mine
+        deal = sample_deal(self.mine, self.player, rng, infer=self.engine.infer, weights=self.weights)
+        return deal.evolve(stock=None) if self.engine.stock == "chance" else deal
+
+    def search(self, deal: GameState) -> None:
+        """Every candidate's outcome on ``deal``, tallied."""
+        if self.lookahead is not None:
+            found = self.lookahead.values(deal, self.candidates)
+            self.solves += 1
+            self.unproven += not found.exact
+            self.shallow += not found.exact and found.depth < 1
+            self.clock_cut += found.stopped_by == "time"
+            self.depths.append(found.depth)
+            for move, outcome in zip(self.candidates, found.outcomes, strict=True):
+                self.tally(move, outcome)
+            return
+        solver = Solver(
+            max_nodes=self.budget,
+            time_limit=max(0.05, self.time_limit),
+            leaf=melded_lead,
+            stop=self.stopping if self._stop is not None else None,
         )
-        if engine.search == "lookahead"
-        else None
-    )
+        for move in self.candidates:
+            result = solver.solve(deal.apply(move, check=False))
+            self.solves += 1
+            self.unproven += not result.proven
+            self.shallow += not result.proven
+            self.tally(move, result.outcome)
 
-    def tally(move: Move, outcome: Outcome) -> None:
-        win, draw = outcome[player], outcome[n]
-        t = tallies[move]
+    def tally(self, move: Move, outcome: Outcome) -> None:
+        """Add one deal's outcome of ``move`` (R20)."""
+        win, draw = outcome[self.player], outcome[self.n]
+        t = self.tallies[move]
         t[0] += win
         t[1] += draw
         t[2] += 1.0 - win - draw
-        results[move].append(2.0 * win + draw - 1.0)
+        self.results[move].append(2.0 * win + draw - 1.0)
 
-    interrupted = False
-    stopped_by = "samples"
-    for _ in range(planned):
-        if stopping():
-            interrupted = True
-            break
-        deal = (
-            mine
-            if exact_deal
-            else sample_deal(mine, player, rng, infer=engine.infer, weights=weights)
+    def ranking(self, exact: bool) -> list[MoveEstimate]:
+        """One estimate per choice, best first (:func:`_ranked`)."""
+        return _ranked(self.mine, self.groups, self.asked, self.tallies, self.done, exact, self.scores)
+
+    def answer(self, start: float, reading: dict[int, tuple[int, ...]]) -> Advice:
+        """The :class:`Advice` of the deals searched: ranking, verdict, reasons."""
+        exact = self.exact_deal and self.unproven == 0
+        ranked = self.ranking(exact)
+        comparisons = _comparisons(ranked, self.results, exact)
+        verdict = judge(comparisons)
+        estimates = [
+            replace(e, diff=c.diff, diff_ci95=c.ci95) for e, c in zip(ranked, comparisons, strict=True)
+        ]
+        static = {e.move: self.scores[e.move] for e in estimates}
+        estimates = with_reasons(self.mine, self.player, estimates, static)
+        self.depths.sort()
+        solves = self.solves
+        return Advice(
+            self.player,
+            estimates,
+            self.done,
+            time.perf_counter() - start,
+            self.unproven / solves if solves else 0.0,
+            self.seed,
+            self.planned,
+            self.engine.name,
+            float(self.depths[len(self.depths) // 2]) if self.depths else 0.0,
+            self.shallow / solves if solves else 0.0,
+            self.interrupted,
+            self.clock_cut > 0,
+            reading,
+            verdict.kind,
+            tuple(estimates[k].move for k in verdict.close),
+            self.stopped_by,
         )
-        if engine.stock == "chance" and not exact_deal:
-            deal = deal.evolve(stock=None)
-        if lookahead is not None:
-            found = lookahead.values(deal, candidates)
-            solves += 1
-            unproven += not found.exact
-            shallow += not found.exact and found.depth < 1
-            clock_cut += found.stopped_by == "time"
-            depths.append(found.depth)
-            for move, outcome in zip(candidates, found.outcomes, strict=True):
-                tally(move, outcome)
-        else:
-            solver = Solver(
-                max_nodes=budget,
-                time_limit=max(0.05, time_limit),
-                leaf=melded_lead,
-                stop=stopping if stop is not None else None,
-            )
-            for move in candidates:
-                result = solver.solve(deal.apply(move, check=False))
-                solves += 1
-                unproven += not result.proven
-                shallow += not result.proven
-                tally(move, result.outcome)
-        done += 1
-        if progress is not None:
-            progress(done, planned)
-        if until_decided and done % BATCH == 0 and done < planned:
-            ranked = _ranked(mine, groups, asked, tallies, done, False, scores)
-            now = _comparisons(ranked, results, False)
-            if settled(now):
-                stopped_by = "margin" if judge(now).kind == "close" else "verdict"
-                break
-        if time.perf_counter() - start > time_limit:
-            if done < planned:
-                stopped_by = "time"
-            break
-    else:
-        stopped_by = "position" if exact_deal else "cap" if until_decided else "samples"
-    if stop is not None and stop():
-        interrupted = True
-    if interrupted:
-        stopped_by = "interrupted"
-    exact = exact_deal and unproven == 0
-    ranked = _ranked(mine, groups, asked, tallies, done, exact, scores)
-    comparisons = _comparisons(ranked, results, exact)
-    verdict = judge(comparisons)
-    estimates = [
-        replace(e, diff=c.diff, diff_ci95=c.ci95) for e, c in zip(ranked, comparisons, strict=True)
-    ]
-    static = {e.move: scores[e.move] for e in estimates}
-    estimates = with_reasons(mine, player, estimates, static)
-    depths.sort()
-    return Advice(
-        player,
-        estimates,
-        done,
-        time.perf_counter() - start,
-        unproven / solves if solves else 0.0,
-        seed,
-        planned,
-        engine.name,
-        float(depths[len(depths) // 2]) if depths else 0.0,
-        shallow / solves if solves else 0.0,
-        interrupted,
-        clock_cut > 0,
-        reading,
-        verdict.kind,
-        tuple(estimates[k].move for k in verdict.close),
-        stopped_by,
-    )
 
 
 def _ranked(

@@ -33,6 +33,7 @@ __all__ = [
     "ENGINES",
     "ENGINE_NAMES",
     "MCTS_SEARCHES",
+    "METHODS",
     "OPEN_NODE_BUDGET",
     "Engine",
     "engine_for",
@@ -123,6 +124,8 @@ class Engine:
         ``mcts``: how the player's own seat is played in the playouts:
         ``"eager"`` or ``"nomeld"`` (never laying a meld from the hand alone,
         R16; :data:`analyzer.search.playout.PLAYOUTS`).
+    method_name : str
+        The engine's name by its method (``ismcts``, ``pimc``, ``cpsat``; :data:`METHODS`).
     read : bool
         Read the hidden hands from the cards their players were seen to give up
         (the position's history ``GameState.paid``, a paid centre card, the card
@@ -149,15 +152,20 @@ class Engine:
     opponents: Opponents = "search"
     read: bool = False
     playout: Playout = "eager"
+    method_name: str = ""
 
 
 ENGINES: dict[str, Engine] = {
-    "v3": Engine("v3", "all", "mcts", "rollout", samples=2_000, bot_samples=50_000, infer=False),
-    "v2": Engine("v2", "all", "lookahead", "fitted", bot_node_budget=8_000),
-    "v1": Engine(
-        "v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False, bot_samples=8
+    "v3": Engine(
+        "v3", "all", "mcts", "rollout", samples=2_000, bot_samples=50_000, infer=False,
+        method_name="ismcts",
     ),
-}
+    "v2": Engine("v2", "all", "lookahead", "fitted", bot_node_budget=8_000, method_name="pimc"),
+    "v1": Engine(
+        "v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False, bot_samples=8,
+        method_name="cpsat",
+    ),
+}  # fmt: skip
 """The hint engines by name; ``v1`` is the first one, kept to measure the others against.
 
 The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``) give it, on the native core, the
@@ -174,8 +182,14 @@ Chosen by measured strength (``bench/strength.py``, docs/hint.md): in
 ``v2`` lookahead at about the same time per deal; in ``classic`` the two are level on the same
 deals and ``v2`` is the faster."""
 
-ENGINE_NAMES: tuple[str, ...] = (AUTO, *ENGINES)
-"""Every name ``--engine`` takes."""
+METHODS: dict[str, str] = {e.method_name: name for name, e in ENGINES.items()}
+"""The engines by the method they search with: ``ismcts`` (information-set Monte Carlo tree
+search, ``v3``), ``pimc`` (perfect-information Monte Carlo: a lookahead on sampled deals,
+``v2``) and ``cpsat`` (CP-SAT-chosen takes solved exactly on sampled deals, ``v1``); the version
+names ``v3``, ``v2``, ``v1`` are kept as their aliases."""
+
+ENGINE_NAMES: tuple[str, ...] = (AUTO, *METHODS, *ENGINES)
+"""Every name ``--engine`` takes: ``auto``, the method names, and the version names."""
 
 
 def engine_for(engine: str | Engine, rules: Rules) -> Engine:
@@ -190,6 +204,7 @@ def engine_for(engine: str | Engine, rules: Rules) -> Engine:
     """
     if isinstance(engine, Engine):
         return engine
+    engine = METHODS.get(engine, engine)
     if engine == AUTO:
         return ENGINES["v3" if rules.players >= 3 else "v2"]
     if engine not in ENGINES:

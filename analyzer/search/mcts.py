@@ -62,6 +62,7 @@ __all__ = [
     "LEAVES",
     "METHODS",
     "OPPONENTS",
+    "MctsOptions",
     "MoveStats",
     "Node",
     "SearchResult",
@@ -157,6 +158,60 @@ def _rewards(outcome: Outcome) -> tuple[list[float], float]:
     return [win + 0.5 * draw for win in outcome[:-1]], draw
 
 
+@dataclass(frozen=True, slots=True)
+class MctsOptions:
+    """How :func:`search` searches, checked once when made (the strategy object of OpenSpiel's
+    ``MCTSBot``).
+
+    Attributes
+    ----------
+    iterations : int
+        Determinized descents, each adding one node and evaluating one leaf (at least 1).
+    c : float
+        UCB1 exploration constant (rewards lie in [0, 1]).
+    leaf : str
+        ``"rollout"`` or ``"fitted"`` (:data:`LEAVES`).
+    infer : bool
+        Determinize only into deals consistent with the other players' declines.
+    method : str
+        ``"uct"`` (the tree) or ``"halving"`` (sequential halving at the root, :data:`METHODS`).
+    opponents : str
+        ``"search"`` or ``"policy"`` (:data:`OPPONENTS`).
+    playout : str
+        ``"eager"`` or ``"nomeld"`` (:data:`analyzer.search.playout.PLAYOUTS`).
+    time_limit : float or None
+        Seconds; the search stops after the iteration that passes it.
+
+    Raises
+    ------
+    ConquianError
+        If ``iterations`` is below 1, a choice is unknown, or ``opponents="policy"`` comes with
+        ``method="halving"`` (no effect: its playouts play the policy already).
+    """
+
+    iterations: int = 1000
+    c: float = 0.7
+    leaf: Leaf = "rollout"
+    infer: bool = False
+    method: Method = "uct"
+    opponents: Opponents = "search"
+    playout: Playout = "eager"
+    time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ConquianError(f"iterations must be at least 1, not {self.iterations}")
+        for name, choices in (("leaf", LEAVES), ("method", METHODS), ("opponents", OPPONENTS),
+                              ("playout", PLAYOUTS)):  # fmt: skip
+            value = getattr(self, name)
+            if value not in choices:
+                raise ConquianError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+        if self.opponents == "policy" and self.method == "halving":
+            raise ConquianError(
+                "opponents=policy has no effect with method=halving (its playouts play the policy already)"
+            )
+
+
 @paused_gc()
 def search(
     view: GameState,
@@ -174,6 +229,7 @@ def search(
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
     weights: Mapping[int, Sequence[float]] | None = None,
+    options: MctsOptions | None = None,
 ) -> SearchResult:
     """IS-MCTS from the view of the player to act (module docstring).
 
@@ -183,47 +239,16 @@ def search(
         The acting player's view: his hand known, the others' hands and the
         stock order may be hidden.  A whole deal works too (its hidden parts
         are then known, except that the stock order is always drawn at random).
-    iterations : int
-        Determinized descents, each adding one node and evaluating one leaf.
+    iterations, c, leaf, infer, method, opponents, playout, time_limit
+        How to search, as the fields of :class:`MctsOptions` (``method="halving"``: sequential
+        halving at the root with common random numbers, Karnin, Koren and Somekh, ICML 2013:
+        the budget split over ceil(log2 K) rounds for K root moves, every surviving move played
+        on the same whole deals, the better half surviving; ``leaf`` and ``c`` unused);
+        ignored when ``options`` is given.
     seed : int or random.Random
         Seeds the sampling, the turned cards and the playouts.
-    c : float
-        UCB1 exploration constant (rewards lie in [0, 1]).
-    leaf : str
-        ``"rollout"`` or ``"fitted"`` (:data:`LEAVES`).
-    infer : bool
-        Determinize only into deals consistent with the other players'
-        declines (:func:`analyzer.search.sampling.sample_deal`); else uniformly.
-    method : str
-        ``"uct"``: the IS-MCTS tree (module docstring).  ``"halving"``:
-        sequential halving at the root (Karnin, Koren and Somekh, "Almost
-        optimal exploration in multi-armed bandits", ICML 2013) with common
-        random numbers: the budget is split over ceil(log2 K) rounds for K
-        root moves (each move is played at least once, so a budget below K
-        plays K); each round draws whole deals (hidden hands and stock
-        order, :func:`analyzer.search.sampling.sample_world` with ``ordered``) and
-        plays every surviving move on each of them, then an ``eager`` playout
-        with the same random generator; the better half by mean reward
-        survives.  The moves are compared on the same deals, so the luck of
-        the deal cancels out of their differences.  The playout looks at
-        nothing but hands and centre card, so the search never uses the
-        stock order it drew.  ``leaf`` and ``c`` are not used.
-    opponents : str
-        ``"search"``: the other players choose by UCB1 like the searching
-        player, each maximising his own reward; ``"policy"``: each plays the
-        ``eager`` playout policy's move inside the tree too
-        (:func:`analyzer.search.playout.eager_move`), so only the searching player's
-        choices branch (an opponent model; :data:`OPPONENTS`; measured, no
-        gain in strength, docs/hint.md).
-    playout : str
-        How the searching player's own moves are played in the playouts
-        (:data:`analyzer.search.playout.PLAYOUTS`): ``"eager"`` as every seat, or
-        ``"nomeld"``: never laying a meld from the hand alone (R16), so that
-        laying one in the tree is weighed against never laying it.
     root_moves : sequence of Move, optional
         The root moves to weigh (legal ones; default every legal move).
-    time_limit : float, optional
-        Seconds; the search stops after the iteration that passes it (at least one is done).
     stop : callable, optional
         Polled between iterations; True ends the search (``interrupted``).
     progress : callable, optional
@@ -231,6 +256,8 @@ def search(
     weights : mapping, optional
         The paid-card reading: hidden hands drawn with these card weights
         (:func:`analyzer.search.sampling.sample_deal`); ``None``: uniformly.
+    options : MctsOptions, optional
+        The search's options as one checked value.
 
     Returns
     -------
@@ -240,173 +267,193 @@ def search(
     Raises
     ------
     ConquianError
-        If the deal is over, it is a chance node, the acting player's hand is
-        hidden, ``iterations`` is below 1, ``leaf``, ``method``, ``opponents`` or
-        ``playout`` unknown, or ``opponents="policy"`` with ``method="halving"`` (no effect).
+        If the options are not valid (:class:`MctsOptions`), the deal is over, it is a chance
+        node, the acting player's hand is hidden, or a root move is not legal.
     PositionError
         If the view is impossible (the hidden counts do not fit the unseen cards).
     """
-    if iterations < 1:
-        raise ConquianError(f"iterations must be at least 1, not {iterations}")
-    if leaf not in LEAVES:
-        raise ConquianError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
-    if method not in METHODS:
-        raise ConquianError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    if opponents not in OPPONENTS:
-        raise ConquianError(f"opponents must be one of {', '.join(OPPONENTS)}, not {opponents!r}")
-    if playout not in PLAYOUTS:
-        raise ConquianError(f"playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
-    modelled = opponents == "policy"
-    if modelled and method == "halving":
-        raise ConquianError(
-            "opponents=policy has no effect with method=halving (its playouts play the policy already)"
-        )
+    opts = options or MctsOptions(iterations, c, leaf, infer, method, opponents, playout, time_limit)
+    root_list = _root_moves(view, root_moves)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    model = fitted_evaluator(view.rules.name) if opts.leaf == "fitted" else None  # None: rollouts
+    if native.ACTIVE and (model is None or model.players == view.rules.players):
+        return _native_search(view, root_list, opts, rng, model, stop, progress, weights)
+    if opts.method == "halving":
+        return _halving(view, root_list, opts, rng, stop, progress, weights)
+    return _Tree(view, root_list, opts, rng, model, weights).run(stop, progress)
+
+
+def _root_moves(view: GameState, root_moves: Sequence[Move] | None) -> list[Move]:
+    """The root moves of a search: every legal move, or the legal ones given (each once).
+
+    Raises
+    ------
+    ConquianError
+        If nobody chooses here, the chooser's hand is hidden, or a given move is not legal.
+    """
     if view.is_terminal() or view.is_chance_node():
         raise ConquianError(f"no decision to search: {view.describe()}")
-    me = view.to_act
-    if view.hands[me] is None:
-        raise ConquianError(f"player {me}'s hand is hidden: nothing to search from")
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    quiet = me if playout == "nomeld" else -1
-    model = fitted_evaluator(view.rules.name) if leaf == "fitted" else None
-    if leaf == "fitted" and model is None:
-        leaf = "rollout"  # no fitted model for these rules
-    n = view.rules.players
-    root = Node(reward=[0.0] * n)
+    if view.hands[view.to_act] is None:
+        raise ConquianError(f"player {view.to_act}'s hand is hidden: nothing to search from")
     legal = view.legal_moves()
     if root_moves is None:
-        root_list = legal
-    else:
-        root_list = list(dict.fromkeys(root_moves))
-        bad = [m for m in root_list if m not in legal]
-        if bad or not root_list:
-            raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
-    if native.ACTIVE and (model is None or model.players == n):
-        return _native_search(
-            view, root_list, iterations, rng, c, model, infer, method, modelled, quiet,
-            time_limit, stop, progress, weights,
+        return legal
+    root_list = list(dict.fromkeys(root_moves))
+    bad = [m for m in root_list if m not in legal]
+    if bad or not root_list:
+        raise ConquianError(f"not a legal root move here: {bad[0] if bad else 'none given'}")
+    return root_list
+
+
+class _Tree:
+    """One IS-MCTS tree: each iteration :meth:`descend`s a sampled deal, :meth:`evaluate`s the
+    leaf it reached and :meth:`backup`s the rewards (module docstring)."""
+
+    def __init__(
+        self,
+        view: GameState,
+        root_list: list[Move],
+        opts: MctsOptions,
+        rng: random.Random,
+        model: FittedEvaluator | None,
+        weights: Mapping[int, Sequence[float]] | None,
+    ) -> None:
+        self.view, self.root_list, self.opts, self.rng, self.model = view, root_list, opts, rng, model
+        self.weights = weights
+        self.me = view.to_act
+        self.n = view.rules.players
+        self.quiet = self.me if opts.playout == "nomeld" else -1
+        self.pairs = declined_pairs(view, self.me) if opts.infer else None
+        self.root = Node(reward=[0.0] * self.n)
+
+    def run(
+        self, stop: Callable[[], bool] | None, progress: Callable[[int, int], None] | None
+    ) -> SearchResult:
+        """Iterate until the budget, the time limit or ``stop``; the root moves' statistics."""
+        iterations, time_limit = self.opts.iterations, self.opts.time_limit
+        start = time.perf_counter()
+        done = ended = 0
+        interrupted = False
+        depths: list[int] = []
+        while done < iterations:
+            if done and stop is not None and stop():
+                interrupted = True
+                break
+            if done and time_limit is not None and time.perf_counter() - start > time_limit:
+                break
+            state = sample_world(self.view, self.me, self.rng, infer=self.opts.infer,
+                                 pairs=self.pairs, weights=self.weights)  # fmt: skip
+            path, state, expanded = self.descend(state)
+            depths.append(len(path))
+            ended += state.is_terminal()
+            self.backup(path, self.evaluate(state, expanded))
+            done += 1
+            if progress is not None and (done % 50 == 0 or done == iterations):
+                progress(done, iterations)
+        if progress is not None and done % 50 and done != iterations:
+            progress(done, iterations)
+        depths.sort()
+        return SearchResult(
+            self.stats(), done, time.perf_counter() - start, interrupted,
+            float(depths[len(depths) // 2]) if depths else 0.0, ended / done if done else 0.0,
         )  # fmt: skip
-    pairs = declined_pairs(view, me) if infer else None
-    if method == "halving":
-        return _halving(
-            view, root_list, iterations, rng, infer, pairs, time_limit, stop, progress, weights, quiet
-        )
-    log = math.log
-    sqrt = math.sqrt
-    start = time.perf_counter()
-    done = ended = 0
-    interrupted = False
-    depths: list[int] = []
-    while done < iterations:
-        if done and stop is not None and stop():
-            interrupted = True
-            break
-        if done and time_limit is not None and time.perf_counter() - start > time_limit:
-            break
-        state = sample_world(view, me, rng, infer=infer, pairs=pairs, weights=weights)
-        node = root
-        path: list[Node] = []
-        expanded = False
-        first = True
+
+    def _step(self, state: GameState) -> Move | None:
+        """The move not searched here: a turned card, or (opponent model) another player's."""
+        if state.is_chance_node():
+            return random_turn(state, self.rng)
+        if self.opts.opponents == "policy" and state.to_act != self.me:
+            return eager_move(state, state.legal_moves(), self.rng)
+        return None
+
+    def descend(self, state: GameState) -> tuple[list[Node], GameState, bool]:
+        """Select by UCB1 with availability counts down the tree and expand one untried move:
+        the edges chosen, the position reached and whether a node was added."""
+        node, path, first = self.root, [], True
         while not state.is_terminal():
-            # Steps that are not searched: a turned card, and with the opponent model another
-            # player's move (the eager policy, as in the playouts; the root is never one).
-            step: Move | None = None
-            if state.is_chance_node():
-                step = random_turn(state, rng)
-            elif modelled and state.to_act != me:
-                step = eager_move(state, state.legal_moves(), rng)
+            step = self._step(state)
             if step is not None:
                 child = node.children.get(step)
                 if child is None:
-                    child = node.children[step] = Node(reward=[0.0] * n)
-                state = state.apply(step, check=False)
+                    child = node.children[step] = Node(reward=[0.0] * self.n)
                 node = child
+                state = state.apply(step, check=False)
                 continue
-            moves = root_list if first else state.legal_moves()
+            moves = self.root_list if first else state.legal_moves()
             first = False
-            p = state.to_act
             children = node.children
             untried = []
             for m in moves:
-                ch = children.get(m)
-                if ch is None:
+                child = children.get(m)
+                if child is None:
                     untried.append(m)
                 else:
-                    ch.available += 1
+                    child.available += 1
             if untried:
-                move = untried[rng.randrange(len(untried))]
-                child = children[move] = Node(available=1, reward=[0.0] * n)
+                move = untried[self.rng.randrange(len(untried))]
+                child = children[move] = Node(available=1, reward=[0.0] * self.n)
                 path.append(child)
-                state = state.apply(move, check=False)
-                expanded = True
-                break
-            best = -1.0
-            chosen: list[Move] = []
-            for m in moves:
-                ch = children[m]
-                score = ch.reward[p] / ch.visits + c * sqrt(log(ch.available) / ch.visits)
-                if score > best + 1e-12:
-                    best, chosen = score, [m]
-                elif score > best - 1e-12:
-                    chosen.append(m)
-            move = chosen[0] if len(chosen) == 1 else chosen[rng.randrange(len(chosen))]
+                return path, state.apply(move, check=False), True
+            move = self._select(moves, children, state.to_act)
             node = children[move]
             path.append(node)
             state = state.apply(move, check=False)
-        depths.append(len(path))
+        return path, state, False
+
+    def _select(self, moves: list[Move], children: dict[Move, Node], p: int) -> Move:
+        """UCB1 with availability counts for player ``p``; ties drawn at random."""
+        c, log, sqrt = self.opts.c, math.log, math.sqrt
+        best = -1.0
+        chosen: list[Move] = []
+        for m in moves:
+            ch = children[m]
+            score = ch.reward[p] / ch.visits + c * sqrt(log(ch.available) / ch.visits)
+            if score > best + 1e-12:
+                best, chosen = score, [m]
+            elif score > best - 1e-12:
+                chosen.append(m)
+        return chosen[0] if len(chosen) == 1 else chosen[self.rng.randrange(len(chosen))]
+
+    def evaluate(self, state: GameState, expanded: bool) -> Outcome:
+        """The leaf's outcome: the end of the deal, the fitted model, or an eager playout."""
         if state.is_terminal():
-            ended += 1
-            outcome = outcome_vector(state)
-        elif model is not None and expanded:
-            outcome = model(state)
-        else:
-            outcome = playout_outcome(state, "eager", rng, quiet)
+            return outcome_vector(state)
+        if self.model is not None and expanded:
+            return self.model(state)
+        return playout_outcome(state, "eager", self.rng, self.quiet)
+
+    def backup(self, path: list[Node], outcome: Outcome) -> None:
+        """Add the rewards of ``outcome`` to every edge of ``path``."""
         reward, draw = _rewards(outcome)
         for edge in path:
             edge.visits += 1
             edge.draws += draw
             r = edge.reward
-            for q in range(n):
+            for q in range(self.n):
                 r[q] += reward[q]
-        done += 1
-        if progress is not None and (done % 50 == 0 or done == iterations):
-            progress(done, iterations)
-    if progress is not None and done % 50 and done != iterations:
-        progress(done, iterations)
-    stats = []
-    for m in root_list:
-        ch = root.children.get(m)
-        if ch is None or ch.visits == 0:
-            stats.append(MoveStats(m, 0, 0.0))
-        else:
-            draw = ch.draws / ch.visits
-            value = ch.reward[me] / ch.visits
-            stats.append(MoveStats(m, ch.visits, value, value - 0.5 * draw, draw))
-    order = sorted(range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].value, i))
-    depths.sort()
-    return SearchResult(
-        [stats[i] for i in order],
-        done,
-        time.perf_counter() - start,
-        interrupted,
-        float(depths[len(depths) // 2]) if depths else 0.0,
-        ended / done if done else 0.0,
-    )
+
+    def stats(self) -> list[MoveStats]:
+        """The root moves' statistics, most visited first (ties: the better mean, then order)."""
+        stats = [_move_stats(m, self.root.children.get(m), self.me) for m in self.root_list]
+        order = sorted(range(len(stats)), key=lambda i: (-stats[i].visits, -stats[i].value, i))
+        return [stats[i] for i in order]
+
+
+def _move_stats(move: Move, node: Node | None, me: int) -> MoveStats:
+    """A root move's statistics from its edge (``None`` or unvisited: never tried)."""
+    if node is None or node.visits == 0:
+        return MoveStats(move, 0, 0.0)
+    draw = node.draws / node.visits
+    value = node.reward[me] / node.visits
+    return MoveStats(move, node.visits, value, value - 0.5 * draw, draw)
 
 
 def _native_search(
     view: GameState,
     root_list: list[Move],
-    iterations: int,
+    opts: MctsOptions,
     rng: random.Random,
-    c: float,
     model: FittedEvaluator | None,
-    infer: bool,
-    method: str,
-    modelled: bool,
-    quiet: int,
-    time_limit: float | None,
     stop: Callable[[], bool] | None,
     progress: Callable[[int, int], None] | None,
     weights: Mapping[int, Sequence[float]] | None,
@@ -417,10 +464,11 @@ def _native_search(
     try:
         data, words = native.native_module().mcts_search(
             native.pack_rules(view.rules), native.pack_state(view),
-            [native.pack_move(m) for m in root_list], iterations, native.rng_state(rng), c,
-            model=None if model is None else native_model(model), infer=infer,
-            halving=method == "halving", policy=modelled, nomeld=quiet >= 0,
-            time_limit=time_limit, weights=table, stop=stop, progress=progress,
+            [native.pack_move(m) for m in root_list], opts.iterations, native.rng_state(rng), opts.c,
+            model=None if model is None else native_model(model), infer=opts.infer,
+            halving=opts.method == "halving", policy=opts.opponents == "policy",
+            nomeld=opts.playout == "nomeld", time_limit=opts.time_limit, weights=table,
+            stop=stop, progress=progress,
         )  # fmt: skip
     except ValueError as exc:
         raise PositionError(str(exc)) from None
@@ -433,18 +481,17 @@ def _native_search(
 def _halving(
     view: GameState,
     root_list: list[Move],
-    iterations: int,
+    opts: MctsOptions,
     rng: random.Random,
-    infer: bool,
-    pairs: dict[int, tuple[int, ...]] | None,
-    time_limit: float | None,
     stop: Callable[[], bool] | None,
     progress: Callable[[int, int], None] | None,
-    weights: Mapping[int, Sequence[float]] | None = None,
-    quiet: int = -1,
+    weights: Mapping[int, Sequence[float]] | None,
 ) -> SearchResult:
     """:func:`search` with ``method="halving"``: sequential halving with common random numbers."""
     me = view.to_act
+    quiet = me if opts.playout == "nomeld" else -1
+    pairs = declined_pairs(view, me) if opts.infer else None
+    iterations, time_limit = opts.iterations, opts.time_limit
     start = time.perf_counter()
     k = len(root_list)
     rounds = max(1, math.ceil(math.log2(k)))
@@ -473,7 +520,7 @@ def _halving(
             if done and time_limit is not None and time.perf_counter() - start > time_limit:
                 break
             world = sample_world(
-                view, me, rng, infer=infer, pairs=pairs, ordered=True, weights=weights
+                view, me, rng, infer=opts.infer, pairs=pairs, ordered=True, weights=weights
             )
             seed = rng.randrange(2**62)
             for i in alive:
