@@ -48,7 +48,7 @@ __all__ = ["DEFAULT_PROVE", "DEFAULT_SAMPLES", "AnytimeResult", "solve_anytime",
 
 DEFAULT_SAMPLES = 16
 """Stock orders sampled by default."""
-DEFAULT_PROVE = 10_000
+DEFAULT_PROVE = 200_000
 """Positions of each move's exact expectimax by default."""
 
 

@@ -17,8 +17,9 @@ use crate::search::evaluation::Evaluator;
 use crate::search::lookahead::{Lookahead, Options as LookOptions};
 use crate::search::outcome::{Outcome, Poll, Stop};
 
-/// The most entries of each transposition table: 2,097,152 (about 100 bytes each natively).
-pub const TABLE_CAP: usize = 1 << 21;
+/// The most entries of each transposition table by default (the Python caller passes its own,
+/// `analyzer.search.exact.TABLE_CAP`): 1,500,000, about 130 bytes each, within 2^21 slots.
+pub const TABLE_CAP: usize = 1_500_000;
 
 /// The search a solve ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
