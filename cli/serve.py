@@ -85,9 +85,11 @@ def serve(
             f"--host {host} lets other machines reach the board: add --allow-remote to mean it "
             "(the default, 127.0.0.1, is this machine only)"
         )
-    hosts = [*LOOPBACK, *(allowed_host or [])]
+    # The names the Host header may give: the loopback names, the address served (in the form a
+    # browser writes it: [::2] for an IPv6 address) and the names asked for.
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    hosts = [*LOOPBACK, shown.lower(), *(allowed_host or [])]
     if not _loopback(host):
-        hosts.append(host)
         print(
             f"conquian serve: warning: listening on {host}: anyone who reaches this address can "
             "use the board",
@@ -96,7 +98,6 @@ def serve(
     app = create_app(hosts=hosts, workers=workers, time_cap=time_cap)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     server = _server(config)
-    shown = f"[{host}]" if ":" in host else host
 
     def started() -> None:
         bound = _bound_port(server) or port
@@ -113,6 +114,7 @@ def serve(
         server.started = False
     if not server.started:
         domain(f"could not listen on {host}:{port} (in use, or not an address of this machine)")
+    print("conquian board: stopped", file=sys.stderr)
 
 
 def _bound_port(server: Any) -> int | None:

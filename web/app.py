@@ -5,7 +5,11 @@ which hands each request to the engine's request handler (:func:`cli.engine.answ
 Searches (``hint``, ``solve``, ``why``, ``review``, ``play`` against a searching bot) run in a
 bounded pool of processes (:class:`web.pool.SearchPool`); the rest run in a few threads of the
 server.  Every response carries a Content-Security-Policy without inline script; the ``Host``
-header is checked against the names the server answers to (DNS rebinding).
+header is parsed strictly and checked against the names the server answers to (DNS rebinding); a
+``POST`` must be ``application/json`` (415 otherwise) and come from the board's own origin (403
+for another ``Origin`` or ``Sec-Fetch-Site: cross-site``).  Every answer is JSON, a client's
+mistake a 4xx, and none is logged as a traceback: a body that does not arrive within
+:data:`BODY_TIMEOUT` gets 408, a client that goes away is one log line.
 """
 
 from __future__ import annotations
@@ -13,25 +17,41 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import re
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 import anyio
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cli.engine import answer
-from web.pool import PoolFull, SearchPool, TimeCapExceeded
+from web.pool import PoolFull, SearchPool, TimeCapExceeded, WorkerDied
 
-__all__ = ["CSP", "LOOPBACK", "MAX_BODY", "BoardApp", "create_app", "is_search"]
+__all__ = [
+    "BODY_TIMEOUT",
+    "CSP",
+    "LOOPBACK",
+    "MAX_BODY",
+    "BoardApp",
+    "create_app",
+    "host_name",
+    "is_search",
+]
 
 MAX_BODY = 1024 * 1024
 """Most bytes of one request body (1 MB); a longer one gets 413."""
+
+BODY_TIMEOUT = 10.0
+"""Seconds a request body may take to arrive in full; a slower one gets 408."""
+
+LOG = logging.getLogger("conquian.serve")
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 """Host names a server bound to the loopback answers to."""
@@ -57,6 +77,8 @@ def is_search(request: Any) -> bool:
     if not isinstance(request, dict):
         return False
     cmd = request.get("cmd")
+    if not isinstance(cmd, str):
+        return False  # the engine answers what is wrong with it
     if cmd == "hint":
         return request.get("static") is not True
     if cmd == "play":
@@ -68,8 +90,16 @@ def is_search(request: Any) -> bool:
     return cmd in _SEARCHES
 
 
+class _Json(JSONResponse):
+    """JSON with every character outside ASCII escaped: a lone surrogate from the request (an
+    ``id`` of ``"\\ud800"``) is answered as the same escape, never an encoding error."""
+
+    def render(self, content: Any) -> bytes:
+        return _dumps(content).encode("ascii")
+
+
 def _error(message: str, status: int, field: str | None = None, **headers: str) -> JSONResponse:
-    return JSONResponse(
+    return _Json(
         {"id": None, "ok": False, "error": message, "field": field},
         status_code=status,
         headers=headers or None,
@@ -103,14 +133,64 @@ def _status(reply: dict[str, Any]) -> int:
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    return json.dumps(data, ensure_ascii=True, allow_nan=False)
 
 
-def _host_name(host: str) -> str:
-    """The name in a ``Host`` header, without its port (``[::1]:8765`` -> ``[::1]``)."""
-    if host.startswith("["):
-        return host.split("]", 1)[0] + "]"
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+_HOST = re.compile(r"(?P<name>\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:(?P<port>[0-9]{1,5}))?")
+
+
+def host_name(host: str) -> str | None:
+    """The name of a ``Host`` header without its port (``[::1]:8765`` -> ``[::1]``), or ``None``
+    when the header is not exactly a host name or bracketed IPv6 address with an optional port
+    (``127.0.0.1:80@evil.example``, ``[::1]evil.example`` and a bare ``::1`` are not)."""
+    found = _HOST.fullmatch(host.strip().lower())
+    if found is None:
+        return None
+    port = found.group("port")
+    if port is not None and not 0 < int(port) < 65536:
+        return None
+    return found.group("name")
+
+
+_BUSY = (
+    "the server is busy: every search process is in use and the queue is full; try again shortly"
+)
+
+
+def _failure_parts(exc: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The body, status and headers of a search the pool could not answer."""
+    if isinstance(exc, TimeCapExceeded):
+        return {"id": None, "ok": False, "error": str(exc), "field": "time_limit"}, 504, {}
+    message = _BUSY if isinstance(exc, PoolFull) else f"{exc}; try again"
+    return (
+        {"id": None, "ok": False, "error": message, "field": None},
+        503,
+        {"Retry-After": _RETRY_AFTER},
+    )
+
+
+def _failure(exc: Exception) -> Response:
+    body, status, headers = _failure_parts(exc)
+    return _Json(body, status_code=status, headers=headers or None)
+
+
+def _refused(request: Request) -> Response | None:
+    """415 for a body that is not said to be JSON, 403 for a request from another site (a page
+    elsewhere must not make the browser run searches here); ``None`` when it may be read."""
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        return _error(
+            f"the request must be JSON: Content-Type: application/json, not {kind[:40] or 'none'!r}",
+            415,
+        )
+    if request.headers.get("sec-fetch-site", "").lower() == "cross-site":
+        return _error("requests from another site are refused (Sec-Fetch-Site: cross-site)", 403)
+    origin = request.headers.get("origin")
+    if origin is not None:
+        host = request.headers.get("host", "")
+        if origin.lower() not in (f"http://{host.lower()}", f"https://{host.lower()}"):
+            return _error(f"requests from another origin are refused ({origin[:60]!r})", 403)
+    return None
 
 
 class BoardApp:
@@ -130,8 +210,8 @@ class BoardApp:
         for key, value in scope["headers"]:
             if key == b"host":
                 host = value.decode("latin-1").lower()
-        name = _host_name(host)
-        if name not in self.hosts:
+        name = host_name(host)
+        if name is None or name not in self.hosts:
             response = _error(
                 f"the Host header {host[:60]!r} is not one this server answers to "
                 "(DNS rebinding check)",
@@ -187,11 +267,19 @@ def create_app(
         reply, _ = await anyio.to_thread.run_sync(lambda: answer(text), limiter=limiter)
         return reply
 
-    async def read(request: Request) -> tuple[str, bool] | JSONResponse:
+    async def read(request: Request) -> tuple[str, bool] | Response:
+        refused = _refused(request)
+        if refused is not None:
+            return refused
         try:
-            raw = await _body(request)
+            raw = await asyncio.wait_for(_body(request), BODY_TIMEOUT)
         except _BodyTooLarge:
             return _error("the request body is over 1 MB", 413)
+        except TimeoutError:
+            return _error(f"the request body did not arrive within {BODY_TIMEOUT:g} s", 408)
+        except ClientDisconnect:
+            LOG.info("a client went away while sending its request")
+            return Response(status_code=499)
         try:
             text = raw.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
@@ -206,12 +294,12 @@ def create_app(
 
     async def api(request: Request) -> Response:
         got = await read(request)
-        if isinstance(got, JSONResponse):
+        if isinstance(got, Response):
             return got
         text, search = got
         if not search:
             reply = await quick(text)
-            return JSONResponse(reply, status_code=_status(reply))
+            return _Json(reply, status_code=_status(reply))
         task = asyncio.ensure_future(pool.run(text))
         try:
             while True:
@@ -222,34 +310,23 @@ def create_app(
                     task.cancel()  # the client went away: its worker is stopped
                     with contextlib.suppress(BaseException):
                         await task
+                    LOG.info("a client went away during its search: the search was stopped")
                     return Response(status_code=499)
             reply = task.result()
-        except PoolFull:
-            return _error(
-                "the server is busy: every search process is in use and the queue is full; "
-                "try again shortly",
-                503,
-                **{"Retry-After": _RETRY_AFTER},
-            )
-        except TimeCapExceeded as exc:
-            return _error(str(exc), 504, "time_limit")
+        except (PoolFull, TimeCapExceeded, WorkerDied) as exc:
+            return _failure(exc)
         finally:
             if not task.done():
                 task.cancel()
-        return JSONResponse(reply, status_code=_status(reply))
+        return _Json(reply, status_code=_status(reply))
 
     async def stream(request: Request) -> Response:
         got = await read(request)
-        if isinstance(got, JSONResponse):
+        if isinstance(got, Response):
             return got
         text, search = got
         if search and pool.pending >= pool.capacity:
-            return _error(
-                "the server is busy: every search process is in use and the queue is full; "
-                "try again shortly",
-                503,
-                **{"Retry-After": _RETRY_AFTER},
-            )
+            return _failure(PoolFull())
         return StreamingResponse(
             _events(text, search),
             media_type="text/event-stream",
@@ -267,6 +344,7 @@ def create_app(
 
         job = pool.run(text, on_progress=progress, on_early=early) if search else quick(text)
         task = asyncio.ensure_future(job)
+        getter: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
         try:
             while True:
                 getter = asyncio.ensure_future(inbox.get())
@@ -278,20 +356,22 @@ def create_app(
                     getter.cancel()
                 if task in done:
                     break
+            # Exactly one final event: the engine's answer, or the server's error with its status.
             try:
                 reply = task.result()
-                status = _status(reply)
-            except PoolFull:
-                reply, status = {"id": None, "ok": False, "error": "the server is busy", "field": None}, 503
-            except TimeCapExceeded as exc:
-                reply = {"id": None, "ok": False, "error": str(exc), "field": "time_limit"}
-                status = 504
-            yield f"event: answer\ndata: {_dumps({**reply, 'status': status})}\n\n"
+            except (PoolFull, TimeCapExceeded, WorkerDied) as exc:
+                body, status, _ = _failure_parts(exc)
+                yield f"event: error\ndata: {_dumps({**body, 'status': status})}\n\n"
+                return
+            yield f"event: answer\ndata: {_dumps({**reply, 'status': _status(reply)})}\n\n"
         finally:
+            if getter is not None and not getter.done():
+                getter.cancel()
             if not task.done():
                 task.cancel()  # the client closed the stream: its worker is stopped
                 with contextlib.suppress(BaseException):
                     await task
+                LOG.info("a client closed its stream: the search was stopped")
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -300,6 +380,7 @@ def create_app(
         return _error("POST one JSON request to /api (docs/web.md)", 405, Allow="POST")
 
     async def failure(request: Request, exc: Exception) -> Response:
+        LOG.error("internal error answering a request", exc_info=exc)
         return _error(f"internal error: {type(exc).__name__}", 500)
 
     @contextlib.asynccontextmanager

@@ -14,6 +14,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-__all__ = ["PoolFull", "SearchPool", "TimeCapExceeded"]
+__all__ = ["PoolFull", "SearchPool", "TimeCapExceeded", "WorkerDied"]
 
 
 STARTUP = 300.0
@@ -30,6 +31,11 @@ STARTUP = 300.0
 
 class PoolFull(Exception):
     """Every worker is busy and the queue is full: the request is refused (HTTP 503)."""
+
+
+class WorkerDied(Exception):
+    """The process answering a request ended before its answer (killed, or out of memory); the
+    request may be sent again (503 with Retry-After)."""
 
 
 class TimeCapExceeded(Exception):
@@ -41,6 +47,9 @@ def _work(conn: Connection) -> None:
     It runs at a lower priority than the server, so that quick requests stay quick."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(5)
+    # Ctrl-C at the terminal reaches the whole process group: the server stops its workers
+    # itself, so a worker ignores it (no traceback of its own).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from cli.engine import answer
 
     conn.send(("ready", None))
@@ -178,6 +187,8 @@ class SearchPool:
             If ``capacity`` requests are already running or waiting.
         TimeCapExceeded
             If the answer took more than ``time_cap`` seconds (the worker is stopped).
+        WorkerDied
+            If the worker process ended before answering (it is replaced).
         asyncio.CancelledError
             If the caller is cancelled (the client went away): the worker is stopped.
         """
@@ -188,6 +199,10 @@ class SearchPool:
         self._pending += 1
         try:
             worker = await self._idle.get()
+            if not worker.process.is_alive():
+                # Died while idle (killed, out of memory): replaced before it is given work.
+                self._kill(worker)
+                worker = self._spawn()
             healthy = False
             try:
                 reply = await self._ask(worker, line, on_progress, on_early)
@@ -227,9 +242,12 @@ class SearchPool:
             if not worker.ready:  # its start (importing the engine) is not the search's time
                 kind, _ = await asyncio.wait_for(inbox.get(), timeout=STARTUP)
                 if kind != "ready":
-                    raise RuntimeError("the search process ended before it was ready")
+                    raise WorkerDied("the search process ended before it was ready")
                 worker.ready = True
-            await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB
+            try:
+                await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB
+            except (OSError, EOFError, ValueError):
+                raise WorkerDied("the search process ended before it got the request") from None
             deadline = time.monotonic() + self.time_cap
             while True:
                 left = deadline - time.monotonic()
@@ -247,7 +265,7 @@ class SearchPool:
                 if kind == "partial" and on_early is not None:
                     on_early(data)
                 if kind == "died":
-                    raise RuntimeError("the search process ended unexpectedly")
+                    raise WorkerDied("the search process ended before it answered")
         finally:
             with contextlib.suppress(Exception):
                 loop.remove_reader(conn.fileno())

@@ -75,6 +75,9 @@ export async function stream(cmd, fields, onProgress, { signal, onEarly } = {}) 
       else if (event === "answer") {
         if (!parsed.ok) throw new ApiError(parsed, parsed.status ?? 400);
         return parsed.result;
+      } else if (event === "error") {
+        // The server could not answer (busy, past its time cap, a search process lost).
+        throw new ApiError(parsed, parsed.status ?? 503);
       }
     }
   }
