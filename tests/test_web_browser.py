@@ -113,7 +113,7 @@ def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
     page.click('[data-action="hint"]')
     page.wait_for_function("document.querySelector('#problem').textContent.includes('not valid')", timeout=WAIT)
     assert page.locator("#analysis-moves [data-move]").count() == 0
-    assert page.locator("#analysis-output .hint-row").count() == 0
+    assert page.locator("#analysis-output .hint-row[data-move]").count() == 0
     page.click('nav [data-mode="setup"]')
     # Back into his hand: valid again, and the notation follows.
     page.click('#palette [data-card="2H"]')
@@ -160,7 +160,7 @@ def test_hint_on_worked_example_6_puts_going_out_first(page: Any) -> None:
     page.click('nav [data-mode="analysis"]')
     page.click('[data-action="hint"]')
     page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
-    rows = [r.get_attribute("data-move") for r in page.query_selector_all("#analysis-output .hint-row")]
+    rows = [r.get_attribute("data-move") for r in page.query_selector_all("#analysis-output .hint-row[data-move]")]
     assert rows and rows[0].startswith("take ") and rows[0].endswith(" out"), rows  # R15
     assert "sampled deals" in page.inner_text("#analysis-output .hint-head")
     verdict = page.locator("#analysis-output .hint-verdict")
@@ -273,8 +273,43 @@ def test_the_board_screenshot(page: Any) -> None:
     open_board(page, FORCING)
     page.click('[data-action="hint"]')
     page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
-    assert page.locator("#analysis-output .hint-row").count() == 2
+    assert page.locator("#analysis-output .hint-row[data-move]").count() == 2
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "board.png"))
     if os.environ.get("CONQUIAN_UPDATE_SCREENSHOT"):
         page.screenshot(path=str(ROOT / "docs" / "images" / "board.png"))
+
+
+MANY = (
+    "classic french 1 0 3S,3D,3C,4S,4D,5C,6D,KS,KD,KC/AS,2H,4C,5S,6S,6H,7S,QS,QH,QC 5D:turned:0:- - "
+    "JD,7C,5H,7D,2C,JH,JS,JC,AD,AH,4H,KH,6C,2D,QD,2S,AC,7H,3H"
+)
+"""A classic position whose player to act has 45 choices (takes of 5D with pays, and pass)."""
+
+
+def test_a_hint_on_45_choices_is_compact_and_expands_on_request(browser: Any, base: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.base = base
+    try:
+        open_board(page, MANY)
+        page.click('[data-action="hint"]')
+        page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+        rows = page.locator("#analysis-output .hint-row[data-move]")
+        assert rows.count() == 5  # the top five, then "show all 45"
+        more = page.locator('#analysis-output [data-action="hint-all"]')
+        assert more.inner_text() == "show all 45"
+        # At most about two screens tall at 1280x800, the verdict and the top moves first.
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= 2 * 800, height
+        page.screenshot(path=str(ARTIFACTS / "hint-compact.png"), full_page=True)
+        # Reasons open per move on request; a click on "why" does not play the move.
+        first = rows.nth(0)
+        assert not first.locator(".reasons").is_visible()
+        first.locator("summary").click()
+        assert first.locator(".reasons").is_visible() and first.locator(".reasons").inner_text()
+        more.click()
+        assert page.locator("#analysis-output .hint-row[data-move]").count() == 45
+        assert page.locator('#analysis-output [data-action="hint-all"]').inner_text() == "show the top 5"
+    finally:
+        context.close()

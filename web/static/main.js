@@ -35,6 +35,7 @@ const state = {
   game: null,
   review: null,
   puzzle: null,
+  hintsExpanded: false, // a hint shows every move, not only the top ones
 };
 const renders = new Map(); // container -> function drawing it again (labels switch)
 
@@ -208,7 +209,7 @@ function drawHints(container, result, onChoose) {
     container.replaceChildren();
     const head = result.evaluation === "static"
       ? "Static evaluation (one move deep), best first"
-      : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.engine}, ${result.seconds} s; best first`;
+      : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.method ? `${result.method} (${result.engine})` : result.engine}, ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
     if (result.verdict && result.moves.length) {
       const best = moveLabel(result.moves[0].move);
@@ -220,32 +221,68 @@ function drawHints(container, result, onChoose) {
       verdict.dataset.verdict = result.verdict;
       container.append(verdict);
     }
-    for (const [rank, m] of result.moves.entries()) {
-      const row = el("div", "hint-row");
-      row.dataset.move = m.move;
-      const name = el("span", "hint-move", moveLabel(m.move));
-      row.append(name);
-      if (m.win !== undefined) {
-        const bar = el("span", "bar");
-        const win = el("span", "bar-win");
-        win.style.width = pct(m.win);
-        const draw = el("span", "bar-draw");
-        draw.style.width = pct(m.draw);
-        bar.append(win, draw);
-        row.append(bar);
-        const ci = m.sure ? " (sure)" : m.ci95 ? ` (95% ${pct(m.ci95[0])}–${pct(m.ci95[1])})` : "";
-        const gap = rank > 0 && m.diff_ci95
-          ? `; vs best ${(-m.diff).toFixed(2)} (${(-m.diff_ci95[1]).toFixed(2)} to ${(-m.diff_ci95[0]).toFixed(2)})`
-          : "";
-        row.append(el("span", "hint-figures", `win ${pct(m.win)}, draw ${pct(m.draw)}${ci}${gap}`));
-      } else {
-        row.append(el("span", "hint-figures", `score ${m.score}`));
+    // The top moves, one compact row each (win, draw, vs best); "show all N" for the rest, and
+    // each move's reasons on request: a 45-move position stays about one screen tall.
+    const shown = state.hintsExpanded ? result.moves.length : Math.min(HINT_ROWS, result.moves.length);
+    const table = el("div", "hint-table");
+    if (result.moves.length && result.moves[0].win !== undefined) {
+      const head = el("div", "hint-row hint-columns");
+      for (const [name, text] of [["hint-move", "move"], ["bar", ""], ["hint-num", "win"], ["hint-num", "draw"], ["hint-vs", "vs best"], ["hint-why", ""]]) {
+        head.append(el("span", name, text));
       }
-      row.append(el("div", "reasons", (m.reasons || []).map(moveLabel).join("; ")));
-      if (onChoose) row.addEventListener("click", () => onChoose(m.move));
-      container.append(row);
+      table.append(head);
+    }
+    for (const [rank, m] of result.moves.slice(0, shown).entries()) {
+      table.append(hintRow(rank, m, onChoose));
+    }
+    container.append(table);
+    if (result.moves.length > HINT_ROWS) {
+      const more = button(state.hintsExpanded ? `show the top ${HINT_ROWS}` : `show all ${result.moves.length}`, { action: "hint-all" });
+      more.classList.add("hint-more");
+      more.addEventListener("click", () => {
+        state.hintsExpanded = !state.hintsExpanded;
+        drawHints(container, result, onChoose);
+      });
+      container.append(more);
     }
   });
+}
+
+const HINT_ROWS = 5;
+
+// One move of a hint: its name, a win/draw bar, win, draw and the difference from the best with
+// its 95% interval, and its reasons behind a "why" toggle. Clicking the row plays the move.
+function hintRow(rank, m, onChoose) {
+  const row = el("div", "hint-row");
+  row.dataset.move = m.move;
+  row.append(el("span", "hint-move", moveLabel(m.move)));
+  if (m.win !== undefined) {
+    const bar = el("span", "bar");
+    const win = el("span", "bar-win");
+    win.style.width = pct(m.win);
+    const draw = el("span", "bar-draw");
+    draw.style.width = pct(m.draw);
+    bar.append(win, draw);
+    bar.title = m.sure ? "a sure win (R15)" : m.ci95 ? `win chance, 95% interval ${pct(m.ci95[0])}–${pct(m.ci95[1])}` : "";
+    row.append(bar, el("span", "hint-num", pct(m.win)), el("span", "hint-num", pct(m.draw)));
+    const vs = rank === 0 ? "best" : m.diff_ci95
+      ? `${(-m.diff).toFixed(2)} ±${((m.diff_ci95[1] - m.diff_ci95[0]) / 2).toFixed(2)}`
+      : "";
+    const cell = el("span", "hint-vs", vs);
+    if (rank > 0 && m.diff_ci95) cell.title = `expected result vs the best: ${(-m.diff_ci95[1]).toFixed(2)} to ${(-m.diff_ci95[0]).toFixed(2)} (95%)`;
+    row.append(cell);
+  } else {
+    row.append(el("span", "hint-num", `${m.score}`));
+  }
+  const reasons = (m.reasons || []).map(moveLabel).join("; ");
+  if (reasons) {
+    const details = el("details", "hint-why");
+    details.append(el("summary", "", "why"), el("div", "reasons", reasons));
+    details.addEventListener("click", (event) => event.stopPropagation());
+    row.append(details);
+  }
+  if (onChoose) row.addEventListener("click", () => onChoose(m.move));
+  return row;
 }
 
 async function runHint(position, container, progressBar, onChoose) {
