@@ -313,3 +313,28 @@ def test_a_hint_on_45_choices_is_compact_and_expands_on_request(browser: Any, ba
         assert page.locator('#analysis-output [data-action="hint-all"]').inner_text() == "show the top 5"
     finally:
         context.close()
+
+
+def test_the_board_fits_a_phone(browser: Any, base: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.base = base
+    try:
+        open_board(page, FORCING)
+        # No sideways scrolling; the navigation on one row; the board first, Hint on screen.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        tops = {round(b.bounding_box()["y"]) for b in page.query_selector_all("nav [data-mode]")}
+        assert len(tops) == 1, tops
+        board = page.query_selector("#board").bounding_box()
+        hint = page.query_selector('[data-action="hint"]').bounding_box()
+        assert board["y"] < 200 and hint["y"] + hint["height"] <= 844
+        # The centre card's words are not one per line.
+        centre = page.query_selector('[data-zone="centre"]').inner_text()
+        assert "turned by player 0" in centre.replace("\n", " ")
+        assert "turned\nby" not in centre
+        page.click('[data-action="hint"]')
+        page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / "phone-hint.png"))
+    finally:
+        context.close()

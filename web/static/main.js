@@ -312,6 +312,8 @@ async function runHint(position, container, progressBar, onChoose) {
     drawHints(container, result, onChoose);
     container.dataset.state = "done";
     status("hint done");
+    // On a phone the answer is below the board: bring its verdict into view.
+    if (window.matchMedia("(max-width: 600px)").matches) container.scrollIntoView({ block: "start", behavior: "smooth" });
   } catch (error) {
     container.dataset.state = "failed";
     failed(error);
