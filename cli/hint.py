@@ -21,7 +21,7 @@ from analyzer.analysis.advisor import (
 )
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.static import static_hints
-from analyzer.analysis.verdict import MARGIN
+from analyzer.analysis.verdict import verdict_sentence
 from analyzer.core.cards import counted, format_card
 from analyzer.core.state import GameState
 from cli.boundary import domain, usage
@@ -293,23 +293,13 @@ def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
 def _verdict_text(
     advice: Advice, moves: list[dict[str, Any]], close_to_best: list[str], exact: bool
 ) -> str:
-    """The answer in a player's words: which move, and whether the evidence separates it."""
-    best = moves[0]["move"]
-    unit = "searches" if advice.engine == "v3" else "deals"
-    if advice.verdict == "only":
-        return f"{best} is the only choice."
-    if advice.verdict == "clear":
-        if len(moves) == 2:
-            return f"{best} is clearly best (ahead of {moves[1]['move']} at 95%, over the same {unit})."
-        return f"{best} is clearly best (ahead of every other move at 95%, over the same {unit})."
-    close = [m["move"] for m in moves if m["move"] in close_to_best]
-    names = " or ".join([best, *close[:3]])
-    more = f" (and {len(close) - 3} more)" if len(close) > 3 else ""
-    if advice.stopped_by == "margin":
-        return f"Close call: {names}{more}, within {MARGIN:.1f} in expected result of each other: either is fine."
-    if exact:
-        return f"Close call: {names}{more} are worth the same."
-    return f"Close call: {names}{more} (not separated at 95%; more --samples may tell them apart)."
+    """The answer in a player's words: which move, and whether the evidence separates it
+    (:func:`analyzer.analysis.verdict.verdict_sentence`, which the board shows too)."""
+    return verdict_sentence(
+        advice.verdict, [m["move"] for m in moves], close_to_best,
+        unit="searches" if advice.engine == "v3" else "deals", stopped_by=advice.stopped_by,
+        exact=exact,
+    )  # fmt: skip
 
 
 def _search_text(advice: Advice) -> str:

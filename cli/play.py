@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from typing import Annotated
@@ -9,7 +10,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from analyzer.analysis.advisor import DEFAULT_ENGINE, advise, engine_for
+from analyzer.analysis.advisor import advise
+from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.verdict import verdict_sentence
 from analyzer.bots.registry import Bot, make_bot
 from analyzer.core.cards import Labels, clip, counted, format_card, format_mask
 from analyzer.core.dealing import deal, view
@@ -238,10 +241,21 @@ def _ask(state: GameState, seat: int) -> Move:
             list_moves(moves, lab)
             continue
         if word == "hint":
-            # One second of the default engine (v2: up to 24 deals; v3: its iterations).
+            # The default hint of `conquian hint`: sampled until its verdict is settled.
             mine = view(state, seat)
-            samples = 24 if engine_for(DEFAULT_ENGINE, mine.rules).name == "v2" else None
-            advice = advise(mine, samples=samples, time_limit=1.0, seed=len(state.dead))
+            advice = advise(
+                mine, seed=len(state.dead), time_limit=math.inf, until_decided=True,
+                searches=MCTS_SEARCHES,
+            )  # fmt: skip
+            out.print(
+                verdict_sentence(
+                    advice.verdict, [e.move.text(lab) for e in advice.estimates],
+                    [m.text(lab) for m in advice.close_to_best],
+                    unit="searches" if advice.engine == "v3" else "deals",
+                    stopped_by=advice.stopped_by,
+                ),
+                markup=False,
+            )  # fmt: skip
             # Each move with its number in the 'moves' list, which is what a typed number plays
             # (ranks numbered 1..5 would read as move numbers: typing one would play another move).
             out.print("Best first, each with its move number (type it to play the move):")

@@ -10,7 +10,7 @@ import typer
 
 from analyzer.analysis.puzzles import Puzzle, PuzzleTry, check_puzzle, load_puzzle, solve_puzzle
 from analyzer.core.cards import Labels, counted, format_card, parse_card
-from analyzer.core.moves import Move, Turn, parse_move
+from analyzer.core.moves import Move, Pass, Turn, parse_move
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.state import GameState
 from cli.boundary import DOMAIN, domain, usage
@@ -142,6 +142,12 @@ def _try(puz: Puzzle, start: GameState, budget: int, time_limit: float, answer: 
                     out.print(f"player {mover} turns {format_card(move.card, lab)} (R10)", markup=False)
                 else:
                     out.print(f"player {mover} (solution): {move.text(lab)}", markup=False)
+                continue
+            if trial.state.legal_moves() == [Pass()]:
+                # His only move (R12): played for him, as 'conquian play' does.
+                out.print(f"you pass (your only move; {trial.state.describe()})", markup=False)
+                trial.play(Pass())
+                tried = False
                 continue
             move = _ask(trial, answer, fresh=not tried)
             verdict = trial.judge(move)

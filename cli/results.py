@@ -19,6 +19,7 @@ from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.review import SCALE, THRESHOLDS, GameReview, Label
 from analyzer.analysis.static import WEIGHTS, Hint
 from analyzer.analysis.static import analyze as analyze_position
+from analyzer.analysis.verdict import verdict_sentence
 from analyzer.core.cards import Labels, format_card, format_mask
 from analyzer.core.moves import Move, parse_move
 from analyzer.core.plain import dump_position
@@ -173,6 +174,12 @@ def hint_data(
         "method": ENGINES[advice.engine].method_name if advice.engine in ENGINES else "",
         "depth": advice.depth,
         "verdict": advice.verdict,
+        "verdict_text": verdict_sentence(
+            advice.verdict, [e.move.text(lab) for e in advice.estimates],
+            [m.text(lab) for m in advice.close_to_best],
+            unit="searches" if advice.engine == "v3" else "deals", stopped_by=advice.stopped_by,
+            exact=open_hands and state.stock is not None and advice.unproven == 0,
+        ) if advice.estimates else "",
         "close_to_best": [m.text(lab) for m in advice.close_to_best],
         "stopped_by": advice.stopped_by,
         "read": {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,13 @@ def test_play_exits_1_when_its_input_ends_before_the_deal(tmp_path: Path) -> Non
     assert code == 1 and one_error_line(err) and err.rstrip().endswith(" moves")  # no record named
     # 'quit' is the player's choice: exit 0.
     assert run("play", "--seed", "3", input="quit\n")[0] == 0
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_the_hint_in_play_is_the_default_hint_with_its_verdict(variant: str) -> None:
+    # The same hint as `conquian hint` (sampled until its verdict is settled), verdict first.
+    code, out, _ = run("play", "--variant", variant, "--seed", "3", "--bots", "greedy", input="hint\nquit\n")
+    text = " ".join(out.split())
+    assert code == 0
+    assert re.search(r"is clearly best \(ahead of|Close call: |is the only choice\.", text), text
+    assert "Best first, each with its move number" in text

@@ -321,3 +321,36 @@ def test_puzzle_try_quit_end_of_input_and_json() -> None:
     assert code == 2 and one_error_line(err) and "--try" in err and out == ""
     code, out, err = run("puzzle", path, "--try", "--budget", "1", input="1\n")
     assert code == 1 and one_error_line(err) and "--try needs the proven solution" in err
+
+
+def test_puzzle_try_plays_a_forced_pass_for_the_player(tmp_path: Path) -> None:
+    # A late classic position where the player's first choice is a pass with no other move:
+    # it is played for him, as `conquian play` does, and the try goes on.
+    import random
+
+    from analyzer.core.dealing import deal
+    from analyzer.core.moves import Pass
+    from analyzer.core.state import dump_position
+
+    found = None
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = deal("classic", rng)
+        while not state.is_terminal() and found is None:
+            moves = state.legal_moves()
+            if state.stock_count <= 6 and not state.is_chance_node() and moves == [Pass()]:
+                found = state
+                break
+            state = state.apply(moves[0] if state.is_chance_node() else rng.choice(moves))
+        if found is not None:
+            break
+    assert found is not None
+    path = tmp_path / "forced.json"
+    puzzle = {"type": "puzzle", "title": "forced", "question": {"kind": "win", "player": found.to_act},
+              "position": dump_position(found)}  # fmt: skip
+    path.write_text(json.dumps(puzzle), encoding="utf-8")
+    code, out, err = run("puzzle", str(path), "--try", input="quit\n" * 30)
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "you pass (your only move" in text
+    assert text.index("you pass (your only move") < text.find("your move>") or "your move>" not in text

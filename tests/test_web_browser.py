@@ -226,7 +226,9 @@ def test_open_a_record_and_see_the_blunder_marked(page: Any) -> None:
     assert "??" in blunder.inner_text()
     blunder.click()
     page.wait_for_selector('.review-row.selected[data-ply="7"]', timeout=WAIT)
-    assert "best take" in page.inner_text("#status") and "blunder" in page.inner_text("#status")
+    # The status is written once the position before the ply is drawn (an answer away).
+    page.wait_for_function("document.querySelector('#status').innerText.includes('best take')", timeout=WAIT)
+    assert "blunder" in page.inner_text("#status")
     assert page.locator("#review-chart svg polyline").count() >= 1
 
 

@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MARGIN", "Comparison", "Verdict", "compare", "judge", "settled"]
+__all__ = ["MARGIN", "Comparison", "Verdict", "compare", "judge", "settled", "verdict_sentence"]
 
 MARGIN = 0.1
 """Expected-result difference (R20: win +1, draw 0, loss -1) below which two moves count as
@@ -100,3 +100,51 @@ def settled(comparisons: Sequence[Comparison], margin: float = MARGIN) -> bool:
     move not separated from the best is within ``margin`` of it at 95% (either is fine)."""
     verdict = judge(comparisons)
     return verdict.kind != "close" or all(comparisons[k].ci95[1] < margin for k in verdict.close)
+
+
+def verdict_sentence(
+    verdict: str,
+    moves: Sequence[str],
+    close_to_best: Sequence[str],
+    *,
+    unit: str = "deals",
+    stopped_by: str = "",
+    exact: bool = False,
+) -> str:
+    """The verdict in a player's words, the one sentence every front end shows.
+
+    Parameters
+    ----------
+    verdict : str
+        ``"clear"``, ``"close"`` or ``"only"`` (:func:`judge`).
+    moves : sequence of str
+        The moves' texts, best first.
+    close_to_best : sequence of str
+        With ``"close"``: the moves not separated from the best.
+    unit : str
+        What the comparison is over: ``"deals"``, or ``"searches"`` (independent IS-MCTS searches).
+    stopped_by : str
+        What ended the sampling (``"margin"``: the moves left are within :data:`MARGIN`).
+    exact : bool
+        Every value is exact (one deal solved to its end).
+
+    Returns
+    -------
+    str
+        E.g. ``"pass is clearly best (ahead of force 0 at 95%, over the same deals)."``.
+    """
+    best = moves[0]
+    if verdict == "only":
+        return f"{best} is the only choice."
+    if verdict == "clear":
+        if len(moves) == 2:
+            return f"{best} is clearly best (ahead of {moves[1]} at 95%, over the same {unit})."
+        return f"{best} is clearly best (ahead of every other move at 95%, over the same {unit})."
+    close = [m for m in moves if m in close_to_best]
+    names = " or ".join([best, *close[:3]])
+    more = f" (and {len(close) - 3} more)" if len(close) > 3 else ""
+    if stopped_by == "margin":
+        return f"Close call: {names}{more}, within {MARGIN:.1f} in expected result of each other: either is fine."
+    if exact:
+        return f"Close call: {names}{more} are worth the same."
+    return f"Close call: {names}{more} (not separated at 95%; more --samples may tell them apart)."

@@ -212,12 +212,8 @@ function drawHints(container, result, onChoose) {
       : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.method ? `${result.method} (${result.engine})` : result.engine}, ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
     if (result.verdict && result.moves.length) {
-      const best = moveLabel(result.moves[0].move);
-      const close = (result.close_to_best || []).map(moveLabel);
-      const text = result.verdict === "only" ? `${best} is the only choice`
-        : result.verdict === "clear" ? `${best} is clearly best (ahead of every other move at 95%)`
-        : `Close call: ${[best, ...close].join(" or ")}`;
-      const verdict = el("div", "hint-verdict", text);
+      // The server's sentence, the one `conquian hint` prints (cards in the labels shown).
+      const verdict = el("div", "hint-verdict", moveLabel(result.verdict_text || ""));
       verdict.dataset.verdict = result.verdict;
       container.append(verdict);
     }
