@@ -7,6 +7,7 @@ request fields and calls them.  Cards are named in ``state.rules.labels`` (R2).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 from analyzer.analysis.puzzles import Puzzle, load_puzzle
 from analyzer.analysis.review import review_record
 from analyzer.bots.deals import deal_position
-from analyzer.bots.registry import check_bot
+from analyzer.bots.registry import check_bot, installed_bot
 from analyzer.core.cards import Labels, format_card, format_mask, parse_card
 from analyzer.core.dealing import view
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
@@ -361,7 +362,18 @@ def examples_data(labels: Labels | None) -> dict[str, Any]:
         positions.append(entry)
     records = [{"name": n, "text": t} for n, t in _bundled("records").items()]
     puzzles = [_puzzle_summary(n, d, p) for n, (d, p) in _puzzles().items()]
-    return {"positions": positions, "records": records, "puzzles": puzzles}
+    # The bots the Play tab offers: only those that can play here (ismcts needs its extra).
+    return {"positions": positions, "records": records, "puzzles": puzzles, "bots": play_bots()}
+
+
+PLAY_BOTS = ("greedy", "hint", "ismcts")
+"""The bots the board's Play tab may offer, in order; those installed are listed."""
+
+
+@functools.cache
+def play_bots() -> list[str]:
+    """The bots of :data:`PLAY_BOTS` that can play here, found once per process."""
+    return [name for name in PLAY_BOTS if installed_bot(name)]
 
 
 def puzzle_data(name: str, move: str | None, reveal: bool, labels: Labels | None) -> dict[str, Any]:

@@ -349,3 +349,22 @@ def test_docs_list_every_command() -> None:
     for path in ("POST /api", "/api/stream", "503", "413", "Retry-After", "data-card", "data-zone"):
         assert path in web_doc, path
     assert Path(ROOT / "docs" / "web.md").stat().st_size > 2000
+
+
+def test_the_play_tab_offers_only_the_bots_that_can_play_here() -> None:
+    # Without OpenSpiel the ismcts bot cannot play, so it is not offered (a new process: the
+    # list is found once per process).
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['pyspiel'] = None; sys.modules['open_spiel'] = None; "
+        "from cli.board import examples_data; print(examples_data(None)['bots'])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "['greedy', 'hint']", out.stderr
+    from cli.board import examples_data
+    from analyzer.bots.registry import installed_bot
+
+    bots = examples_data(None)["bots"]
+    assert bots[:2] == ["greedy", "hint"] and ("ismcts" in bots) == installed_bot("ismcts")

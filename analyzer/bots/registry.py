@@ -34,6 +34,7 @@ __all__ = [
     "RandomBot",
     "bot_option",
     "check_bot",
+    "installed_bot",
     "known_bot",
     "make_bot",
     "obvious_move",
@@ -143,6 +144,16 @@ def check_bot(name: str, rules: Rules | None = None) -> Bot:
     if rules is not None and check is not None:
         check(rules)
     return bot
+
+
+def installed_bot(name: str) -> bool:
+    """True if the bot called ``name`` can be made here: built in, or a plugin whose extra is
+    installed (``ismcts`` needs OpenSpiel)."""
+    try:
+        make_bot(name)
+    except (ImportError, ConquianError):
+        return False
+    return True
 
 
 def known_bot(name: str) -> bool:

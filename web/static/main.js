@@ -519,6 +519,15 @@ async function loadExamples() {
     option.value = r.name;
     records.append(option);
   }
+  // Only the bots that can play on this server (ismcts needs the openspiel extra).
+  if (state.examples.bots) {
+    const bots = $("#play-bot");
+    bots.replaceChildren(...state.examples.bots.map((name) => {
+      const option = el("option", "", name);
+      option.value = name;
+      return option;
+    }));
+  }
   drawPuzzleList();
 }
 
