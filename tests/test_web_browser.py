@@ -340,3 +340,33 @@ def test_the_board_fits_a_phone(browser: Any, base: str) -> None:
         page.screenshot(path=str(ARTIFACTS / "phone-hint.png"))
     finally:
         context.close()
+
+
+def test_play_logs_follow_the_labels_and_a_failed_game_leaves_no_half_game(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    assert page.locator('[data-action="play-hint"]').is_disabled()  # no game yet
+    page.select_option("#play-variant", "classic")
+    page.select_option("#play-bot", "greedy")
+    page.fill("#play-seed", "3")
+    page.click('[data-action="new-game"]')
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    assert not page.locator('[data-action="take-back"]').is_disabled()
+    french = page.inner_text("#play-log")
+    page.select_option("#labels", "spanish")
+    spanish = page.inner_text("#play-log")
+    assert french and spanish != french  # the log is written again in the new labels
+    page.select_option("#labels", "french")
+    assert page.inner_text("#play-log") == french
+    # A game the server refuses (an unknown bot, put in the list by hand): no half-started game.
+    page.evaluate(
+        "() => { const o = document.createElement('option'); o.value = 'nosuchbot'; "
+        "o.textContent = 'nosuchbot'; document.querySelector('#play-bot').append(o); }"
+    )
+    page.select_option("#play-bot", "nosuchbot")
+    page.click('[data-action="new-game"]')
+    page.wait_for_selector("#play-moves .problem", timeout=WAIT)
+    assert "No game started" in page.inner_text("#play-moves")
+    assert page.inner_text("#play-log") == ""
+    assert page.locator('[data-action="play-hint"]').is_disabled()
+    assert page.locator('[data-action="take-back"]').is_disabled()

@@ -554,14 +554,8 @@ function drawGame(result) {
     winner: result.winner,
   };
   render($("#board"), drawCurrent);
-  const log = $("#play-log");
-  for (const p of result.played) {
-    const who = p.player === null ? "stock" : p.player === game.seat ? "you" : `player ${p.player}`;
-    const line = el("div", "log-line", `${who}: ${moveLabel(p.shown)}`);
-    line.dataset.player = p.player === null ? "" : String(p.player);
-    log.append(line);
-  }
-  log.scrollTop = log.scrollHeight;
+  game.log.push(...result.played);
+  drawPlayLog();
   const moves = $("#play-moves");
   game.step = (game.step || 0) + 1;
   moves.dataset.step = String(game.step);
@@ -574,6 +568,30 @@ function drawGame(result) {
   }
   moves.dataset.over = "false";
   drawMoves(moves, result.moves || [], (entry) => playMove(entry.text));
+}
+
+// The game's log, drawn again when the labels switch (each line keeps its move's text, shown
+// in the labels of the moment).
+function drawPlayLog() {
+  const log = $("#play-log");
+  render(log, () => {
+    const game = state.game;
+    log.replaceChildren(...(game ? game.log : []).map((p) => {
+      const who = p.player === null ? "stock" : p.player === game.seat ? "you" : `player ${p.player}`;
+      const line = el("div", "log-line", `${who}: ${moveLabel(p.shown)}`);
+      line.dataset.player = p.player === null ? "" : String(p.player);
+      return line;
+    }));
+    log.scrollTop = log.scrollHeight;
+  });
+}
+
+// The Play tab's buttons that need a game in progress.
+function playControls(enabled) {
+  for (const action of ["play-hint", "take-back", "save-record"]) {
+    const b = $(`[data-panel="play"] [data-action="${action}"]`);
+    if (b) b.disabled = !enabled;
+  }
 }
 
 async function playStep(move) {
@@ -595,7 +613,7 @@ async function playStep(move) {
 async function playMove(text) {
   if ($("#play-moves").dataset.busy === "true") return; // a double click sends one move
   const game = state.game;
-  game.snapshots.push({ full: game.full, length: game.history.length, log: $("#play-log").children.length });
+  game.snapshots.push({ full: game.full, length: game.history.length, log: game.log.length });
   $("#play-hint").replaceChildren();
   await playStep(text).catch(failed);
 }
@@ -604,12 +622,22 @@ async function newGame() {
   const variant = $("#play-variant").value;
   const seed = Number($("#play-seed").value) || 0;
   const bot = $("#play-bot").value;
-  const dealt = await api("deal", { variant, seed, seat: 0, labels: "french" });
-  const players = dealt.position.players.map((_, p) => (p === 0 ? "human" : bot));
-  state.game = { start: dealt.notation, full: dealt.notation, seat: 0, bot, seed, players, history: [], snapshots: [] };
-  $("#play-log").replaceChildren();
   $("#play-hint").replaceChildren();
-  await playStep(null);
+  try {
+    const dealt = await api("deal", { variant, seed, seat: 0, labels: "french" });
+    const players = dealt.position.players.map((_, p) => (p === 0 ? "human" : bot));
+    state.game = { start: dealt.notation, full: dealt.notation, seat: 0, bot, seed, players, history: [], snapshots: [], log: [] };
+    drawPlayLog();
+    await playStep(null);
+    playControls(true);
+  } catch (error) {
+    // No game: nothing of a half-started one stays on the tab.
+    state.game = null;
+    drawPlayLog();
+    $("#play-moves").replaceChildren(el("div", "problem", `No game started: ${error.message}`));
+    playControls(false);
+    throw error;
+  }
 }
 
 async function takeBack() {
@@ -621,8 +649,8 @@ async function takeBack() {
   const snap = game.snapshots.pop();
   game.full = snap.full;
   game.history.length = snap.length;
-  const log = $("#play-log");
-  while (log.children.length > snap.log) log.lastChild.remove();
+  game.log.length = snap.log;
+  drawPlayLog();
   $("#play-moves").dataset.busy = "true";
   try {
     const result = await api("play", { position: game.full, seat: game.seat, bots: game.bot, seed: game.seed, labels: "french" });
@@ -941,6 +969,7 @@ function wire() {
 
 async function start() {
   wire();
+  playControls(false); // no game yet
   const given = new URLSearchParams(window.location.search).get("position");
   try {
     await loadExamples();
