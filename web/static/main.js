@@ -799,7 +799,7 @@ function drawPuzzleList() {
 async function openPuzzle(name) {
   const result = await api("puzzle", { name, labels: "french" });
   const player = result.question.player ?? result.to_act;
-  state.puzzle = { ...result, player, played: 0, position: result.notation };
+  state.puzzle = { ...result, player, played: 0, position: result.notation, log: [] };
   await openPosition(result.notation, { description: result.description, keepUrl: true });
   $("#puzzle-prompt").textContent = `${result.title}. ${result.prompt}`;
   const out = $("#puzzle-result");
@@ -807,8 +807,18 @@ async function openPuzzle(name) {
   delete out.dataset.correct;
   delete out.dataset.solved;
   $("#puzzle-answer").replaceChildren();
-  $("#puzzle-log").replaceChildren();
+  drawPuzzleLog();
   drawMoves($("#puzzle-moves"), result.moves, (entry) => puzzleMove(entry).catch(failed));
+}
+
+// The puzzle's moves so far, drawn again when the labels switch.
+function drawPuzzleLog() {
+  const log = $("#puzzle-log");
+  render(log, () => {
+    log.replaceChildren(...(state.puzzle?.log || []).map(([who, move, note]) => (
+      el("div", "log-line", `${who}: ${moveLabel(move)}${note ? ` (${note})` : ""}`)
+    )));
+  });
 }
 
 // One move of the puzzle checked: the first against the stored answer, the next ones by solving
@@ -833,17 +843,26 @@ async function puzzleMove(entry) {
   out.dataset.correct = String(correct);
   if (!correct || pz.kind === "best_pay") return;
   pz.played += 1;
-  const log = $("#puzzle-log");
-  log.append(el("div", "log-line", `you: ${moveLabel(entry.text)}`));
+  pz.log.push(["you", entry.text, ""]);
+  drawPuzzleLog();
   let now = await api("play", { position: pz.position, move: entry.text, labels: "french" });
-  for (let guard = 0; guard < 100 && !now.over && (now.phase === "turn" || now.to_act !== pz.player); guard += 1) {
+  for (let guard = 0; guard < 100 && !now.over; guard += 1) {
     let reply;
+    let who;
     if (now.phase === "turn") {
       reply = (await api("moves", { position: now.notation, labels: "french" })).moves[0].text;
-    } else {
+      who = "stock";
+    } else if (now.to_act !== pz.player) {
       reply = (await api("solve", { position: now.notation, all_moves: true, labels: "french" })).moves[0].move;
+      who = `player ${now.to_act}`;
+    } else {
+      const mine = (await api("moves", { position: now.notation, labels: "french" })).moves;
+      if (mine.length !== 1 || mine[0].text !== "pass") break; // his choice
+      reply = "pass"; // his only move (R12): played for him, as in `conquian play`
+      who = "you";
     }
-    log.append(el("div", "log-line", `${now.phase === "turn" ? "stock" : `player ${now.to_act}`}: ${moveLabel(reply)}`));
+    pz.log.push([who, reply, who === "you" ? "your only move" : ""]);
+    drawPuzzleLog();
     now = await api("play", { position: now.notation, move: reply, labels: "french" });
   }
   pz.position = now.notation;
