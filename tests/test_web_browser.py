@@ -229,7 +229,7 @@ def test_open_a_record_and_see_the_blunder_marked(page: Any) -> None:
     # The status is written once the position before the ply is drawn (an answer away).
     page.wait_for_function("document.querySelector('#status').innerText.includes('best take')", timeout=WAIT)
     assert "blunder" in page.inner_text("#status")
-    assert page.locator("#review-chart svg polyline").count() >= 1
+    assert page.locator("#review-chart svg circle").count() >= 1  # a point per decision reviewed
 
 
 def test_solve_a_puzzle_with_the_answer_hidden_until_asked(page: Any) -> None:
@@ -370,3 +370,39 @@ def test_play_logs_follow_the_labels_and_a_failed_game_leaves_no_half_game(page:
     assert page.inner_text("#play-log") == ""
     assert page.locator('[data-action="play-hint"]').is_disabled()
     assert page.locator('[data-action="take-back"]').is_disabled()
+
+
+def test_the_review_chart_has_axes_both_players_and_reads_with_one_decision(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="review"]')
+    page.select_option("#review-examples", "classic-missed-win")
+    page.click('[data-action="load-record"]')
+    page.fill("#review-samples", "4")
+    page.click('#right [data-panel="review"] [data-action="review"]')
+    page.locator('.review-row[data-label="blunder"]').first.wait_for(timeout=WAIT)
+    chart = page.locator("#review-chart svg")
+    texts = [t.text_content() for t in chart.locator("text").all()]
+    assert {"0%", "50%", "100%", "ply", "win chance"} <= set(texts)
+    legend = page.inner_text("#review-chart .chart-legend")
+    assert "player 0" in legend and "player 1" in legend
+    assert chart.locator("circle.dot-blunder").count() == 1
+    summary = page.inner_text("#review-summary")
+    assert "accuracy -" not in summary and re.search(r"accuracy [0-9]", summary)
+    page.screenshot(path=str(ARTIFACTS / "review-chart.png"))
+    # A record of one decision: its dot is drawn inside the chart, not half clipped.
+    from analyzer.analysis.review import decisions
+    from analyzer.formats.records import replay_lines
+
+    record = (ROOT / "examples" / "records" / "classic-missed-win.jsonl").read_text().splitlines()
+    replay = replay_lines(record)
+    first = min(decisions(replay.start, replay.moves))  # the ply of the first decision
+    lines = [line for line in record[1:] if "move" in json.loads(line)][:first]
+    page.fill("#review-text", "\n".join([record[0], *lines]))
+    page.click('#right [data-panel="review"] [data-action="review"]')
+    page.wait_for_function(
+        "document.querySelectorAll('#review-chart svg circle').length === 1", timeout=WAIT
+    )
+    box = page.locator("#review-chart svg").bounding_box()
+    dot = page.locator("#review-chart svg circle").bounding_box()
+    assert box["x"] < dot["x"] and dot["x"] + dot["width"] < box["x"] + box["width"]
+    assert box["y"] < dot["y"] and dot["y"] + dot["height"] < box["y"] + box["height"]

@@ -670,38 +670,69 @@ async function gameRecord() {
 // ------------------------------------------------------------------ review
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??", best: "", good: "" };
 
+// The review chart: each player's win chance after his decisions (0-100%) against the ply, with
+// labelled axes, a legend, and marks at mistakes and blunders; a record of one decision is a dot.
 function drawChart(container, review) {
   render(container, () => {
     container.replaceChildren();
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
-    const width = 320;
-    const height = 120;
+    const [width, height] = [360, 170];
+    const [left, right, top, bottom] = [40, 12, 10, 32];
+    const plotW = width - left - right;
+    const plotH = height - top - bottom;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("class", "chart-svg");
+    svg.setAttribute("role", "img");
     const moves = review.moves;
-    const last = Math.max(1, ...review.plies.map((p) => p.ply));
-    const colours = ["#2b6cb0", "#c05621", "#2f855a"];
-    const players = new Set(moves.map((m) => m.player));
+    const first = Math.min(...review.plies.map((p) => p.ply), 1);
+    const last = Math.max(first + 1, ...review.plies.map((p) => p.ply));
+    const x = (ply) => left + ((ply - first) / (last - first)) * plotW;
+    const y = (win) => top + (1 - win) * plotH;
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(ns, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+      return node;
+    };
+    // Axes: win chance 0, 50, 100% on the left; plies along the bottom.
+    for (const win of [0, 0.5, 1]) {
+      add("line", { x1: left, x2: width - right, y1: y(win), y2: y(win), class: win === 0.5 ? "grid mid" : "grid" });
+      add("text", { x: left - 4, y: y(win) + 4, "text-anchor": "end", class: "axis" }, `${win * 100}%`);
+    }
+    for (const ply of [...new Set([first, Math.round((first + last) / 2), last])]) {
+      add("text", { x: x(ply), y: height - bottom + 14, "text-anchor": "middle", class: "axis" }, String(ply));
+    }
+    add("text", { x: left + plotW / 2, y: height - 3, "text-anchor": "middle", class: "axis-title" }, "ply");
+    add("text", { x: 10, y: top + plotH / 2, "text-anchor": "middle", class: "axis-title", transform: `rotate(-90 10 ${top + plotH / 2})` }, "win chance");
+    const colours = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5"];
+    const players = [...new Set(moves.map((m) => m.player))].sort();
     for (const player of players) {
-      const points = moves.filter((m) => m.player === player)
-        .map((m) => `${(m.ply / last) * width},${height - m.win_played * height}`);
-      const line = document.createElementNS(ns, "polyline");
-      line.setAttribute("points", points.join(" "));
-      line.setAttribute("fill", "none");
-      line.setAttribute("stroke", colours[player % colours.length]);
-      line.setAttribute("stroke-width", "2");
-      svg.append(line);
+      const mine = moves.filter((m) => m.player === player);
+      const colour = colours[player % colours.length];
+      if (mine.length > 1) {
+        add("polyline", {
+          points: mine.map((m) => `${x(m.ply)},${y(m.win_played)}`).join(" "),
+          fill: "none", stroke: colour, "stroke-width": 2,
+        });
+      }
+      for (const m of mine) {
+        const marked = m.label === "blunder" || m.label === "mistake";
+        const dot = add("circle", { cx: x(m.ply), cy: y(m.win_played), r: marked ? 5 : 3, fill: colour });
+        if (marked) dot.setAttribute("class", `dot-${m.label}`);
+        dot.append(Object.assign(document.createElementNS(ns, "title"), { textContent: `ply ${m.ply}, player ${m.player}: ${pct(m.win_played)}${marked ? `, ${m.label}` : ""}` }));
+      }
     }
-    for (const m of moves.filter((x) => x.label === "blunder" || x.label === "mistake")) {
-      const dot = document.createElementNS(ns, "circle");
-      dot.setAttribute("cx", String((m.ply / last) * width));
-      dot.setAttribute("cy", String(height - m.win_played * height));
-      dot.setAttribute("r", "4");
-      dot.setAttribute("class", `dot-${m.label}`);
-      svg.append(dot);
+    const legend = el("div", "chart-legend");
+    for (const player of review.summary.map((s) => s.player)) {
+      const none = players.includes(player) ? "" : " (no decision to review)";
+      const key = el("span", "legend-key", `■ player ${player}${none}`);
+      key.style.color = colours[player % colours.length];
+      legend.append(key);
     }
-    container.append(el("div", "hint-head", "win chance of the mover, per decision (blunders and mistakes dotted)"), svg);
+    legend.append(el("span", "legend-key", "● large: mistake or blunder"));
+    container.append(el("div", "hint-head", "Each player's win chance after his decisions, by ply"), svg, legend);
   });
 }
 
@@ -712,7 +743,7 @@ function drawReview(review) {
     for (const s of review.summary) {
       const name = review.players && review.players[s.player] ? ` (${review.players[s.player]})` : "";
       summary.append(el("div", "summary-row",
-        `Player ${s.player}${name}: accuracy ${s.accuracy === null ? "-" : s.accuracy}; ` +
+        `Player ${s.player}${name}: accuracy ${s.accuracy === null ? "none (no decision of his to review: every move forced)" : s.accuracy}; ` +
         `${counted(s.blunder, "blunder")}, ${counted(s.mistake, "mistake")}, ` +
         `${counted(s.inaccuracy, "inaccuracy", "inaccuracies")}`));
     }
