@@ -7,11 +7,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from analyzer.service.results import analyze_data
 from cli.boundary import json_errors
 from cli.console import emit, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import JsonOpt, LabelsOpt
-from cli.results import analyze_data
 
 __all__ = ["analyze"]
 

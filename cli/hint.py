@@ -24,12 +24,12 @@ from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
 from analyzer.core.cards import counted, format_card
 from analyzer.core.state import GameState
+from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
 from cli.console import emit, note, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import SAMPLES_DEFAULTS, EngineOpt, JsonOpt, LabelsOpt, given_options
 from cli.progress import interruptible, progress
-from cli.results import hint_data, static_data
 
 __all__ = ["SAMPLING_OPTIONS", "hint"]
 

@@ -9,12 +9,12 @@ import typer
 from analyzer.core.cards import Labels, format_mask, text_labels
 from analyzer.core.errors import CardError
 from analyzer.formats.meldfile import MeldAnswer, answer_meld_queries
+from analyzer.service.results import arrangement_data
 from analyzer.solver.partition import Arrangement, solve_arrangement
 from cli.boundary import DOMAIN, usage
 from cli.console import emit, out
 from cli.inputs import cards_arg, input_text, json_input, rules_of
 from cli.options import JsonOpt, LabelsOpt, VariantOpt, given_options
-from cli.results import arrangement_data
 
 __all__ = ["melds"]
 

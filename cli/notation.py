@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
+from analyzer.service.results import notation_data
 from cli.console import emit, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import JsonOpt, LabelsOpt
-from cli.results import notation_data
 
 __all__ = ["notation"]
 

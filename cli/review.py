@@ -16,13 +16,13 @@ from analyzer.analysis.review import (
     review_record,
 )
 from analyzer.formats.records import replay_lines
+from analyzer.service.results import review_data
 from cli.boundary import usage
 from cli.console import emit, out
 from cli.inputs import input_text
 from cli.options import SAMPLES_DEFAULTS, EngineOpt, ForceOpt, JsonOpt, LabelsOpt
 from cli.outputs import maybe, svg_file
 from cli.progress import progress
-from cli.results import review_data
 from cli.svg import review_svg
 
 __all__ = ["review", "table_lines"]

@@ -8,7 +8,6 @@ expectimax alone).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Annotated
 
@@ -21,11 +20,19 @@ from analyzer.core.state import GameState
 from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.exact import solve as search_solve
+from analyzer.service.results import (
+    ANYTIME_TIME_LIMIT,
+    EXACT_TIME_LIMIT,
+    all_moves_data,
+    anytime_data,
+    needs_anytime,
+    solve_data,
+    solve_notes,
+)
 from cli.console import emit, err, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import BudgetOpt, JsonOpt, LabelsOpt
 from cli.progress import interruptible, progress
-from cli.results import all_moves_data, anytime_data, solve_data
 
 __all__ = [
     "ANYTIME_TIME_LIMIT",
@@ -36,10 +43,6 @@ __all__ = [
     "solve_notes",
 ]
 
-EXACT_TIME_LIMIT = 60.0
-"""Default seconds of an exact search (the stock order given, or ``--exact``)."""
-ANYTIME_TIME_LIMIT = 15.0
-"""Default cap in seconds of the anytime answer (the stock order unknown)."""
 
 
 class SearchMode(enum.StrEnum):
@@ -198,43 +201,6 @@ def solve(
         out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
-
-
-def needs_anytime(state: GameState) -> bool:
-    """True when ``state`` is solved by the anytime answer: the stock order unknown, with stock
-    cards left, and the deal not over."""
-    return state.stock is None and state.stock_count > 0 and not state.is_terminal()
-
-
-def solve_notes(
-    state: GameState, given: dict[str, bool], spell: Callable[[str], str] = "--{}".format
-) -> list[str]:
-    """One line for each option given that has no effect on ``state`` (it changes nothing, so it
-    is not an error): ``given`` maps ``mode``, ``samples``, ``seed``, ``prove`` and ``exact`` to
-    whether each was given; ``spell`` writes an option's name (``--samples``, or the engine's
-    ``'samples'``)."""
-    notes: list[str] = []
-    if given.get("mode") and state.rules.players == 2:
-        notes.append(
-            f"{spell('mode')} has no effect: it chooses how three players are searched, and this "
-            "position has two, whose search is the same either way"
-        )
-    sampled = ("samples", "seed", "prove")
-    if state.stock is not None or state.stock_count == 0:
-        why = "the stock order is given" if state.stock_count else "the stock is empty"
-        notes.extend(
-            f"{spell(option)} has no effect: {why}, so the search is exact and nothing is sampled"
-            for option in (*sampled, "exact")
-            if given.get(option)
-        )
-    elif given.get("exact"):
-        notes.extend(
-            f"{spell(option)} has no effect with {spell('exact')} (the expectimax alone: nothing "
-            "is sampled)"
-            for option in sampled
-            if given.get(option)
-        )
-    return notes
 
 
 def _bounds_text(lower: float, upper: float) -> str:

@@ -9,12 +9,12 @@ import typer
 
 from analyzer.core.cards import counted
 from analyzer.core.errors import IllegalMoveError
+from analyzer.service.results import why_data
 from analyzer.solver.why import explain
 from cli.boundary import usage
 from cli.console import emit, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import SAMPLES_DEFAULTS, JsonOpt, LabelsOpt
-from cli.results import why_data
 
 __all__ = ["why"]
 

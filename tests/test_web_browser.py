@@ -227,7 +227,7 @@ def test_open_a_record_and_see_the_blunder_marked(page: Any) -> None:
     blunder.click()
     page.wait_for_selector('.review-row.selected[data-ply="7"]', timeout=WAIT)
     # The status is written once the position before the ply is drawn (an answer away).
-    page.wait_for_function("document.querySelector('#status').innerText.includes('best take')", timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#status').innerText.includes('best take')", timeout=WAIT)
     assert "blunder" in page.inner_text("#status")
     assert page.locator("#review-chart svg circle").count() >= 1  # a point per decision reviewed
 
@@ -399,8 +399,14 @@ def test_the_review_chart_has_axes_both_players_and_reads_with_one_decision(page
     lines = [line for line in record[1:] if "move" in json.loads(line)][:first]
     page.fill("#review-text", "\n".join([record[0], *lines]))
     page.click('#right [data-panel="review"] [data-action="review"]')
+    # The short record's review is drawn (its plies listed), then its one dot.
+    # (Predicates as functions: an expression string would be run by eval, which the CSP forbids.)
     page.wait_for_function(
-        "document.querySelectorAll('#review-chart svg circle').length === 1", timeout=WAIT
+        "(n) => document.querySelectorAll('#review-moves .review-row').length === n",
+        arg=len(lines), timeout=WAIT,
+    )  # fmt: skip
+    page.wait_for_function(
+        "() => document.querySelectorAll('#review-chart svg circle').length === 1", timeout=WAIT
     )
     box = page.locator("#review-chart svg").bounding_box()
     dot = page.locator("#review-chart svg circle").bounding_box()

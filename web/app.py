@@ -1,5 +1,5 @@
 """The web analysis board's ASGI app (Starlette): the page, its static files, and ``POST /api``,
-which hands each request to the engine's request handler (:func:`cli.engine.answer`), so that
+which hands each request to the library's request layer (:func:`analyzer.service.requests.answer`), so that
 ``conquian engine``, the HTTP API and the page answer alike (``docs/web.md``).
 
 Searches (``hint``, ``solve``, ``why``, ``review``, ``play`` against a searching bot) run in a
@@ -31,7 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cli.engine import answer
+from analyzer.service.requests import answer
 from web.pool import PoolFull, SearchPool, TimeCapExceeded, WorkerDied
 
 __all__ = [

@@ -1,5 +1,5 @@
 """A bounded pool of search processes for the web board: each long request (hint, solve,
-review, ...) is answered by :func:`cli.engine.answer` in a worker process, so that the
+review, ...) is answered by :func:`analyzer.service.requests.answer` in a worker process, so that the
 server's own process stays free for the page and the quick requests.
 
 A worker is killed (and a new one started) when its request is cancelled, runs over the time
@@ -50,7 +50,7 @@ def _work(conn: Connection) -> None:
     # Ctrl-C at the terminal reaches the whole process group: the server stops its workers
     # itself, so a worker ignores it (no traceback of its own).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from cli.engine import answer
+    from analyzer.service.requests import answer
 
     conn.send(("ready", None))
 

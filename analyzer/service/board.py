@@ -1,0 +1,460 @@
+"""Answers of the engine commands the web board needs: deal, moves, play, record, review,
+examples and puzzle (``docs/engine.md``).
+
+Each function takes parsed values and returns JSON-ready data; :mod:`cli.engine` reads the
+request fields and calls them.  Cards are named in ``state.rules.labels`` (R2).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from analyzer.analysis.puzzles import Puzzle, load_puzzle
+from analyzer.analysis.review import review_record
+from analyzer.bots.deals import deal_position
+from analyzer.bots.registry import check_bot, installed_bot
+from analyzer.core.cards import Labels, format_card, format_mask, parse_card
+from analyzer.core.dealing import view
+from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Take, Turn, parse_move
+from analyzer.core.plain import dump_position, relabel
+from analyzer.core.rules import Rules
+from analyzer.core.state import GameState
+from analyzer.formats.notation import format_notation
+from analyzer.formats.position import load_position
+from analyzer.formats.records import record_lines, replay_lines
+from analyzer.service.results import review_data
+
+__all__ = [
+    "MAX_PLIES",
+    "check_bots",
+    "deal_data",
+    "examples_data",
+    "move_entry",
+    "moves_data",
+    "play_data",
+    "puzzle_data",
+    "read_move",
+    "record_data",
+    "replay_plies",
+    "review_request_data",
+]
+
+MAX_PLIES = 400
+"""Most moves one ``play`` request plays, or one ``record`` request lists (a deal of 40 cards
+ends well before: R19)."""
+
+
+def move_entry(move: Move, labels: Labels) -> dict[str, Any]:
+    """One legal move as the board groups it: ``text``, ``kind`` (take, lay, force, meld, pass,
+    give, turn) and its parts: ``layout`` (melds, R13/R14), ``pay`` (``None``: going out, R15),
+    ``player`` (forced, R14), ``meld`` (R16) or ``card`` (R9, R10)."""
+    entry: dict[str, Any] = {"text": move.text(labels)}
+    if isinstance(move, Take | LayIn):
+        entry["kind"] = "take" if isinstance(move, Take) else "lay"
+        entry["layout"] = [format_mask(m, labels).split() for m in move.layout]
+        entry["pay"] = None if move.pay is None else format_card(move.pay, labels)
+    elif isinstance(move, Force):
+        entry.update(kind="force", player=move.player)
+    elif isinstance(move, Meld):
+        entry.update(kind="meld", meld=format_mask(move.meld, labels).split())
+    elif isinstance(move, Give | Turn):
+        entry.update(kind="give" if isinstance(move, Give) else "turn")
+        entry["card"] = format_card(move.card, labels)
+    else:
+        entry["kind"] = "pass"
+    return entry
+
+
+def _situation(state: GameState) -> dict[str, Any]:
+    return {
+        "phase": str(state.phase),
+        "to_act": None if state.is_terminal() else state.to_act,
+        "over": state.is_terminal(),
+        "winner": state.winner,
+        "description": state.describe(),
+    }
+
+
+def moves_data(state: GameState) -> dict[str, Any]:
+    """``moves``: every legal move of the player to act (R12-R16, R9; the turns of the stock,
+    R10, when it is a chance node and the stock cards are known), in the engine's order, with
+    the ``notation`` of the position after each."""
+    lab = state.rules.labels
+    entries = []
+    for move in state.legal_moves():
+        entry = move_entry(move, lab)
+        entry["after"] = format_notation(state.apply(move, check=False))
+        entries.append(entry)
+    return {**_situation(state), "notation": format_notation(state), "moves": entries}
+
+
+def read_move(state: GameState, text: str) -> Move:
+    """The move ``text`` reads as in ``state``'s labels (R2).
+
+    Raises
+    ------
+    IllegalMoveError
+        If it does not read as a move or is not legal here (the message names the position).
+    """
+    try:
+        move = parse_move(text, state.rules.labels)
+    except ConquianError as exc:
+        raise IllegalMoveError(str(exc)) from None
+    if not state.is_legal(move):
+        raise IllegalMoveError(
+            f"illegal move {move.text(state.rules.labels)!r} here ({state.describe()})"
+        )
+    return move
+
+
+def _dealt(state: GameState, seat: int | None) -> dict[str, Any]:
+    data = {
+        **_situation(state),
+        "notation": format_notation(state),
+        "position": dump_position(state),
+    }
+    if seat is not None:
+        data["seat"] = seat
+        seen = view(state, seat)
+        data["view"] = format_notation(seen)
+        data["view_position"] = dump_position(seen)
+    return data
+
+
+def deal_data(
+    rules: Rules, seed: int, after: int, dealer: int | None, seat: int | None
+) -> dict[str, Any]:
+    """``deal``: a new deal of ``rules`` with ``seed`` (R8), ``after`` greedy moves played (the
+    turns between them, R10, not counted), every hand and the stock order known, with the
+    ``view`` of ``seat`` (R6: other hands and the stock order hidden) when given.
+
+    Raises
+    ------
+    ConquianError
+        If the deal ends before ``after`` moves or ``dealer`` is not a seat.
+    """
+    state, played = deal_position(rules, seed=seed, dealer=dealer, after=after)
+    lab = rules.labels
+    data = _dealt(state, seat)
+    data["played"] = [{"player": p, "move": m.text(lab)} for p, m in played]
+    return data
+
+
+def check_bots(names: list[str], rules: Rules) -> None:
+    """Check that every bot of ``names`` exists and that its options act in ``rules``.
+
+    Raises
+    ------
+    ConquianError
+        Naming the bot or option refused (the message lists the bots).
+    """
+    for name in sorted(set(names)):
+        check_bot(name, rules)
+
+
+def _shown(move: Move, player: int | None, seat: int | None, labels: Labels) -> str:
+    """What ``seat`` sees of a move: another player's exchange pass is face down (R9)."""
+    if isinstance(move, Give) and player != seat:
+        return "gives a card (face down, R9)"
+    return move.text(labels)
+
+
+def play_data(
+    state: GameState,
+    move: Move | None,
+    seat: int | None,
+    bots: list[str],
+    seed: int,
+) -> dict[str, Any]:
+    """``play``: ``move`` played, then, with a ``seat``, every other seat played by its bot
+    (each from its own view, R6) and the turns of the stock (R10) until ``seat`` has a choice
+    of two moves or more (a single legal move, such as a forced pass, is played for him) or
+    the deal ends (R15, R18).
+
+    Parameters
+    ----------
+    state : GameState
+        Every hand and the stock order known when bots or turns are to be played.
+    move : Move or None
+        A legal move of the player to act.
+    seat : int or None
+        The seat of the person; ``None``: only ``move`` is played.
+    bots : list of str
+        One bot name per other seat, in seat order (``analyzer.bots.registry``).
+    seed : int
+        Seeds the bots' choices (with the number of dead cards and cards melded).
+
+    Raises
+    ------
+    PositionError
+        If a bot or a turn has to see a hidden hand or stock order.
+    """
+    lab = state.rules.labels
+    played: list[dict[str, Any]] = []
+    history: list[tuple[int | None, Move]] = []
+
+    def apply(player: int | None, chosen: Move) -> None:
+        nonlocal state
+        history.append((player, chosen))
+        played.append(
+            {"player": player, "move": chosen.text(lab), "shown": _shown(chosen, player, seat, lab)}
+        )
+        state = state.apply(chosen, check=False)
+
+    if move is not None:
+        apply(None if state.is_chance_node() else state.to_act, move)
+    if seat is not None:
+        others = [p for p in range(state.rules.players) if p != seat]
+        players = dict(zip(others, bots, strict=True))
+        made = {name: check_bot(name, state.rules) for name in set(bots)}
+        rng = random.Random(seed * 1_000_003 + len(state.dead) * 64 + state.table_mask().bit_count())
+        for _ in range(MAX_PLIES):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                if state.stock is None:
+                    raise PositionError(
+                        "the stock order is hidden: the next card to turn (R10) is unknown; "
+                        "play it as 'turn CARD'"
+                    )
+                apply(None, state.chance_outcomes()[0][0])
+                continue
+            player = state.to_act
+            if player == seat:
+                choices = state.legal_moves()
+                if len(choices) != 1:
+                    break
+                apply(player, choices[0])
+                continue
+            if any(h is None for h in state.hands):
+                raise PositionError(
+                    f"player {player}'s bot needs every hand known, and one is hidden"
+                )
+            bot = made[players[player]]
+            seen = state if getattr(bot, "sees_all", False) else view(state, player)
+            apply(player, bot.choose(seen, rng))
+    data = _dealt(state, seat)
+    data["played"] = played
+    if seat is not None and not state.is_terminal() and state.to_act == seat:
+        data["moves"] = [move_entry(m, lab) for m in state.legal_moves()]
+    return data
+
+
+def replay_plies(start: GameState, moves: list[Move]) -> list[dict[str, Any]]:
+    """Every move played from ``start``: ``ply`` (from 1), ``player`` (``None`` for a turn,
+    R10), ``move`` and the ``before`` and ``after`` positions' notation."""
+    state = start
+    lab = state.rules.labels
+    plies = []
+    for ply, move in enumerate(moves, 1):
+        before = format_notation(state)
+        player = None if state.is_chance_node() else state.to_act
+        state = state.apply(move, check=False)
+        plies.append(
+            {
+                "ply": ply,
+                "player": player,
+                "move": move.text(lab),
+                "before": before,
+                "after": format_notation(state),
+            }
+        )
+    return plies
+
+
+def record_data(
+    start: GameState, texts: list[str], players: list[str] | None, seed: int | None
+) -> dict[str, Any]:
+    """``record``: the game record (JSON lines, ``docs/record-format.md``) of ``texts`` played
+    from ``start``, each checked (R8-R19).
+
+    Raises
+    ------
+    IllegalMoveError
+        Naming the first move (its number) that does not read or is not legal.
+    """
+    if len(texts) > MAX_PLIES:
+        raise IllegalMoveError(f"a record holds at most {MAX_PLIES} moves, got {len(texts)}")
+    state = start
+    history: list[tuple[int | None, Move]] = []
+    for number, text in enumerate(texts, 1):
+        try:
+            move = read_move(state, text)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {number}: {exc}") from None
+        history.append((None if state.is_chance_node() else state.to_act, move))
+        state = state.apply(move, check=False)
+    lines = record_lines(start, history, state, seed=seed, players=players)
+    return {
+        "record": "\n".join(lines) + "\n",
+        "moves": len(history),
+        **_situation(state),
+        "notation": format_notation(state),
+    }
+
+
+# ------------------------------------------------------------- bundled files
+def _bundled(kind: str) -> dict[str, str]:
+    """The bundled example files of ``kind`` (positions, records, puzzles): name -> text."""
+    folder = resources.files("cli") / "data" / "examples" / kind
+    found: dict[str, str] = {}
+    if not folder.is_dir():
+        return found
+    for item in sorted(folder.iterdir(), key=lambda f: f.name):
+        if item.name.endswith((".json", ".jsonl")):
+            found[item.name.rsplit(".", 1)[0]] = item.read_text(encoding="utf-8")
+    return found
+
+
+@cache
+def _puzzles() -> dict[str, tuple[dict[str, Any], Puzzle]]:
+    return {name: (data, load_puzzle(data)) for name, data in
+            ((n, json.loads(t)) for n, t in _bundled("puzzles").items())}  # fmt: skip
+
+
+def _question(puzzle: Puzzle) -> str:
+    q = puzzle.question
+    if q["kind"] == "win":
+        return f"Player {q['player']} to act: find a move that wins under best play."
+    if q["kind"] == "best_pay":
+        return f"Player {puzzle.state.to_act}: which card to pay keeps the best result?"
+    return f"Player {q['player']}: go out within {q['turns']} of your moves. First move?"
+
+
+def _puzzle_summary(name: str, data: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
+    return {
+        "name": name,
+        "title": puzzle.title,
+        "description": str(data.get("description", "")),
+        "variant": puzzle.state.rules.name,
+        "kind": puzzle.question["kind"],
+        "question": puzzle.question,
+        "prompt": _question(puzzle),
+    }
+
+
+def examples_data(labels: Labels | None) -> dict[str, Any]:
+    """``examples``: the bundled positions (RULES.md section 5's worked examples: name,
+    description, rule, notation), records (name and text) and puzzles (name, title,
+    question; never the answer); positions in ``labels`` (default their own, R2)."""
+    positions = []
+    for name, text in _bundled("positions").items():
+        data = json.loads(text)
+        if data.get("type") == "melds":
+            continue  # meld query files (worked examples 1 and 2): no table to draw
+        entry: dict[str, Any] = {
+            "name": name,
+            "description": str(data.get("description", "")),
+            "rule": data.get("rule"),
+        }
+        try:
+            entry["notation"] = format_notation(load_position(data), labels)
+            entry["valid"] = True
+        except ConquianError as exc:  # example 7 is an impossible position, on purpose
+            entry.update(notation=None, valid=False, error=str(exc), data=data)
+        positions.append(entry)
+    records = [{"name": n, "text": t} for n, t in _bundled("records").items()]
+    puzzles = [_puzzle_summary(n, d, p) for n, (d, p) in _puzzles().items()]
+    # The bots the Play tab offers: only those that can play here (ismcts needs its extra).
+    return {"positions": positions, "records": records, "puzzles": puzzles, "bots": play_bots()}
+
+
+PLAY_BOTS = ("greedy", "hint", "ismcts")
+"""The bots the board's Play tab may offer, in order; those installed are listed."""
+
+
+@functools.cache
+def play_bots() -> list[str]:
+    """The bots of :data:`PLAY_BOTS` that can play here, found once per process."""
+    return [name for name in PLAY_BOTS if installed_bot(name)]
+
+
+def puzzle_data(name: str, move: str | None, reveal: bool, labels: Labels | None) -> dict[str, Any]:
+    """``puzzle``: the bundled puzzle ``name`` (position and question, the answer only with
+    ``reveal``), in ``labels`` (default the puzzle's own, R2); with ``move``, whether that first
+    move is one of the stored answer's (a ``best_pay`` answer: whether its pay card is; R13, R14).
+
+    Raises
+    ------
+    PositionError
+        If there is no bundled puzzle of that name (the message lists them).
+    IllegalMoveError
+        If ``move`` does not read or is not legal in the puzzle's position.
+    """
+    puzzles = _puzzles()
+    if name not in puzzles:
+        raise PositionError(f"no bundled puzzle {name!r} (known: {', '.join(puzzles)})")
+    data, puzzle = puzzles[name]
+    own = puzzle.state.rules.labels
+    state = relabel(puzzle.state, labels)
+    lab = state.rules.labels
+    result = {
+        **_puzzle_summary(name, data, puzzle),
+        "notation": format_notation(state),
+        "to_act": state.to_act,
+        "moves": [move_entry(m, lab) for m in state.legal_moves()],
+    }
+    answer = puzzle.answer or {}
+    if reveal:
+        shown: dict[str, Any] = dict(answer)
+        if "moves" in shown:
+            shown["moves"] = [parse_move(m, own).text(lab) for m in shown["moves"]]
+        if "pays" in shown:
+            shown["pays"] = [format_card(parse_card(c, own), lab) for c in shown["pays"]]
+        result["answer"] = shown
+    if move is not None:
+        chosen = read_move(state, move)
+        if "pays" in answer:
+            pay = chosen.pay if isinstance(chosen, Take | LayIn) else None
+            correct = pay is not None and format_card(pay, own) in answer["pays"]
+            why = "its pay card keeps the best result" if correct else "another pay card does better"
+        else:
+            correct = chosen.text(own) in answer.get("moves", [])
+            why = "it is one of the answer's moves" if correct else "it is not among the answer's moves"
+        result["check"] = {"move": chosen.text(lab), "correct": correct, "reason": why}
+    return result
+
+
+def review_request_data(
+    text: str,
+    *,
+    samples: int | None,
+    seed: int,
+    time_limit: float,
+    budget: int | None,
+    engine: str,
+    labels: Labels | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """``review``: the record ``text`` (JSON lines) replayed (R8-R19) and reviewed as
+    ``conquian review --json`` (every decision marked by the expected result it gave up,
+    R20), plus ``plies``: every move with the positions before and after it.
+
+    Raises
+    ------
+    ConquianError
+        If the record does not replay (the message gives the line) or hides a hand.
+    """
+    replay = replay_lines(text.splitlines())
+    result = review_record(
+        replay,
+        samples=samples,
+        seed=seed,
+        time_limit=time_limit,
+        node_budget=budget,
+        engine=engine,
+        progress=progress,
+    )
+    start = relabel(replay.start, labels)
+    data = review_data(result, start.rules.labels)
+    data["plies"] = replay_plies(start, replay.moves)
+    data["players"] = replay.header.get("players")
+    data["variant"] = start.rules.name
+    return data

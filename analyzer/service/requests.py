@@ -1,0 +1,691 @@
+"""The request protocol of ``conquian engine`` and of the board's HTTP API: :func:`answer` reads
+one JSON request and gives its answer.
+
+The protocol (``docs/engine.md``) follows KataGo's JSON analysis engine: one
+JSON object per line each way, a required ``id`` echoed in every answer,
+answers in the order of the requests, errors as answers naming the ``field``
+(the engine goes on), control requests by an ``action`` field.  Every
+``result`` is what the command's ``--json`` prints (:mod:`analyzer.service.results`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import replace
+from typing import Any
+
+from analyzer.analysis.advisor import (
+    DEFAULT_ENGINE,
+    ENGINE_NAMES,
+    Engine,
+    advise,
+    check_open,
+    engine_for,
+    searching_engine,
+)
+from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.review import DEFAULT_REVIEW_TIME_LIMIT
+from analyzer.analysis.static import static_hints
+from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
+from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.plain import relabel
+from analyzer.core.rules import PRESETS, get_rules
+from analyzer.core.state import GameState
+from analyzer.formats.jsonio import (
+    TOO_DEEP,
+    DuplicateKeyError,
+    NumberTooLongError,
+    json_error_text,
+    load_json,
+)
+from analyzer.formats.notation import parse_notation
+from analyzer.formats.position import load_position
+from analyzer.formats.shape_errors import nearest_key
+from analyzer.formats.sniff import unwrap_position
+from analyzer.search.allmoves import solve_moves
+from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
+from analyzer.search.exact import solve as search_solve
+from analyzer.service import board
+from analyzer.service.results import (
+    ANYTIME_TIME_LIMIT,
+    EXACT_TIME_LIMIT,
+    all_moves_data,
+    analyze_data,
+    anytime_data,
+    arrangement_data,
+    hint_data,
+    needs_anytime,
+    notation_data,
+    solve_data,
+    solve_notes,
+    static_data,
+    why_data,
+)
+from analyzer.solver.partition import solve_arrangement
+from analyzer.solver.why import explain
+
+__all__ = ["COMMANDS", "MAX_INPUT", "PROTOCOL", "RequestError", "answer", "error_answer"]
+
+MAX_INPUT = 32 * 1024 * 1024
+"""Most bytes of one request (a line of ``conquian engine``, a file the command line reads)."""
+
+PROTOCOL = 1
+"""Version of the request and answer format (``docs/engine.md``)."""
+
+_PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("progress", default=None)
+"""The ``progress`` callback of the request being answered (:func:`answer`)."""
+
+
+class RequestError(ConquianError):
+    """A bad request: answered with ``ok: false``, naming the request's ``field``."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    @classmethod
+    def about(cls, exc: ConquianError, field: str) -> RequestError:
+        """``exc`` found reading the request's ``field``, as ``field: message``; an error about
+        an option (:attr:`ConquianError.option`, e.g. the labels) names that field instead."""
+        if exc.option is not None:
+            return cls(exc.request_message or str(exc), exc.option)
+        return cls(f"{field}: {exc}", field)
+
+
+# ------------------------------------------------------------- field readers
+def _get(request: dict[str, Any], key: str, kinds: tuple[type, ...], what: str) -> Any:
+    value = request[key]
+    if isinstance(value, bool) and bool not in kinds:
+        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)}", key)
+    if not isinstance(value, kinds):
+        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)[:40]}", key)
+    return value
+
+
+def _int(
+    request: dict[str, Any], key: str, default: Any, low: int, high: int | None = None
+) -> Any:
+    if key not in request:
+        return default
+    value: int = _get(request, key, (int,), "a whole number")
+    if value < low or (high is not None and value > high):
+        span = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise RequestError(f"'{key}' must be {span}, got {value}", key)
+    return value
+
+
+def _float(request: dict[str, Any], key: str, default: float, low: float) -> float:
+    if key not in request:
+        return default
+    value = float(_get(request, key, (int, float), "a number of seconds"))
+    if math.isnan(value) or value < low:  # infinity (1e400) is no limit, as --time-limit inf
+        raise RequestError(
+            f"'{key}' must be a number of seconds of at least {low:g} (1e400: no limit), got "
+            f"{json.dumps(value)}",
+            key,
+        )
+    return value
+
+
+def _bool(request: dict[str, Any], key: str) -> bool:
+    if key not in request:
+        return False
+    value: bool = _get(request, key, (bool,), "true or false")
+    return value
+
+
+def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
+    if key not in request:
+        if default is None:
+            raise RequestError(f"'{key}' is missing", key)
+        return default
+    value: str = _get(request, key, (str,), "text")
+    return value
+
+
+def _labels(request: dict[str, Any]) -> Labels | None:
+    if "labels" not in request or request["labels"] is None:
+        return None
+    value = _get(request, "labels", (str,), '"french" or "spanish"')
+    try:
+        return Labels(value.lower())
+    except ValueError:
+        raise RequestError(f"'labels' must be \"french\" or \"spanish\", got {value!r}", "labels") from None
+
+
+def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
+    """The request's position (position data, or the notation as text) in the answer's labels,
+    with the position's own labels (R2)."""
+    if "position" not in request:
+        raise RequestError("'position' is missing: position data or the notation text", "position")
+    data = request["position"]
+    if isinstance(data, str) and len(data.split()) == 1:
+        word = data.strip()
+        if word.lower().endswith(".json") or "/" in word or "\\" in word or word == "-":
+            raise RequestError(
+                f"position {clip(word)!r} looks like a file name: the engine does not read "
+                "files; give the position data itself or the notation text",
+                "position",
+            )
+        if word.lower() not in PRESETS:
+            raise RequestError(
+                f"position {clip(word)!r} is not a position: give the position data (a JSON "
+                "object) or the notation text, which starts with the variant (classic or megajogos)",
+                "position",
+            )
+    try:
+        if isinstance(data, str):
+            state = parse_notation(data)
+        else:
+            state = load_position(unwrap_position(data))
+    except RecursionError:
+        raise RequestError("position: nested too deeply to read", "position") from None
+    except ConquianError as exc:
+        raise RequestError.about(exc, "position") from None
+    return relabel(state, _labels(request)), state.rules.labels
+
+
+# ------------------------------------------------------------------ commands
+def _analyze(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    return analyze_data(state)
+
+
+def _notation(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    return notation_data(state)
+
+
+def _hint(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    top = _int(request, "top", 0, 1) if "top" in request else None
+    open_hands = _bool(request, "open")
+    notes: list[str] = []
+    if _bool(request, "static"):
+        for key in ("samples", "seed", "time_limit", "budget", "engine", "read"):
+            if key in request:
+                notes.append(
+                    f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
+                    "without sampling)"
+                )
+        if open_hands:
+            check_open(state)
+        data = static_data(state, static_hints(state, own_view=not open_hands), top=top)
+        return {**data, "notes": notes} if notes else data
+    if open_hands and state.stock is not None:
+        # One deal, the position itself: nothing is sampled (as 'hint --open' says).
+        for key in ("samples", "seed"):
+            if key in request:
+                notes.append(
+                    f"'{key}' has no effect with \"open\": true and the stock order given: "
+                    "there is one deal, the position itself, and nothing is sampled"
+                )
+    seed = _int(request, "seed", 0, 0)
+    engine = _engine(request)
+    if "budget" in request and searching_engine(engine, state, open_hands=open_hands).name == "v3":
+        raise RequestError(
+            "'budget' counts the positions of engines v2 and v1; this position is searched by "
+            "v3 (IS-MCTS), which counts iterations: use 'samples'",
+            "budget",
+        )
+    chosen: str | Engine = engine
+    if "read" in request:
+        if open_hands:
+            notes.append("'read' has no effect with \"open\": true (every hand is used as given)")
+        else:
+            chosen = replace(engine_for(engine, state.rules), read=_bool(request, "read"))
+    advice = advise(
+        state,
+        samples=_int(request, "samples", None, 1, 100_000),
+        seed=seed,
+        time_limit=_float(request, "time_limit", math.inf, 0.05),
+        node_budget=_int(request, "budget", 0, 100) or None,
+        open_hands=open_hands,
+        engine=chosen,
+        progress=_PROGRESS.get(),
+        until_decided="samples" not in request,
+        searches=MCTS_SEARCHES,
+    )
+    data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
+    return {**data, "notes": notes} if notes else data
+
+
+def _engine(request: dict[str, Any]) -> str:
+    name = _text(request, "engine", DEFAULT_ENGINE).strip().lower()
+    if name not in ENGINE_NAMES:
+        raise RequestError(
+            f"'engine' must be one of {', '.join(ENGINE_NAMES)}, got {json.dumps(name)[:40]}", "engine"
+        )
+    return name
+
+
+def _solve(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    budget = _int(request, "budget", 2_000_000, 1)
+    mode = _text(request, "mode", "auto").lower()
+    if mode not in ("auto", "maxn", "paranoid"):
+        raise RequestError(f"'mode' must be auto, maxn or paranoid, got {mode!r}", "mode")
+    # As `conquian solve`: a key with no effect here is noted ("notes"), not refused.
+    exact = _bool(request, "exact")
+    given = {key: key in request for key in ("samples", "seed", "prove")}
+    notes = solve_notes(state, {**given, "mode": mode != "auto", "exact": exact}, "'{}'".format)
+    if state.rules.players == 2:
+        mode = "auto"  # the same search either way (noted when given)
+    all_moves = _bool(request, "all_moves")
+    data: dict[str, Any]
+    if needs_anytime(state) and not exact:
+        result = solve_anytime(
+            state,
+            samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+            seed=_int(request, "seed", 0, 0),
+            prove=_int(request, "prove", DEFAULT_PROVE, 0),
+            mode=mode,
+            max_nodes=budget,
+            time_limit=_float(request, "time_limit", ANYTIME_TIME_LIMIT, 0.01),
+        )
+        data = anytime_data(state, result, all_moves=all_moves)
+    else:
+        time_limit = _float(request, "time_limit", EXACT_TIME_LIMIT, 0.01)
+        if all_moves:
+            values = solve_moves(state, mode=mode, max_nodes=budget, time_limit=time_limit)
+            data = all_moves_data(state, values)
+        else:
+            result_exact = search_solve(state, mode=mode, max_nodes=budget, time_limit=time_limit)
+            data = solve_data(state, result_exact)
+    if notes:
+        data["notes"] = notes
+    return data
+
+
+def _why(request: dict[str, Any]) -> dict[str, Any]:
+    state, own = _position(request)
+    move = _text(request, "move")
+    try:
+        explanation = explain(state, move, labels=own)
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "move") from None
+    return why_data(
+        state,
+        explanation,
+        samples=_int(request, "samples", None, 1, 100_000),
+        seed=_int(request, "seed", 0, 0),
+        time_limit=_float(request, "time_limit", math.inf, 0.05),
+    )
+
+
+def _card_text(request: dict[str, Any], key: str) -> str:
+    if key not in request:
+        if key == "must":
+            return ""
+        raise RequestError(f"'{key}' is missing: cards as text, e.g. \"5H 6H 7H\"", key)
+    value = request[key]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value)
+    text: str = _get(request, key, (str,), "cards as text or a list of card texts")
+    return text
+
+
+def _melds(request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        rules = get_rules(_text(request, "variant", "classic"))
+    except ConquianError as exc:
+        raise RequestError(str(exc), "variant") from None
+    labels = _labels(request)
+    cards, must = _card_text(request, "cards"), _card_text(request, "must")
+    if not cards.replace(",", " ").split():
+        raise RequestError("'cards': no cards given", "cards")
+    try:
+        read_in = text_labels(
+            f"{cards} {must}".replace(",", " ").split(), labels or rules.reading_default
+        )
+    except ConquianError as exc:
+        raise RequestError.about(exc, "cards") from None
+    masks = []
+    for key, text in (("cards", cards), ("must", must)):
+        try:
+            masks.append(mask_of(parse_cards(text, read_in)))
+        except ConquianError as exc:
+            raise RequestError.about(exc, key) from None
+    mask, need = masks
+    lab = labels or read_in
+    if need & ~mask:
+        raise RequestError(f"'must' cards not among 'cards': {format_mask(need & ~mask, lab)}", "must")
+    result = solve_arrangement(mask, rules, must=need)
+    return {**arrangement_data(result, lab), "variant": rules.name, "labels": str(lab)}
+
+
+# ------------------------------------------------------- the web board's commands
+def _moves(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    return board.moves_data(state)
+
+
+def _deal(request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        rules = get_rules(_text(request, "variant", "classic"))
+    except ConquianError as exc:
+        raise RequestError(str(exc), "variant") from None
+    labels = _labels(request)
+    if labels is not None:
+        rules = rules.with_labels(labels)
+    seed = _int(request, "seed", 0, 0)
+    after = _int(request, "after", 0, 0, board.MAX_PLIES)
+    dealer = _int(request, "dealer", None, 0, rules.players - 1)
+    seat = _int(request, "seat", None, 0, rules.players - 1)
+    try:
+        return board.deal_data(rules, seed, after, dealer, seat)
+    except ConquianError as exc:
+        raise RequestError(f"after: {exc}", "after") from None
+
+
+def _move(request: dict[str, Any], state: GameState) -> Any:
+    try:
+        return board.read_move(state, _text(request, "move"))
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "move") from None
+
+
+def _bot_names(request: dict[str, Any], state: GameState) -> list[str]:
+    others = state.rules.players - 1
+    value = request.get("bots", "greedy")
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",")] if "," in value else [value.strip()]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RequestError("'bots' must be a bot name or a list of bot names", "bots")
+    if len(value) == 1:
+        value = value * others
+    if len(value) != others:
+        raise RequestError(f"'bots' must name 1 or {others} bots (one per other seat)", "bots")
+    try:
+        board.check_bots(value, state.rules)
+    except ConquianError as exc:
+        raise RequestError(f"bots: {exc}", "bots") from None
+    names: list[str] = value
+    return names
+
+
+def _play(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    seat = _int(request, "seat", None, 0, state.rules.players - 1)
+    if seat is None and "bots" in request:
+        raise RequestError("'bots' play the seats other than 'seat': give 'seat' too", "bots")
+    bots = _bot_names(request, state) if seat is not None else []
+    move = _move(request, state) if "move" in request else None
+    if move is not None and seat is not None and not state.is_chance_node() and state.to_act != seat:
+        raise RequestError(
+            f"move: it is player {state.to_act}'s move (a bot's), not seat {seat}'s", "move"
+        )
+    if move is None and seat is None:
+        raise RequestError("'move' is missing: the move to play (or 'seat' to let bots play)", "move")
+    try:
+        return board.play_data(state, move, seat, bots, _int(request, "seed", 0, 0))
+    except PositionError as exc:
+        raise RequestError.about(exc, "position") from None
+
+
+def _record(request: dict[str, Any]) -> dict[str, Any]:
+    state, _ = _position(request)
+    moves = request.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RequestError("'moves' must be a list of move texts (turns included)", "moves")
+    players = request.get("players")
+    if players is not None and (
+        not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+    ):
+        raise RequestError("'players' must be a list of names", "players")
+    try:
+        return board.record_data(state, moves, players, _int(request, "seed", None, 0))
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "moves") from None
+
+
+def _review(request: dict[str, Any]) -> dict[str, Any]:
+    record = request.get("record")
+    if isinstance(record, list) and all(isinstance(line, str) for line in record):
+        record = "\n".join(record)
+    if not isinstance(record, str) or not record.strip():
+        raise RequestError("'record' must be the record's JSON lines, as text or a list", "record")
+    engine = _engine(request)
+    try:
+        return board.review_request_data(
+            record,
+            samples=_int(request, "samples", None, 1, 100_000),
+            seed=_int(request, "seed", 0, 0),
+            time_limit=_float(request, "time_limit", DEFAULT_REVIEW_TIME_LIMIT, 0.05),
+            budget=_int(request, "budget", 0, 100) or None,
+            engine=engine,
+            labels=_labels(request),
+            progress=_PROGRESS.get(),
+        )
+    except RequestError:
+        raise
+    except ConquianError as exc:
+        raise RequestError.about(exc, "record") from None
+
+
+def _examples(request: dict[str, Any]) -> dict[str, Any]:
+    return board.examples_data(_labels(request))
+
+
+def _puzzle(request: dict[str, Any]) -> dict[str, Any]:
+    name = _text(request, "name")
+    move = _text(request, "move") if "move" in request else None
+    try:
+        return board.puzzle_data(name, move, _bool(request, "reveal"), _labels(request))
+    except IllegalMoveError as exc:
+        raise RequestError.about(exc, "move") from None
+    except PositionError as exc:
+        raise RequestError(str(exc), "name") from None
+
+
+COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[str]]] = {
+    "analyze": (_analyze, frozenset({"position"})),
+    "melds": (_melds, frozenset({"cards", "must", "variant"})),
+    "hint": (
+        _hint,
+        frozenset(
+            {
+                "position", "static", "samples", "seed", "time_limit", "budget", "engine", "open",
+                "top", "read",
+            }
+        ),
+    ),
+    "solve": (
+        _solve,
+        frozenset(
+            {"position", "budget", "time_limit", "mode", "all_moves", "samples", "seed", "prove"}
+            | {"exact"}
+        ),
+    ),
+    "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),
+    "notation": (_notation, frozenset({"position"})),
+    "deal": (_deal, frozenset({"variant", "seed", "after", "dealer", "seat"})),
+    "moves": (_moves, frozenset({"position"})),
+    "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
+    "record": (_record, frozenset({"position", "moves", "players", "seed"})),
+    "review": (
+        _review, frozenset({"record", "samples", "seed", "time_limit", "budget", "engine"})
+    ),
+    "examples": (_examples, frozenset()),
+    "puzzle": (_puzzle, frozenset({"name", "move", "reveal"})),
+}
+"""Every command of the engine: its handler and the request fields it reads (besides ``id``,
+``cmd`` and ``labels``)."""
+
+ACTIONS = ("query_version", "quit")
+"""Control requests, by their ``action`` field."""
+
+_COMMON = frozenset({"id", "cmd", "labels"})
+
+
+_LONG_NUMBER = object()
+"""Stands for a whole number with more digits than Python converts, in :func:`_readable_id`."""
+
+
+def _whole(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:  # the digit limit
+        return _LONG_NUMBER
+
+
+def _readable_id(line: str) -> Any:
+    """The request's 'id' when the line is JSON whose only faults are a key given twice or a
+    number too long to read, and the id itself is given once and can be echoed (a string or a
+    finite number), else None."""
+    pairs: list[list[tuple[str, Any]]] = []
+
+    def keep(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        pairs.append(items)
+        return dict(items)
+
+    try:
+        top = json.loads(line, object_pairs_hook=keep, parse_int=_whole)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(top, dict) or not pairs:
+        return None
+    ids = [value for key, value in pairs[-1] if key == "id"]  # the outer object is built last
+    if len(ids) != 1 or isinstance(ids[0], bool) or not isinstance(ids[0], (str, int, float)):
+        return None
+    if isinstance(ids[0], float) and not math.isfinite(ids[0]):
+        return None
+    return ids[0]
+
+
+def answer(
+    line: str,
+    *,
+    labels: Labels | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """The answer to one request line, and whether the engine stops after it (``quit``).
+
+    Never raises for a bad request: every problem is an answer with
+    ``"ok": false``, the ``error`` message and the ``field`` it is about.
+
+    Parameters
+    ----------
+    line : str
+        One request, a JSON object (``docs/engine.md``).
+    labels : Labels, optional
+        The answer's card labels when the request has none (R2).
+    progress : callable, optional
+        Called with (done, planned) as a ``hint`` samples deals or a ``review`` its decisions.
+
+    Returns
+    -------
+    answer : dict
+        ``{"id", "ok": true, "result"}`` or ``{"id", "ok": false, "error", "field"}``.
+    stop : bool
+        True after a ``quit`` action.
+    """
+    request_id: Any = None
+    try:
+        try:
+            request = load_json(line, constants=True)  # a NaN field is named by its check
+        except DuplicateKeyError as exc:
+            request_id = _readable_id(line)
+            raise RequestError(f"the request is not usable: {exc}: write it once") from None
+        except NumberTooLongError as exc:
+            # The id is echoed even here, so that the client can match the answer.
+            request_id = _readable_id(line)
+            raise RequestError(f"the request is not usable: {exc}") from None
+        except RecursionError:
+            # Valid JSON, too deep for the reader: said as positions and records say it.
+            raise RequestError(f"the request is {TOO_DEEP}") from None
+        except ValueError as exc:
+            reason = json_error_text(exc) if isinstance(exc, json.JSONDecodeError) else str(exc)
+            raise RequestError(f"the request is not valid JSON: {reason}") from None
+        if not isinstance(request, dict):
+            raise RequestError("a request is a JSON object with 'id' and 'cmd'")
+        request_id = request.get("id")
+        if "id" not in request or isinstance(request_id, (bool, dict, list)) or request_id is None:
+            if "id" in request:
+                kind = {bool: "true or false", dict: "an object", list: "a list"}.get(
+                    type(request_id), "null"
+                )
+                request_id = None
+                raise RequestError(f"'id' must be a string or a number, not {kind}", "id")
+            raise RequestError("every request needs an 'id': a string or a number", "id")
+        if isinstance(request_id, float) and not math.isfinite(request_id):
+            # NaN, or a number too large for a double (1e400): echoed it would not be JSON.
+            request_id = None
+            raise RequestError(
+                "'id' must be a string or a finite number: NaN, Infinity and numbers too "
+                "large for a double (such as 1e400) cannot be echoed in JSON",
+                "id",
+            )
+        if "action" in request:
+            return _action(request, request_id)
+        if "cmd" not in request:
+            raise RequestError(f"'cmd' is missing: one of {', '.join(COMMANDS)}", "cmd")
+        cmd = request["cmd"]
+        if not isinstance(cmd, str) or cmd not in COMMANDS:
+            raise RequestError(
+                f"unknown command {json.dumps(cmd)[:40]}: one of {', '.join(COMMANDS)}", "cmd"
+            )
+        handler, fields = COMMANDS[cmd]
+        for key in request:
+            if key not in fields and key not in _COMMON:
+                known = sorted(fields | _COMMON)
+                near = nearest_key(str(key), known)
+                hint = f"; did you mean {near!r}?" if near else ""
+                raise RequestError(
+                    f"unknown field {key!r} for {cmd!r}{hint} (known: {', '.join(known)})", key
+                )
+        if labels is not None and request.get("labels") is None:
+            request = {**request, "labels": str(labels)}
+        token = _PROGRESS.set(progress)
+        try:
+            result = handler(request)
+        finally:
+            _PROGRESS.reset(token)
+    except RequestError as exc:
+        return _error(request_id, str(exc), exc.field), False
+    except RecursionError:
+        return _error(request_id, "the request is nested too deeply to read", None), False
+    except ConquianError as exc:
+        field = exc.option
+        if field is None and isinstance(exc, PositionError) and "position" in request:
+            field = "position"  # a position that parses but this command cannot answer
+        return _error(request_id, exc.request_message or str(exc), field), False
+    except Exception as exc:  # the engine goes on whatever one request does
+        return _error(request_id, f"internal error: {type(exc).__name__}: {exc}", None), False
+    return {"id": request_id, "ok": True, "result": result}, False
+
+
+def _action(request: dict[str, Any], request_id: Any) -> tuple[dict[str, Any], bool]:
+    action = request["action"]
+    for key in request:
+        if key not in ("id", "action"):
+            near = nearest_key(str(key), ["action", "id"])
+            hint = f"; did you mean {near!r}?" if near else ""
+            raise RequestError(f"unknown field {key!r} for an action{hint} (known: action, id)", key)
+    if action == "query_version":
+        from importlib.metadata import version
+
+        result = {
+            "version": version("conquian"),
+            "protocol": PROTOCOL,
+            "commands": list(COMMANDS),
+            "actions": list(ACTIONS),
+        }
+        return {"id": request_id, "ok": True, "result": result}, False
+    if action == "quit":
+        return {"id": request_id, "ok": True, "result": {}}, True
+    raise RequestError(
+        f"unknown action {json.dumps(action)[:40]}: one of {', '.join(ACTIONS)}", "action"
+    )
+
+
+def _error(request_id: Any, message: str, field: str | None) -> dict[str, Any]:
+    return {"id": request_id, "ok": False, "error": message, "field": field}
+
+
+def error_answer(request_id: Any, message: str, field: str | None) -> dict[str, Any]:
+    """The answer of a request that failed: ``ok`` false, the message and the field it names."""
+    return _error(request_id, message, field)
