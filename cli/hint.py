@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -13,17 +12,14 @@ from rich.table import Table
 from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
     Advice,
-    Engine,
-    advise,
     check_open,
-    engine_for,
-    searching_engine,
 )
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
 from analyzer.core.cards import counted, format_card
 from analyzer.core.state import GameState
+from analyzer.service.hints import SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
 from cli.console import emit, note, out
@@ -33,7 +29,7 @@ from cli.progress import interruptible, progress
 
 __all__ = ["SAMPLING_OPTIONS", "hint"]
 
-SAMPLING_OPTIONS = ("samples", "seed", "time_limit", "budget", "engine", "read")
+SAMPLING_OPTIONS = SAMPLING  # the options a static hint does not read
 """The parameters of the sampling search, which --static does without."""
 
 
@@ -131,13 +127,24 @@ def hint(
     deal (win/draw/loss with 95% intervals); --static ranks every legal move by a one-move
     static evaluation instead.
     """
-    if static:
-        unused = given_options(ctx, *SAMPLING_OPTIONS)
-        if unused:
-            note(
-                f"--static ranks moves by a one-move evaluation, without sampling: "
-                f"{', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect with it"
-            )
+    options = HintOptions(
+        static=static,
+        open_hands=open_hands,
+        samples=samples,
+        seed=seed,
+        time_limit=math.inf if time_limit is None else time_limit,
+        budget=budget,
+        engine=engine,
+        read=read,
+        given=frozenset(name for name in SAMPLING_OPTIONS if given_options(ctx, name)),
+    )
+    unread = options.unread()
+    if unread:
+        typed = given_options(ctx, *unread)
+        note(
+            f"--static ranks moves by a one-move evaluation, without sampling: "
+            f"{', '.join(typed)} {'has' if len(typed) == 1 else 'have'} no effect with it"
+        )
     pos = position_arg(position, labels)
     state, name = pos.state, pos.name
     if state.is_chance_node():
@@ -154,36 +161,25 @@ def hint(
             check_open(state)  # as the sampled hint says it
         _static_hint(state, name, top, as_json, own_view=not open_hands)
         return
-    if budget is not None and searching_engine(engine, state, open_hands=open_hands).name == "v3":
-        usage(
-            "--budget counts the positions of engines v2 and v1; this position is searched by v3 "
-            "(IS-MCTS), which counts iterations: use --samples"
+    try:
+        found = options.check(state)  # the same checks as the engine's and the board's hint
+    except HintOptionError as exc:
+        usage(f"--{exc.option} {exc}: use --samples")
+    if found.one_deal:
+        typed = given_options(ctx, *found.one_deal)
+        note(
+            f"with --open and the stock order given there is one deal, the position itself, "
+            f"and nothing is sampled: {', '.join(typed)} {'has' if len(typed) == 1 else 'have'} no effect"
         )
-    if open_hands and state.stock is not None:
-        unused = given_options(ctx, "samples", "seed")
-        if unused:
-            note(
-                f"with --open and the stock order given there is one deal, the position itself, "
-                f"and nothing is sampled: {', '.join(unused)} {'has' if len(unused) == 1 else 'have'} no effect"
-            )
-    if read is not None and open_hands:
+    if found.read_open:
         note("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
-    chosen: str | Engine = engine if read is None else replace(engine_for(engine, state.rules), read=read)
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)
-        advice = advise(
+        advice = options.advise(
             state,
-            samples=samples,
-            seed=seed,
-            time_limit=math.inf if time_limit is None else time_limit,
-            node_budget=budget,
-            open_hands=open_hands,
-            engine=chosen,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
-            until_decided=samples is None,
-            searches=MCTS_SEARCHES,
         )
     exact = open_hands and state.stock is not None and advice.unproven == 0
     data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)

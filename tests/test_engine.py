@@ -307,3 +307,27 @@ def test_open_with_the_stock_given_notes_samples_and_seed_as_the_command_does() 
         assert code == 0 and out and err.startswith("Note: ") and "nothing is sampled" in err
     reply, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": position, "static": True, "open": True}))
     assert reply["ok"] is True
+
+
+def test_the_command_and_the_engine_check_a_hint_the_same_way() -> None:
+    # One validation (analyzer.service.hints.HintOptions): the same findings, each front end's words.
+    from cli_run import run
+
+    from analyzer.service.hints import HintOptions
+    from web_support import FORCING
+
+    position = FORCING
+    reply = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "static": True, "seed": 3}))[0]
+    code, _, err = run("hint", position, "--static", "--seed", "3")
+    assert reply["ok"] and reply["result"]["notes"] == [
+        "'seed' has no effect with \"static\": true (a one-move evaluation, without sampling)"
+    ]
+    assert code == 0 and "--seed has no effect with it" in " ".join(err.split())
+    assert HintOptions(static=True, given=frozenset({"seed"})).unread() == ("seed",)
+    # --budget where v3 searches: refused by both, naming the option.
+    dealt = answer(json.dumps({"id": 2, "cmd": "deal", "variant": "megajogos", "seed": 1, "after": 4}))[0]
+    mega = dealt["result"]["notation"]
+    reply = answer(json.dumps({"id": 3, "cmd": "hint", "position": mega, "budget": 500}))[0]
+    code, _, err = run("hint", mega, "--budget", "500")
+    assert not reply["ok"] and reply["field"] == "budget" and "counts the positions of engines v2 and v1" in reply["error"]
+    assert code == 2 and "--budget counts the positions of engines v2 and v1" in err

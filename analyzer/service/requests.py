@@ -14,19 +14,13 @@ import json
 import math
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import replace
 from typing import Any
 
 from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
     ENGINE_NAMES,
-    Engine,
-    advise,
     check_open,
-    engine_for,
-    searching_engine,
 )
-from analyzer.analysis.engines import MCTS_SEARCHES
 from analyzer.analysis.review import DEFAULT_REVIEW_TIME_LIMIT
 from analyzer.analysis.static import static_hints
 from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
@@ -49,6 +43,7 @@ from analyzer.search.allmoves import solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.exact import solve as search_solve
 from analyzer.service import board
+from analyzer.service.hints import SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
@@ -202,54 +197,42 @@ def _notation(request: dict[str, Any]) -> dict[str, Any]:
 def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
     top = _int(request, "top", 0, 1) if "top" in request else None
-    open_hands = _bool(request, "open")
-    notes: list[str] = []
-    if _bool(request, "static"):
-        for key in ("samples", "seed", "time_limit", "budget", "engine", "read"):
-            if key in request:
-                notes.append(
-                    f"'{key}' has no effect with \"static\": true (a one-move evaluation, "
-                    "without sampling)"
-                )
-        if open_hands:
-            check_open(state)
-        data = static_data(state, static_hints(state, own_view=not open_hands), top=top)
-        return {**data, "notes": notes} if notes else data
-    if open_hands and state.stock is not None:
-        # One deal, the position itself: nothing is sampled (as 'hint --open' says).
-        for key in ("samples", "seed"):
-            if key in request:
-                notes.append(
-                    f"'{key}' has no effect with \"open\": true and the stock order given: "
-                    "there is one deal, the position itself, and nothing is sampled"
-                )
-    seed = _int(request, "seed", 0, 0)
-    engine = _engine(request)
-    if "budget" in request and searching_engine(engine, state, open_hands=open_hands).name == "v3":
-        raise RequestError(
-            "'budget' counts the positions of engines v2 and v1; this position is searched by "
-            "v3 (IS-MCTS), which counts iterations: use 'samples'",
-            "budget",
+    given = frozenset(k for k in SAMPLING if k in request)
+    if _bool(request, "static"):  # the sampling fields are not read: they only get a note
+        options = HintOptions(static=True, open_hands=_bool(request, "open"), given=given)
+    else:
+        options = HintOptions(
+            open_hands=_bool(request, "open"),
+            samples=_int(request, "samples", None, 1, 100_000),
+            seed=_int(request, "seed", 0, 0),
+            time_limit=_float(request, "time_limit", math.inf, 0.05),
+            budget=_int(request, "budget", 0, 100) or None,
+            engine=_engine(request),
+            read=_bool(request, "read") if "read" in request else None,
+            given=given,
         )
-    chosen: str | Engine = engine
-    if "read" in request:
-        if open_hands:
-            notes.append("'read' has no effect with \"open\": true (every hand is used as given)")
-        else:
-            chosen = replace(engine_for(engine, state.rules), read=_bool(request, "read"))
-    advice = advise(
-        state,
-        samples=_int(request, "samples", None, 1, 100_000),
-        seed=seed,
-        time_limit=_float(request, "time_limit", math.inf, 0.05),
-        node_budget=_int(request, "budget", 0, 100) or None,
-        open_hands=open_hands,
-        engine=chosen,
-        progress=_PROGRESS.get(),
-        until_decided="samples" not in request,
-        searches=MCTS_SEARCHES,
-    )
-    data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=top)
+    try:
+        found = options.check(state)
+    except HintOptionError as exc:
+        raise RequestError(f"'{exc.option}' {exc}: use 'samples'", exc.option) from None
+    notes = [
+        f"'{key}' has no effect with \"static\": true (a one-move evaluation, without sampling)"
+        for key in found.static
+    ]
+    notes += [
+        f"'{key}' has no effect with \"open\": true and the stock order given: there is one "
+        "deal, the position itself, and nothing is sampled"
+        for key in found.one_deal
+    ]
+    if found.read_open:
+        notes.append("'read' has no effect with \"open\": true (every hand is used as given)")
+    if options.static:
+        if options.open_hands:
+            check_open(state)
+        data = static_data(state, static_hints(state, own_view=not options.open_hands), top=top)
+    else:
+        advice = options.advise(state, progress=_PROGRESS.get())
+        data = hint_data(state, advice, seed=options.seed, open_hands=options.open_hands, top=top)
     return {**data, "notes": notes} if notes else data
 
 

@@ -1,0 +1,158 @@
+"""A hint request, checked once for both front ends: :class:`HintOptions` holds what ``conquian
+hint`` and the engine's (and the board's) ``hint`` request ask for, says which options have no
+effect where they are given, refuses the one that cannot be honoured, and runs the hint.
+
+The front ends only word the findings: the command line names ``--samples``, the engine names
+``'samples'`` (their messages differ in form, never in what they find).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from analyzer.analysis.advisor import (
+    DEFAULT_ENGINE,
+    Advice,
+    Engine,
+    advise,
+    engine_for,
+    searching_engine,
+)
+from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.core.errors import ConquianError
+from analyzer.core.state import GameState
+
+__all__ = ["SAMPLING", "HintFindings", "HintOptionError", "HintOptions"]
+
+SAMPLING = ("samples", "seed", "time_limit", "budget", "engine", "read")
+"""The options of a sampled hint, which a static one does not read."""
+
+
+class HintOptionError(ConquianError):
+    """An option given that cannot be honoured here; ``option`` names it."""
+
+    def __init__(self, message: str, option: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+@dataclass(frozen=True)
+class HintFindings:
+    """The options given that have no effect here, by why (each front end words them).
+
+    Attributes
+    ----------
+    static : tuple of str
+        Sampling options given with a static hint (a one-move evaluation).
+    one_deal : tuple of str
+        ``samples`` or ``seed`` given with every hand open and the stock order given (one deal,
+        nothing sampled).
+    read_open : bool
+        ``read`` given with every hand open (nothing to read).
+    """
+
+    static: tuple[str, ...] = ()
+    one_deal: tuple[str, ...] = ()
+    read_open: bool = False
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    """What a hint request asks for, as both front ends take it.
+
+    Attributes
+    ----------
+    static : bool
+        The one-move static evaluation, without sampling.
+    open_hands : bool
+        Every hand used as given (double-dummy).
+    samples : int or None
+        Deals (``v3``: iterations) to sample; ``None``: until the verdict is settled.
+    seed : int
+        The seed of the sampling.
+    time_limit : float
+        Most seconds of sampling (``math.inf``: none).
+    budget : int or None
+        Positions per sampled deal (``v2``, ``v1``); ``None``: the engine's.
+    engine : str
+        The engine's name (``auto``, a method or a version name).
+    read : bool or None
+        Read the hidden hands from the cards given up; ``None``: the engine's setting.
+    given : frozenset of str
+        The options the request named (for the findings about options with no effect).
+    """
+
+    static: bool = False
+    open_hands: bool = False
+    samples: int | None = None
+    seed: int = 0
+    time_limit: float = math.inf
+    budget: int | None = None
+    engine: str = DEFAULT_ENGINE
+    read: bool | None = None
+    given: frozenset[str] = field(default_factory=frozenset)
+
+    def unread(self) -> tuple[str, ...]:
+        """The sampling options given with a static hint, which it does not read (found without
+        the position)."""
+        return tuple(o for o in SAMPLING if o in self.given) if self.static else ()
+
+    def check(self, state: GameState) -> HintFindings:
+        """The options given that have no effect on ``state``.
+
+        Raises
+        ------
+        HintOptionError
+            If ``budget`` is given for a position the ``v3`` engine searches (it counts
+            iterations: ``samples``).
+        ConquianError
+            If the engine is unknown.
+        """
+        if self.static:
+            return HintFindings(static=self.unread())
+        if "budget" in self.given and self.searching(state).name == "v3":
+            raise HintOptionError(
+                "counts the positions of engines v2 and v1; this position is searched by v3 "
+                "(IS-MCTS), which counts iterations",
+                "budget",
+            )
+        one_deal = self.open_hands and state.stock is not None
+        return HintFindings(
+            one_deal=tuple(o for o in ("samples", "seed") if o in self.given) if one_deal else (),
+            read_open=self.open_hands and "read" in self.given,
+        )
+
+    def searching(self, state: GameState) -> Engine:
+        """The engine that answers on ``state`` (:func:`searching_engine`)."""
+        return searching_engine(self.engine, state, open_hands=self.open_hands)
+
+    def chosen_engine(self, state: GameState) -> str | Engine:
+        """The engine asked for, with ``read`` applied where it has an effect."""
+        if self.read is None or self.open_hands:
+            return self.engine
+        return replace(engine_for(self.engine, state.rules), read=self.read)
+
+    def advise(
+        self,
+        state: GameState,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Advice:
+        """The sampled hint on ``state``, as ``conquian hint`` gives it: sampled until the verdict
+        is settled unless ``samples`` is given (:func:`analyzer.analysis.advisor.advise`)."""
+        return advise(
+            state,
+            samples=self.samples,
+            seed=self.seed,
+            time_limit=self.time_limit,
+            node_budget=self.budget,
+            open_hands=self.open_hands,
+            engine=self.chosen_engine(state),
+            progress=progress,
+            stop=stop,
+            until_decided=self.samples is None,
+            searches=MCTS_SEARCHES,
+        )
