@@ -9,6 +9,7 @@ import os
 import re
 import urllib.parse
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -124,7 +125,7 @@ def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
     assert page.inner_text('[data-problem-for="hand-1"]') == ""
     with page.expect_download() as download:
         page.click('[data-action="download-json"]')
-    saved = json.loads(open(download.value.path(), encoding="utf-8").read())
+    saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert "2H" in saved["players"][1]["hand"] and saved["dead"] == ["7D"]
 
 
@@ -209,7 +210,7 @@ def test_play_a_classic_deal_against_greedy_to_its_end(page: Any) -> None:
     assert page.locator('#play-log .log-line[data-player="1"]').count() > 0
     with page.expect_download() as download:
         page.click('[data-action="save-record"]')
-    lines = open(download.value.path(), encoding="utf-8").read().splitlines()
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["format"] == "conquian-record" and "result" in json.loads(lines[-1])
 
 
@@ -412,3 +413,78 @@ def test_the_review_chart_has_axes_both_players_and_reads_with_one_decision(page
     dot = page.locator("#review-chart svg circle").bounding_box()
     assert box["x"] < dot["x"] and dot["x"] + dot["width"] < box["x"] + box["width"]
     assert box["y"] < dot["y"] and dot["y"] + dot["height"] < box["y"] + box["height"]
+
+
+def test_enter_a_position_by_clicks_alone_and_hint_it(page: Any) -> None:
+    """The setup editor enters every part of a position: cards by the palette and the zones,
+    the rest by its controls. Classic, 5C turned by player 0 and declined by him, player 1 to
+    act, player 0's ten cards hidden, 19 in the stock (R10, R11)."""
+    from analyzer.service.requests import answer
+
+    hand = ["AH", "2H", "3C", "4C", "5D", "6H", "3S", "JD", "QD", "QH"]
+    wanted = {
+        "variant": "classic", "dealer": 1, "to_act": 1,
+        "players": [{"hand": 10, "layout": []}, {"hand": hand, "layout": []}],
+        "stock": 19, "dead": [],
+        "centre": {"card": "5C", "kind": "turned", "source": 0, "declined": [0]},
+    }  # fmt: skip
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "notation", "position": wanted, "labels": "french"}))
+    assert reply["ok"], reply
+    expected = reply["result"]
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.click('[data-action="clear-board"]')
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert page.inner_text("#description") == ""
+    assert all(cards(page, zone) == [] for zone in ("hand-0", "hand-1", "centre", "dead"))
+    for card in hand:
+        page.click(f'#palette [data-card="{card}"]')
+        page.click('[data-zone="hand-1"]')
+    count = f"() => document.querySelectorAll('[data-zone=\"hand-1\"] [data-card]').length === {len(hand)}"
+    page.wait_for_function(count, timeout=WAIT)
+    page.select_option('[data-control="hand-0"]', "hidden")
+    page.locator('[data-control="count-0"]').fill("10")
+    page.locator('[data-control="count-0"]').dispatch_event("change")
+    page.wait_for_selector('[data-zone="hand-0"][data-count="10"]', timeout=WAIT)
+    page.locator('[data-control="stock-count"]').fill("19")
+    page.locator('[data-control="stock-count"]').dispatch_event("change")
+    page.wait_for_selector('[data-zone="stock"][data-count="19"]', timeout=WAIT)
+    page.click('#palette [data-card="5C"]')
+    page.click('[data-zone="centre"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)  # offered to its turner
+    # Declined by player 0 while player 0 is still to act: the problem is shown on "to act" (R11).
+    page.check('[data-control="declined-0"]')
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    problem = page.locator('[data-control-problem="to_act"]')
+    assert "player 1 is offered" in problem.inner_text() and "(R11)" in problem.inner_text()
+    assert page.get_attribute("#notation-line", "data-invalid") == "true"
+    page.select_option('[data-control="to_act"]', "1")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#notation-line") == expected["notation"]
+    assert page.get_attribute("#notation-line", "data-invalid") is None
+    assert page.inner_text('[data-control-problem="to_act"]') == ""
+    page.screenshot(path=str(ARTIFACTS / "setup-editor.png"), full_page=True)
+    # The hint on the position entered is the hint on its notation.
+    page.click('nav [data-mode="analysis"]')
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+    rows = page.query_selector_all("#analysis-output .hint-row[data-move]")
+    shown = [r.get_attribute("data-move") for r in rows]
+    hint = {"id": 2, "cmd": "hint", "position": expected["notation"], "labels": "french"}
+    reply, _ = answer(json.dumps(hint))
+    assert reply["ok"], reply
+    ranked = [m["move"] for m in reply["result"]["moves"]]
+    assert len(ranked) > 1 and shown == ranked[: len(shown)] and len(shown) == min(5, len(ranked))
+
+
+def test_a_variant_change_keeps_the_cards_placed(page: Any) -> None:
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.select_option('[data-control="variant"]', "megajogos")
+    page.wait_for_selector('[data-zone="hand-2"]', timeout=WAIT)
+    assert cards(page, "hand-0") == ["KS", "KH"] and cards(page, "centre") == ["5C"]
+    assert cards(page, "hand-2") == [] and page.get_attribute('[data-control="variant"]', "value") is None
+    assert page.eval_on_selector('[data-control="variant"]', "e => e.value") == "megajogos"
+    page.select_option('[data-control="variant"]', "classic")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#notation-line") == FORCING

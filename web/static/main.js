@@ -3,6 +3,7 @@
 
 import { api, stream } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
+import { drawSetupControls, emptyPosition } from "./setup.js";
 import { DECK, cardElement, frenchCode, label, moveLabel, setLabels } from "./cards.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -407,9 +408,31 @@ function drawEditing(message) {
   } catch {
     $("#board").replaceChildren();
   }
-  showProblem($("#board"), zoneOf(message), message, $("#problem"));
   $("#edit-status").textContent = message ? `Not valid: ${message}` : "Valid position.";
   $("#edit-status").dataset.valid = message ? "false" : "true";
+  const onControl = drawSetupControls($("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message);
+  showProblem($("#board"), zoneOf(message), onControl ? "" : message, $("#problem"));
+  const line = $("#notation-line");
+  if (message) {
+    line.textContent = `invalid position: ${message}`;
+    line.dataset.invalid = "true";
+  } else {
+    delete line.dataset.invalid;
+  }
+}
+
+// Change the position being edited with `fn` (which may return a new one) and check it.
+async function editPosition(fn) {
+  if (!state.editing) state.editing = structuredClone(state.current.position);
+  try {
+    const replaced = fn(state.editing);
+    if (replaced) state.editing = replaced;
+  } catch (error) {
+    state.invalid = error.message;
+    drawEditing(error.message);
+    return;
+  }
+  await validateEditing();
 }
 
 function drawPalette() {
@@ -928,7 +951,8 @@ function setMode(mode) {
   problem("");
   if (mode === "setup") {
     drawPalette();
-    if (state.current) state.editing = structuredClone(state.current.position);
+    if (state.current && !state.invalid) state.editing = structuredClone(state.current.position);
+    drawEditing(state.invalid || "");
   }
   if (mode === "analysis" && state.current && !state.game) loadMoves().catch(failed);
   if (mode === "analysis" && state.game && state.current) loadMoves().catch(failed);
@@ -1005,10 +1029,9 @@ function wire() {
     for (const fn of renders.values()) fn();
     if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? $("#problem").textContent : "");
   });
-  $("#edit-to-act").addEventListener("change", async (event) => {
-    if (!state.editing) state.editing = structuredClone(state.current.position);
-    state.editing.to_act = Number(event.target.value);
-    await validateEditing();
+  on("clear-board", () => {
+    $("#description").textContent = ""; // the notes were about the position cleared
+    return editPosition((p) => emptyPosition(p.variant || "classic"));
   });
   $("#board").addEventListener("click", (event) => {
     if (state.mode !== "setup") return;
