@@ -67,6 +67,25 @@ def test_static_files_need_no_network() -> None:
             assert target.startswith("./"), f"{path.name} imports {target}"
 
 
+def test_the_page_modules_import_no_circle_and_no_other_tab() -> None:
+    """docs/architecture.md: the tabs import shared.js and analysis.js, never another tab; only
+    main.js imports the tabs; every import names a module that is there."""
+    import networkx as nx
+
+    tabs = {"analysis.js", "setup-tab.js", "play.js", "review.js", "puzzles.js"}
+    graph = nx.DiGraph()
+    for path in STATIC.glob("*.js"):
+        graph.add_node(path.name)
+        for target in re.findall(r"""\bfrom\s+["']\./([^"']+)["']""", path.read_text(encoding="utf-8")):
+            assert (STATIC / target).is_file(), f"{path.name} imports {target}: no such module"
+            graph.add_edge(path.name, target)
+    assert nx.is_directed_acyclic_graph(graph), list(nx.simple_cycles(graph))
+    assert tabs <= set(graph) and set(graph.successors("main.js")) >= tabs
+    for name in graph:
+        if name != "main.js":
+            assert set(graph.successors(name)) & tabs <= {"analysis.js"} - {name}, name
+
+
 def test_bundled_examples_are_the_repository_examples() -> None:
     bundled = ROOT / "cli" / "data" / "examples"
     for kind in ("positions", "records", "puzzles"):

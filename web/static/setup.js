@@ -1,7 +1,7 @@
 // The setup editor's controls: every part of a position that is not a card's place, set by
 // clicks (docs/position-format.md): variant, dealer, player to act, phase, the centre card's
 // kind, source, declines and forced player, each hand shown or hidden (a count), the stock as a
-// count or an order. Cards are placed with the palette and the board's zones (main.js). Each
+// count or an order. Cards are placed with the palette and the board's zones (setup-tab.js). Each
 // control is drawn from the position being edited, so the controls and the board always agree;
 // a problem is shown beside the control it is about.
 

@@ -1,0 +1,289 @@
+// The Analysis tab: the position opened on the board, its legal moves (each previewed with its
+// why), hints (also the Play tab's), the analysis of outs and forceable cards, every move solved.
+
+import { api, stream } from "./api.js";
+import { drawBoard } from "./board.js";
+import { frenchCode, label, moveLabel } from "./cards.js";
+import { $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
+
+// ------------------------------------------------------------------ position
+export async function openPosition(input, { description = "", names = [], keepUrl = false } = {}) {
+  problem("");
+  const result = await api("notation", { position: input, labels: "french" });
+  const analysis = await api("analyze", { position: result.notation, labels: "french" });
+  state.current = {
+    notation: result.notation,
+    position: result.position,
+    description,
+    names,
+    over: analysis.phase === "over",
+    winner: null,
+  };
+  state.editing = null;
+  state.invalid = null;
+  $("#edit-status").textContent = ""; // a message about an earlier text no longer applies
+  render($("#board"), drawCurrent);
+  if (!keepUrl) {
+    const url = new URL(window.location.href);
+    url.searchParams.set("position", result.notation);
+    window.history.replaceState(null, "", url);
+  }
+  $("#analysis-output").replaceChildren();
+  $("#why-output").replaceChildren();
+  if (state.mode === "analysis") await loadMoves();
+  return state.current;
+}
+
+// ------------------------------------------------------------------ moves
+function meldsText(layout) {
+  return layout.map((meld) => `[${meld.map((c) => label(frenchCode(c))).join(" ")}]`).join(" ");
+}
+
+// The legal moves grouped as the board offers them: takes by arrangement then pay card.
+export function drawMoves(container, entries, onChoose) {
+  render(container, () => {
+    container.replaceChildren();
+    const groups = new Map();
+    for (const entry of entries) {
+      let key = entry.kind;
+      if (entry.kind === "take" || entry.kind === "lay") key = `${entry.kind} ${JSON.stringify(entry.layout)}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(entry);
+    }
+    for (const [key, list] of groups) {
+      const row = el("div", "move-group");
+      const first = list[0];
+      if (first.kind === "take" || first.kind === "lay") {
+        row.append(el("span", "move-kind", `${first.kind} ${meldsText(first.layout)}`));
+        for (const entry of list) {
+          const text = entry.pay === null ? "go out" : `pay ${label(frenchCode(entry.pay))}`;
+          const b = button(text, { move: entry.text });
+          b.title = moveLabel(entry.text);
+          b.addEventListener("click", () => onChoose(entry));
+          row.append(b);
+        }
+      } else {
+        row.append(el("span", "move-kind", key));
+        for (const entry of list) {
+          const b = button(moveLabel(entry.text), { move: entry.text });
+          b.addEventListener("click", () => onChoose(entry));
+          row.append(b);
+        }
+      }
+      container.append(row);
+    }
+    if (!entries.length) container.append(el("div", "none", "no legal move: the deal is over"));
+  });
+}
+
+function boardInvalid() {
+  // An edit left the board invalid: the analysis would answer for the last valid position.
+  if (!state.invalid) return false;
+  $("#analysis-moves").replaceChildren();
+  problem(`The position on the board is not valid (${state.invalid}): fix it in Setup first.`);
+  return true;
+}
+
+export async function loadMoves() {
+  if (!state.current || boardInvalid()) return;
+  const result = await api("moves", { position: state.current.notation, labels: "french" });
+  state.current.over = result.over;
+  drawMoves($("#analysis-moves"), result.moves, (entry) => previewMove(entry));
+}
+
+async function previewMove(entry) {
+  const out = $("#why-output");
+  out.replaceChildren(el("div", "", `After ${moveLabel(entry.text)}:`));
+  if (entry.after) {
+    const shown = await api("notation", { position: entry.after, labels: "french" });
+    drawBoard($("#board"), shown.position, {});
+    $("#notation-line").textContent = `after ${entry.text}: ${shown.notation}`;
+    const back = button("Back to the position", { action: "back" });
+    back.addEventListener("click", () => drawCurrent());
+    out.append(back);
+  }
+  if (entry.kind === "turn") return;
+  try {
+    const why = await api("why", { position: state.current.notation, move: entry.text, samples: 8, labels: "french" });
+    const c = why.comparison;
+    if (c) {
+      out.append(
+        el("div", "why-line", `Legal. Rank ${c.rank} of ${c.of}: wins ${(100 * c.win).toFixed(0)}% ` +
+          `(best ${moveLabel(c.best)}: ${(100 * c.best_win).toFixed(0)}%) over ${c.samples} sampled deals.`),
+      );
+    } else {
+      out.append(el("div", "why-line", why.legal ? "Legal." : "Illegal."));
+    }
+    for (const fact of why.facts || []) out.append(el("div", "why-line", moveLabel(fact)));
+  } catch (error) {
+    out.append(el("div", "why-line", error.message));
+  }
+}
+
+// ------------------------------------------------------------------ hints
+function drawHints(container, result, onChoose) {
+  render(container, () => {
+    container.replaceChildren();
+    const head = result.evaluation === "static"
+      ? "Static evaluation (one move deep), best first"
+      : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.method ? `${result.method} (${result.engine})` : result.engine}, ${result.seconds} s; best first`;
+    container.append(el("div", "hint-head", head));
+    if (result.verdict && result.moves.length) {
+      // The server's sentence, the one `conquian hint` prints (cards in the labels shown).
+      const verdict = el("div", "hint-verdict", moveLabel(result.verdict_text || ""));
+      verdict.dataset.verdict = result.verdict;
+      container.append(verdict);
+    }
+    // The top moves, one compact row each (win, draw, vs best); "show all N" for the rest, and
+    // each move's reasons on request: a 45-move position stays about one screen tall.
+    const shown = state.hintsExpanded ? result.moves.length : Math.min(HINT_ROWS, result.moves.length);
+    const table = el("div", "hint-table");
+    if (result.moves.length && result.moves[0].win !== undefined) {
+      const head = el("div", "hint-row hint-columns");
+      for (const [name, text] of [["hint-move", "move"], ["bar", ""], ["hint-num", "win"], ["hint-num", "draw"], ["hint-vs", "vs best"], ["hint-why", ""]]) {
+        head.append(el("span", name, text));
+      }
+      table.append(head);
+    }
+    for (const [rank, m] of result.moves.slice(0, shown).entries()) {
+      table.append(hintRow(rank, m, onChoose));
+    }
+    container.append(table);
+    if (result.moves.length > HINT_ROWS) {
+      const more = button(state.hintsExpanded ? `show the top ${HINT_ROWS}` : `show all ${result.moves.length}`, { action: "hint-all" });
+      more.classList.add("hint-more");
+      more.addEventListener("click", () => {
+        state.hintsExpanded = !state.hintsExpanded;
+        drawHints(container, result, onChoose);
+      });
+      container.append(more);
+    }
+  });
+}
+
+const HINT_ROWS = 5;
+
+// One move of a hint: its name, a win/draw bar, win, draw and the difference from the best with
+// its 95% interval, and its reasons behind a "why" toggle. Clicking the row plays the move.
+function hintRow(rank, m, onChoose) {
+  const row = el("div", "hint-row");
+  row.dataset.move = m.move;
+  row.append(el("span", "hint-move", moveLabel(m.move)));
+  if (m.win !== undefined) {
+    const bar = el("span", "bar");
+    const win = el("span", "bar-win");
+    win.style.width = pct(m.win);
+    const draw = el("span", "bar-draw");
+    draw.style.width = pct(m.draw);
+    bar.append(win, draw);
+    bar.title = m.sure ? "a sure win (R15)" : m.ci95 ? `win chance, 95% interval ${pct(m.ci95[0])}–${pct(m.ci95[1])}` : "";
+    row.append(bar, el("span", "hint-num", pct(m.win)), el("span", "hint-num", pct(m.draw)));
+    const vs = rank === 0 ? "best" : m.diff_ci95
+      ? `${(-m.diff).toFixed(2)} ±${((m.diff_ci95[1] - m.diff_ci95[0]) / 2).toFixed(2)}`
+      : "";
+    const cell = el("span", "hint-vs", vs);
+    if (rank > 0 && m.diff_ci95) cell.title = `expected result vs the best: ${(-m.diff_ci95[1]).toFixed(2)} to ${(-m.diff_ci95[0]).toFixed(2)} (95%)`;
+    row.append(cell);
+  } else {
+    row.append(el("span", "hint-num", `${m.score}`));
+  }
+  const reasons = (m.reasons || []).map(moveLabel).join("; ");
+  if (reasons) {
+    const details = el("details", "hint-why");
+    details.append(el("summary", "", "why"), el("div", "reasons", reasons));
+    details.addEventListener("click", (event) => event.stopPropagation());
+    row.append(details);
+  }
+  if (onChoose) row.addEventListener("click", () => onChoose(m.move));
+  return row;
+}
+
+export async function runHint(position, container, progressBar, onChoose) {
+  if (container.id === "analysis-output" && boardInvalid()) return;
+  const signal = startSearch();
+  container.dataset.state = "running";
+  container.replaceChildren(el("div", "hint-head", "sampling…"));
+  try {
+    const quick = await api("hint", { position, static: true, labels: "french" });
+    drawHints(container, quick, onChoose);
+    container.prepend(el("div", "hint-head", "sampling… (static ranking meanwhile)"));
+    progressBar.hidden = false;
+    progressBar.value = 0;
+    const result = await stream(
+      "hint",
+      { position, labels: "french" },
+      (p) => { progressBar.max = p.planned || 1; progressBar.value = p.done; },
+      {
+        signal,
+        onEarly: (early) => {
+          drawHints(container, early, onChoose);
+          container.dataset.state = "early";
+          container.prepend(el("div", "hint-head", "sampling… (an early estimate meanwhile)"));
+        },
+      },
+    );
+    drawHints(container, result, onChoose);
+    container.dataset.state = "done";
+    status("hint done");
+    // On a phone the answer is below the board: bring its verdict into view.
+    if (window.matchMedia("(max-width: 600px)").matches) container.scrollIntoView({ block: "start", behavior: "smooth" });
+  } catch (error) {
+    container.dataset.state = "failed";
+    failed(error);
+  } finally {
+    progressBar.hidden = true;
+    endSearch();
+  }
+}
+
+// The Hint button: a hint of the board's position; clicking one of its moves previews it.
+export function hintCurrent() {
+  return runHint(state.current.notation, $("#analysis-output"), $("#hint-progress"),
+    (move) => previewMove({ text: move, kind: "", after: null }));
+}
+
+// The Static hint button: the one-move-deep ranking alone.
+export async function staticHint() {
+  const result = await api("hint", { position: state.current.notation, static: true, labels: "french" });
+  drawHints($("#analysis-output"), result);
+}
+
+// ------------------------------------------------------------------ analysis
+export async function analyzeCurrent() {
+  if (boardInvalid()) return;
+  const result = await api("analyze", { position: state.current.notation, labels: "french" });
+  const out = $("#analysis-output");
+  render(out, () => {
+    out.replaceChildren(el("div", "hint-head", `phase ${result.phase}, player ${result.to_act} to act`));
+    result.players.forEach((p, i) => {
+      const outs = p.outs === null ? "hidden hand" : p.outs.map((c) => label(frenchCode(c))).join(" ") || "none";
+      const forceable = p.forceable.map((c) => label(frenchCode(c))).join(" ") || "none";
+      out.append(el("div", "analysis-row", `Player ${i}: ${p.melded} melded, ${p.hand_count} in hand; outs (R15): ${outs}; forceable (R14): ${forceable}`));
+    });
+  });
+}
+
+export async function solveCurrent() {
+  if (boardInvalid()) return;
+  const signal = startSearch();
+  const out = $("#analysis-output");
+  out.replaceChildren(el("div", "hint-head", "solving every move…"));
+  try {
+    const result = await api("solve", { position: state.current.notation, all_moves: true, time_limit: 10, labels: "french" }, { signal });
+    render(out, () => {
+      out.replaceChildren(el("div", "hint-head", `every move's value (${result.mode}), best first`));
+      for (const m of result.moves) {
+        const row = el("div", "hint-row");
+        row.dataset.move = m.move;
+        const value = m.values[result.to_act];
+        row.append(el("span", "hint-move", moveLabel(m.move)));
+        row.append(el("span", "hint-figures", `${value >= 0 ? "+" : ""}${value.toFixed(3)}${m.proven ? " proven" : ""}`));
+        out.append(row);
+      }
+    });
+  } catch (error) {
+    failed(error);
+  } finally {
+    endSearch();
+  }
+}

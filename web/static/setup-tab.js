@@ -1,0 +1,233 @@
+// The Setup tab: a position opened from text, a file, an example or a new deal, and edited on
+// the board (a palette card placed on a zone) and with setup.js's controls, checked at each change.
+
+import { api } from "./api.js";
+import { drawBoard, showProblem, zoneOf } from "./board.js";
+import { DECK, cardElement, frenchCode, label } from "./cards.js";
+import { openPosition } from "./analysis.js";
+import { drawSetupControls, emptyPosition } from "./setup.js";
+import { $, download, drawCurrent, el, failed, problem, render, state, status, switchMode } from "./shared.js";
+
+// ------------------------------------------------------------------ open
+function readInput(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{")) {
+    const data = JSON.parse(trimmed);
+    if (data && data.type === "puzzle") return { input: data.position, description: String(data.description || data.title || "") };
+    const inner = data && data.position && typeof data.position === "object" ? data.position : data;
+    return { input: data, description: String(data.description ?? inner.description ?? "") };
+  }
+  return { input: trimmed, description: "" };
+}
+
+export async function openText(text) {
+  const first = text.trim().split("\n")[0] || "";
+  if (first.includes('"conquian-record"')) {
+    $("#review-text").value = text;
+    switchMode("review");
+    status("a game record: opened in Review");
+    return;
+  }
+  let parsed;
+  try {
+    parsed = readInput(text);
+  } catch (error) {
+    problem(`not JSON: ${error.message}`);
+    return;
+  }
+  try {
+    await openPosition(parsed.input, { description: parsed.description });
+  } catch (error) {
+    // Shown on the board where the data can be drawn, the message by its zone.
+    if (parsed.input && typeof parsed.input === "object") {
+      const data = parsed.input.position && typeof parsed.input.position === "object" ? parsed.input.position : parsed.input;
+      state.editing = structuredClone(data);
+      $("#description").textContent = parsed.description;
+      drawEditing(error.message);
+    } else {
+      failed(error);
+    }
+  }
+}
+
+export async function openExample(name) {
+  const example = state.examples.positions.find((p) => p.name === name);
+  if (!example) return;
+  if (example.valid) await openPosition(example.notation, { description: example.description });
+  else await openText(JSON.stringify(example.data));
+}
+
+// The list of bundled positions to open.
+export function drawExampleList() {
+  const select = $("#setup-examples");
+  select.replaceChildren();
+  for (const p of state.examples.positions) {
+    const option = el("option", "", `${p.name}${p.valid ? "" : " (invalid, on purpose)"}`);
+    option.value = p.name;
+    select.append(option);
+  }
+}
+
+// The Deal button: a new deal of the variant and seed chosen, after that many moves.
+export async function dealPosition() {
+  const result = await api("deal", {
+    variant: $("#deal-variant").value,
+    seed: Number($("#deal-seed").value) || 0,
+    after: Number($("#deal-after").value) || 0,
+    labels: "french",
+  });
+  await openPosition(result.notation);
+}
+
+// ------------------------------------------------------------------ edit
+export function drawEditing(message) {
+  const position = state.editing;
+  try {
+    drawBoard($("#board"), position, {});
+  } catch {
+    $("#board").replaceChildren();
+  }
+  $("#edit-status").textContent = message ? `Not valid: ${message}` : "Valid position.";
+  $("#edit-status").dataset.valid = message ? "false" : "true";
+  const onControl = drawSetupControls($("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message);
+  showProblem($("#board"), zoneOf(message), onControl ? "" : message, $("#problem"));
+  const line = $("#notation-line");
+  if (message) {
+    line.textContent = `invalid position: ${message}`;
+    line.dataset.invalid = "true";
+  } else {
+    delete line.dataset.invalid;
+  }
+}
+
+// Change the position being edited with `fn` (which may return a new one) and check it.
+async function editPosition(fn) {
+  if (!state.editing) state.editing = structuredClone(state.current.position);
+  try {
+    const replaced = fn(state.editing);
+    if (replaced) state.editing = replaced;
+  } catch (error) {
+    state.invalid = error.message;
+    drawEditing(error.message);
+    return;
+  }
+  await validateEditing();
+}
+
+export function drawPalette() {
+  const palette = $("#palette");
+  render(palette, () => {
+    palette.replaceChildren();
+    for (const code of DECK) {
+      const card = cardElement(code);
+      if (state.chosenCard === code) card.classList.add("chosen");
+      card.addEventListener("click", () => {
+        state.chosenCard = state.chosenCard === code ? null : code;
+        drawPalette();
+        status(state.chosenCard ? `${label(code)} chosen: click a zone on the board` : "");
+      });
+      palette.append(card);
+    }
+  });
+}
+
+function removeCard(position, code) {
+  const same = (c) => frenchCode(c) === code;
+  for (const player of position.players) {
+    if (Array.isArray(player.hand)) player.hand = player.hand.filter((c) => !same(c));
+    player.layout = (player.layout || []).map((m) => m.filter((c) => !same(c))).filter((m) => m.length);
+  }
+  if (Array.isArray(position.stock)) position.stock = position.stock.filter((c) => !same(c));
+  position.dead = (position.dead || []).filter((c) => !same(c));
+  if (position.centre && same(position.centre.card)) position.centre = null;
+}
+
+async function placeCard(zoneName) {
+  if (!state.chosenCard) {
+    status("click a card of the palette first");
+    return;
+  }
+  if (!state.editing) state.editing = structuredClone(state.current.position);
+  const position = state.editing;
+  const code = state.chosenCard;
+  const [kind, seat] = zoneName.split("-");
+  const player = seat === undefined ? null : position.players[Number(seat)];
+  if (player && kind === "hand" && !Array.isArray(player.hand)) {
+    status(`player ${seat}'s hand is hidden: give his cards first`);
+    return;
+  }
+  if (kind === "stock" && !Array.isArray(position.stock)) {
+    status("the stock order is hidden: its cards cannot be placed");
+    return;
+  }
+  removeCard(position, code);
+  if (kind === "hand") player.hand.push(code);
+  else if (kind === "layout") {
+    if (!player.layout.length || (state.newMeld && state.layoutTarget === zoneName)) player.layout.push([]);
+    player.layout[player.layout.length - 1].push(code);
+    state.newMeld = false;
+  } else if (kind === "stock") position.stock.push(code);
+  else if (kind === "dead") position.dead.push(code);
+  else if (kind === "centre") position.centre = { card: code, kind: "turned", source: position.to_act, declined: [] };
+  state.layoutTarget = zoneName;
+  await validateEditing();
+}
+
+async function validateEditing() {
+  const position = state.editing;
+  try {
+    const result = await api("notation", { position, labels: "french" });
+    state.current = { ...state.current, notation: result.notation, position: result.position, over: false };
+    state.editing = structuredClone(result.position);
+    state.invalid = null;
+    drawCurrent();
+    drawEditing("");
+    problem("");
+    const url = new URL(window.location.href); // the address bar follows the position shown
+    url.searchParams.set("position", result.notation);
+    window.history.replaceState(null, "", url);
+  } catch (error) {
+    state.invalid = error.message;
+    $("#analysis-moves").replaceChildren();
+    $("#analysis-output").replaceChildren();
+    drawEditing(error.message);
+  }
+}
+
+// A click on the board in Setup: the chosen card placed on the zone clicked.
+export function boardClicked(event) {
+  if (state.mode !== "setup") return;
+  const zone = event.target.closest("[data-zone]");
+  if (zone) placeCard(zone.dataset.zone).catch(failed);
+}
+
+// The position being edited drawn again (the labels switched), with the problem it shows.
+export function redrawEditing() {
+  if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? $("#problem").textContent : "");
+}
+
+export function newMeld() {
+  state.newMeld = true;
+  status("the next card placed in a layout starts a new meld");
+}
+
+export function clearBoard() {
+  $("#description").textContent = ""; // the notes were about the position cleared
+  return editPosition((p) => emptyPosition(p.variant || "classic"));
+}
+
+// ------------------------------------------------------------------ save
+export async function copyNotation() {
+  const text = state.current?.notation || "";
+  $("#setup-text").value = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    status("notation copied");
+  } catch {
+    status("notation put in the text box above");
+  }
+}
+
+export function downloadJson() {
+  download("position.json", `${JSON.stringify(state.current.position, null, 1)}\n`, "application/json");
+}
