@@ -45,14 +45,16 @@ from analyzer.core.state import GameState, Phase  # noqa: E402
 from benchargs import variant, whole  # noqa: E402
 
 
-def mid_game(seed: int, variant: str = "classic") -> GameState | None:
+def mid_game(seed: int, variant: str = "classic", full: bool = False) -> GameState | None:
+    """The first decision with three or more legal moves once eight cards have left the stock,
+    in a seeded deal of greedy bots, seen by the player to act (``full``: every card known)."""
     players = get_rules(variant).players
     result = play_game(variant, ["greedy"] * players, seed)
     state = result.start
     for _, move in result.moves:
         if state.stock_count <= 12 and state.phase in (Phase.OFFER, Phase.FORCED):
             if len(state.legal_moves()) >= 3:
-                return view(state, state.to_act)
+                return state if full else view(state, state.to_act)
         state = state.apply(move)
     return None
 

@@ -84,8 +84,13 @@ def mid_game(variant: str, count: int, seed: int, turns: int) -> list[GameState]
     return out
 
 
+def rate(x: float) -> str:
+    """A rate to three significant figures at least: 0.198, 12.4, 49,189."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def row(area: str, what: str, unit: str, amount: float, slow: float, fast: float) -> None:
-    print(f"| {area} | {what} | {amount / slow:,.0f} {unit} | {amount / fast:,.0f} {unit} | **{slow / fast:,.0f}x** |")
+    print(f"| {area} | {what} | {rate(amount / slow)} {unit} | {rate(amount / fast)} {unit} | **{slow / fast:,.0f}x** |")
 
 
 def playouts(args: argparse.Namespace) -> None:
@@ -160,7 +165,7 @@ def hint(args: argparse.Namespace) -> None:
             return out
 
         slow, fast = both(work)
-        row("hint", f"default hint, {len(positions)} mid-game {variant} positions (median of none: total)",
+        row("hint", f"default hint, {len(positions)} mid-game {variant} positions (all of them)",
             "hints/s", len(positions), slow, fast)  # fmt: skip
         print(f"|  | seconds per hint | {slow / len(positions):.2f} s | {fast / len(positions):.3f} s |  |")
 

@@ -70,7 +70,9 @@ def main() -> None:
     print(
         f"review of a {len(replay.moves)}-move classic record at default settings "
         f"({ENGINE_DEALS if DEFAULT_REVIEW_SAMPLES is None else DEFAULT_REVIEW_SAMPLES} deals, "
-        f"at most {DEFAULT_REVIEW_TIME_LIMIT:g} s per decision), one core"
+        + ("no time limit" if DEFAULT_REVIEW_TIME_LIMIT == float("inf")
+           else f"at most {DEFAULT_REVIEW_TIME_LIMIT:g} s per decision")
+        + "), one core"
     )
     counts = ", ".join(
         f"{label}: {sum(s.counts[label] for s in review.summary)}" for label in review.summary[0].counts

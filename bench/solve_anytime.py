@@ -2,6 +2,7 @@
 
     python3 bench/solve_anytime.py [--position examples/positions/forcing.json] [--against REV]
                                    [--rounds 1] [--all-moves]
+    python3 bench/solve_anytime.py --midgame 20 [--variant classic] [--prove 10000 200000]
 
 Runs ``conquian solve POSITION --json`` (and with ``--all-moves`` also ``solve --all-moves``) in a
 fresh process, for this tree and, with ``--against REV``, for git revision ``REV`` (its
@@ -10,6 +11,11 @@ fresh process, for this tree and, with ``--against REV``, for git revision ``REV
 best move, proven or not, what stopped the search, and each move's value for the player to act
 (with its 95% interval where estimated).  CPU seconds count this process alone; on a shared
 machine the wall clock also counts the time other work holds the core.
+
+With ``--midgame N``: ``solve``'s default answer (``solve_anytime``) on N seeded mid-game
+positions of greedy bots (every hand known, the stock order hidden; bench/hint.py's positions), once
+per ``--prove`` budget, in this process: the share of the moves proven (their exact expectimax
+finished within the budget) and the median and max seconds per position.
 """
 
 from __future__ import annotations
@@ -82,14 +88,58 @@ def answer_text(data: dict, all_moves: bool) -> str:
     )
 
 
+def midgame(count: int, variant: str, budgets: list[int], time_limit: float) -> None:
+    """Proven share and time of solve_anytime on ``count`` mid-game positions per budget."""
+    import statistics
+
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "bench"))
+    from hint import mid_game
+
+    from analyzer.bots.simulate import game_seed
+    from analyzer.core.plain import dump_position
+    from analyzer.formats.position import load_position
+    from analyzer.search.anytime import solve_anytime
+
+    positions = []
+    k = 0
+    while len(positions) < count:
+        state = mid_game(game_seed(0, k), variant, full=True)
+        k += 1
+        if state is not None:
+            data = dump_position(state)
+            data["stock"] = len(data["stock"])  # the order hidden: what solve samples
+            positions.append(load_position(data))
+    for budget in budgets:
+        proven = moves = cut = 0
+        seconds = []
+        for state in positions:
+            start = time.perf_counter()
+            result = solve_anytime(state, prove=budget, time_limit=time_limit)
+            seconds.append(time.perf_counter() - start)
+            cut += result.stopped_by is not None
+            proven += sum(m.proven for m in result.moves)
+            moves += len(result.moves)
+        print(f"{variant} prove {budget:>9,}: {proven}/{moves} moves proven ({proven / moves:.0%}), "
+              f"median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s "
+              f"per position, {cut} cut by the {time_limit:g} s limit ({count} positions)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--position", default="examples/positions/forcing.json")
     parser.add_argument("--against", metavar="REV", help="also run the code of this git revision")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--all-moves", action="store_true", help="also time solve --all-moves")
+    parser.add_argument("--midgame", type=int, metavar="N", help="N mid-game positions, in process")
+    parser.add_argument("--variant", default="classic", choices=["classic", "megajogos"])
+    parser.add_argument("--prove", type=int, nargs="+", default=[10_000, 200_000])
+    parser.add_argument("--time-limit", type=float, default=15.0, help="with --midgame: solve's cap (s)")
     parser.add_argument("extra", nargs="*", help="more options for solve (after --)")
     opts = parser.parse_args()
+    if opts.midgame:
+        midgame(opts.midgame, opts.variant, opts.prove, opts.time_limit)
+        return
     commands = [["solve", opts.position, "--json", *opts.extra]]
     if opts.all_moves:
         commands.append(["solve", opts.position, "--all-moves", "--json", *opts.extra])

@@ -95,9 +95,9 @@ class HintBot:
     ----------
     samples : int, optional
         Deals sampled per decision; the engine's ``bot_samples`` when omitted
-        (``v2``: 48, ``v3``: 50,000 IS-MCTS iterations, ``v1``: 8).
+        (``v2`` and ``v1``: 8, ``v3``: 1,000 IS-MCTS iterations).
     node_budget : int, optional
-        Positions per sampled deal (``v2``: the engine's ``bot_node_budget``, 8,000; other
+        Positions per sampled deal (``v2``: the engine's ``bot_node_budget``, 1,000; other
         engines: their own default).
     time_limit : float
         Seconds per decision, a safety net: the budgets above normally end
