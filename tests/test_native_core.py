@@ -256,3 +256,38 @@ def test_the_native_core_asked_for_but_not_built_is_a_usage_error_on_one_line() 
     version = subprocess.run([sys.executable, "-c", code.replace("native\"", ""), "--version"],
                              capture_output=True, text=True, env={**os.environ, native.CORE_ENV: ""}, timeout=120)  # fmt: skip
     assert "core: python (the native core is not built" in version.stdout
+
+
+def test_a_searcher_made_in_one_thread_is_used_and_dropped_in_another() -> None:
+    """The web server and the bridges run searches in worker threads, and the garbage collector
+    frees objects in whichever thread it runs: a native searcher must move between threads."""
+    import gc
+    import threading
+
+    model = fitted_evaluator("classic")
+    state = _positions("classic", 1, 10)[0]
+    made: list[Any] = []
+    raised: list[Any] = []
+
+    def build() -> None:
+        with native.use_core("native"):
+            look = Lookahead(model, max_nodes=500, time_limit=1e9)
+            look.values(state, state.legal_moves())
+            solver = Solver(max_nodes=500, time_limit=1e9)
+            solver.solve(state.evolve(stock=None))
+            made.extend([look, solver])
+
+    thread = threading.Thread(target=build)
+    thread.start()
+    thread.join()
+    assert len(made) == 2 and all(m._native is not None for m in made)
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = raised.append
+    try:
+        with native.use_core("native"):
+            made[0].values(state, state.legal_moves())  # used from the main thread
+        made.clear()
+        gc.collect()
+    finally:
+        sys.unraisablehook = old_hook
+    assert not raised, [str(r.exc_value) for r in raised]

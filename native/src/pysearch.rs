@@ -164,7 +164,7 @@ fn solve_data(engine: &Engine, r: &SolveResult) -> SolveData {
 }
 
 /// The exact solver with its tables (`analyzer.search.exact.Solver`).
-#[pyclass(module = "analyzer._native", unsendable)]
+#[pyclass(module = "analyzer._native")]
 pub struct NativeSolver {
     rules: RulesData,
     solver: Solver,
@@ -234,7 +234,7 @@ impl NativeSolver {
 }
 
 /// The lookahead with its history table (`analyzer.search.lookahead.Lookahead`).
-#[pyclass(module = "analyzer._native", unsendable)]
+#[pyclass(module = "analyzer._native")]
 pub struct NativeLookahead {
     rules: RulesData,
     look: Lookahead,
