@@ -17,7 +17,7 @@ of deals), and over the positions where every seed's verdict is clear, how often
 the same best move (goal: always).
 
 With ``--command`` each hint is the whole command, ``conquian hint FILE --seed S --json`` in a
-new process (start-up included), timed by the wall clock.
+new process (start-up included), timed by the wall clock and by the CPU time of that process.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,6 +44,10 @@ from analyzer.core.rules import get_rules  # noqa: E402
 from analyzer.bots.simulate import game_seed, play_game  # noqa: E402
 from analyzer.core.state import GameState, Phase  # noqa: E402
 from benchargs import variant, whole  # noqa: E402
+
+
+CONQUIAN = str(Path(sys.executable).with_name("conquian"))
+"""The command of this environment (its virtual environment's script), activated or not."""
 
 
 def mid_game(seed: int, variant: str = "classic", full: bool = False) -> GameState | None:
@@ -89,13 +94,15 @@ def main() -> None:
                     path = Path(folder) / f"{k}.json"
                     path.write_text(json.dumps(dump_position(state)), encoding="utf-8")
                     start = time.perf_counter()
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     out = subprocess.run(
-                        ["conquian", "hint", str(path), "--seed", str(1000 * k + s), "--json"],
+                        [CONQUIAN, "hint", str(path), "--seed", str(1000 * k + s), "--json"],
                         capture_output=True, text=True, check=True, env=os.environ,
                     )  # fmt: skip
                     times.append(time.perf_counter() - start)
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
                     data = json.loads(out.stdout)
-                    cpu.append(0.0)
                     samples.append(data["samples"])
                     engines.add(data["engine"])
                     moves.append(len(data["moves"]))
