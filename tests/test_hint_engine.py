@@ -296,16 +296,21 @@ def test_an_unknown_engine_is_a_usage_error_on_every_command(tmp_path: Path) -> 
     assert code == 0 and json.loads(out)["engine"] == "v1"
 
 
-def test_a_search_cut_by_the_clock_is_time_limited() -> None:
+def test_a_search_cut_by_the_clock_is_time_limited(tmp_path: Path) -> None:
     # With a huge --budget the time limit decides the depth (and the answer): the output says
-    # time_limited true.
-    forcing = str(EXAMPLES / "forcing.json")
-    code, out, _ = run("hint", forcing, "--budget", "100000000", "--samples", "1",
+    # time_limited true.  The position is the first choice of a deal, with some 50 plies left,
+    # so no machine finishes its search in 0.2 s (a late position could be proven in time on a
+    # fast machine, and then the clock would not have cut anything).
+    early = tmp_path / "early.json"
+    code, _, _ = run("deal", "--seed", "3", "--after", "1", "--view", "0", "-o", str(early))
+    assert code == 0
+    code, out, _ = run("hint", str(early), "--budget", "100000000", "--samples", "1",
                        "--time-limit", "0.2", "--json")  # fmt: skip
     assert code == 0 and json.loads(out)["time_limited"] is True
-    code, out, _ = run("hint", forcing, "--budget", "100000000", "--samples", "1",
+    code, out, _ = run("hint", str(early), "--budget", "100000000", "--samples", "1",
                        "--time-limit", "0.2")  # fmt: skip
     assert "The time limit cut a search" in out
+    forcing = str(EXAMPLES / "forcing.json")
     code, out, _ = run("hint", forcing, "--samples", "2", "--json")
     assert code == 0 and json.loads(out)["time_limited"] is False
 
