@@ -251,6 +251,27 @@ def test_only_post_reaches_the_api(client: Any) -> None:
     response = client.get("/api")
     assert response.status_code == 405 and response.json()["ok"] is False
     assert client.get("/static/../../pyproject.toml").status_code == 404
+    # Every other method, OPTIONS included, on both paths: a JSON 405 naming POST.
+    for method in ("OPTIONS", "GET", "PUT", "DELETE", "PATCH", "TRACE"):
+        for path in ("/api", "/api/stream"):
+            response = client.request(method, path)
+            assert response.status_code == 405, (method, path, response.text)
+            assert response.headers["content-type"] == "application/json", (method, path)
+            assert response.headers["allow"] == "POST"
+            data = response.json()
+            assert data["ok"] is False and data["id"] is None and "POST" in data["error"], data
+    head = client.head("/api")
+    assert head.status_code == 405 and head.headers["allow"] == "POST"
+
+
+@pytest.mark.parametrize("path", ["/api/nope", "/api/", "/api/stream/more", "/api/hint"])
+def test_an_unknown_path_under_the_api_is_a_json_404(client: Any, path: str) -> None:
+    for response in (post(client, {"id": 1, "cmd": "analyze", "position": FORCING}, path), client.get(path)):
+        assert response.status_code == 404, response.text
+        assert response.headers["content-type"] == "application/json"
+        data = response.json()
+        assert data["ok"] is False and data["field"] is None
+        assert "no such API path" in data["error"] and repr(path) in data["error"], data
 
 
 # ------------------------------------------------------------- streaming
@@ -310,12 +331,17 @@ def test_full_pool_gives_503_and_the_time_cap_stops_a_search() -> None:
         busy = post(client, {"id": 1, "cmd": "hint", "position": FORCING, "samples": 1})
         assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
         assert busy.json()["ok"] is False and "busy" in busy.json()["error"]
+        assert busy.json()["id"] == 1  # echoed, as every other answer echoes it
+        streamed = post(client, {"id": "s1", "cmd": "hint", "position": FORCING, "samples": 1}, "/api/stream")
+        assert streamed.status_code == 503 and streamed.headers["retry-after"] == "2"
+        assert streamed.json()["id"] == "s1" and "busy" in streamed.json()["error"]
         begin = time.monotonic()
         quick = post(client, {"id": 2, "cmd": "analyze", "position": FORCING})
         assert quick.status_code == 200 and time.monotonic() - begin < 1.0
         runner.join(timeout=30)
         capped = results["long"]
         assert capped.status_code == 504 and capped.json()["field"] == "time_limit"
+        assert capped.json()["id"] == "long"
         assert "cap of 4 s" in capped.json()["error"]
         again = post(client, {"id": 3, "cmd": "hint", "position": FORCING, "samples": 1})
         assert again.status_code == 200  # a new process took the stopped one's place

@@ -154,11 +154,12 @@ def test_a_search_whose_worker_dies_answers_503_with_retry_after(path: str) -> N
         killer.join()
         if path == "/api":
             assert reply.status_code == 503 and reply.headers["retry-after"]
-            assert "ended" in reply.json()["error"]
+            assert "ended" in reply.json()["error"] and reply.json()["id"] == "long"
         else:
             events = _events(reply.text)
             finals = [(kind, data) for kind, data in events if kind in ("answer", "error")]
             assert len(finals) == 1 and finals[0][0] == "error" and finals[0][1]["status"] == 503
+            assert finals[0][1]["id"] == "long"  # the request's id, as every answer echoes it
         # The pool has a new worker: the next search is answered.
         assert _post(url, {"id": 1, "cmd": "hint", "position": FORCING, "samples": 1}).status_code == 200
 

@@ -18,8 +18,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -157,20 +158,33 @@ _BUSY = (
 )
 
 
-def _failure_parts(exc: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
+def _request_id(request: Any) -> Any:
+    """The ``id`` of a parsed request, echoed by the answers the server gives itself (503, 504)
+    as the engine echoes it: a string or a finite number, else ``None``."""
+    if not isinstance(request, dict):
+        return None
+    value = request.get("id")
+    if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return value if not isinstance(value, float) or math.isfinite(value) else None
+    return None
+
+
+def _failure_parts(
+    exc: Exception, request_id: Any = None
+) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The body, status and headers of a search the pool could not answer."""
     if isinstance(exc, TimeCapExceeded):
-        return {"id": None, "ok": False, "error": str(exc), "field": "time_limit"}, 504, {}
+        return {"id": request_id, "ok": False, "error": str(exc), "field": "time_limit"}, 504, {}
     message = _BUSY if isinstance(exc, PoolFull) else f"{exc}; try again"
     return (
-        {"id": None, "ok": False, "error": message, "field": None},
+        {"id": request_id, "ok": False, "error": message, "field": None},
         503,
         {"Retry-After": _RETRY_AFTER},
     )
 
 
-def _failure(exc: Exception) -> Response:
-    body, status, headers = _failure_parts(exc)
+def _failure(exc: Exception, request_id: Any = None) -> Response:
+    body, status, headers = _failure_parts(exc, request_id)
     return _Json(body, status_code=status, headers=headers or None)
 
 
@@ -191,6 +205,19 @@ def _refused(request: Request) -> Response | None:
         if origin.lower() not in (f"http://{host.lower()}", f"https://{host.lower()}"):
             return _error(f"requests from another origin are refused ({origin[:60]!r})", 403)
     return None
+
+
+class _AnyMethod:
+    """An endpoint that every HTTP method reaches (Starlette routes a class as plain ASGI, with
+    no method check of its own), so that the endpoint answers each one in JSON, not Starlette's
+    plain-text 405."""
+
+    def __init__(self, endpoint: Callable[[Request], Awaitable[Response]]) -> None:
+        self.endpoint = endpoint
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self.endpoint(Request(scope, receive, send))
+        await response(scope, receive, send)
 
 
 class BoardApp:
@@ -267,7 +294,7 @@ def create_app(
         reply, _ = await anyio.to_thread.run_sync(lambda: answer(text), limiter=limiter)
         return reply
 
-    async def read(request: Request) -> tuple[str, bool] | Response:
+    async def read(request: Request) -> tuple[str, bool, Any] | Response:
         refused = _refused(request)
         if refused is not None:
             return refused
@@ -290,13 +317,13 @@ def create_app(
             parsed = json.loads(text)
         except (ValueError, RecursionError):
             parsed = None  # the engine says what is wrong
-        return text, is_search(parsed)
+        return text, is_search(parsed), _request_id(parsed)
 
     async def api(request: Request) -> Response:
         got = await read(request)
         if isinstance(got, Response):
             return got
-        text, search = got
+        text, search, request_id = got
         if not search:
             reply = await quick(text)
             return _Json(reply, status_code=_status(reply))
@@ -314,7 +341,7 @@ def create_app(
                     return Response(status_code=499)
             reply = task.result()
         except (PoolFull, TimeCapExceeded, WorkerDied) as exc:
-            return _failure(exc)
+            return _failure(exc, request_id)
         finally:
             if not task.done():
                 task.cancel()
@@ -324,16 +351,16 @@ def create_app(
         got = await read(request)
         if isinstance(got, Response):
             return got
-        text, search = got
+        text, search, request_id = got
         if search and pool.pending >= pool.capacity:
-            return _failure(PoolFull())
+            return _failure(PoolFull(), request_id)
         return StreamingResponse(
-            _events(text, search),
+            _events(text, search, request_id),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    async def _events(text: str, search: bool) -> AsyncIterator[str]:
+    async def _events(text: str, search: bool, request_id: Any) -> AsyncIterator[str]:
         inbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
         def progress(data: dict[str, Any]) -> None:
@@ -360,7 +387,7 @@ def create_app(
             try:
                 reply = task.result()
             except (PoolFull, TimeCapExceeded, WorkerDied) as exc:
-                body, status, _ = _failure_parts(exc)
+                body, status, _ = _failure_parts(exc, request_id)
                 yield f"event: error\ndata: {_dumps({**body, 'status': status})}\n\n"
                 return
             yield f"event: answer\ndata: {_dumps({**reply, 'status': _status(reply)})}\n\n"
@@ -376,8 +403,29 @@ def create_app(
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
-    async def not_allowed(request: Request) -> Response:
-        return _error("POST one JSON request to /api (docs/web.md)", 405, Allow="POST")
+    def only_post(endpoint: Any, path: str) -> _AnyMethod:
+        """``endpoint`` for POST; any other method (OPTIONS, GET, ...) is a JSON 405 naming
+        the one method allowed."""
+
+        async def route(request: Request) -> Response:
+            if request.method == "POST":
+                response: Response = await endpoint(request)
+                return response
+            return _error(
+                f"{request.method[:20]} is not answered here: POST one JSON request to {path} "
+                "(docs/web.md)",
+                405,
+                Allow="POST",
+            )
+
+        return _AnyMethod(route)
+
+    async def not_found(request: Request) -> Response:
+        return _error(
+            f"no such API path: {request.url.path[:80]!r}; POST one JSON request to /api, or to "
+            "/api/stream for progress (docs/web.md)",
+            404,
+        )
 
     async def failure(request: Request, exc: Exception) -> Response:
         LOG.error("internal error answering a request", exc_info=exc)
@@ -396,9 +444,10 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", index, methods=["GET", "HEAD"]),
-            Route("/api", api, methods=["POST"]),
-            Route("/api", not_allowed, methods=["GET", "PUT", "DELETE", "PATCH"]),
-            Route("/api/stream", stream, methods=["POST"]),
+            # Every method reaches these: all but POST get a JSON 405.
+            Route("/api", only_post(api, "/api")),
+            Route("/api/stream", only_post(stream, "/api/stream")),
+            Route("/api/{rest:path}", _AnyMethod(not_found)),  # any other path under /api
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
