@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
+import logging
+import os
+import re
 import signal
+import socket
 import sys
 import threading
 import webbrowser
@@ -29,6 +34,68 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+_HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
+
+
+def _address(host: str) -> str | None:
+    """The address to bind for ``--host`` (an IP address, brackets dropped, or a host name), or
+    ``None`` when it is neither (``'bad host'``, ``'127.0.0.1:80'``, ``'http://x'``)."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        return str(ipaddress.ip_address(bare))
+    except ValueError:
+        pass
+    if bare == host and _HOST_NAME.fullmatch(host):
+        return host
+    return None
+
+
+def _reason(exc: OSError) -> str:
+    """Why an address could not be listened on, in words."""
+    if isinstance(exc, socket.gaierror):
+        return "no such host name"
+    if exc.errno == errno.EADDRINUSE:
+        return "the port is in use (another server?)"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "not an address of this machine"
+    if exc.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need privileges)"
+    text = str(exc.strerror or exc)
+    return text.rsplit("): ", 1)[-1].lower()  # asyncio's 'error while ... on address (...): x'
+
+
+def _probe(host: str, port: int) -> None:
+    """Stop with one line (exit 1) when ``host:port`` cannot be listened on: bound and closed
+    again before anything starts, as the server will bind it (SO_REUSEADDR, every address of
+    the name)."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        for family, kind, proto, _, address in found:
+            with socket.socket(family, kind, proto) as probe:
+                if os.name == "posix":  # as asyncio binds it
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                probe.bind(address)
+    except OSError as exc:
+        domain(f"could not listen on {host}:{port}: {_reason(exc)}")
+
+
+class _BindError(logging.Filter):
+    """Keeps uvicorn's own line about an address it could not bind (``ERROR: [Errno 98] ...``)
+    off the terminal: the command says it once, in its own words."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reason: str | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, OSError):
+            self.reason = _reason(record.msg)
+            return False
+        return True
 
 
 def serve(
@@ -80,14 +147,21 @@ def serve(
         from web.app import LOOPBACK, create_app
     except ImportError as exc:
         domain(f"conquian serve needs the web extra ({exc.name} is missing): {EXTRA}")
+    # --host checked before anything is said about it: its form (exit 2), whether it may be
+    # reached from elsewhere (exit 2), whether it can be listened on (exit 1); then the warning.
+    address = _address(host)
+    if address is None:
+        usage(f"--host: not an IP address or a host name (got {host[:80]!r})")
+    host = address
     if not _loopback(host) and not allow_remote:
         usage(
             f"--host {host} lets other machines reach the board: add --allow-remote to mean it "
             "(the default, 127.0.0.1, is this machine only)"
         )
+    _probe(host, port)
     # The names the Host header may give: the loopback names, the address served (in the form a
     # browser writes it: [::2] for an IPv6 address) and the names asked for.
-    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    shown = f"[{host}]" if ":" in host else host
     hosts = [*LOOPBACK, shown.lower(), *(allowed_host or [])]
     if not _loopback(host):
         print(
@@ -98,6 +172,8 @@ def serve(
     app = create_app(hosts=hosts, workers=workers, time_cap=time_cap)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     server = _server(config)
+    quiet = _BindError()
+    uvicorn_log = logging.getLogger("uvicorn.error")
 
     def started() -> None:
         bound = _bound_port(server) or port
@@ -108,12 +184,16 @@ def serve(
             webbrowser.open(url)
 
     server.on_started = started
+    uvicorn_log.addFilter(quiet)
     try:
         server.run()
     except SystemExit:
         server.started = False
+    finally:
+        uvicorn_log.removeFilter(quiet)
     if not server.started:
-        domain(f"could not listen on {host}:{port} (in use, or not an address of this machine)")
+        # Taken between the check above and the server's own bind (or refused then).
+        domain(f"could not listen on {host}:{port}: {quiet.reason or 'the server did not start'}")
     print("conquian board: stopped", file=sys.stderr)
 
 

@@ -260,3 +260,45 @@ def test_a_loopback_address_is_served_without_allow_remote_and_answers_its_own_u
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.communicate(timeout=60)
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_of_its_own() -> None:
+    """uvicorn's own "ERROR: [Errno 98] ..." is not printed beside the command's line."""
+    from cli_run import CONQUIAN, one_error_line
+
+    # uvicorn's bind too (the port taken after the command's own check): still one line.
+    late = [
+        CONQUIAN[0], "-c",
+        "import sys, cli.serve; cli.serve._probe = lambda host, port: None; "
+        "from cli.main import main; sys.exit(main())",
+    ]  # fmt: skip
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for command in (CONQUIAN, late):
+            done = subprocess.run(
+                [*command, "serve", "--port", port, "--workers", "1"],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert done.returncode == 1 and one_error_line(done.stderr), done.stderr
+            assert f"could not listen on 127.0.0.1:{port}: the port is in use" in done.stderr
+            assert "ERROR" not in done.stderr and "Errno" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("host", "code", "needle"),
+    [
+        ("bad host", 2, "--host: not an IP address or a host name (got 'bad host')"),
+        ("127.0.0.1:8765", 2, "not an IP address or a host name"),
+        ("192.0.2.1", 1, "could not listen on 192.0.2.1:0: not an address of this machine"),
+        ("nosuchhost.invalid", 1, "no such host name"),
+    ],
+)
+def test_serve_checks_its_host_before_it_warns(host: str, code: int, needle: str) -> None:
+    """A --host that cannot be served is one line, without the remote-access warning first."""
+    from cli_run import one_error_line, run
+
+    status, out, err = run("serve", "--host", host, "--allow-remote", "--port", "0")
+    assert status == code and one_error_line(err) and needle in err, err
+    assert "warning" not in err and out == ""
