@@ -308,18 +308,29 @@ def _search_text(advice: Advice) -> str:
         )
     if advice.engine == "v3":
         return (
-            f"Engine ismcts (v3): a median of {advice.depth:.0f} moves chosen in the tree per iteration; "
-            f"{exact:.0f}% of the iterations ended the deal inside the tree, the rest were played "
-            f"out by the eager policy; {MCTS_SEARCHES} or more independent searches, moves ranked "
-            "by their mean result."
+            f"Engine ismcts (v3): a median of {_median(advice.depth, 'move')} chosen in the tree "
+            f"per iteration; {exact:.0f}% of the iterations ended the deal inside the tree, the "
+            f"rest were played out by the eager policy; {MCTS_SEARCHES} or more independent "
+            "searches, moves ranked by their mean result."
         )
     if advice.unproven == 0:
         return f"Engine {_named(advice.engine)}: every search reached the end of the deal (exact)."
+    ahead = (
+        f"searched {_median(advice.depth, 'offer')} ahead (median)"
+        if advice.depth >= -0.5
+        else "searched no offer ahead (median): the budget allowed only each move's position"
+    )
     return (
-        f"Engine {_named(advice.engine)}: searched {advice.depth:.0f} offers ahead (median); "
+        f"Engine {_named(advice.engine)}: {ahead}; "
         f"{exact:.0f}% of the deals solved to the end, the rest scored by the fitted leaf "
         "evaluation."
     )
+
+
+def _median(value: float, noun: str) -> str:
+    """A median count in words, the noun singular for 1 (``1 move``, ``2 moves``, ``0 moves``)."""
+    shown = f"{value:.0f}"
+    return f"{shown} {noun}" if shown == "1" else f"{shown} {noun}s"
 
 
 def _escape(text: str) -> str:

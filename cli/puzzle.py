@@ -105,7 +105,7 @@ def puzzle(
             for line in problems:
                 out.print(f"  {line}", markup=False)
         if svg is not None:
-            out.print(f"Written the picture of the position to {svg}.", markup=False, soft_wrap=True)
+            out.print(f"Wrote the picture of the position to {svg}.", markup=False, soft_wrap=True)
     if problems or not verified:
         raise typer.Exit(DOMAIN)
 

@@ -158,7 +158,7 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: 
         cells = [str(entry["player"]), accuracy, *[str(entry[str(label)]) for label in Label]]
         out.print(" ".join(f"{c:>{len(h)}}" for c, h in zip(cells, heads, strict=True)), markup=False, soft_wrap=True)
     if svg is not None:
-        out.print(f"Written the win-chance plot to {svg}.", markup=False, soft_wrap=True)
+        out.print(f"Wrote the win-chance plot to {svg}.", markup=False, soft_wrap=True)
 
 
 def table_lines(result: GameReview, data: dict[str, Any], width: int) -> list[str]:

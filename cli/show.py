@@ -51,7 +51,7 @@ def show(
         if target is not None:
             target.write_text(position_svg(data, caption=state.describe(), over=state.is_terminal()) + "\n")
             target.commit()
-            out.print(f"Written the picture of {pos.name} to {svg}.", markup=False, soft_wrap=True)
+            out.print(f"Wrote the picture of {pos.name} to {svg}.", markup=False, soft_wrap=True)
             return
     for line in table_lines(data, state.describe(), over=state.is_terminal(), glyphs=symbols_fit()):
         out.print(line)

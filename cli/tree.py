@@ -137,7 +137,7 @@ def tree(
         unproven = "" if data["proven"] else " (not proven: the budget ran out; --budget N searches more)"
         out.print("Principal variation: " + ", ".join(data["pv"]) + unproven, markup=False, soft_wrap=True)
     if export is not None:
-        out.print(f"Written {fmt} to {export}.", markup=False, soft_wrap=True)
+        out.print(f"Wrote {fmt} to {export}.", markup=False, soft_wrap=True)
 
 
 def _is_dir(path: Path) -> bool:

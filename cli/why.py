@@ -7,8 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.core.cards import counted
+from analyzer.core.cards import Labels, counted
 from analyzer.core.errors import IllegalMoveError
+from analyzer.core.moves import Force, parse_move
+from analyzer.core.state import GameState
 from analyzer.service.results import why_data
 from analyzer.solver.why import explain
 from cli.boundary import usage
@@ -67,6 +69,9 @@ def why(
         explanation = explain(state, move, labels=pos.labels)
     except IllegalMoveError as exc:
         usage(f"MOVE: {exc}")
+    seat = _no_such_seat(state, move, pos.labels)
+    if seat is not None:
+        usage(f"MOVE: {seat}")
     data = why_data(
         state, explanation, samples=samples, seed=seed, time_limit=time_limit
     )
@@ -119,6 +124,21 @@ def why(
                 f"({comp['best_expected'] - comp['expected']:.2f} more in expected result).",
                 markup=False,
             )
+
+
+def _no_such_seat(state: GameState, text: str, labels: Labels) -> str | None:
+    """What is wrong with a move naming a player the variant does not have (``force 7`` in
+    classic): no rule forbids it, it names no one, like a card that does not exist."""
+    if text.strip().lower() == "take":
+        return None
+    move = parse_move(text, labels)
+    players = state.rules.players
+    if isinstance(move, Force) and not 0 <= move.player < players:
+        return (
+            f"{text.strip()!r} names player {move.player}, and {state.rules.name} has players 0 "
+            f"to {players - 1}"
+        )
+    return None
 
 
 def _deals(comp: dict[str, Any]) -> str:

@@ -271,6 +271,36 @@ def test_why_command() -> None:
     assert code == 2 and "not a move" in err
 
 
+def test_why_a_force_of_a_player_the_variant_lacks_is_a_usage_error() -> None:
+    # 'force 7' in classic names no one: one line, exit 2, as a malformed move; a force the
+    # rules forbid (forcing oneself, R14) is still explained.
+    for args in ((), ("--json",)):
+        code, out, err = run("why", str(EXAMPLES / "forcing.json"), "force 7", *args)
+        assert code == 2 and one_error_line(err) and out == "", err
+        assert "'force 7' names player 7, and classic has players 0 to 1" in err
+    code, out, _ = run("why", str(EXAMPLES / "forcing.json"), "force 1")
+    assert code == 0 and "you cannot force yourself" in out and "(R14)" in out
+
+
+@pytest.mark.parametrize(
+    ("engine", "depth", "words"),
+    [
+        ("v3", 1.0, "a median of 1 move chosen in the tree per iteration"),
+        ("v3", 2.0, "a median of 2 moves chosen"),
+        ("v2", 1.2, "searched 1 offer ahead (median)"),
+        ("v2", 0.0, "searched 0 offers ahead (median)"),
+        ("v2", -1.0, "searched no offer ahead (median)"),
+    ],
+)
+def test_hint_says_one_move_and_one_offer_in_the_singular(engine: str, depth: float, words: str) -> None:
+    from types import SimpleNamespace
+
+    from cli.hint import _search_text
+
+    text = _search_text(SimpleNamespace(engine=engine, depth=depth, unproven=0.5))  # type: ignore[arg-type]
+    assert words in text and "1 moves" not in text and "1 offers" not in text and "-1" not in text
+
+
 def test_why_on_a_puzzle_is_exact_without_sampling() -> None:
     # Every card is known: the exact search of every move, the same for any seed or samples.
     path = str(ROOT / "examples" / "puzzles" / "classic-win-1.json")

@@ -183,8 +183,9 @@ def test_review_svg_plot_marks_blunders(tmp_path: Path) -> None:
     path = tmp_path / "forced.jsonl"
     path.write_text("\n".join(forced_out_record()) + "\n")
     picture = tmp_path / "plot.svg"
-    code, _out, err = run("review", str(path), "--svg", str(picture), *FAST)
+    code, out, err = run("review", str(path), "--svg", str(picture), *FAST)
     assert code == 0, err
+    assert f"Wrote the win-chance plot to {picture}." in out.replace("\n", "")  # not "Written"
     root = ET.fromstring(picture.read_text())
     assert root.tag.endswith("svg")
     classes = [e.get("class", "") for e in root.iter()]

@@ -65,7 +65,7 @@ def test_show_spanish_hidden_hands_and_labels() -> None:
 def test_show_svg_is_a_picture_of_the_table(tmp_path: Path) -> None:
     target = tmp_path / "table.svg"
     code, out, err = run("show", str(EXAMPLES / "forcing.json"), "--svg", str(target))
-    assert code == 0 and "Written" in out, err
+    assert code == 0 and out.startswith("Wrote the picture of ") and f" to {target}." in out, err
     root = ET.fromstring(target.read_text())
     assert root.tag == f"{NS}svg" and root.get("viewBox")
     names = classes(root)
