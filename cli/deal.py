@@ -16,7 +16,7 @@ from analyzer.formats.notation import format_notation
 from cli.boundary import usage
 from cli.console import out
 from cli.inputs import rules_of
-from cli.options import ForceOpt, JsonOpt, VariantLabelsOpt, VariantOpt
+from cli.options import ForceOpt, JsonOpt, PlayersOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import maybe, output_file
 
 __all__ = ["deal"]
@@ -24,6 +24,7 @@ __all__ = ["deal"]
 
 def deal(
     variant: VariantOpt = "classic",
+    players: PlayersOpt = None,
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Deal seed: same seed, same deal.")
     ] = 0,
@@ -73,7 +74,7 @@ def deal(
     chooses yet; after one greedy choice (--after 1) a player is to choose:
     conquian deal --after 1 | conquian hint -
     """
-    rules = rules_of(variant)
+    rules = rules_of(variant, players)
     if dealer is not None and dealer >= rules.players:
         usage(f"--dealer: {rules.name} has seats 0 to {rules.players - 1}, not {dealer}")
     if seat is not None and seat >= rules.players:

@@ -42,12 +42,19 @@ __all__ = [
 ]
 
 
-def rules_of(variant: str) -> Rules:
-    """The preset named ``variant``; an unknown name is a usage error."""
+def rules_of(variant: str, players: int | None = None) -> Rules:
+    """The preset named ``variant``, for ``players`` players when given (R8); an unknown name or
+    a player count the variant does not allow is a usage error naming ``--players``."""
     try:
-        return get_rules(variant)
+        rules = get_rules(variant)
     except UnknownVariantError as exc:
         usage(str(exc))
+    if players is None:
+        return rules
+    try:
+        return rules.with_players(players)
+    except ValueError as exc:
+        usage(f"--players: {exc}")
 
 
 def bots_arg(text: str, option: str = "--bots", rules: Rules | None = None) -> list[str]:

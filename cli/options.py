@@ -18,6 +18,7 @@ __all__ = [
     "ForceOpt",
     "JsonOpt",
     "LabelsOpt",
+    "PlayersOpt",
     "TimeOpt",
     "VariantLabelsOpt",
     "VariantOpt",
@@ -29,6 +30,18 @@ VariantOpt = Annotated[
     str,
     typer.Option(
         "--variant", "-v", metavar="NAME", help=f"Variant preset: {', '.join(PRESETS)}."
+    ),
+]
+
+PlayersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--players",
+        min=2,
+        max=4,
+        metavar="N",
+        help="Number of players, one the variant allows (R8: classic 2, megajogos 2 to 4); "
+        "default: the variant's own (classic 2, megajogos 3).",
     ),
 ]
 

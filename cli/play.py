@@ -24,7 +24,7 @@ from analyzer.formats.records import record_lines
 from cli.boundary import domain, usage
 from cli.console import out
 from cli.inputs import bots_arg, rules_of
-from cli.options import ForceOpt, VariantLabelsOpt, VariantOpt
+from cli.options import ForceOpt, PlayersOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import OutputFile, maybe, output_file
 
 __all__ = ["Quit", "list_moves", "play", "typed_move"]
@@ -32,6 +32,7 @@ __all__ = ["Quit", "list_moves", "play", "typed_move"]
 
 def play(
     variant: VariantOpt = "classic",
+    players: PlayersOpt = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted)."),
@@ -72,7 +73,7 @@ def play(
     (R12; --confirm asks anyway). Exit 1 when the input ends before the deal does ('quit' is
     exit 0); the record is saved either way.
     """
-    rules = rules_of(variant)
+    rules = rules_of(variant, players)
     if labels is not None:
         rules = rules.with_labels(labels)
     if seat >= rules.players:
@@ -119,7 +120,10 @@ def _game(
             target.publish("\n".join(lines) + "\n")
 
     save()
-    out.print(f"conquian play: {rules.name}, you are player {seat}. Type 'help' for commands.")
+    out.print(
+        f"conquian play: {rules.name}, {rules.players} players, you are player {seat}. "
+        "Type 'help' for commands."
+    )
     for player, bot in enumerate(seats):
         if bot is not None and getattr(bot, "sees_all", False):
             sight = (

@@ -24,7 +24,7 @@ from analyzer.formats.shapes import RecordHeader
 from cli.boundary import domain, usage
 from cli.console import emit, err, out
 from cli.inputs import bots_arg, rules_of
-from cli.options import JsonOpt, VariantLabelsOpt, VariantOpt
+from cli.options import JsonOpt, PlayersOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import output_directory
 from cli.progress import progress
 
@@ -45,6 +45,7 @@ def simulate(
         ),
     ] = None,
     variant: VariantOpt = "classic",
+    players: PlayersOpt = None,
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Run seed: same seed, same games.")
     ] = 0,
@@ -105,7 +106,7 @@ def simulate(
     as_json: JsonOpt = False,
 ) -> None:
     """Play many deals between bots; print win and draw rates with 95% intervals."""
-    rules = rules_of(variant)
+    rules = rules_of(variant, players)
     if bots is None:
         bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
     names = bots_arg(bots, rules=rules)
@@ -154,6 +155,7 @@ def simulate(
         signal.signal(signal.SIGTERM, previous)
     data = {
         "variant": rules.name,
+        "players": rules.players,
         "bots": seats,
         "seed": seed,
         "first": first,

@@ -30,4 +30,6 @@ def _text(value: object) -> str:
     """An option value as a person reads it: yes/no, not True/False."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
     return str(value)

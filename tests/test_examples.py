@@ -81,3 +81,16 @@ def test_the_bundled_record_replays_and_reviews() -> None:
     assert code == 0, err
     review = json.loads(out)
     assert review["moves"] and {s["player"] for s in review["summary"]} == {0, 1}
+
+
+def test_examples_cover_every_player_count() -> None:
+    # A bundled position for every preset at every player count it allows (R8).
+    seen = set()
+    for path in FILES:
+        data = json.loads(path.read_text())
+        if data.get("type") != "melds" and data["expected"]["valid"]:
+            rules = load_position(data).rules
+            seen.add((rules.name, rules.players))
+    from analyzer.core.rules import PRESETS
+
+    assert seen >= {(r.name, n) for r in PRESETS.values() for n in r.player_counts}

@@ -204,8 +204,12 @@ def test_rule_options_change_the_preset_and_bad_ones_are_named() -> None:
         rules_with("classic", force_fit="sideways")
     with pytest.raises(ConquianError, match="unknown rule option"):
         rules_with("classic", jokers=2)
-    with pytest.raises(ConquianError, match="more than the 40-card deck"):
+    with pytest.raises(ConquianError, match=r"deals 2 x 20 = 40 cards: .* stock must be left"):
         rules_with("classic", hand_size=20)
+    with pytest.raises(ConquianError, match=r"classic is played by 2 players, not 3 \(R8\)"):
+        rules_with("classic", players=3)
+    four = rules_with("megajogos", players=4)
+    assert four.players == 4 and four.player_counts == (2, 3, 4) and four.stock_size == 8
     with pytest.raises(ConquianError, match="whole number"):
         rules_with("classic", players="two")
 

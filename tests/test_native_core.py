@@ -58,6 +58,13 @@ def test_the_cores_agree_on_100000_tree_nodes_per_preset(variant: str) -> None:
     assert report.nodes >= 100_000
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_cores_agree_on_the_megajogos_rules_at_other_player_counts(players: int) -> None:
+    report = crosscheck(MEGAJOGOS.with_players(players), 20_000, seed=3)
+    assert report.mismatches == []
+    assert report.nodes >= 20_000
+
+
 @pytest.mark.parametrize("rules", CUSTOM, ids=lambda r: r.name)
 def test_the_cores_agree_on_variants_that_are_no_preset(rules: Any) -> None:
     report = crosscheck(rules, 8_000, seed=5)

@@ -161,7 +161,7 @@ def test_bad_parameters_are_refused_in_one_line() -> None:
     with pytest.raises(ConquianError, match="on_stock_out='coin' is not one of"):
         openspiel.load("classic", on_stock_out="coin")
     # The value is named, not "bad player count or hand size in 'classic'".
-    with pytest.raises(ConquianError, match="players must be 2 to 4 in 'classic', got 5"):
+    with pytest.raises(ConquianError, match=r"classic is played by 2 players, not 5 \(R8\)"):
         openspiel.load("classic", players=5)
 
 

@@ -16,7 +16,7 @@ from analyzer.core.errors import ConquianError
 from analyzer.core.melds import catalog
 from analyzer.core.dealing import deal, view
 from analyzer.formats.records import RecordError, record_lines, replay_file, replay_lines
-from analyzer.core.rules import CLASSIC, MEGAJOGOS
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS
 from analyzer.bots.simulate import Summary, play_game, simulate, wilson
 
 GOLDEN_DIR = ROOT / "tests" / "golden"
@@ -24,8 +24,10 @@ GOLDEN = sorted(GOLDEN_DIR.glob("*.jsonl"))
 
 
 def test_golden_files_exist() -> None:
-    names = {p.name.split("-")[0] for p in GOLDEN}
-    assert names == {"classic", "megajogos"} and len(GOLDEN) >= 6
+    # One golden playthrough at least for every preset and every player count it allows (R8).
+    played = {(r.start.rules.name, r.start.rules.players) for r in map(replay_file, GOLDEN)}
+    wanted = {(rules.name, n) for rules in PRESETS.values() for n in rules.player_counts}
+    assert played >= wanted and len(GOLDEN) >= 8
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
@@ -34,7 +36,7 @@ def test_golden_playthrough_replays_and_regenerates(path: Path) -> None:
     replay = replay_file(path)
     assert replay.finished
     header = replay.header
-    result = play_game(header["variant"], header["players"], header["seed"])
+    result = play_game(replay.start.rules, header["players"], header["seed"])
     labels = result.start.rules.labels
     assert result.start == replay.start
     assert [m.text(labels) for _, m in result.moves] == [m.text(labels) for m in replay.moves]

@@ -124,9 +124,19 @@ def small_positions(rules: Rules, count: int, max_stock: int) -> list[GameState]
     return out
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
-def test_agrees_with_plain_minimax(rules: Rules) -> None:
-    for state in small_positions(rules, 12, 2):
+# Every preset at its own player count, and the MegaJogos rules at 2 and 4 players (R8); with
+# four, plain max-n over the whole tree is slow in Python, so fewer and shorter positions.
+COUNTS = [(CLASSIC, 12, 2), (MEGAJOGOS, 12, 2), (MEGAJOGOS.with_players(2), 12, 2),
+          (MEGAJOGOS.with_players(4), 5, 0)]  # fmt: skip
+
+
+def _count_id(case: Any) -> str:
+    return f"{case.name}-{case.players}p" if isinstance(case, Rules) else str(case)
+
+
+@pytest.mark.parametrize(("rules", "count", "stock"), COUNTS, ids=_count_id)
+def test_agrees_with_plain_minimax(rules: Rules, count: int, stock: int) -> None:
+    for state in small_positions(rules, count, stock):
         expected = plain_minimax(state)
         result = solve(state)
         assert result.proven
@@ -256,7 +266,7 @@ def test_tree_values_and_line_agree_whatever_the_budget(budget: int) -> None:
         assert graph.graph["proven"] and first.startswith("take")
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS, MEGAJOGOS.with_players(2)], ids=_count_id)
 def test_runs_of_dead_offers_agree_with_plain_minimax(rules: Rules) -> None:
     """Longer endgames, where the search passes runs of dead offers without building them
     (:meth:`GameState.run_forced`): minimax / max-n with the stock order known, and

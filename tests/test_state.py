@@ -13,7 +13,7 @@ from analyzer.core.moves import Force, LayIn, Meld, Pass, Take, parse_move
 from analyzer.core.dealing import deal, view
 from analyzer.core.plain import dump_position
 from analyzer.formats.position import load_position
-from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, Rules
 from analyzer.core.state import GameState, Offer, Phase, offer_order
 
 # Every test here runs on both cores: the Python engine (the reference) and the native core.
@@ -90,11 +90,20 @@ def random_game(rules: Rules, seed: int) -> list[GameState]:
     return states
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+# Every preset at its own player count, and the MegaJogos rules at the others they allow (R8).
+COUNTS = [CLASSIC, MEGAJOGOS, MEGAJOGOS.with_players(2), MEGAJOGOS.with_players(4)]
+
+
+def _count_id(rules: Rules) -> str:
+    return f"{rules.name}-{rules.players}p"
+
+
+@pytest.mark.parametrize("rules", COUNTS, ids=_count_id)
 def test_random_playouts_conform(rules: Rules) -> None:
     """Thousands of seeded random deals, checked after every move."""
     outcomes = set()
-    for seed in range(PLAYOUTS):
+    # Fewer at the player counts that are not a preset's own: the same code, other numbers.
+    for seed in range(PLAYOUTS if rules in PRESETS.values() else PLAYOUTS // 4):
         states = random_game(rules, seed)
         assert len(set(states)) == len(states), "no state repeats (R19)"
         for state in states:
@@ -348,7 +357,7 @@ def brute_force_takes(state: GameState) -> set[tuple[int, int | None, int]]:
     return out
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", COUNTS, ids=_count_id)
 def test_take_generator_matches_subset_enumeration(rules: Rules) -> None:
     from analyzer.core.melds import layoff_mask
 

@@ -47,7 +47,7 @@ def _plugin_backend(name: str) -> Callable[..., Iterator[GameResult]]:
     )
 
 
-def _job(args: tuple[str, tuple[str, ...], int, int]) -> GameResult:
+def _job(args: tuple[str | Rules, tuple[str, ...], int, int]) -> GameResult:
     name, seats, seed, index = args
     return play_game(name, seats, seed, index)
 
@@ -119,9 +119,10 @@ def simulate(
     for name in names:
         make_bot(name)  # fail early on an unknown bot
 
-    def tasks(start: int, stop: int) -> list[tuple[str, tuple[str, ...], int, int]]:
+    def tasks(start: int, stop: int) -> list[tuple[str | Rules, tuple[str, ...], int, int]]:
+        # The rules travel whole (a player count or options other than the preset's).
         return [
-            (rules.name, seating(names, i, rotate), game_seed(seed, i), i) for i in range(first + start, first + stop)
+            (rules, seating(names, i, rotate), game_seed(seed, i), i) for i in range(first + start, first + stop)
         ]
 
     if backend != "local":

@@ -8,6 +8,7 @@ historical variant is a new preset, not a new code path.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -18,6 +19,7 @@ __all__ = [
     "CLASSIC",
     "MEGAJOGOS",
     "PRESETS",
+    "RULE_OPTIONS",
     "Exchange",
     "ForceFit",
     "ForceWhen",
@@ -71,7 +73,7 @@ class Rules:
     name : str
         Preset name, e.g. ``"classic"``.
     players : int
-        Number of players (2 or 3).
+        Number of players (2 to 4; R8).
     hand_size : int
         Cards dealt to each player (R8), in cards.
     labels : Labels
@@ -90,11 +92,16 @@ class Rules:
         Whether hand-only melds may be laid when offered a card (R16).
     on_stock_out : StockOut
         R18.
+    player_counts : tuple of int
+        The player counts the variant is played by (R8), sorted; ``players`` is one of them.
+        Empty (the default) means ``(players,)``.
 
     Raises
     ------
     ValueError
-        If the numbers cannot make a deal of 40 cards.
+        If the numbers cannot make a deal of 40 cards with a stock left (R1, R8), the
+        target cannot be melded (R15), or ``players`` is not one of ``player_counts``; the
+        message names the rule.
     """
 
     name: str
@@ -108,16 +115,37 @@ class Rules:
     force_when: ForceWhen
     hand_melds: bool
     on_stock_out: StockOut
+    player_counts: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2 to 4 in {self.name!r}, got {self.players}")
-        if self.hand_size < 1:
-            raise ValueError(f"hand_size must be at least 1 in {self.name!r}, got {self.hand_size}")
-        if self.players * self.hand_size >= 40:
-            raise ValueError(f"{self.name!r} deals more than the 40-card deck")
+        counts = tuple(sorted(set(self.player_counts or (self.players,))))
+        object.__setattr__(self, "player_counts", counts)
+        for count in counts:
+            if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
+                raise ValueError(f"players must be 2 to 4 in {self.name!r}, got {count!r} (R8)")
+        if self.players not in counts:
+            raise ValueError(
+                f"{self.name} is played by {_counts_text(counts)} players, not {self.players} (R8)"
+            )
+        if self.hand_size < 2:
+            raise ValueError(
+                f"hand_size must be at least 2 in {self.name!r}, got {self.hand_size}: going out "
+                f"melds hand_size + 1 cards in melds of 3 or more (R4, R15)"
+            )
         if not 3 <= self.max_run <= 10:
-            raise ValueError(f"max_run must be 3..10 in {self.name!r}")
+            raise ValueError(f"max_run must be 3 to 10 in {self.name!r}, got {self.max_run} (R5)")
+        for count in counts:
+            dealt = count * self.hand_size
+            if dealt >= 40:
+                raise ValueError(
+                    f"{self.name} deals {count} x {self.hand_size} = {dealt} cards: the deck has "
+                    f"40 and a stock must be left (R1, R8)"
+                )
+        if self.target == 5 and self.max_run < 5:
+            raise ValueError(
+                f"{self.name} needs 5 melded cards to go out, which takes a run of 5, but max_run "
+                f"is {self.max_run} (R5, R15)"
+            )
 
     def __hash__(self) -> int:
         # Rules key every cache of the engine: hash the name only, whose hash Python caches
@@ -159,23 +187,154 @@ class Rules:
         labels = Labels(labels)
         return self if labels == self.labels else replace(self, labels=labels)
 
-    def __repr__(self) -> str:
-        """``get_rules('classic')``, or ``get_rules('megajogos').with_labels('french')``."""
+    @property
+    def player_counts_text(self) -> str:
+        """The player counts in words: ``"2"``, ``"2, 3 or 4"``."""
+        return _counts_text(self.player_counts)
+
+    def with_players(self, players: int) -> Rules:
+        """The same rules for ``players`` players, one of :attr:`player_counts` (R8).
+
+        Raises
+        ------
+        ValueError
+            If the variant is not played by that many players.
+        """
+        if players == self.players:
+            return self
+        if isinstance(players, bool) or players not in self.player_counts:
+            raise ValueError(
+                f"{self.name} is played by {self.player_counts_text} players, not {players} (R8)"
+            )
+        return replace(self, players=players)
+
+    def overrides(self) -> dict[str, Any]:
+        """The options that differ from the preset of the same name, as JSON values.
+
+        The player count and the labels are not options here (a position states them in its
+        ``players`` and ``labels``); a rules value with no preset of its name returns every
+        option.
+        """
         preset = PRESETS.get(self.name)
-        if preset is not None and preset.with_labels(self.labels) == self:
-            text = f"get_rules({self.name!r})"
-            if self.labels != preset.labels:
-                text += f".with_labels({str(self.labels)!r})"
-            return text
+        changed: dict[str, Any] = {}
+        for name in RULE_OPTIONS:
+            if name == "players":
+                continue
+            value = getattr(self, name)
+            if preset is None or value != getattr(preset, name):
+                changed[name] = str(value) if isinstance(value, enum.Enum) else value
+        return changed
+
+    def with_options(self, options: Mapping[str, Any]) -> Rules:
+        """These rules with some options changed (RULES.md section 4).
+
+        ``options`` maps any of :data:`RULE_OPTIONS` to a value: ``players``, ``hand_size``,
+        ``max_run`` a whole number; ``exchange``, ``force_fit``, ``force_when``,
+        ``on_stock_out`` their text values (e.g. ``"after_decline"``); ``hand_melds`` a bool or
+        ``"true"``/``"false"``.  ``None``, ``-1`` and ``""`` keep the value.  The player counts
+        kept are those the new numbers can deal.
+
+        Raises
+        ------
+        ValueError
+            For an unknown option, a bad value, or a combination the rules forbid; the message
+            names the option and the rule.
+        """
+        unknown = sorted(set(options) - set(RULE_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"unknown rule option(s) {', '.join(map(repr, unknown))} "
+                f"(known: {', '.join(RULE_OPTIONS)})"
+            )
+        changes: dict[str, Any] = {}
+        for name, value in options.items():
+            if value is None or (isinstance(value, str) and not value.strip()):
+                continue
+            if name in ("players", "hand_size", "max_run"):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"{name} must be a whole number, not {value!r}")
+                if value != -1:
+                    changes[name] = value
+            elif name == "hand_melds":
+                text = str(value).strip().lower()
+                if text not in ("true", "false"):
+                    raise ValueError(f"hand_melds must be true or false, not {value!r}")
+                changes[name] = text == "true"
+            else:
+                kind = _ENUMS[name]
+                try:
+                    changes[name] = kind(str(value).strip().lower())
+                except ValueError:
+                    known = ", ".join(str(v.value) for v in kind)
+                    raise ValueError(f"{name}={value!r} is not one of {known}") from None
+        changes = {k: v for k, v in changes.items() if v != getattr(self, k)}
+        if not changes:
+            return self
+        players = changes.pop("players", self.players)
+        hand_size = changes.get("hand_size", self.hand_size)
+        counts = tuple(c for c in self.player_counts if c * hand_size < 40)
+        if players not in self.player_counts:
+            raise ValueError(
+                f"{self.name} is played by {self.player_counts_text} players, not {players} (R8)"
+            )
+        if players not in counts:
+            counts = (*counts, players)  # refused with the deck's reason below
+        return replace(self, players=players, player_counts=counts, **changes)
+
+    def __repr__(self) -> str:
+        """``get_rules('classic')``, ``get_rules('megajogos').with_labels('french')`` or
+        ``get_rules('megajogos').with_options({'players': 4, 'max_run': 8})``."""
+        preset = PRESETS.get(self.name)
+        if preset is not None:
+            options = {"players": self.players} if self.players != preset.players else {}
+            options.update(self.overrides())
+            try:
+                same = preset.with_labels(self.labels).with_options(options) == self
+            except ValueError:
+                same = False
+            if same:
+                text = f"get_rules({self.name!r})"
+                if self.labels != preset.labels:
+                    text += f".with_labels({str(self.labels)!r})"
+                if options:
+                    text += f".with_options({options!r})"
+                return text
         values = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
         return f"Rules({values})"
 
     def as_dict(self) -> dict[str, Any]:
         """The options as plain JSON-ready data, with ``target`` and ``stock_size``."""
         data = {k: (str(v) if isinstance(v, enum.Enum) else v) for k, v in asdict(self).items()}
+        data["player_counts"] = list(self.player_counts)
         data["target"] = self.target
         data["stock_size"] = self.stock_size
         return data
+
+
+RULE_OPTIONS = (
+    "players",
+    "hand_size",
+    "max_run",
+    "exchange",
+    "force_fit",
+    "force_when",
+    "hand_melds",
+    "on_stock_out",
+)
+"""The :class:`Rules` fields that :meth:`Rules.with_options` and a position's ``rules`` change."""
+
+_ENUMS: dict[str, type[enum.Enum]] = {
+    "exchange": Exchange,
+    "force_fit": ForceFit,
+    "force_when": ForceWhen,
+    "on_stock_out": StockOut,
+}
+
+
+def _counts_text(counts: tuple[int, ...]) -> str:
+    """``(2,)`` -> ``"2"``, ``(2, 3, 4)`` -> ``"2, 3 or 4"``."""
+    words = [str(c) for c in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 CLASSIC = Rules(
@@ -190,6 +349,7 @@ CLASSIC = Rules(
     force_when=ForceWhen.AFTER_DECLINE,
     hand_melds=False,
     on_stock_out=StockOut.DRAW,
+    player_counts=(2,),
 )
 
 MEGAJOGOS = Rules(
@@ -204,6 +364,9 @@ MEGAJOGOS = Rules(
     force_when=ForceWhen.ANY_OFFER,
     hand_melds=True,
     on_stock_out=StockOut.FEWEST_IN_HAND,
+    # The MegaJogos text: "traditionally played by 2 to 6 players", 3 on its site; with 8
+    # cards each the 40-card pack deals 2, 3 or 4 with a stock left (R8).
+    player_counts=(2, 3, 4),
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, MEGAJOGOS)}

@@ -757,8 +757,11 @@ def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, A
         if state.paid and state.paid[p]:
             entry["paid"] = [format_card(c, labels) for c in state.paid[p]]
         players.append(entry)
-    data: dict[str, Any] = {
-        "variant": state.rules.name,
+    data: dict[str, Any] = {"variant": state.rules.name}
+    overrides = state.rules.overrides()
+    if overrides:
+        data["rules"] = overrides
+    data |= {
         "labels": str(labels),
         "dealer": state.dealer,
         "to_act": state.to_act,

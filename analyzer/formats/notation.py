@@ -11,7 +11,8 @@ variant     ``classic`` or ``megajogos``
 labels      ``french`` or ``spanish`` (R2); ``-``: decided by the cards
 dealer      the dealer's seat; ``-``: the last seat
 to_act      the seat to act; ``-``: the one the rules name (R10, R11, R14)
-players     one entry per seat, ``/`` between them: the hand (cards joined
+players     one entry per seat, ``/`` between them (their number is the
+            player count, one the variant allows: R8): the hand (cards joined
             by ``,``; a number for a hidden hand of that many cards; ``-``
             for an empty hand), then each meld of the layout in ``[..]``
 centre      ``-`` (a stock card is turned next), or
@@ -19,6 +20,8 @@ centre      ``-`` (a stock card is turned next), or
 dead        ``-`` or the dead cards, oldest first (R17)
 stock       a number of cards, ``-`` for an empty known stock, or the
             cards top first when the order is known
+rules:..    rule options changed on top of the variant (section 4), as
+            ``NAME=VALUE`` joined by ``,``: ``rules:max_run=8,hand_melds=false``
 chosen:..   during the exchange (R9): each seat's chosen card or ``-``
 gave:..     after the exchange (R9): each seat's passed card or ``-``
 paid:..     history: per seat, separated by ``/``, the cards he was seen
@@ -47,7 +50,7 @@ from typing import Any
 from analyzer.core.cards import Labels, clip, format_card, parse_card, text_labels
 from analyzer.core.errors import AmbiguousCardError, CardError, PositionError
 from analyzer.core.plain import dump_position
-from analyzer.core.rules import PRESETS, Exchange, Rules, get_rules
+from analyzer.core.rules import PRESETS, RULE_OPTIONS, Exchange, Rules, get_rules
 from analyzer.core.state import GameState
 from analyzer.formats.position import load_position
 
@@ -61,13 +64,14 @@ __all__ = [
 ]
 
 FIELDS = ("variant", "labels", "dealer", "to_act", "players", "centre", "dead", "stock")
-"""The positional fields, in order; ``chosen:``, ``gave:`` and ``paid:`` keyword fields may follow."""
+"""The positional fields, in order; ``rules:``, ``chosen:``, ``gave:`` and ``paid:`` keyword
+fields may follow."""
 
 REQUIRED = 5
 """The first five fields (variant to players) are required; the others have defaults."""
 
 KINDS = ("turned", "paid")
-KEYWORDS = ("chosen", "gave", "paid")
+KEYWORDS = ("rules", "chosen", "gave", "paid")
 
 
 class NotationError(PositionError):
@@ -218,7 +222,7 @@ class _Reader:
                 token,
                 "the field ends with '/': a space ends a field, so write the players without spaces",
             )
-        if len(entries) != rules.players:
+        if len(entries) not in rules.player_counts or len(entries) != rules.players:
             # "KS, KH[...]", "KS,KH [AC,2C,3C]/..." and "KS / AH" split the field at the space;
             # say so.
             spaced = ""
@@ -229,10 +233,15 @@ class _Reader:
                     f"; the field is followed by {after.text[:1]!r} at {self.where(after)}: "
                     "a space ends a field, so write the players without spaces"
                 )
+            count = (
+                f"has {rules.players} players"
+                if len(rules.player_counts) == 1
+                else f"is played by {rules.player_counts_text} players"
+            )
             raise self.fail(
                 "players",
                 token,
-                f"{rules.name} has {rules.players} players, separated by '/'; got {len(entries)}{spaced}",
+                f"{rules.name} {count}, separated by '/'; got {len(entries)}{spaced}",
             )
         return [self.player(entry, p, rules) for p, entry in enumerate(entries)]
 
@@ -334,14 +343,57 @@ class _Reader:
             return count
         return self.card_list("stock", token, "the stock")
 
+    def rules(self, token: _Token, rules: Rules) -> tuple[Rules, dict[str, Any]]:
+        """The ``rules:NAME=VALUE,...`` field: ``rules`` with the options changed, and the
+        options as position data (JSON values)."""
+        options: dict[str, Any] = {}
+        for piece in token.cut(len("rules:")).split(","):
+            name, equals, value = piece.text.partition("=")
+            name = name.strip().lower()
+            if not equals or not name or not value:
+                raise self.fail(
+                    "rules", piece, f"expected NAME=VALUE, got {clip(piece.text)!r} "
+                    f"(names: {', '.join(RULE_OPTIONS)})",
+                )
+            if name in options:
+                raise self.fail("rules", piece, f"{name!r} given twice")
+            if name not in RULE_OPTIONS:
+                raise self.fail(
+                    "rules", piece,
+                    f"unknown rule option {clip(name)!r} (known: {', '.join(RULE_OPTIONS)})",
+                )
+            lowered = value.lower()
+            if _DIGITS.fullmatch(value):
+                options[name] = _number(value)
+            elif lowered in ("true", "false") and name == "hand_melds":
+                options[name] = lowered == "true"
+            else:
+                options[name] = lowered
+            if name == "players" and options[name] != rules.players:
+                raise self.fail(
+                    "rules", piece,
+                    f"players={clip(value)} but the 'players' field lists {rules.players} "
+                    "players (R8)",
+                )
+            try:
+                rules.with_options({name: options[name]})
+            except ValueError as exc:
+                raise self.fail("rules", piece, str(exc)) from None
+        try:
+            changed = rules.with_options(options)
+        except ValueError as exc:
+            raise self.fail("rules", token, str(exc)) from None
+        options.pop("players", None)
+        return changed, options
+
     def keyword(self, token: _Token, rules: Rules) -> tuple[str, list[Any]]:
         name, colon, _body = token.text.partition(":")
         if not colon or name.lower() not in KEYWORDS:
             raise self.fail(
                 "exchange",
                 token,
-                f"unexpected field {clip(token.text)!r}: after the stock only 'chosen:...', "
-                "'gave:...' or 'paid:...' may follow",
+                f"unexpected field {clip(token.text)!r}: after the stock only 'rules:...', "
+                "'chosen:...', 'gave:...' or 'paid:...' may follow",
             )
         name = name.lower()
         paid = name == "paid"  # a list of cards per seat, the seats separated by '/'
@@ -461,6 +513,19 @@ def _notation_parts(text: str) -> tuple[dict[str, Any], dict[str, tuple[str, int
         )
     declared = reader.labels(fields[1])
     data: dict[str, Any] = {"variant": rules.name}
+    # The player count is the number of entries of the players field (R8), and the rule options
+    # (a keyword field after the stock) change what the other fields mean: both come first.
+    count = len(fields[4].text.split("/"))
+    if count not in rules.player_counts:
+        reader.players(fields[4], rules, fields[5] if len(fields) > 5 else None)  # raises
+    rules = rules.with_players(count)
+    options = [t for t in fields[5:] if t.text.lower().startswith("rules:")]
+    if len(options) > 1:
+        raise reader.fail(
+            "rules", options[1], f"'rules:' given twice (also at {reader.where(options[0])})"
+        )
+    if options:
+        rules, data["rules"] = reader.rules(options[0], rules)
     for name, token in zip(("dealer", "to_act"), fields[2:4], strict=True):
         if token.text != "-":  # "-": the default, a key left out (null is not a seat)
             data[name] = reader.seat(name, token, rules, name)
@@ -474,6 +539,8 @@ def _notation_parts(text: str) -> tuple[dict[str, Any], dict[str, tuple[str, int
     seen: dict[str, _Token] = {}
     places: dict[str, tuple[str, int]] = {}
     for token in extra:
+        if token in options:
+            continue
         name, values = reader.keyword(token, rules)
         if name in seen:
             raise reader.fail(name, token, f"'{name}:' given twice (also at {reader.where(seen[name])})")
@@ -616,6 +683,14 @@ def format_notation(state: GameState, labels: Labels | None = None) -> str:
         _cards(data["dead"]),
         str(stock) if isinstance(stock, int) else _cards(stock),
     ]
+    if "rules" in data:
+        fields.append(
+            "rules:"
+            + ",".join(
+                f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                for name, value in data["rules"].items()
+            )
+        )
     if "exchange" in data:
         fields.append("chosen:" + ",".join(c or "-" for c in data["exchange"]["chosen"]))
     if state.gave:

@@ -181,6 +181,37 @@ def position_labels(data: Any) -> Labels:
     return _labels_of(shape, get_rules(shape.variant))
 
 
+def position_rules(shape: Position) -> Rules:
+    """The rules of a checked position: its variant, for as many players as ``players`` lists
+    (one of the variant's player counts, R8), with its ``rules`` overrides (section 4).
+
+    Raises
+    ------
+    UnknownVariantError
+        If ``variant`` is not a preset.
+    PositionError
+        If the player count is not one the variant allows, ``rules.players`` disagrees with
+        it, or the overrides make impossible rules (naming the rule).
+    """
+    rules = get_rules(shape.variant)
+    overrides = {} if shape.rules is None else shape.rules.model_dump(exclude_none=True)
+    count = len(shape.players)
+    stated = overrides.pop("players", None)
+    if stated is not None and stated != count:
+        raise PositionError(
+            f"rules.players is {stated} but 'players' lists {count} players (R8)"
+        )
+    if count not in rules.player_counts:
+        raise PositionError(
+            f"'players' must list {rules.player_counts_text} players for {rules.name}, "
+            f"got {count} (R8)"
+        )
+    try:
+        return rules.with_options({"players": count, **overrides})
+    except ValueError as exc:
+        raise PositionError(f"rules: {exc}") from None
+
+
 def _labels_of(shape: Position, rules: Rules) -> Labels:
     declared = None if shape.labels is None else Labels(shape.labels)
     try:
@@ -228,16 +259,12 @@ def load_position(data: Any) -> GameState:
             "this is a meld query file, not a position: read it with 'conquian melds --file FILE'"
         )
     shape = check_shape(Position, data, "a position")
-    rules = get_rules(shape.variant)
+    rules = position_rules(shape)
     labels = _labels_of(shape, rules)
     rules = rules.with_labels(labels)
     n = rules.players
     reader = _Cards(labels)
     dealer = _seat(n - 1 if shape.dealer is None else shape.dealer, "dealer", rules)
-    if len(shape.players) != n:
-        raise PositionError(
-            f"'players' must list {n} players for {rules.name}, got {len(shape.players)}"
-        )
 
     hands: list[int | None] = []
     counts: list[int] = []

@@ -229,6 +229,34 @@ class Exchange(_Shape):
     )
 
 
+class RuleOverrides(_Shape):
+    """Rule options changed on top of a position's variant (RULES.md section 4).
+
+    Each key is a :class:`~analyzer.core.rules.Rules` field; a combination the rules forbid is
+    refused when the position is read, naming the rule.
+    """
+
+    model_config = ConfigDict(title="Conquian rule overrides")
+
+    players: int | None = Field(
+        default=None,
+        ge=2,
+        le=4,
+        description="Players (R8); must equal the length of the position's 'players' list.",
+    )
+    hand_size: int | None = Field(default=None, ge=2, le=19, description="Cards dealt (R8).")
+    max_run: int | None = Field(default=None, ge=3, le=10, description="Longest run (R5).")
+    exchange: Literal["none", "pass_one"] | None = Field(default=None, description="R9.")
+    force_fit: Literal["layoff", "rearrange"] | None = Field(default=None, description="R14.")
+    force_when: Literal["after_decline", "any_offer"] | None = Field(
+        default=None, description="R14."
+    )
+    hand_melds: bool | None = Field(default=None, description="Hand-only melds on an offer (R16).")
+    on_stock_out: Literal["draw", "fewest_in_hand"] | None = Field(
+        default=None, description="R18."
+    )
+
+
 class Position(_Shape):
     """A position (docs/position-format.md)."""
 
@@ -237,6 +265,9 @@ class Position(_Shape):
     model_config = ConfigDict(title="Conquian position")
 
     variant: str = Field(default="classic", description="A preset: classic or megajogos.")
+    rules: RuleOverrides | None = Field(
+        default=None, description="Rule options changed on top of the variant's (section 4)."
+    )
     labels: Literal["french", "spanish"] | None = Field(
         default=None,
         description="Card labels of the file (R2); default: decided by its unambiguous cards.",
@@ -245,7 +276,10 @@ class Position(_Shape):
     to_act: Seat | None = Field(
         default=None, description="The player to act; default: the one the rules name."
     )
-    players: list[Player] = Field(description="One object per player, in turn order.")
+    players: list[Player] = Field(
+        description="One object per player, in turn order; their number is the player count, "
+        "one the variant allows (R8)."
+    )
     stock: Stock = 0  # type: ignore[valid-type]
     dead: list[Card] = Field(default=[], description="Dead cards, oldest first (R17).")
     centre: Centre | None = Field(

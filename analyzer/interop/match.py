@@ -25,7 +25,6 @@ that player saw it.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -37,7 +36,7 @@ from analyzer.core.dealing import deal, view
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.core.melds import cards_of
 from analyzer.core.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
-from analyzer.core.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut, get_rules
+from analyzer.core.rules import RULE_OPTIONS, Rules, get_rules
 from analyzer.core.state import GameState, Phase
 from analyzer.interop import observation
 from analyzer.interop.codec import NUM_CARDS, ActionCodec
@@ -61,25 +60,6 @@ CHANCE = -1
 TERMINAL = -4
 """Player id once the deal is over (OpenSpiel's)."""
 
-RULE_OPTIONS = (
-    "players",
-    "hand_size",
-    "max_run",
-    "exchange",
-    "force_fit",
-    "force_when",
-    "hand_melds",
-    "on_stock_out",
-)
-"""The :class:`~analyzer.core.rules.Rules` fields that :func:`rules_with` can change."""
-
-_ENUMS: dict[str, type[enum.Enum]] = {
-    "exchange": Exchange,
-    "force_fit": ForceFit,
-    "force_when": ForceWhen,
-    "on_stock_out": StockOut,
-}
-
 def rules_with(variant: str | Rules = "classic", **options: Any) -> Rules:
     """A preset with some rule options changed (RULES.md section 4).
 
@@ -100,37 +80,8 @@ def rules_with(variant: str | Rules = "classic", **options: Any) -> Rules:
         For an unknown variant or option, a bad value, or numbers that cannot
         make a deal; the message names the option.
     """
-    rules = get_rules(variant)
-    unknown = sorted(set(options) - set(RULE_OPTIONS))
-    if unknown:
-        raise ConquianError(
-            f"unknown rule option(s) {', '.join(unknown)} (known: {', '.join(RULE_OPTIONS)})"
-        )
-    changes: dict[str, Any] = {}
-    for name, value in options.items():
-        if value is None or (isinstance(value, str) and not value.strip()):
-            continue
-        if name in ("players", "hand_size", "max_run"):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ConquianError(f"{name} must be a whole number, not {value!r}")
-            if value != -1:
-                changes[name] = value
-        elif name == "hand_melds":
-            text = str(value).strip().lower()
-            if text not in ("true", "false"):
-                raise ConquianError(f"hand_melds must be true or false, not {value!r}")
-            changes[name] = text == "true"
-        else:
-            kind = _ENUMS[name]
-            try:
-                changes[name] = kind(str(value).strip().lower())
-            except ValueError:
-                known = ", ".join(str(v.value) for v in kind)
-                raise ConquianError(f"{name}={value!r} is not one of {known}") from None
-    if not changes:
-        return rules
     try:
-        return replace(rules, **changes)
+        return get_rules(variant).with_options(options)
     except ValueError as exc:
         raise ConquianError(str(exc)) from None
 

@@ -35,6 +35,7 @@ import analyzer
 from analyzer.bots.game import play_game
 from analyzer.bots.registry import BOTS, register_bot
 from analyzer.core.errors import ConquianError
+from analyzer.core.rules import Rules
 from analyzer.interop import missing_extra
 
 
@@ -62,7 +63,7 @@ except ImportError as _exc:
 
 __all__ = ["Task", "connect", "play_chunk", "run"]
 
-Task = tuple[str, tuple[str, ...], int, int]
+Task = tuple[str | Rules, tuple[str, ...], int, int]
 """One game to play: variant name, bot per seat, game seed, game index."""
 
 

@@ -351,6 +351,12 @@ def _deal(request: dict[str, Any]) -> dict[str, Any]:
         rules = get_rules(_text(request, "variant", "classic"))
     except ConquianError as exc:
         raise RequestError(str(exc), "variant") from None
+    players = _int(request, "players", None, 2, 4)
+    if players is not None:
+        try:
+            rules = rules.with_players(players)
+        except ValueError as exc:
+            raise RequestError(f"players: {exc}", "players") from None
     labels = _labels(request)
     if labels is not None:
         rules = rules.with_labels(labels)
@@ -485,7 +491,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     ),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),
     "notation": (_notation, frozenset({"position"})),
-    "deal": (_deal, frozenset({"variant", "seed", "after", "dealer", "seat"})),
+    "deal": (_deal, frozenset({"variant", "players", "seed", "after", "dealer", "seat"})),
     "moves": (_moves, frozenset({"position"})),
     "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
     "record": (_record, frozenset({"position", "moves", "players", "seed"})),

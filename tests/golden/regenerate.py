@@ -11,8 +11,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from analyzer.formats.records import record_lines  # noqa: E402
 from analyzer.bots.simulate import play_game  # noqa: E402
+from analyzer.core.rules import get_rules  # noqa: E402
+from analyzer.formats.records import record_lines  # noqa: E402
 
 GOLDEN = [
     ("classic", ("greedy", "random"), 1),
@@ -21,14 +22,19 @@ GOLDEN = [
     ("megajogos", ("greedy", "random", "random"), 4),
     ("megajogos", ("greedy", "greedy", "greedy"), 5),
     ("megajogos", ("random", "random", "random"), 6),
+    # The MegaJogos rules for the other player counts they allow (R8): files named -2p-, -4p-.
+    ("megajogos", ("greedy", "random"), 7),
+    ("megajogos", ("greedy", "random", "greedy", "random"), 8),
 ]
 
 
 def main() -> None:
     for variant, seats, seed in GOLDEN:
-        result = play_game(variant, seats, seed)
+        rules = get_rules(variant)
+        count = "" if len(seats) == rules.players else f"{len(seats)}p-"
+        result = play_game(rules.with_players(len(seats)), seats, seed)
         lines = record_lines(result.start, result.moves, result.final, seed=seed, players=list(seats))
-        path = HERE / f"{variant}-{seed}.jsonl"
+        path = HERE / f"{variant}-{count}{seed}.jsonl"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         print(path.name, len(result.moves), "moves, winner", result.final.winner)
 
