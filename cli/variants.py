@@ -18,9 +18,9 @@ def variants(as_json: JsonOpt = False) -> None:
         emit({"variants": data})
         return
     table = Table(title="Conquian variants")
-    table.add_column("option")
+    table.add_column("option", overflow="fold")
     for rules in PRESETS.values():
-        table.add_column(rules.name)
+        table.add_column(rules.name, overflow="fold")
     for key in data[0]:
         table.add_row(key, *(_text(d[key]) for d in data))
     out.print(table)

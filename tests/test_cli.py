@@ -128,9 +128,13 @@ def test_analyze_of_a_finished_deal_lists_no_outs(tmp_path: Path) -> None:
 def test_variants_json() -> None:
     code, out, _ = run("variants", "--json")
     names = {v["name"]: v for v in json.loads(out)["variants"]}
-    assert code == 0 and set(names) == {"classic", "megajogos"}
+    assert code == 0 and set(names) == {"classic", "megajogos", "mexican", "mexican_9_10"}
     assert names["classic"]["target"] == 11 and names["megajogos"]["target"] == 9
     assert names["megajogos"]["force_when"] == "any_offer"
+    # The Mexican presets as docs/RULES.md section 4 gives them (PM, WPes, DP).
+    assert (names["mexican"]["hand_size"], names["mexican"]["player_counts"]) == (8, [2, 3])
+    assert (names["mexican_9_10"]["target"], names["mexican_9_10"]["player_counts"]) == (10, [2, 3, 4])
+    assert names["mexican_9_10"]["hand_melds"] and not names["mexican"]["hand_melds"]
 
 
 def test_simulate_json(tmp_path: Path) -> None:

@@ -83,14 +83,15 @@ def test_the_bundled_record_replays_and_reviews() -> None:
     assert review["moves"] and {s["player"] for s in review["summary"]} == {0, 1}
 
 
-def test_examples_cover_every_player_count() -> None:
-    # A bundled position for every preset at every player count it allows (R8).
+def test_examples_cover_every_preset_and_the_megajogos_player_counts() -> None:
+    # A bundled position for every preset, and for the MegaJogos rules at each count (R8).
     seen = set()
     for path in FILES:
         data = json.loads(path.read_text())
         if data.get("type") != "melds" and data["expected"]["valid"]:
             rules = load_position(data).rules
             seen.add((rules.name, rules.players))
-    from analyzer.core.rules import PRESETS
+    from analyzer.core.rules import MEGAJOGOS, PRESETS
 
-    assert seen >= {(r.name, n) for r in PRESETS.values() for n in r.player_counts}
+    assert {name for name, _ in seen} >= set(PRESETS)
+    assert seen >= {("megajogos", n) for n in MEGAJOGOS.player_counts}

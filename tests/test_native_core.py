@@ -16,7 +16,7 @@ from conftest import late_position
 from analyzer.core import native
 from analyzer.core.crosscheck import crosscheck
 from analyzer.core.dealing import deal, view
-from analyzer.core.rules import CLASSIC, MEGAJOGOS, ForceFit, ForceWhen, StockOut, get_rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, ForceFit, ForceWhen, StockOut, get_rules
 from analyzer.search import mcts
 from analyzer.search.evaluation import features, fitted_evaluator, melded_lead
 from analyzer.search.exact import Solver
@@ -58,9 +58,13 @@ def test_the_cores_agree_on_100000_tree_nodes_per_preset(variant: str) -> None:
     assert report.nodes >= 100_000
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_cores_agree_on_the_megajogos_rules_at_other_player_counts(players: int) -> None:
-    report = crosscheck(MEGAJOGOS.with_players(players), 20_000, seed=3)
+OTHER_COUNTS = [rules.with_players(n) for rules in PRESETS.values() for n in rules.player_counts
+                if rules.with_players(n) not in (CLASSIC, MEGAJOGOS)]  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", OTHER_COUNTS, ids=lambda r: f"{r.name}-{r.players}p")
+def test_the_cores_agree_on_every_other_preset_and_player_count(rules: Any) -> None:
+    report = crosscheck(rules, 20_000, seed=3)
     assert report.mismatches == []
     assert report.nodes >= 20_000
 

@@ -15,7 +15,7 @@ from analyzer.core.moves import Force, Pass, Take, parse_move
 from analyzer.core.dealing import deal
 from analyzer.core.plain import dump_position
 from analyzer.formats.position import load_position
-from analyzer.core.rules import CLASSIC, MEGAJOGOS, Rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, Rules
 from analyzer.search.exact import Solver, outcome_vector, solve
 from analyzer.core.state import GameState, Phase
 from analyzer.search.tree import build_tree, export_tree
@@ -266,7 +266,7 @@ def test_tree_values_and_line_agree_whatever_the_budget(budget: int) -> None:
         assert graph.graph["proven"] and first.startswith("take")
 
 
-@pytest.mark.parametrize("rules", [CLASSIC, MEGAJOGOS, MEGAJOGOS.with_players(2)], ids=_count_id)
+@pytest.mark.parametrize("rules", [r for r, n, _ in COUNTS if r.players < 4], ids=_count_id)
 def test_runs_of_dead_offers_agree_with_plain_minimax(rules: Rules) -> None:
     """Longer endgames, where the search passes runs of dead offers without building them
     (:meth:`GameState.run_forced`): minimax / max-n with the stock order known, and

@@ -90,8 +90,8 @@ def random_game(rules: Rules, seed: int) -> list[GameState]:
     return states
 
 
-# Every preset at its own player count, and the MegaJogos rules at the others they allow (R8).
-COUNTS = [CLASSIC, MEGAJOGOS, MEGAJOGOS.with_players(2), MEGAJOGOS.with_players(4)]
+# Every preset at every player count it allows (R8).
+COUNTS = [rules.with_players(n) for rules in PRESETS.values() for n in rules.player_counts]
 
 
 def _count_id(rules: Rules) -> str:

@@ -18,6 +18,8 @@ from analyzer.core.errors import UnknownVariantError
 __all__ = [
     "CLASSIC",
     "MEGAJOGOS",
+    "MEXICAN",
+    "MEXICAN_9_10",
     "PRESETS",
     "RULE_OPTIONS",
     "Exchange",
@@ -369,7 +371,44 @@ MEGAJOGOS = Rules(
     player_counts=(2, 3, 4),
 )
 
-PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, MEGAJOGOS)}
+MEXICAN = Rules(
+    name="mexican",
+    # pagat.com's current page (PM): 2-3 players (3: "tercerilla"), Spanish pack, 8 dealt one at
+    # a time, 9 to go out, anticlockwise.  Where it was not read (docs/RULES.md section 4 lists
+    # each reading): no run cap, the exchange as Spanish Wikipedia's swap of one card, forcing
+    # after a decline, hand cards meld only with a centre card, a draw when the stock runs out.
+    players=2,
+    hand_size=8,
+    labels=Labels.SPANISH,
+    max_run=10,
+    exchange=Exchange.PASS_ONE,
+    rearrange=Rearrange.OWN,
+    force_fit=ForceFit.LAYOFF,
+    force_when=ForceWhen.AFTER_DECLINE,
+    hand_melds=False,
+    on_stock_out=StockOut.DRAW,
+    player_counts=(2, 3),
+)
+
+MEXICAN_9_10 = Rules(
+    name="mexican_9_10",
+    # Diario Popular's "Conquian a la mexicana" (DP; Spanish Wikipedia: "some places"): 2-4
+    # players, 9 dealt, 10 to go out, a swap with the player on the right (the next in the
+    # anticlockwise play), the card offered round the table, hand melds.  Unsaid: section 4.
+    players=2,
+    hand_size=9,
+    labels=Labels.SPANISH,
+    max_run=10,
+    exchange=Exchange.PASS_ONE,
+    rearrange=Rearrange.OWN,
+    force_fit=ForceFit.LAYOFF,
+    force_when=ForceWhen.AFTER_DECLINE,
+    hand_melds=True,
+    on_stock_out=StockOut.DRAW,
+    player_counts=(2, 3, 4),
+)
+
+PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, MEGAJOGOS, MEXICAN, MEXICAN_9_10)}
 
 
 def get_rules(name: str | Rules) -> Rules:

@@ -264,7 +264,7 @@ class Position(_Shape):
 
     model_config = ConfigDict(title="Conquian position")
 
-    variant: str = Field(default="classic", description="A preset: classic or megajogos.")
+    variant: str = Field(default="classic", description="A preset: classic, megajogos, mexican or mexican_9_10 (conquian variants).")
     rules: RuleOverrides | None = Field(
         default=None, description="Rule options changed on top of the variant's (section 4)."
     )

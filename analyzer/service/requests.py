@@ -168,7 +168,7 @@ def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
         if word.lower() not in PRESETS:
             raise RequestError(
                 f"position {clip(word)!r} is not a position: give the position data (a JSON "
-                "object) or the notation text, which starts with the variant (classic or megajogos)",
+                "object) or the notation text, which starts with the variant (classic, megajogos, mexican, ...)",
                 "position",
             )
     try:

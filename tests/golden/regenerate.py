@@ -25,6 +25,11 @@ GOLDEN = [
     # The MegaJogos rules for the other player counts they allow (R8): files named -2p-, -4p-.
     ("megajogos", ("greedy", "random"), 7),
     ("megajogos", ("greedy", "random", "greedy", "random"), 8),
+    ("mexican", ("greedy", "random"), 9),
+    ("mexican", ("random", "greedy", "greedy"), 10),
+    ("mexican_9_10", ("greedy", "random"), 11),
+    ("mexican_9_10", ("greedy", "greedy", "random"), 12),
+    ("mexican_9_10", ("random", "greedy", "random", "greedy"), 13),
 ]
 
 
