@@ -212,6 +212,11 @@ def test_play_a_classic_deal_against_greedy_to_its_end(page: Any) -> None:
         page.click('[data-action="save-record"]')
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["format"] == "conquian-record" and "result" in json.loads(lines[-1])
+    # The result is said while it holds: once the last move is taken back, it is gone.
+    assert page.inner_text("#status") == result
+    page.click('[data-action="take-back"]')
+    page.wait_for_selector('#play-moves[data-over="false"] [data-move]', timeout=WAIT)
+    assert page.inner_text("#status") == ""
 
 
 def test_open_a_record_and_see_the_blunder_marked(page: Any) -> None:
@@ -488,3 +493,160 @@ def test_a_variant_change_keeps_the_cards_placed(page: Any) -> None:
     page.select_option('[data-control="variant"]', "classic")
     page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
     assert page.inner_text("#notation-line") == FORCING
+
+
+def test_a_move_clicked_in_a_hint_is_compared_with_the_hint_settings(page: Any) -> None:
+    """The why of a hint's row uses the hint's own samples and seed: its figures are the row's,
+    and the preview it draws goes when the tab is left."""
+    open_board(page, FORCING)
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+    deals = re.match(r"(\d+) sampled deals?,", page.inner_text("#analysis-output .hint-head"))
+    assert deals, page.inner_text("#analysis-output .hint-head")
+    row = page.locator('#analysis-output .hint-row[data-move="force 0"]')
+    win = row.locator(".hint-num").first.inner_text()
+    best = page.locator("#analysis-output .hint-row[data-move]").first
+    best_move, best_win = best.get_attribute("data-move"), best.locator(".hint-num").first.inner_text()
+    row.click()
+    line = page.locator("#why-output .why-line").first
+    line.wait_for(timeout=WAIT)
+    text = line.inner_text()
+    assert f"wins {win} (best {best_move}: {best_win}) over {deals.group(1)} sampled deals" in text, text
+    # The row's preview: the board after the move; another tab and back shows the position.
+    assert page.inner_text("#notation-line").startswith("after force 0: ")
+    page.click('nav [data-mode="setup"]')
+    assert page.inner_text("#notation-line") == FORCING
+    page.click('nav [data-mode="analysis"]')
+    assert page.inner_text("#notation-line") == FORCING and page.inner_text("#why-output") == ""
+    assert cards(page, "centre") == ["5C"]
+
+
+def test_each_tab_shows_only_what_belongs_to_it(page: Any) -> None:
+    open_board(page)  # the bundled 'forcing' example, its description above the board
+    assert "worked example 5" in page.inner_text("#description")
+    # Play before any game: no board of another tab, no button that needs a game.
+    page.click('nav [data-mode="play"]')
+    assert "No game yet" in page.inner_text("#board .board-empty")
+    assert page.locator("#board [data-card]").count() == 0
+    assert page.inner_text("#description") == "" and page.inner_text("#notation-line") == ""
+    for action in ("play-hint", "take-back", "save-record", "review-game"):
+        assert page.locator(f'[data-panel="play"] [data-action="{action}"]').is_disabled(), action
+    page.fill("#play-seed", "3")
+    page.click('[data-action="new-game"]')
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    assert not page.locator('[data-action="review-game"]').is_disabled()
+    game = page.inner_text("#notation-line")
+    # Review and Puzzles have their own boards: not the game's.
+    page.click('nav [data-mode="review"]')
+    assert "No record reviewed yet" in page.inner_text("#board .board-empty")
+    assert page.inner_text("#notation-line") == ""
+    page.click('nav [data-mode="puzzles"]')
+    assert "No puzzle open" in page.inner_text("#board .board-empty")
+    page.click('nav [data-mode="play"]')
+    assert page.inner_text("#notation-line") == game
+    # Analysis kept its position (the game did not replace it); a move's preview is left with it.
+    page.click('nav [data-mode="analysis"]')
+    assert page.inner_text("#notation-line") == FORCING and "worked example 5" in page.inner_text("#description")
+    page.click('#analysis-moves [data-move="force 0"]')
+    page.wait_for_function("() => document.querySelector('#notation-line').textContent.startsWith('after force 0')", timeout=WAIT)
+    page.click('nav [data-mode="setup"]')
+    assert page.inner_text("#notation-line") == FORCING
+    # A status line goes once it no longer applies: a card chosen, then placed; another tab.
+    page.click('#palette [data-card="7D"]')
+    assert "chosen" in page.inner_text("#status")
+    page.click('[data-zone="dead"]')  # 7D is already dead: placed again, the same position
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#status") == ""
+    page.click('#palette [data-card="QD"]')
+    assert "chosen" in page.inner_text("#status")
+    page.click('nav [data-mode="analysis"]')
+    assert page.inner_text("#status") == ""
+    # An edit, or Clear the board, takes the example's description away for good.
+    page.click('nav [data-mode="setup"]')
+    page.click('[data-zone="hand-1"]')  # QD placed (where it was): an edit all the same
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#description") == ""
+    page.click('nav [data-mode="analysis"]')
+    assert page.inner_text("#description") == ""
+    page.click('nav [data-mode="setup"]')
+    page.select_option("#setup-examples", "forcing")
+    page.click('[data-action="open-example"]')
+    page.locator("#description", has_text="worked example 5").wait_for(timeout=WAIT)
+    page.click('[data-action="clear-board"]')
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert page.inner_text("#description") == ""
+    for mode in ("analysis", "setup"):
+        page.click(f'nav [data-mode="{mode}"]')
+        assert page.inner_text("#description") == "", mode
+
+
+def test_every_tab_fits_a_phone_without_sideways_scrolling(browser: Any, base: str) -> None:
+    """At 390x844: no tab wider than the screen (the Setup palette included), every button of
+    the analysis bar on screen (Stop too), and a review's move numbers kept with their moves."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.base = base
+    try:
+        open_board(page, FORCING)
+        for mode in ("analysis", "setup", "play", "review", "puzzles"):
+            page.click(f'nav [data-mode="{mode}"]')
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (mode, width)
+        page.click('nav [data-mode="analysis"]')
+        bar = page.query_selector_all('[data-panel="analysis"] > .buttons button')
+        assert len(bar) == 5
+        for b in bar:
+            box = b.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (b.inner_text(), box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (b.inner_text(), box)
+        page.screenshot(path=str(ARTIFACTS / "phone-analysis-bar.png"))
+        # A long record reviewed: each "33. P0" on one line, beside its move.
+        page.click('nav [data-mode="review"]')
+        page.select_option("#review-examples", "classic-hint-vs-greedy")
+        page.click('[data-action="load-record"]')
+        page.fill("#review-samples", "1")
+        page.click('#right [data-panel="review"] [data-action="review"]')
+        page.wait_for_selector('#review-moves .review-row[data-ply="33"]', timeout=WAIT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        lines = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#review-moves .review-row .ply')).map((e) => {"
+            " const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; })"
+        )
+        assert lines and all(n == 1 for n in lines), lines
+        page.screenshot(path=str(ARTIFACTS / "phone-review.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_moves_are_named_once_and_the_setup_is_usable_by_keyboard(page: Any) -> None:
+    open_board(page)
+    # The picker shows the example on the board, not merely the first of its list.
+    assert page.eval_on_selector("#setup-examples", "e => e.value") == "forcing"
+    # "force" once, then whom; "pass" alone.
+    page.wait_for_selector('#analysis-moves [data-move="force 0"]', timeout=WAIT)
+    groups = [g.inner_text().split() for g in page.query_selector_all("#analysis-moves .move-group")]
+    assert groups == [["force", "player", "0"], ["pass"]], groups
+    # The review samples' placeholder is not cut off.
+    page.click('nav [data-mode="review"]')
+    room = page.evaluate(
+        "() => { const e = document.querySelector('#review-samples'); const s = getComputedStyle(e);"
+        " const c = document.createElement('canvas').getContext('2d'); c.font = s.font;"
+        " return e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)"
+        " - c.measureText(e.placeholder).width; }"
+    )
+    assert room >= 16, room  # the text, and the number box's arrows beside it
+    # The palette's cards are buttons: chosen with Enter, placed on a zone with Space.
+    page.click('nav [data-mode="setup"]')
+    card = page.locator('#palette [data-card="2H"]')
+    assert card.evaluate("e => e.tagName") == "BUTTON" and card.get_attribute("aria-pressed") == "false"
+    card.focus()
+    page.keyboard.press("Enter")
+    assert card.get_attribute("aria-pressed") == "true" and "chosen" in page.inner_text("#status")
+    assert page.evaluate("document.activeElement.dataset.card") == "2H"  # the focus stays
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.card") == "AH"
+    page.locator('[data-zone="dead"]').focus()
+    page.keyboard.press("Space")
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "2H" in cards(page, "dead")
+    assert page.evaluate("document.activeElement.dataset.zone") == "dead"

@@ -9,6 +9,7 @@ import { $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, r
 // ------------------------------------------------------------------ position
 export async function openPosition(input, { description = "", names = [], keepUrl = false } = {}) {
   problem("");
+  status(""); // a line about the position before no longer applies
   const result = await api("notation", { position: input, labels: "french" });
   const analysis = await api("analyze", { position: result.notation, labels: "french" });
   state.current = {
@@ -29,14 +30,27 @@ export async function openPosition(input, { description = "", names = [], keepUr
     window.history.replaceState(null, "", url);
   }
   $("#analysis-output").replaceChildren();
-  $("#why-output").replaceChildren();
+  leavePreview();
   if (state.mode === "analysis") await loadMoves();
   return state.current;
 }
 
+// The sampling settings of the board's hints. A move clicked in a hint (or in the list of legal
+// moves) is compared by a why request with the same settings, so that its figures are the hint
+// row's: the same seed, the same deals, the same rule for when to stop sampling.
+export const HINT_SETTINGS = Object.freeze({ seed: 0 });
+
 // ------------------------------------------------------------------ moves
 function meldsText(layout) {
   return layout.map((meld) => `[${meld.map((c) => label(frenchCode(c))).join(" ")}]`).join(" ");
+}
+
+// A choice's button within its group, without the kind the group names.
+function choiceText(entry) {
+  if (entry.kind === "force") return `player ${entry.player}`;
+  const shown = moveLabel(entry.text);
+  const rest = shown.startsWith(`${entry.kind} `) ? shown.slice(entry.kind.length + 1).trim() : "";
+  return rest || shown;
 }
 
 // The legal moves grouped as the board offers them: takes by arrangement then pay card.
@@ -62,10 +76,18 @@ export function drawMoves(container, entries, onChoose) {
           b.addEventListener("click", () => onChoose(entry));
           row.append(b);
         }
+      } else if (key === "pass") {
+        // One choice whose name says it all: the button alone, not "pass [pass]".
+        const b = button(moveLabel(first.text), { move: first.text });
+        b.addEventListener("click", () => onChoose(first));
+        row.append(b);
       } else {
+        // The kind once, then each choice by what differs: "force [player 0]", "give [7♥]".
         row.append(el("span", "move-kind", key));
         for (const entry of list) {
-          const b = button(moveLabel(entry.text), { move: entry.text });
+          const b = button(choiceText(entry), { move: entry.text });
+          b.title = moveLabel(entry.text);
+          b.setAttribute("aria-label", moveLabel(entry.text));
           b.addEventListener("click", () => onChoose(entry));
           row.append(b);
         }
@@ -84,39 +106,71 @@ function boardInvalid() {
   return true;
 }
 
+// The legal moves of the board's position, as last listed (a hint's row previews its entry).
+let listed = { notation: null, moves: [] };
+
 export async function loadMoves() {
   if (!state.current || boardInvalid()) return;
-  const result = await api("moves", { position: state.current.notation, labels: "french" });
+  const notation = state.current.notation;
+  const result = await api("moves", { position: notation, labels: "french" });
+  if (state.current?.notation !== notation) return; // another position opened meanwhile
   state.current.over = result.over;
+  listed = { notation, moves: result.moves };
   drawMoves($("#analysis-moves"), result.moves, (entry) => previewMove(entry));
 }
 
+// A move's preview: the board after it, and its why. Only the latest preview is drawn; a newer
+// one, another position or another tab ends it (and stops its search).
+let preview = { token: 0, controller: null };
+
+export function leavePreview() {
+  preview.controller?.abort();
+  preview = { token: preview.token + 1, controller: null };
+  $("#why-output").replaceChildren();
+}
+
+function comparisonText(c) {
+  if (c.exact) {
+    const best = c.rank === 1 ? "a best move" : `best ${moveLabel(c.best)}: ${pct(c.best_win)}`;
+    return `Legal. Rank ${c.rank} of ${c.of}: wins ${pct(c.win)} under best play (${best}); exact, every card is known.`;
+  }
+  const deals = counted(c.samples, "sampled deal");
+  if (c.move_samples === 0) return `Legal. Not tried by the search over ${deals}; the best, ${moveLabel(c.best)}, wins ${pct(c.best_win)}.`;
+  return `Legal. Rank ${c.rank} of ${c.of}: wins ${pct(c.win)} (best ${moveLabel(c.best)}: ${pct(c.best_win)}) over ${deals}.`;
+}
+
 async function previewMove(entry) {
+  leavePreview();
+  status("");
+  const token = preview.token;
+  const controller = new AbortController();
+  preview.controller = controller;
+  const current = () => token === preview.token && state.mode === "analysis";
+  const position = state.current.notation;
   const out = $("#why-output");
   out.replaceChildren(el("div", "", `After ${moveLabel(entry.text)}:`));
   if (entry.after) {
     const shown = await api("notation", { position: entry.after, labels: "french" });
+    if (!current()) return;
     drawBoard($("#board"), shown.position, {});
     $("#notation-line").textContent = `after ${entry.text}: ${shown.notation}`;
     const back = button("Back to the position", { action: "back" });
-    back.addEventListener("click", () => drawCurrent());
+    back.addEventListener("click", () => { leavePreview(); drawCurrent(); });
     out.append(back);
   }
   if (entry.kind === "turn") return;
   try {
-    const why = await api("why", { position: state.current.notation, move: entry.text, samples: 8, labels: "french" });
+    const why = await api(
+      "why",
+      { position, move: entry.text, labels: "french", ...HINT_SETTINGS },
+      { signal: controller.signal },
+    );
+    if (!current()) return;
     const c = why.comparison;
-    if (c) {
-      out.append(
-        el("div", "why-line", `Legal. Rank ${c.rank} of ${c.of}: wins ${(100 * c.win).toFixed(0)}% ` +
-          `(best ${moveLabel(c.best)}: ${(100 * c.best_win).toFixed(0)}%) over ${c.samples} sampled deals.`),
-      );
-    } else {
-      out.append(el("div", "why-line", why.legal ? "Legal." : "Illegal."));
-    }
+    out.append(el("div", "why-line", c ? comparisonText(c) : why.legal ? "Legal." : "Illegal."));
     for (const fact of why.facts || []) out.append(el("div", "why-line", moveLabel(fact)));
   } catch (error) {
-    out.append(el("div", "why-line", error.message));
+    if (current() && error.name !== "AbortError") out.append(el("div", "why-line", error.message));
   }
 }
 
@@ -211,7 +265,7 @@ export async function runHint(position, container, progressBar, onChoose) {
     progressBar.value = 0;
     const result = await stream(
       "hint",
-      { position, labels: "french" },
+      { position, labels: "french", ...HINT_SETTINGS },
       (p) => { progressBar.max = p.planned || 1; progressBar.value = p.done; },
       {
         signal,
@@ -236,10 +290,15 @@ export async function runHint(position, container, progressBar, onChoose) {
   }
 }
 
-// The Hint button: a hint of the board's position; clicking one of its moves previews it.
+// The Hint button: a hint of the board's position; clicking one of its moves previews it (the
+// board after it, and its why with the hint's own settings).
 export function hintCurrent() {
-  return runHint(state.current.notation, $("#analysis-output"), $("#hint-progress"),
-    (move) => previewMove({ text: move, kind: "", after: null }));
+  const position = state.current.notation;
+  return runHint(position, $("#analysis-output"), $("#hint-progress"), (move) => {
+    if (state.current?.notation !== position) return; // the hint was about another position
+    const entry = listed.notation === position ? listed.moves.find((m) => m.text === move) : null;
+    previewMove(entry || { text: move, kind: "", after: null });
+  });
 }
 
 // The Static hint button: the one-move-deep ranking alone.

@@ -44,14 +44,31 @@ export function moveLabel(text) {
   return text.replace(/\b(A|[2-7]|J|Q|K)([SHDC])\b/g, (m) => label(m));
 }
 
-// A card element: <span class="card" data-card="KH">K♥</span>.
-export function cardElement(code, { back = false } = {}) {
-  const el = document.createElement("span");
+const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const SPANISH_SUIT_NAMES = { S: "espadas", H: "copas", D: "oros", C: "bastos" };
+
+// A card's name in words, for assistive technology ("king of hearts", "12 de copas").
+export function cardName(code) {
+  const rank = code.slice(0, -1);
+  const suit = code.slice(-1);
+  if (labels === "spanish") return `${SPANISH_RANKS[RANKS.indexOf(rank)]} de ${SPANISH_SUIT_NAMES[suit]}`;
+  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`;
+}
+
+// A card element: <span class="card" data-card="KH">K♥</span>; with tag "button", a button
+// (the setup palette's cards, which the keyboard reaches).
+export function cardElement(code, { back = false, tag = "span" } = {}) {
+  const el = document.createElement(tag);
   el.className = "card";
   if (back) {
     el.classList.add("back");
     el.textContent = "🂠";
     return el;
+  }
+  if (tag === "button") {
+    el.type = "button";
+    el.setAttribute("aria-label", cardName(code));
   }
   el.dataset.card = code;
   el.classList.add(`suit-${code.slice(-1)}`);

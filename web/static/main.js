@@ -2,26 +2,35 @@
 // puzzles.js) wired to the page's buttons, the switch between them, and the first position opened.
 
 import { setLabels } from "./cards.js";
-import { analyzeCurrent, hintCurrent, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
+import { analyzeCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
-  boardClicked, clearBoard, copyNotation, dealPosition, downloadJson, drawEditing, drawExampleList, drawPalette,
-  newMeld, openExample, openText, redrawEditing,
+  boardClicked, boardKey, clearBoard, copyNotation, dealPosition, downloadJson, drawEditing, drawExampleList, drawPalette,
+  newMeld, openExample, openText, pickShownExample, redrawEditing,
 } from "./setup-tab.js";
 import { drawBotList, gameRecord, newGame, playControls, playHint, saveRecord, takeBack } from "./play.js";
 import { drawRecordList, loadRecord, runReview } from "./review.js";
 import { drawPuzzleList, revealPuzzle } from "./puzzles.js";
-import { $, $$, failed, loadExamples, problem, renders, setModeSwitch, state } from "./shared.js";
+import { $, $$, drawCurrent, failed, loadExamples, problem, render, renders, setModeSwitch, state, status } from "./shared.js";
 
+// Each tab shows only what belongs to it: its own board (drawCurrent), no status or problem
+// line of the tab left, no preview of a move.
 function setMode(mode) {
   state.mode = mode;
-  for (const b of $$("nav [data-mode]")) b.classList.toggle("active", b.dataset.mode === mode);
+  for (const b of $$("nav [data-mode]")) {
+    b.classList.toggle("active", b.dataset.mode === mode);
+    b.setAttribute("aria-pressed", String(b.dataset.mode === mode));
+  }
   for (const panel of $$(".panel")) panel.hidden = panel.dataset.panel !== mode;
   document.body.dataset.mode = mode;
   problem("");
+  status("");
+  leavePreview();
+  render($("#board"), drawCurrent);
   if (mode === "setup") {
     drawPalette();
     if (state.current && !state.invalid) state.editing = structuredClone(state.current.position);
     drawEditing(state.invalid || "");
+    pickShownExample();
   }
   if (mode === "analysis" && state.current) loadMoves().catch(failed);
 }
@@ -72,6 +81,7 @@ function wire() {
   });
   on("clear-board", clearBoard);
   $("#board").addEventListener("click", boardClicked);
+  $("#board").addEventListener("keydown", boardKey);
 }
 
 async function start() {
@@ -90,6 +100,7 @@ async function start() {
       const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
       await openPosition(first.notation, { description: first.description, keepUrl: true });
     }
+    pickShownExample(); // the picker shows the example opened, not merely the first of the list
   } catch (error) {
     failed(error);
   }

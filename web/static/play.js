@@ -12,7 +12,7 @@ function gameNames(game) {
 
 function drawGame(result) {
   const game = state.game;
-  state.current = {  // your view; once the deal is over, every hand and the stock shown
+  state.shown.play = {  // your view; once the deal is over, every hand and the stock shown
     notation: result.over ? result.notation : result.view,
     position: result.over ? result.position : result.view_position,
     description: "",
@@ -30,10 +30,11 @@ function drawGame(result) {
     const text = result.winner === null ? "The deal is a draw (R18)." : result.winner === game.seat ? "You won!" : `Player ${result.winner} won.`;
     moves.replaceChildren(el("div", "game-over", text));
     moves.dataset.over = "true";
-    status(text);
+    if (state.mode === "play") status(text);
     return;
   }
   moves.dataset.over = "false";
+  if (state.mode === "play") status(""); // an earlier result (taken back) or hint no longer applies
   drawMoves(moves, result.moves || [], (entry) => playMove(entry.text));
 }
 
@@ -53,9 +54,9 @@ function drawPlayLog() {
   });
 }
 
-// The Play tab's buttons that need a game in progress.
+// The Play tab's buttons that need a game.
 export function playControls(enabled) {
-  for (const action of ["play-hint", "take-back", "save-record"]) {
+  for (const action of ["play-hint", "take-back", "save-record", "review-game"]) {
     const b = $(`[data-panel="play"] [data-action="${action}"]`);
     if (b) b.disabled = !enabled;
   }
@@ -90,6 +91,7 @@ export async function newGame() {
   const seed = Number($("#play-seed").value) || 0;
   const bot = $("#play-bot").value;
   $("#play-hint").replaceChildren();
+  status("");
   try {
     const dealt = await api("deal", { variant, seed, seat: 0, labels: "french" });
     const players = dealt.position.players.map((_, p) => (p === 0 ? "human" : bot));
@@ -100,6 +102,9 @@ export async function newGame() {
   } catch (error) {
     // No game: nothing of a half-started one stays on the tab.
     state.game = null;
+    state.shown.play = null;
+    render($("#board"), drawCurrent);
+    status("");
     drawPlayLog();
     $("#play-moves").replaceChildren(el("div", "problem", `No game started: ${error.message}`));
     playControls(false);

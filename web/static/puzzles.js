@@ -3,8 +3,8 @@
 
 import { api } from "./api.js";
 import { frenchCode, label, moveLabel } from "./cards.js";
-import { drawMoves, openPosition } from "./analysis.js";
-import { $, button, el, failed, render, state } from "./shared.js";
+import { drawMoves } from "./analysis.js";
+import { $, boardPosition, button, drawCurrent, el, failed, render, state } from "./shared.js";
 
 export function drawPuzzleList() {
   const list = $("#puzzle-list");
@@ -18,11 +18,20 @@ export function drawPuzzleList() {
   });
 }
 
+// The puzzle's position on the Puzzles tab's own board (the Analysis board keeps its position).
+async function showPuzzlePosition(notation, over = false, winner = null) {
+  const pz = state.puzzle;
+  const shown = await boardPosition(notation, { description: pz.description || "", over, winner });
+  if (state.puzzle !== pz) return; // another puzzle opened meanwhile
+  state.shown.puzzles = shown;
+  render($("#board"), drawCurrent);
+}
+
 async function openPuzzle(name) {
   const result = await api("puzzle", { name, labels: "french" });
   const player = result.question.player ?? result.to_act;
   state.puzzle = { ...result, player, played: 0, position: result.notation, log: [] };
-  await openPosition(result.notation, { description: result.description, keepUrl: true });
+  await showPuzzlePosition(result.notation);
   $("#puzzle-prompt").textContent = `${result.title}. ${result.prompt}`;
   const out = $("#puzzle-result");
   out.textContent = "";
@@ -88,7 +97,7 @@ async function puzzleMove(entry) {
     now = await api("play", { position: now.notation, move: reply, labels: "french" });
   }
   pz.position = now.notation;
-  await openPosition(now.notation, { description: pz.description, keepUrl: true });
+  await showPuzzlePosition(now.notation, now.over, now.winner ?? null);
   if (now.over) {
     const won = now.winner === pz.player;
     out.textContent = won ? `Solved: player ${pz.player} wins.` : `The deal ended: ${now.winner === null ? "a draw" : `player ${now.winner} won`}.`;

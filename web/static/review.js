@@ -1,9 +1,9 @@
 // The Review tab: a game record reviewed by the engine (each player's accuracy, a chart of his win
 // chance, every ply with its mark), each ply shown on the board on a click.
 
-import { api, stream } from "./api.js";
+import { stream } from "./api.js";
 import { moveLabel } from "./cards.js";
-import { $, $$, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
+import { $, $$, boardPosition, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
 
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??", best: "", good: "" };
 
@@ -109,12 +109,25 @@ function drawReview(review) {
 async function showPly(ply, marked) {
   $$(".review-row.selected").forEach((r) => r.classList.remove("selected"));
   $(`.review-row[data-ply="${ply.ply}"]`)?.classList.add("selected");
-  const shown = await api("notation", { position: ply.before, labels: "french" });
-  state.current = { notation: ply.before, position: shown.position, description: "", names: state.review?.players || [], over: false };
+  const review = state.review;
+  const shown = await boardPosition(ply.before, { names: review?.players || [] });
+  if (state.review !== review) return; // another review began meanwhile
+  state.shown.review = shown;
   render($("#board"), drawCurrent);
   let text = `Before ply ${ply.ply}: played ${moveLabel(ply.move)}`;
   if (marked) text += `; best ${moveLabel(marked.best)} (win ${pct(marked.win_best)} against ${pct(marked.win_played)}): ${marked.label}`;
-  status(text);
+  if (state.mode === "review") status(text);
+}
+
+// A new review: the last one's results, board and status line go (they were about its record).
+function clearReview() {
+  state.review = null;
+  state.shown.review = null;
+  for (const id of ["#review-summary", "#review-chart", "#review-moves"]) $(id).replaceChildren();
+  if (state.mode === "review") {
+    render($("#board"), drawCurrent);
+    status("");
+  }
 }
 
 export async function runReview() {
@@ -124,6 +137,7 @@ export async function runReview() {
     return;
   }
   const signal = startSearch();
+  clearReview();
   const bar = $("#review-progress");
   bar.hidden = false;
   bar.value = 0;
@@ -142,7 +156,14 @@ export async function runReview() {
     );
     state.review = review;
     drawReview(review);
-    status("review done");
+    // The board shows the record's start until a ply is chosen.
+    if (review.plies.length) {
+      const start = await boardPosition(review.plies[0].before, { names: review.players || [] });
+      if (state.review === review && !state.shown.review) {
+        state.shown.review = start;
+        render($("#board"), drawCurrent);
+      }
+    }
   } catch (error) {
     failed(error);
   } finally {

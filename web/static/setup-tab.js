@@ -37,12 +37,18 @@ export async function openText(text) {
   }
   try {
     await openPosition(parsed.input, { description: parsed.description });
+    pickShownExample();
   } catch (error) {
-    // Shown on the board where the data can be drawn, the message by its zone.
+    // Shown on the board where the data can be drawn, the message by its zone: the position
+    // being edited, invalid until it is fixed (Analysis refuses it meanwhile).
     if (parsed.input && typeof parsed.input === "object") {
       const data = parsed.input.position && typeof parsed.input.position === "object" ? parsed.input.position : parsed.input;
       state.editing = structuredClone(data);
+      state.invalid = error.message;
+      if (state.current) state.current.description = parsed.description;
       $("#description").textContent = parsed.description;
+      $("#analysis-output").replaceChildren();
+      $("#analysis-moves").replaceChildren();
       drawEditing(error.message);
     } else {
       failed(error);
@@ -55,17 +61,31 @@ export async function openExample(name) {
   if (!example) return;
   if (example.valid) await openPosition(example.notation, { description: example.description });
   else await openText(JSON.stringify(example.data));
+  $("#setup-examples").value = name;
 }
 
-// The list of bundled positions to open.
+// The list of bundled positions to open; it shows the example on the board, if one is.
 export function drawExampleList() {
   const select = $("#setup-examples");
-  select.replaceChildren();
+  const none = el("option", "", "choose an example…");
+  none.value = "";
+  none.disabled = true;
+  select.replaceChildren(none);
   for (const p of state.examples.positions) {
     const option = el("option", "", `${p.name}${p.valid ? "" : " (invalid, on purpose)"}`);
     option.value = p.name;
     select.append(option);
   }
+  pickShownExample();
+}
+
+// The example picker set to the bundled example the board shows (none: its prompt).
+export function pickShownExample() {
+  const select = $("#setup-examples");
+  const shown = state.current && !state.invalid
+    ? state.examples?.positions.find((p) => p.valid && p.notation === state.current.notation)
+    : null;
+  select.value = shown ? shown.name : "";
 }
 
 // The Deal button: a new deal of the variant and seed chosen, after that many moves.
@@ -77,6 +97,7 @@ export async function dealPosition() {
     labels: "french",
   });
   await openPosition(result.notation);
+  pickShownExample();
 }
 
 // ------------------------------------------------------------------ edit
@@ -84,6 +105,7 @@ export function drawEditing(message) {
   const position = state.editing;
   try {
     drawBoard($("#board"), position, {});
+    zonesAsButtons();
   } catch {
     $("#board").replaceChildren();
   }
@@ -100,9 +122,19 @@ export function drawEditing(message) {
   }
 }
 
+// An edit makes another position: the notes of the one opened (its description) and the
+// analysis of it no longer apply.
+function edited() {
+  if (state.current) state.current.description = "";
+  $("#description").textContent = "";
+  $("#analysis-output").replaceChildren();
+  $("#why-output").replaceChildren();
+}
+
 // Change the position being edited with `fn` (which may return a new one) and check it.
 async function editPosition(fn) {
   if (!state.editing) state.editing = structuredClone(state.current.position);
+  edited();
   try {
     const replaced = fn(state.editing);
     if (replaced) state.editing = replaced;
@@ -114,21 +146,31 @@ async function editPosition(fn) {
   await validateEditing();
 }
 
+// The 40 cards to place, each a button (Tab to it, Enter or Space chooses it); the chosen one
+// is marked (aria-pressed) without drawing the palette again, so the focus stays on it.
 export function drawPalette() {
   const palette = $("#palette");
   render(palette, () => {
     palette.replaceChildren();
     for (const code of DECK) {
-      const card = cardElement(code);
-      if (state.chosenCard === code) card.classList.add("chosen");
+      const card = cardElement(code, { tag: "button" });
       card.addEventListener("click", () => {
         state.chosenCard = state.chosenCard === code ? null : code;
-        drawPalette();
-        status(state.chosenCard ? `${label(code)} chosen: click a zone on the board` : "");
+        markChosen();
+        status(state.chosenCard ? `${label(code)} chosen: click a zone on the board (or Tab to it and press Enter)` : "");
       });
       palette.append(card);
     }
+    markChosen();
   });
+}
+
+function markChosen() {
+  for (const card of $("#palette").querySelectorAll("[data-card]")) {
+    const chosen = card.dataset.card === state.chosenCard;
+    card.classList.toggle("chosen", chosen);
+    card.setAttribute("aria-pressed", String(chosen));
+  }
 }
 
 function removeCard(position, code) {
@@ -161,6 +203,8 @@ async function placeCard(zoneName) {
     return;
   }
   removeCard(position, code);
+  edited();
+  status(""); // "... chosen: click a zone" is done
   if (kind === "hand") player.hand.push(code);
   else if (kind === "layout") {
     if (!player.layout.length || (state.newMeld && state.layoutTarget === zoneName)) player.layout.push([]);
@@ -177,12 +221,13 @@ async function validateEditing() {
   const position = state.editing;
   try {
     const result = await api("notation", { position, labels: "french" });
-    state.current = { ...state.current, notation: result.notation, position: result.position, over: false };
+    state.current = { ...state.current, notation: result.notation, position: result.position, over: false, description: "", names: [] };
     state.editing = structuredClone(result.position);
     state.invalid = null;
     drawCurrent();
     drawEditing("");
     problem("");
+    pickShownExample();
     const url = new URL(window.location.href); // the address bar follows the position shown
     url.searchParams.set("position", result.notation);
     window.history.replaceState(null, "", url);
@@ -201,6 +246,26 @@ export function boardClicked(event) {
   if (zone) placeCard(zone.dataset.zone).catch(failed);
 }
 
+// Enter or Space on a zone in Setup (each zone is a button there): the chosen card placed on it,
+// and the focus back on the zone once the board is drawn again.
+export function boardKey(event) {
+  if (state.mode !== "setup" || (event.key !== "Enter" && event.key !== " ")) return;
+  const zone = event.target.closest("[data-zone]");
+  if (!zone) return;
+  event.preventDefault();
+  const name = zone.dataset.zone;
+  placeCard(name).then(() => $(`#board [data-zone="${name}"]`)?.focus()).catch(failed);
+}
+
+// The zones of the board edited, reachable by the keyboard (Tab) as buttons.
+function zonesAsButtons() {
+  for (const zone of $("#board").querySelectorAll("[data-zone]")) {
+    zone.tabIndex = 0;
+    zone.setAttribute("role", "button");
+    zone.setAttribute("aria-label", `place the chosen card: ${zone.dataset.zone.replace("-", " of player ")}`);
+  }
+}
+
 // The position being edited drawn again (the labels switched), with the problem it shows.
 export function redrawEditing() {
   if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? $("#problem").textContent : "");
@@ -212,8 +277,7 @@ export function newMeld() {
 }
 
 export function clearBoard() {
-  $("#description").textContent = ""; // the notes were about the position cleared
-  return editPosition((p) => emptyPosition(p.variant || "classic"));
+  return editPosition((p) => emptyPosition(p.variant || "classic")); // its notes go with it
 }
 
 // ------------------------------------------------------------------ save

@@ -38,6 +38,9 @@ export const state = {
   review: null, // the last review (review)
   puzzle: null, // the puzzle being solved (puzzles)
   hintsExpanded: false, // a hint shows every move, not only the top ones (analysis, play)
+  // The board of the tabs that have their own (the game's view, the reviewed ply, the puzzle):
+  // {notation, position, description, names, over, winner}, or null before there is one.
+  shown: { play: null, review: null, puzzles: null },
 };
 export const renders = new Map(); // container -> function drawing it again (labels switch)
 
@@ -75,13 +78,55 @@ export function switchMode(mode) {
 }
 
 // ------------------------------------------------------------------ board
+// What a tab with its own board shows before it has a position.
+const NONE_YET = {
+  play: "No game yet: choose a variant, a bot and a seed, then New game.",
+  review: "No record reviewed yet: paste, upload or choose one, then Review.",
+  puzzles: "No puzzle open: choose one from the list.",
+};
+
+// The position the tab draws: Analysis and Setup the board's position, the other tabs their own.
+export function shownPosition(mode = state.mode) {
+  return mode in state.shown ? state.shown[mode] : state.current;
+}
+
+// The board, its description and its notation line drawn for the tab shown, and nothing that
+// belongs to another tab (a preview, another tab's position, an invalid edit's red line).
 export function drawCurrent() {
-  const cur = state.current;
-  if (!cur) return;
-  drawBoard($("#board"), cur.position, { names: cur.names || [], over: cur.over, winner: cur.winner });
+  const board = $("#board");
+  const line = $("#notation-line");
+  delete line.dataset.invalid;
+  if (state.mode === "analysis" && state.invalid && state.editing) {
+    // An edit left the position invalid: Analysis shows it (and refuses to analyse it).
+    try {
+      drawBoard(board, state.editing, {});
+    } catch {
+      board.replaceChildren();
+    }
+    $("#description").textContent = "";
+    line.textContent = `invalid position: ${state.invalid}`;
+    line.dataset.invalid = "true";
+    board.dataset.variant = state.editing.variant || "";
+    return;
+  }
+  const cur = shownPosition();
+  if (!cur) {
+    board.replaceChildren(el("div", "board-empty", NONE_YET[state.mode] || ""));
+    $("#description").textContent = "";
+    line.textContent = "";
+    board.dataset.variant = "";
+    return;
+  }
+  drawBoard(board, cur.position, { names: cur.names || [], over: cur.over, winner: cur.winner });
   $("#description").textContent = cur.description || "";
-  $("#notation-line").textContent = cur.notation || "";
-  $("#board").dataset.variant = cur.position.variant || "";
+  line.textContent = cur.notation || "";
+  board.dataset.variant = cur.position.variant || "";
+}
+
+// A position for a tab's own board, its data read from the notation by the server.
+export async function boardPosition(notation, extra = {}) {
+  const shown = await api("notation", { position: notation, labels: "french" });
+  return { notation: shown.notation, position: shown.position, description: "", names: [], over: false, winner: null, ...extra };
 }
 
 // ------------------------------------------------------------------ searches
