@@ -21,6 +21,7 @@ from analyzer.core.errors import (
 )
 from analyzer.core.plain import relabel
 from analyzer.core.rules import PRESETS, Rules, get_rules
+from analyzer.core.stakes import StakeRule
 from analyzer.core.state import GameState
 from analyzer.formats.notation import NotationError, looks_like_notation, parse_notation
 from analyzer.formats.position import load_position, parse_json
@@ -39,6 +40,7 @@ __all__ = [
     "json_input",
     "position_arg",
     "rules_of",
+    "stakes_of",
 ]
 
 
@@ -55,6 +57,22 @@ def rules_of(variant: str, players: int | None = None) -> Rules:
         return rules.with_players(players)
     except ValueError as exc:
         usage(f"--players: {exc}")
+
+
+def stakes_of(stakes: str | None, match: int) -> StakeRule | None:
+    """The stake rule ``--stakes`` names (R21), ``None`` for the variant's; ``--stakes`` without
+    ``--match`` or an unknown rule is a usage error naming the option."""
+    if stakes is None:
+        return None
+    if not match:
+        usage("--stakes needs --match N: the stakes are those of a match")
+    try:
+        return StakeRule(stakes.strip().lower())
+    except ValueError:
+        usage(
+            f"--stakes: unknown stake rule {clip(stakes)!r} "
+            f"(known: {', '.join(r.value for r in StakeRule)})"
+        )
 
 
 def bots_arg(text: str, option: str = "--bots", rules: Rules | None = None) -> list[str]:

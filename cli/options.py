@@ -18,7 +18,9 @@ __all__ = [
     "ForceOpt",
     "JsonOpt",
     "LabelsOpt",
+    "MatchOpt",
     "PlayersOpt",
+    "StakesOpt",
     "TimeOpt",
     "VariantLabelsOpt",
     "VariantOpt",
@@ -33,6 +35,26 @@ VariantOpt = Annotated[
     ),
 ]
 
+MatchOpt = Annotated[
+    int,
+    typer.Option(
+        "--match",
+        min=0,
+        max=1000,
+        metavar="N",
+        help="Play matches of N deals: the deal passes round the table and each deal is played "
+        "for the stake of the stake rule (--stakes; R21). 0: single deals.",
+    ),
+]
+StakesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--stakes",
+        metavar="RULE",
+        help="The stake rule of a match (R21): single, double_after_draw (classic's default) or "
+        "tableau; default: the variant's. Needs --match.",
+    ),
+]
 PlayersOpt = Annotated[
     int | None,
     typer.Option(

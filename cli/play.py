@@ -13,18 +13,22 @@ from rich.table import Table
 from analyzer.analysis.advisor import advise
 from analyzer.analysis.engines import MCTS_SEARCHES
 from analyzer.analysis.verdict import verdict_sentence
+from analyzer.bots.game import game_seed
 from analyzer.bots.registry import Bot, make_bot
+from analyzer.bots.simulate import match_dealer
 from analyzer.core.cards import Labels, clip, counted, format_card, format_mask
 from analyzer.core.dealing import deal, view
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Give, Move, Pass, parse_move, small_number
 from analyzer.core.rules import Rules
+from analyzer.core.stakes import StakeRule, Standing, default_stakes
 from analyzer.core.state import GameState, Phase
+from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
 from cli.boundary import domain, usage
 from cli.console import out
-from cli.inputs import bots_arg, rules_of
-from cli.options import ForceOpt, PlayersOpt, VariantLabelsOpt, VariantOpt
+from cli.inputs import bots_arg, rules_of, stakes_of
+from cli.options import ForceOpt, MatchOpt, PlayersOpt, StakesOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import OutputFile, maybe, output_file
 
 __all__ = ["Quit", "list_moves", "play", "typed_move"]
@@ -65,8 +69,14 @@ def play(
             "played for you, the card going by shown in one line).",
         ),
     ] = False,
+    match: MatchOpt = 0,
+    stakes: StakesOpt = None,
 ) -> None:
     """Play a deal against bots in the terminal. Type a move, its number, 'hint', 'moves' or 'quit'.
+
+    With --match N, a match of N deals: the deal passes round the table and each deal is played
+    for the stake its stake rule gives (--stakes; R21), with the running score after each deal;
+    --record then writes a match record.
 
     Cards are shown in --labels (default: the variant's); typed moves are read in those labels
     unless their own cards decide (R2). When pass is your only legal move it is played for you
@@ -84,9 +94,10 @@ def play(
     if len(names) != rules.players - 1:
         others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
         usage(f"give {others_text} for the other seats")
+    rule = stakes_of(stakes, match)
     target = output_file(record, "--record", force=force)
     with maybe(target):
-        _game(rules, seat, names, seed, target, confirm)
+        _game(rules, seat, names, seed, target, confirm, match, rule)
 
 
 class Quit(Exception):
@@ -100,6 +111,8 @@ def _game(
     seed: int | None,
     target: OutputFile | None,
     confirm: bool,
+    match: int = 0,
+    stakes: StakeRule | None = None,
 ) -> None:
     others = [make_bot(n) for n in names]
     seats: list[Bot | None] = list(others)
@@ -108,20 +121,40 @@ def _game(
         seed = random.randrange(2**31)
     players = [*names]
     players.insert(seat, "human")
-    rng = random.Random(seed)
-    state = start = deal(rules, rng)
-    history: list[tuple[int | None, Move]] = []
     lab = rules.labels
+    # A match (R21): deal k is dealt with game_seed(seed, k), the first dealer drawn with the seed
+    # and the deal passing round the table, as 'simulate --match' and play_match deal it.
+    first = Standing.start(
+        stakes or default_stakes(rules), rules.players, match_dealer(rules, seed, 0, match) or 0
+    )
+    standing = first
+    done: list[tuple[GameState, list[tuple[int | None, Move]], GameState]] = []
+    deal_seed = game_seed(seed, 0) if match else seed
+    rng = random.Random(deal_seed)
+    state = start = deal(rules, rng, dealer=standing.dealer if match else None)
+    history: list[tuple[int | None, Move]] = []
 
     def save() -> None:
         # In place after every move (whole each time): a game cut short keeps its record.
-        if target is not None:
+        if target is None:
+            return
+        if match:
+            lines = match_lines(
+                [*done, (start, history, state)],
+                first,
+                seeds=[game_seed(seed, k) for k in range(len(done) + 1)],
+                players=players,
+                seed=seed,
+                planned=match,
+            )
+        else:
             lines = record_lines(start, history, state, seed=seed, players=players)
-            target.publish("\n".join(lines) + "\n")
+        target.publish("\n".join(lines) + "\n")
 
     save()
+    what = f"a match of {counted(match, 'deal')}, stakes {standing.rule}, " if match else ""
     out.print(
-        f"conquian play: {rules.name}, {rules.players} players, you are player {seat}. "
+        f"conquian play: {rules.name}, {rules.players} players, {what}you are player {seat}. "
         "Type 'help' for commands."
     )
     for player, bot in enumerate(seats):
@@ -132,64 +165,102 @@ def _game(
                 else "every card, yours and the stock order"
             )
             out.print(f"player {player} ({bot.name}) sees {sight}: a ceiling, not a fair opponent")
-    try:
-        while not state.is_terminal():
-            if state.is_chance_node():
-                move: Move = state.chance_outcomes()[0][0]
-                history.append((None, move))
-                state = state.apply(move)
-                assert state.centre is not None
-                out.print(
-                    f"player {state.to_act} turns {format_card(state.centre.card, lab)} (R10)"
-                )
-                save()
-                continue
-            player = state.current_player()
-            bot = seats[player]
-            if bot is not None:
-                # A ceiling bot (sees_all: oracle, oracle-greedy, peek) is given the whole deal,
-                # as in simulate; every other bot its own view.
-                seen = state if getattr(bot, "sees_all", False) else view(state, player)
-                move = bot.choose(seen, rng)
-                if isinstance(move, Give):
-                    # The exchange is face down (R9): nobody sees another player's pass.
-                    out.print(f"player {player} ({bot.name}) has chosen a card to pass")
-                else:
-                    out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
-            elif not confirm and state.legal_moves() == [Pass()]:
-                # Nothing to choose (R12): the card goes by, shown in one line.
-                move = Pass()
-                assert state.centre is not None
-                c = state.centre
-                out.print(
-                    f"you pass {format_card(c.card, lab)} ({c.kind} by player {c.source}): "
-                    "the only legal move",
-                    markup=False,
-                )
-            else:
-                move = _ask(state, seat)
-            history.append((player, move))
-            exchanging = state.phase is Phase.EXCHANGE
-            state = state.apply(move)
+    for k in range(max(match, 1)):
+        if k:
+            rng = random.Random(game_seed(seed, k))
+            state = start = deal(rules, rng, dealer=standing.dealer)
+            history = []
             save()
-            if exchanging and state.phase is not Phase.EXCHANGE:
-                got = state.hand(seat) & ~start.hand(seat)
-                out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
-    except (Quit, KeyboardInterrupt) as exc:
-        out.print("\nGame abandoned.")
-        _commit(target)
-        if isinstance(exc, KeyboardInterrupt):
-            raise typer.Exit(130) from None
-        return
-    except EOFError:
-        out.print()  # ends the prompt's line
-        saved = f"; the record is saved in {target.path}" if target is not None else ""
-        domain(f"the input ended before the deal did, after {counted(len(history), 'move')}{saved}")
-    _render(state, seat)
-    if state.winner is None:
-        out.print("The deal is a draw (R18).")
-    else:
-        out.print("You won!" if state.winner == seat else f"Player {state.winner} won.")
+            out.print(
+                f"\nDeal {k + 1} of {match}: player {standing.dealer} deals; stake "
+                f"{standing.stake}{f', {standing.pool} in the pool' if standing.pool else ''}."
+            )
+        try:
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    move: Move = state.chance_outcomes()[0][0]
+                    history.append((None, move))
+                    state = state.apply(move)
+                    assert state.centre is not None
+                    out.print(
+                        f"player {state.to_act} turns {format_card(state.centre.card, lab)} (R10)"
+                    )
+                    save()
+                    continue
+                player = state.current_player()
+                bot = seats[player]
+                if bot is not None:
+                    # A ceiling bot (sees_all: oracle, oracle-greedy, peek) is given the whole
+                    # deal, as in simulate; every other bot its own view.
+                    seen = state if getattr(bot, "sees_all", False) else view(state, player)
+                    move = bot.choose(seen, rng)
+                    if isinstance(move, Give):
+                        # The exchange is face down (R9): nobody sees another player's pass.
+                        out.print(f"player {player} ({bot.name}) has chosen a card to pass")
+                    else:
+                        out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
+                elif not confirm and state.legal_moves() == [Pass()]:
+                    # Nothing to choose (R12): the card goes by, shown in one line.
+                    move = Pass()
+                    assert state.centre is not None
+                    c = state.centre
+                    out.print(
+                        f"you pass {format_card(c.card, lab)} ({c.kind} by player {c.source}): "
+                        "the only legal move",
+                        markup=False,
+                    )
+                else:
+                    move = _ask(state, seat)
+                history.append((player, move))
+                exchanging = state.phase is Phase.EXCHANGE
+                state = state.apply(move)
+                save()
+                if exchanging and state.phase is not Phase.EXCHANGE:
+                    got = state.hand(seat) & ~start.hand(seat)
+                    out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
+        except (Quit, KeyboardInterrupt) as exc:
+            out.print("\nGame abandoned.")
+            _commit(target)
+            if isinstance(exc, KeyboardInterrupt):
+                raise typer.Exit(130) from None
+            return
+        except EOFError:
+            out.print()  # ends the prompt's line
+            saved = f"; the record is saved in {target.path}" if target is not None else ""
+            domain(f"the input ended before the deal did, after {counted(len(history), 'move')}{saved}")
+        _render(state, seat)
+        if state.winner is None:
+            out.print("The deal is a draw (R18).")
+        else:
+            out.print("You won!" if state.winner == seat else f"Player {state.winner} won.")
+        if match:
+            done.append((start, history, state))
+            before, standing = standing, standing.after(state.winner)
+            won = standing.won(before)[seat]
+            pool = f"; {standing.pool} in the pool" if standing.pool else ""
+            if won > 0:
+                paid = f"you won {won}"
+            elif won < 0:
+                paid = f"you put {-won} into the pool" if state.winner is None else f"you paid {-won}"
+            else:
+                paid = "nothing paid"
+            out.print(
+                f"Deal {k + 1} of {match}: {paid}. Score: "
+                + ", ".join(
+                    f"{'you' if p == seat else f'player {p}'} {v:+d}" for p, v in enumerate(standing.scores)
+                )
+                + f"{pool}."
+            )
+    if match:
+        mine = standing.scores[seat]
+        best = max(standing.scores)
+        if len(set(standing.scores)) == 1:
+            verdict = "the match is level"
+        elif mine == best:
+            verdict = "you won the match" if standing.scores.count(best) == 1 else "you share the lead"
+        else:
+            verdict = "you lost the match"
+        out.print(f"Match over after {counted(match, 'deal')}: {verdict} ({mine:+d}).")
     _commit(target)
 
 

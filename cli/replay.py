@@ -8,6 +8,7 @@ import typer
 
 from analyzer.core.cards import counted
 from analyzer.core.plain import relabel
+from analyzer.formats.matches import MatchReplay, is_match_text, replay_match_lines
 from analyzer.formats.records import replay_lines
 from cli.boundary import json_errors
 from cli.console import emit, out
@@ -20,18 +21,26 @@ __all__ = ["replay"]
 def replay(
     record: Annotated[
         str,
-        typer.Argument(metavar="RECORD", help="Game record (JSON lines), or - for stdin."),
+        typer.Argument(
+            metavar="RECORD", help="Game or match record (JSON lines), or - for stdin."
+        ),
     ],
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Re-play a game record and check every move; report the first illegal one.
 
-    With --json a record that is not valid also prints {"valid": false, "error": ...}.
+    A match record (play --match, docs/record-format.md) is replayed deal by deal, and its stakes
+    are recomputed from the results (R21). With --json a record that is not valid also prints
+    {"valid": false, "error": ...}.
     """
     json_errors(as_json)
     text, _ = input_text(record, "record file")
-    result = replay_lines(text.splitlines())
+    lines = text.splitlines()
+    if lines and is_match_text(lines[0]):
+        _match(replay_match_lines(lines), as_json)
+        return
+    result = replay_lines(lines)
     final = relabel(result.final, labels)
     data: dict[str, Any] = {
         "valid": True,
@@ -51,3 +60,47 @@ def replay(
         )
     else:
         out.print(f"Not finished: {final.describe()}.", markup=False)
+
+
+def _match(match: MatchReplay, as_json: bool) -> None:
+    """Report a replayed match: each deal's dealer, stake, winner and winnings, then the scores."""
+    deals: list[dict[str, Any]] = []
+    for k, deal in enumerate(match.deals):
+        entry: dict[str, Any] = {
+            "moves": len(deal.moves),
+            "finished": deal.finished,
+            "winner": deal.final.winner if deal.finished else None,
+            "dealer": deal.start.dealer,
+            "stake": match.standings[k].stake,
+        }
+        if k + 1 < len(match.standings):
+            entry["won"] = list(match.standings[k + 1].won(match.standings[k]))
+        deals.append(entry)
+    final = match.final
+    data: dict[str, Any] = {
+        "valid": True,
+        "match": True,
+        "variant": match.deals[0].start.rules.name,
+        "stakes": str(final.rule),
+        "deals": deals,
+        "scores": list(final.scores),
+        "standing": final.as_dict(),
+    }
+    if as_json:
+        emit(data)
+        return
+    out.print(
+        f"Valid match record: {counted(len(deals), 'deal')}, {data['variant']}, stakes {data['stakes']}."
+    )
+    for k, entry in enumerate(deals, 1):
+        if not entry["finished"]:
+            outcome = "not finished"
+        elif entry["winner"] is None:
+            outcome = "a draw"
+        else:
+            outcome = f"player {entry['winner']} won"
+        out.print(
+            f"Deal {k} (dealer {entry['dealer']}, stake {entry['stake']}): {outcome}.", markup=False
+        )
+    pool = f"; {final.pool} in the pool" if final.pool else ""
+    out.print(f"Scores: {', '.join(f'player {p} {s:+d}' for p, s in enumerate(final.scores))}{pool}.")

@@ -15,6 +15,8 @@ from analyzer.analysis.review import (
     Label,
     review_record,
 )
+from analyzer.core.cards import Labels, counted
+from analyzer.formats.matches import MatchReplay, is_match_text, replay_match_lines
 from analyzer.formats.records import replay_lines
 from analyzer.service.results import review_data
 from cli.boundary import usage
@@ -40,8 +42,19 @@ MARKS = {
 def review(
     record: Annotated[
         str,
-        typer.Argument(metavar="RECORD", help="Game record (JSON lines), or - for stdin."),
+        typer.Argument(
+            metavar="RECORD", help="Game or match record (JSON lines), or - for stdin."
+        ),
     ],
+    deal: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            min=1,
+            metavar="K",
+            help="Of a match record: review deal K only (default: every deal).",
+        ),
+    ] = None,
     samples: Annotated[
         int | None,
         typer.Option(
@@ -98,12 +111,27 @@ def review(
     Labels by the drop in expected result (win +1, draw 0, loss -1): blunder >= 0.3, mistake
     >= 0.2, inaccuracy >= 0.1, good above 0, best none; a move that makes a loss sure (or misses
     a sure win) is a blunder unless the game was already nearly decided. Forced moves (one
-    choice) and turns of the stock are not reviewed. See docs/review.md.
+    choice) and turns of the stock are not reviewed. A match record (play --match) is reviewed
+    deal by deal (--deal K: one deal). See docs/review.md.
     """
     target = svg_file(svg, force=force, inputs=[record])
     with maybe(target):
         text, _ = input_text(record, "record file")
-        replay = replay_lines(text.splitlines())
+        lines = text.splitlines()
+        if lines and is_match_text(lines[0]):
+            match = replay_match_lines(lines)
+            if deal is not None and deal > len(match.deals):
+                usage(f"--deal {deal}: the match record holds {counted(len(match.deals), 'deal')}")
+            if deal is None and svg is not None:
+                usage("--svg plots one game: give --deal K with a match record")
+            if deal is None:
+                _review_match(match, samples, seed, time_limit, budget, engine, labels, as_json)
+                return
+            replay = match.deals[deal - 1]
+        elif deal is not None:
+            usage("--deal is for a match record (play --match); this is a game record")
+        else:
+            replay = replay_lines(lines)
         if budget is not None and searching_engine(engine, replay.start).name == "v3":
             usage(
                 "--budget counts the positions of engines v2 and v1; this game is reviewed by v3 "
@@ -130,6 +158,45 @@ def review(
         emit(data)
         return
     _print(result, data, svg, plies=len(replay.moves))
+
+
+def _review_match(
+    match: MatchReplay,
+    samples: int | None,
+    seed: int,
+    time_limit: float,
+    budget: int | None,
+    engine: str,
+    labels: Labels | None,
+    as_json: bool,
+) -> None:
+    """Review every deal of a match with the same settings; the JSON holds one review per deal."""
+    reviews: list[dict[str, Any]] = []
+    results: list[GameReview] = []
+    bar = progress("reviewing", as_json, transient=True)
+    with bar:
+        task = bar.add_task("decisions", total=None)
+        for replay in match.deals:
+            result = review_record(
+                replay,
+                samples=samples,
+                seed=seed,
+                time_limit=time_limit,
+                node_budget=budget,
+                engine=engine,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )
+            results.append(result)
+            reviews.append(review_data(result, labels or replay.start.rules.labels))
+    if as_json:
+        emit({"match": True, "stakes": str(match.final.rule), "deals": reviews,
+              "scores": list(match.final.scores)})  # fmt: skip
+        return
+    for k, (replay, result, data) in enumerate(zip(match.deals, results, reviews, strict=True), 1):
+        out.print(f"Deal {k} of {len(match.deals)} (dealer {replay.start.dealer}):", markup=False)
+        _print(result, data, None, plies=len(replay.moves))
+    scores = ", ".join(f"player {p} {v:+d}" for p, v in enumerate(match.final.scores))
+    out.print(f"Match scores (stakes {match.final.rule}, R21): {scores}.", markup=False)
 
 
 def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: int) -> None:

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from analyzer.bots.match import MatchSummary
 from analyzer.bots.registry import BOTS
 from analyzer.bots.simulate import BACKENDS, GameResult, Summary, game_seed, seating
 from analyzer.bots.simulate import simulate as simulate_games
@@ -17,14 +18,15 @@ from analyzer.core.cards import Labels, clip, counted
 from analyzer.core.errors import ConquianError
 from analyzer.core.plain import relabel
 from analyzer.core.rules import Rules
+from analyzer.core.stakes import default_stakes
 from analyzer.formats.jsonio import json_text
 from analyzer.formats.records import record_lines
 from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import RecordHeader
 from cli.boundary import domain, usage
 from cli.console import emit, err, out
-from cli.inputs import bots_arg, rules_of
-from cli.options import JsonOpt, PlayersOpt, VariantLabelsOpt, VariantOpt
+from cli.inputs import bots_arg, rules_of, stakes_of
+from cli.options import JsonOpt, MatchOpt, PlayersOpt, StakesOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import output_directory
 from cli.progress import progress
 
@@ -103,10 +105,18 @@ def simulate(
         ),
     ] = None,
     labels: VariantLabelsOpt = None,
+    match: MatchOpt = 0,
+    stakes: StakesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play many deals between bots; print win and draw rates with 95% intervals."""
+    """Play many deals between bots; print win and draw rates with 95% intervals.
+
+    With --match N the deals are played as matches of N (R21: the deal passes round the table,
+    each deal played for its stake, --rotate moving the bots once per match), and each bot's mean
+    stake won per deal is reported with a 95% interval over the matches.
+    """
     rules = rules_of(variant, players)
+    rule = stakes_of(stakes, match) or default_stakes(rules)
     if bots is None:
         bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
     names = bots_arg(bots, rules=rules)
@@ -126,6 +136,7 @@ def simulate(
         require("analyzer.interop.ray", "ray", "--backend ray")
     directory = _records_dir(records, rules, seed, first, games, seats, rotate)
     summary = Summary(rules.players)
+    matches = MatchSummary(rules, match, rule) if match else None
     interrupted = False
     bar = progress("games", as_json, transient=False)
     previous = signal.signal(signal.SIGTERM, _terminate)
@@ -143,11 +154,14 @@ def simulate(
                 backend=backend,
                 address=address,
                 first=first,
+                match=match,
             )
             for result in results:
                 if directory is not None:
                     _write_record(directory, result, labels)
                 summary.add(result)
+                if matches is not None:
+                    matches.add(result)
                 bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
@@ -162,6 +176,7 @@ def simulate(
         "rotate": rotate,
         "interrupted": interrupted,
         **summary.as_dict(),
+        **(matches.as_dict() if matches is not None else {}),
     }
     if as_json:
         emit(data)
@@ -298,3 +313,20 @@ def _print_summary(data: dict[str, Any], rules: Rules) -> None:
                 f"{low:.3f} - {high:.3f}",
             )
     out.print(table)
+    if data.get("match"):
+        stakes = Table(
+            title=f"Matches of {counted(data['match'], 'deal')}, stakes {data['stakes']} (R21): "
+            f"{data['matches']} {'match' if data['matches'] == 1 else 'matches'}"
+        )
+        for col in ("", "stake won per deal", "95% interval (over matches)"):
+            stakes.add_column(col)
+        for p, value in enumerate(data["stake_per_deal"]):
+            stakes.add_row(f"seat {p}", f"{value:+.3f}", "")
+        for name, entry in data["bot_stake_per_deal"].items():
+            ci = entry["ci95"]
+            stakes.add_row(
+                f"bot {name}",
+                f"{entry['mean']:+.3f}",
+                "- (fewer than 2 matches)" if ci is None else f"{ci[0]:+.3f} to {ci[1]:+.3f}",
+            )
+        out.print(stakes)

@@ -89,7 +89,8 @@ def test_the_engine_as_a_subprocess_answers_in_order() -> None:
                                      "--time-limit", "30")["moves"]  # fmt: skip
     assert by_id[11]["result"]["commands"] == ["analyze", "melds", "hint", "solve", "why",
                                                "notation", "deal", "moves", "play", "record",
-                                               "review", "examples", "puzzle"]  # fmt: skip
+                                               "review", "examples", "variants", "standing",
+                                               "puzzle"]  # fmt: skip
 
 
 def test_solve_all_moves_through_the_engine_equals_the_command(tmp_path: Any) -> None:

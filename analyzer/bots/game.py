@@ -76,8 +76,13 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7_919 + 12_345) % (2**63)
 
 
-def play_game(rules: Rules | str, seats: Sequence[str], seed: int, index: int = 0) -> GameResult:
+def play_game(
+    rules: Rules | str, seats: Sequence[str], seed: int, index: int = 0, dealer: int | None = None
+) -> GameResult:
     """Deal with ``seed`` and play to the end, each seat's bot seeing only its view.
+
+    ``dealer`` deals (R8); by default he is drawn with the seed.  A match passes the deal round
+    the table (R21).
 
     Raises
     ------
@@ -89,7 +94,7 @@ def play_game(rules: Rules | str, seats: Sequence[str], seed: int, index: int = 
         raise ConquianError(f"{rules.name} needs {rules.players} bots, got {len(seats)}")
     bots = [make_bot(name) for name in seats]
     rng = random.Random(seed)
-    state = start = deal(rules, rng)
+    state = start = deal(rules, rng, dealer=dealer)
     moves: list[tuple[int | None, Move]] = []
     while not state.is_terminal():
         if state.is_chance_node():

@@ -9,6 +9,7 @@ local Ray runtime or a cluster; :mod:`analyzer.interop.ray`).
 from __future__ import annotations
 
 import multiprocessing
+import random
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -47,9 +48,22 @@ def _plugin_backend(name: str) -> Callable[..., Iterator[GameResult]]:
     )
 
 
-def _job(args: tuple[str | Rules, tuple[str, ...], int, int]) -> GameResult:
-    name, seats, seed, index = args
-    return play_game(name, seats, seed, index)
+Task = tuple[str | Rules, tuple[str, ...], int, int, int | None]
+"""A game to play: the rules, the bot at each seat, the deal's seed, its index, its dealer."""
+
+
+def _job(args: Task) -> GameResult:
+    return play_game(*args)
+
+
+def match_dealer(rules: Rules, seed: int, index: int, match: int) -> int | None:
+    """The dealer of game ``index`` of a run played as matches of ``match`` deals (R21): the first
+    deal of each match drawn with its seed, then the next player in turn order every deal; with
+    ``match`` 0 (no matches), ``None``: each deal draws its own."""
+    if match <= 0:
+        return None
+    first = index - index % match
+    return (random.Random(game_seed(seed, first)).randrange(rules.players) + index - first) % rules.players
 
 
 def simulate(
@@ -63,6 +77,7 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     first: int = 0,
+    match: int = 0,
 ) -> Iterator[GameResult]:
     """Play ``games`` deals and yield them in game order.
 
@@ -91,6 +106,10 @@ def simulate(
     address : str, optional
         With ``backend="ray"``: the Ray cluster to join (``"HOST:PORT"`` or
         ``"auto"``); without it a local Ray runtime starts and stops.
+    match : int
+        Deals per match (0: none).  Games ``k * match`` to ``(k + 1) * match - 1`` are match
+        ``k``: the deal passes round the table (:func:`match_dealer`, R21) and, with ``rotate``,
+        the bots rotate once per match instead of once per deal.
 
     Yields
     ------
@@ -119,10 +138,20 @@ def simulate(
     for name in names:
         make_bot(name)  # fail early on an unknown bot
 
-    def tasks(start: int, stop: int) -> list[tuple[str | Rules, tuple[str, ...], int, int]]:
+    if match < 0:
+        raise ConquianError(f"a match has at least 1 deal, not {match}")
+
+    def tasks(start: int, stop: int) -> list[Task]:
         # The rules travel whole (a player count or options other than the preset's).
         return [
-            (rules, seating(names, i, rotate), game_seed(seed, i), i) for i in range(first + start, first + stop)
+            (
+                rules,
+                seating(names, i // match if match else i, rotate),
+                game_seed(seed, i),
+                i,
+                match_dealer(rules, seed, i, match),
+            )
+            for i in range(first + start, first + stop)
         ]
 
     if backend != "local":

@@ -63,7 +63,7 @@ except ImportError as _exc:
 
 __all__ = ["Task", "connect", "play_chunk", "run"]
 
-Task = tuple[str | Rules, tuple[str, ...], int, int]
+Task = tuple[str | Rules, tuple[str, ...], int, int, int | None]
 """One game to play: variant name, bot per seat, game seed, game index."""
 
 
@@ -80,7 +80,7 @@ def play_chunk(tasks: Sequence[Task], bots: Mapping[str, Any] | None = None) -> 
     """
     for name, factory in (bots or {}).items():
         register_bot(name, factory)
-    return [play_game(name, seats, seed, index) for name, seats, seed, index in tasks]
+    return [play_game(*task) for task in tasks]
 
 
 def connect(address: str | None = None, jobs: int = 1) -> bool:
@@ -217,7 +217,7 @@ def run(
 
 def _factories(tasks: Sequence[Task]) -> dict[str, Any]:
     """The driver's factory of every bot the tasks name (sent along: Ray pickles them by value)."""
-    names = {name for _, seats, _, _ in tasks for name in seats}
+    names = {name for _, seats, *_ in tasks for name in seats}
     return {name: BOTS[name] for name in sorted(names) if name in BOTS}
 
 

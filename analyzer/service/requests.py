@@ -10,6 +10,7 @@ answers in the order of the requests, errors as answers naming the ``field``
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards,
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.core.plain import relabel
 from analyzer.core.rules import PRESETS, get_rules
+from analyzer.core.stakes import StakeRule, Standing, default_stakes
 from analyzer.core.state import GameState
 from analyzer.formats.jsonio import (
     TOO_DEEP,
@@ -459,6 +461,43 @@ def _examples(request: dict[str, Any]) -> dict[str, Any]:
     return board.examples_data(_labels(request))
 
 
+def _variants(request: dict[str, Any]) -> dict[str, Any]:
+    # The presets with every option, their player counts and the stake rule of a match (R21).
+    return {
+        "variants": [
+            {**rules.as_dict(), "stakes": str(default_stakes(rules))} for rules in PRESETS.values()
+        ],
+        "stakes": [str(rule) for rule in StakeRule],
+    }
+
+
+def _standing(request: dict[str, Any]) -> dict[str, Any]:
+    # A match's standing after the deals won by 'winners' (null: a draw), R21: the board keeps
+    # the winners and asks here, so the stakes are counted in one place.
+    players = _int(request, "players", 2, 2, 4)
+    dealer = _int(request, "dealer", 0, 0, players - 1)
+    rule = _text(request, "stakes", "single")
+    winners = request.get("winners", [])
+    if not isinstance(winners, list) or not all(
+        w is None or (isinstance(w, int) and not isinstance(w, bool)) for w in winners
+    ):
+        raise RequestError("'winners' must be a list of seats or null (a draw)", "winners")
+    if len(winners) > 10_000:
+        raise RequestError("'winners' lists at most 10000 deals", "winners")
+    try:
+        standing = Standing.start(rule, players, dealer)
+        history = [standing]
+        for winner in winners:
+            history.append(history[-1].after(winner))
+    except ValueError as exc:
+        field = "stakes" if "stake rule" in str(exc) else "winners"
+        raise RequestError(str(exc), field) from None
+    return {
+        **history[-1].as_dict(),
+        "won": [list(after.won(before)) for before, after in itertools.pairwise(history)],
+    }
+
+
 def _puzzle(request: dict[str, Any]) -> dict[str, Any]:
     name = _text(request, "name")
     move = _text(request, "move") if "move" in request else None
@@ -499,6 +538,8 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
         _review, frozenset({"record", "samples", "seed", "time_limit", "budget", "engine"})
     ),
     "examples": (_examples, frozenset()),
+    "variants": (_variants, frozenset()),
+    "standing": (_standing, frozenset({"players", "dealer", "stakes", "winners"})),
     "puzzle": (_puzzle, frozenset({"name", "move", "reveal"})),
 }
 """Every command of the engine: its handler and the request fields it reads (besides ``id``,
