@@ -106,7 +106,7 @@ def is_match_text(first_line: str) -> bool:
     """True if ``first_line`` is a match record's header."""
     try:
         entry = json.loads(first_line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(entry, dict) and entry.get("format") == MATCH_FORMAT
 
@@ -114,7 +114,7 @@ def is_match_text(first_line: str) -> bool:
 def _entry(text: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
