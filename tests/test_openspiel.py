@@ -39,6 +39,16 @@ def test_random_sim_test_passes(variant: str, sims: int) -> None:
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize(
+    ("variant", "players"), [("megajogos", 2), ("megajogos", 4), ("mexican", 3), ("mexican_9_10", 4)]
+)
+def test_random_sim_test_passes_at_every_player_count(variant: str, players: int) -> None:
+    # R8: the 'players' parameter deals a count the variant allows; OpenSpiel's own checks pass.
+    game = pyspiel.load_game("python_conquian", {"variant": variant, "players": players})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+
+
 def test_random_sim_test_passes_with_rule_options_and_a_given_dealer() -> None:
     game = openspiel.load("megajogos", dealer=1, hand_melds="false", force_when="after_decline")
     assert game.rules.hand_melds is False and game.dealer == 1

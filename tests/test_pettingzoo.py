@@ -26,11 +26,19 @@ EXPECTED = (
 )
 
 
-@pytest.mark.parametrize("variant", ["classic", "megajogos"])
-def test_api_test_passes(variant: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("classic", None), ("megajogos", None), ("megajogos", 2), ("megajogos", 4), ("mexican", 3),
+     ("mexican_9_10", 4)],
+)  # fmt: skip
+def test_api_test_passes(variant: str, players: int | None) -> None:
+    # Every preset, and the player counts beyond a preset's own (R8: the 'players' parameter).
+    options = {} if players is None else {"players": players}
+    game = env(variant=variant, **options)
+    assert len(game.possible_agents) == (players or (3 if variant == "megajogos" else 2))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(env(variant=variant), num_cycles=200)
+        api_test(game, num_cycles=200)
     unexpected = [str(w.message) for w in caught if not str(w.message).startswith(EXPECTED)]
     assert unexpected == []
 
