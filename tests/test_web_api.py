@@ -86,6 +86,25 @@ def test_the_page_modules_import_no_circle_and_no_other_tab() -> None:
             assert set(graph.successors(name)) & tabs <= {"analysis.js"} - {name}, name
 
 
+def test_the_page_writes_no_variant_player_count_or_hand_size_of_its_own() -> None:
+    """The variants, their player counts, hand sizes, exchanges and stake rules come from the
+    server's variants answer (docs/web.md): no preset but the position format's default
+    (classic, for a position without a variant) is named in the page's code."""
+    from analyzer.core.rules import PRESETS
+
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    for name in PRESETS:
+        assert not re.search(rf"<option[^>]*>\s*{name}\b", html), name
+        assert f'value="{name}"' not in html, name
+    for path in STATIC.glob("*.js"):
+        code = "\n".join(line.split("//", 1)[0] for line in path.read_text(encoding="utf-8").splitlines())
+        for name in PRESETS:
+            if name != "classic":
+                assert not re.search(rf"[\"'`]{name}[\"'`]", code), (path.name, name)
+        assert not re.search(r"\b(HAND_SIZE|PLAYERS)\s*=", code), path.name
+        assert not re.search(r"stake\s*\*|\*\s*stake|scores\[[^\]]*\]\s*[-+]=", code), path.name  # no stake arithmetic
+
+
 def test_bundled_examples_are_the_repository_examples() -> None:
     bundled = ROOT / "cli" / "data" / "examples"
     for kind in ("positions", "records", "puzzles"):
@@ -108,6 +127,9 @@ QUICK = [
     {"id": 8, "cmd": "puzzle", "name": "classic-win-1"},
     {"id": 9, "cmd": "play", "position": FORCING, "move": "force 0"},
     {"id": 10, "action": "query_version"},
+    {"id": 11, "cmd": "variants"},
+    {"id": 12, "cmd": "standing", "players": 4, "dealer": 3, "stakes": "tableau", "winners": [None, 2, None]},
+    {"id": 13, "cmd": "deal", "variant": "megajogos", "players": 4, "seed": 2, "seat": 0, "dealer": 1},
 ]
 
 
@@ -214,6 +236,10 @@ BAD = [
     ("no such puzzle", {"id": 1, "cmd": "puzzle", "name": "../../etc/passwd"}, 400, "name", "no bundled puzzle"),
     ("not a record", {"id": 1, "cmd": "review", "record": '{"a": 1}'}, 400, "record", "record"),
     ("record move", {"id": 1, "cmd": "record", "position": FORCING, "moves": ["pass", "fly"]}, 400, "moves", "move 2"),
+    ("players of classic", {"id": 1, "cmd": "deal", "variant": "classic", "players": 3}, 400, "players", "(R8)"),
+    ("five players", {"id": 1, "cmd": "deal", "variant": "megajogos", "players": 5}, 400, "players", "from 2 to 4"),
+    ("unknown stakes", {"id": 1, "cmd": "standing", "stakes": "double"}, 400, "stakes", "unknown stake rule"),
+    ("winner not a seat", {"id": 1, "cmd": "standing", "players": 3, "winners": [0, 3]}, 400, "winners", "seat"),
 ]
 
 

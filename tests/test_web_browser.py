@@ -650,3 +650,249 @@ def test_moves_are_named_once_and_the_setup_is_usable_by_keyboard(page: Any) -> 
     page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
     assert "2H" in cards(page, "dead")
     assert page.evaluate("document.activeElement.dataset.zone") == "dead"
+
+
+# ------------------------------------------------------- variants, player counts, matches
+def play_to_the_end(page: Any, clicks: int = 200) -> str:
+    """Play the Play tab's deal to its end, choosing as the classic test does (go out, else
+    take, else the first choice); the game-over text."""
+    moves = page.locator("#play-moves")
+    for _ in range(clicks):
+        page.wait_for_selector('#play-moves[data-busy="false"]', timeout=WAIT)
+        if moves.get_attribute("data-over") == "true":
+            return page.inner_text("#play-moves .game-over")
+        texts = [c.get_attribute("data-move") for c in page.query_selector_all("#play-moves [data-move]")]
+        assert len(texts) >= 2  # a single legal move is played for the player
+        pick = next((t for t in texts if t.endswith(" out")), None) or next(
+            (t for t in texts if t.startswith("take")), texts[0]
+        )
+        before = page.locator("#play-log .log-line").count()
+        page.click(f'#play-moves [data-move="{pick}"]')
+        page.wait_for_selector(f"#play-log .log-line >> nth={before}", timeout=WAIT)
+    pytest.fail(f"the deal did not end within {clicks} clicks")
+
+
+def options(page: Any, selector: str) -> list[str]:
+    return page.eval_on_selector_all(f"{selector} option", "os => os.map((o) => o.value)")
+
+
+def value(page: Any, selector: str) -> str:
+    return str(page.eval_on_selector(selector, "e => e.value"))
+
+
+def test_every_variant_select_lists_the_presets_and_their_player_counts(page: Any) -> None:
+    """The variants come from the server's variants answer: every preset in every variant select,
+    the player counts of the one chosen, its own count and stake rule by default."""
+    from analyzer.core.rules import PRESETS
+    from analyzer.core.stakes import default_stakes
+
+    names = list(PRESETS)
+    assert len(names) == 4
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    assert options(page, "#deal-variant") == names
+    assert options(page, '[data-control="variant"]') == names
+    assert value(page, "#deal-variant") == "classic" and options(page, "#deal-players") == ["2"]
+    for name, rules in PRESETS.items():
+        page.select_option("#deal-variant", name)
+        assert options(page, "#deal-players") == [str(n) for n in rules.player_counts], name
+        assert value(page, "#deal-players") == str(rules.players), name
+    page.click('nav [data-mode="play"]')
+    assert options(page, "#play-variant") == names
+    for name, rules in PRESETS.items():
+        page.select_option("#play-variant", name)
+        assert options(page, "#play-players") == [str(n) for n in rules.player_counts], name
+        assert value(page, "#play-players") == str(rules.players), name
+        assert value(page, "#play-stakes") == str(default_stakes(rules)), name
+    assert options(page, "#play-stakes") == ["single", "double_after_draw", "tableau"]
+    # The stake rule is a match's: disabled for a single deal.
+    assert page.locator("#play-stakes").is_disabled()
+    page.fill("#play-match", "3")
+    assert not page.locator("#play-stakes").is_disabled()
+    # One bot per other seat beyond two players; the bots choice sets them all.
+    page.select_option("#play-variant", "megajogos")
+    page.select_option("#play-players", "4")
+    seats = page.locator("#play-seat-bots select")
+    assert seats.count() == 3
+    page.select_option("#play-bot", "hint")
+    assert [value(page, f'#play-seat-bots select[data-seat="{p}"]') for p in (1, 2, 3)] == ["hint"] * 3
+    page.select_option("#play-players", "2")
+    assert seats.count() == 0
+
+
+def test_a_four_player_megajogos_game_to_its_end_with_a_hint(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    page.select_option("#play-variant", "megajogos")
+    page.select_option("#play-players", "4")
+    page.select_option("#play-bot", "greedy")
+    page.fill("#play-seed", "2")
+    page.click('[data-action="new-game"]')
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    assert page.locator("#board [data-seat]").count() == 4
+    assert page.get_attribute("#board", "data-variant") == "megajogos"
+    assert "(you)" in page.inner_text('[data-seat="0"] .seat-title')
+    assert all("(greedy)" in page.inner_text(f'[data-seat="{p}"] .seat-title') for p in (1, 2, 3))
+    assert page.locator("#play-score").inner_text() == ""  # a single deal: no match score
+    # Asked once: a hint of your view, every choice ranked.
+    page.click('[data-action="play-hint"]')
+    page.wait_for_selector('#play-hint[data-state="done"]', timeout=WAIT)
+    offered = {c.get_attribute("data-move") for c in page.query_selector_all("#play-moves [data-move]")}
+    ranked = {r.get_attribute("data-move") for r in page.query_selector_all("#play-hint .hint-row[data-move]")}
+    assert ranked and ranked <= offered
+    result = play_to_the_end(page)
+    assert re.fullmatch(r"You won!|Player [123] won\.|The deal is a draw \(R18\)\.", result), result
+    for p in (1, 2, 3):
+        assert page.locator(f'#play-log .log-line[data-player="{p}"]').count() > 0, p
+    with page.expect_download() as download:
+        page.click('[data-action="save-record"]')
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    head = json.loads(lines[0])
+    assert head["players"] == ["human", "greedy", "greedy", "greedy"] and head["variant"] == "megajogos"
+
+
+def test_the_setup_editor_enters_a_four_player_megajogos_position(page: Any) -> None:
+    """A three-player deal made a four-player one by the player-count control and eight clicks
+    pairs: the notation line is the four-player position's."""
+    from analyzer.service.requests import answer
+
+    def ask(**request: Any) -> dict[str, Any]:
+        reply, _ = answer(json.dumps({"id": 1, "labels": "french", **request}))
+        assert reply["ok"], reply
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    dealt = ask(cmd="deal", variant="megajogos", players=3, seed=0)["position"]
+    moved = dealt["stock"][:8]
+    wanted = {**dealt, "stock": dealt["stock"][8:], "players": [*dealt["players"], {"hand": moved, "layout": []}]}
+    wanted["exchange"] = {"chosen": [None] * 4}
+    expected = ask(cmd="notation", position=wanted)["notation"]
+    open_board(page)
+    page.click('nav [data-mode="setup"]')
+    page.select_option("#deal-variant", "megajogos")
+    assert value(page, "#deal-players") == "3"
+    page.fill("#deal-seed", "0")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector('#board[data-variant="megajogos"] [data-zone="hand-2"] [data-card]', timeout=WAIT)
+    assert options(page, '[data-control="players"]') == ["2", "3", "4"]
+    assert value(page, '[data-control="players"]') == "3"
+    assert "exchange" in options(page, '[data-control="phase"]')  # megajogos has one (R9)
+    page.select_option('[data-control="players"]', "4")
+    page.wait_for_selector('[data-zone="hand-3"]', timeout=WAIT)
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)  # seat 3 has no cards
+    assert value(page, '[data-control="players"]') == "4"
+    assert page.locator('[data-control="dealer"] option').count() == 4
+    for card in moved:
+        page.click(f'#palette [data-card="{card}"]')
+        page.click('[data-zone="hand-3"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    line = page.inner_text("#notation-line")
+    assert line == expected
+    assert len(line.split()[4].split("/")) == 4  # four hands
+    page.screenshot(path=str(ARTIFACTS / "setup-four-players.png"), full_page=True)
+    # Back to two: the seats go with their cards; classic has no exchange to offer.
+    page.select_option('[data-control="players"]', "2")
+    page.wait_for_selector('[data-zone="hand-2"]', state="detached", timeout=WAIT)
+    page.select_option('[data-control="variant"]', "classic")
+    page.wait_for_function("() => document.querySelector('[data-control=\"variant\"]').value === 'classic'", timeout=WAIT)
+    assert "exchange" not in options(page, '[data-control="phase"]')
+    assert options(page, '[data-control="players"]') == ["2"]
+
+
+def test_a_match_of_two_deals_keeps_the_score_of_the_standing_request(page: Any) -> None:
+    """Play's match: the deal passes round the table, each deal's seed derived from the game's,
+    and the score after each deal is the standing request's (R21)."""
+    from analyzer.bots.game import game_seed
+    from analyzer.bots.simulate import match_dealer
+    from analyzer.core.rules import get_rules
+    from analyzer.service.requests import answer
+
+    def ask(**request: Any) -> dict[str, Any]:
+        reply, _ = answer(json.dumps({"id": 1, **request}))
+        assert reply["ok"], reply
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    seed = 5
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    page.select_option("#play-variant", "classic")
+    page.select_option("#play-bot", "greedy")
+    page.fill("#play-seed", str(seed))
+    page.fill("#play-match", "2")
+    assert value(page, "#play-stakes") == "double_after_draw"  # classic's (R21)
+    assert page.locator('[data-action="next-deal"]').is_hidden()
+    page.click('[data-action="new-game"]')
+    score = page.locator("#play-score")
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    assert score.get_attribute("data-deal") == "1" and score.get_attribute("data-deals") == "2"
+    assert score.get_attribute("data-seed") == str(game_seed(seed, 0))
+    first = int(score.get_attribute("data-dealer") or -1)
+    assert first == match_dealer(get_rules("classic"), seed, 0, 2)  # as play --match draws him
+    assert "Deal 1 of 2" in score.inner_text() and page.locator('[data-action="next-deal"]').is_disabled()
+    winners: list[int | None] = []
+    for deal in (1, 2):
+        result = play_to_the_end(page)
+        winner = None if "draw" in result else 0 if result == "You won!" else int(result.split()[1])
+        winners.append(winner)
+        page.wait_for_function(
+            "(n) => document.querySelector('#play-score').dataset.winners === JSON.stringify(n)",
+            arg=winners, timeout=WAIT,
+        )  # fmt: skip
+        expected = ask(cmd="standing", players=2, dealer=first, stakes="double_after_draw", winners=winners)
+        assert score.get_attribute("data-scores") == ",".join(map(str, expected["scores"]))
+        cells = [int(c.get_attribute("data-score")) for c in page.query_selector_all("#play-score .score-cell")]
+        assert cells == expected["scores"] and sum(cells) == -expected["pool"]
+        shown = score.inner_text()
+        assert f"Deal {deal} of 2" in shown and f"you {'+' if cells[0] > 0 else ''}" in shown
+        if deal == 1:
+            assert f"Next deal: player {expected['dealer']} deals, stake {expected['stake']}" in shown
+            assert score.get_attribute("data-over") is None
+            page.click('[data-action="next-deal"]')
+            page.wait_for_selector('#play-score[data-deal="2"]', timeout=WAIT)
+            page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+            # Deal 2: the next dealer (R21) deals the cards of the derived seed.
+            assert score.get_attribute("data-seed") == str(game_seed(seed, 1))
+            view = page.inner_text("#notation-line").split()
+            assert int(view[2]) == expected["dealer"] == (first + 1) % 2
+            dealt = ask(cmd="deal", variant="classic", seed=game_seed(seed, 1), dealer=expected["dealer"],
+                        labels="french")["position"]  # fmt: skip
+            assert sorted(cards(page, "hand-0")) == sorted(dealt["players"][0]["hand"])
+            assert page.locator('[data-action="next-deal"]').is_disabled()
+    assert score.get_attribute("data-over") == "true"
+    final = [int(c.get_attribute("data-score")) for c in page.query_selector_all("#play-score .score-cell")]
+    over = page.inner_text("#play-score .match-over")
+    assert over.startswith("Match over after 2 deals: ")
+    if final[0] == final[1]:
+        assert "the match is level" in over
+    else:
+        assert ("you won the match" if final[0] > final[1] else "player 1 won the match") in over
+    assert page.locator('[data-action="next-deal"]').is_disabled()
+    page.screenshot(path=str(ARTIFACTS / "play-match.png"), full_page=True)
+
+
+def test_the_play_tab_with_four_players_and_a_match_fits_a_phone(browser: Any, base: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.base = base
+    try:
+        open_board(page)
+        page.click('nav [data-mode="play"]')
+        page.select_option("#play-variant", "mexican_9_10")
+        page.select_option("#play-players", "4")
+        page.fill("#play-match", "3")
+        page.click('[data-action="new-game"]')
+        page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+        page.wait_for_selector("#play-score .score-cell", timeout=WAIT)
+        assert page.locator("#play-score .score-cell").count() == 4
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width
+        page.screenshot(path=str(ARTIFACTS / "phone-play-match.png"), full_page=True)
+        # The setup editor of a four-player position: its player count and four hands' controls.
+        page.click('nav [data-mode="setup"]')
+        page.select_option("#setup-examples", "megajogos-four-players")
+        page.click('[data-action="open-example"]')
+        page.wait_for_selector('[data-control="hand-3"]', timeout=WAIT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()

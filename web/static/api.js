@@ -11,9 +11,14 @@ export class ApiError extends Error {
   }
 }
 
+// A BigInt field (a match's deal seed, up to 2**63) is sent as a JSON whole number, every digit
+// kept: JSON.stringify knows no BigInt, and a Number holds only 53 bits.
+const BIG = "\u0000bigint:";
+
 function body(cmd, fields) {
   counter += 1;
-  return JSON.stringify({ id: counter, cmd, ...fields });
+  const text = JSON.stringify({ id: counter, cmd, ...fields }, (_, v) => (typeof v === "bigint" ? `${BIG}${v}` : v));
+  return text.replace(/"\\u0000bigint:(-?[0-9]+)"/g, "$1");
 }
 
 // One engine request; resolves with its result, rejects with ApiError (ok: false) or AbortError.

@@ -4,13 +4,18 @@
 import { setLabels } from "./cards.js";
 import { analyzeCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
-  boardClicked, boardKey, clearBoard, copyNotation, dealPosition, downloadJson, drawEditing, drawExampleList, drawPalette,
-  newMeld, openExample, openText, pickShownExample, redrawEditing,
+  boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
+  drawExampleList, drawPalette, newMeld, openExample, openText, pickShownExample, redrawEditing,
 } from "./setup-tab.js";
-import { drawBotList, gameRecord, newGame, playControls, playHint, saveRecord, takeBack } from "./play.js";
+import {
+  drawBotList, drawPlayChoices, drawSeatBots, gameRecord, newGame, nextDeal, playBotChosen, playControls, playHint,
+  playMatchChosen, playVariantChosen, saveRecord, takeBack,
+} from "./play.js";
 import { drawRecordList, loadRecord, runReview } from "./review.js";
 import { drawPuzzleList, revealPuzzle } from "./puzzles.js";
-import { $, $$, drawCurrent, failed, loadExamples, problem, render, renders, setModeSwitch, state, status } from "./shared.js";
+import {
+  $, $$, boardDefaults, drawCurrent, failed, loadExamples, loadVariants, problem, render, renders, setModeSwitch, state, status,
+} from "./shared.js";
 
 // Each tab shows only what belongs to it: its own board (drawCurrent), no status or problem
 // line of the tab left, no preview of a move.
@@ -54,6 +59,7 @@ function wire() {
   on("copy-notation", copyNotation);
   on("download-json", downloadJson);
   on("new-game", newGame);
+  on("next-deal", nextDeal);
   on("play-hint", playHint);
   on("take-back", takeBack);
   on("save-record", saveRecord);
@@ -80,6 +86,11 @@ function wire() {
     redrawEditing();
   });
   on("clear-board", clearBoard);
+  $("#deal-variant").addEventListener("change", dealVariantChosen);
+  $("#play-variant").addEventListener("change", playVariantChosen);
+  $("#play-players").addEventListener("change", drawSeatBots);
+  $("#play-bot").addEventListener("change", playBotChosen);
+  $("#play-match").addEventListener("input", playMatchChosen);
   $("#board").addEventListener("click", boardClicked);
   $("#board").addEventListener("keydown", boardKey);
 }
@@ -90,13 +101,19 @@ async function start() {
   playControls(false); // no game yet
   const given = new URLSearchParams(window.location.search).get("position");
   try {
-    await loadExamples();
+    await Promise.all([loadExamples(), loadVariants()]);
     drawExampleList();
     drawRecordList();
     drawBotList();
+    drawPlayChoices();
+    drawDealChoices();
     drawPuzzleList();
+    const defaults = boardDefaults();
     if (given) await openPosition(given, { keepUrl: true });
-    else {
+    else if (defaults.given) {
+      // conquian serve --variant/--players: the board opens on a deal of them.
+      await dealPosition({ keepUrl: true });
+    } else {
       const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
       await openPosition(first.notation, { description: first.description, keepUrl: true });
     }

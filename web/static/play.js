@@ -1,13 +1,96 @@
-// The Play tab: a deal played against the server's bots, with a log, hints, take-backs and the
-// game's record to save or review.
+// The Play tab: a deal, or a match of deals (R21), played against the server's bots at any
+// player count the variant allows, with a log, hints, take-backs, the match's running score and
+// the deal's record to save or review. The score is the server's `standing` answer: the page
+// keeps who won each deal and never counts a stake itself.
 
 import { api } from "./api.js";
 import { moveLabel } from "./cards.js";
 import { drawMoves, runHint } from "./analysis.js";
-import { $, download, drawCurrent, el, failed, render, state, status } from "./shared.js";
+import {
+  $, boardDefaults, counted, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillSelect, fillVariantSelect,
+  render, state, status, variantInfo,
+} from "./shared.js";
 
 function gameNames(game) {
   return game.players.map((name, p) => (p === game.seat ? "you" : name));
+}
+
+function who(p, seat = 0) {
+  return p === seat ? "you" : `player ${p}`;
+}
+
+// ------------------------------------------------------------------ choices
+// The variant, player count, bots and stakes to choose from: every preset (the server's
+// --variant and --players first), the counts the chosen one allows, one bot per other seat.
+export function drawPlayChoices() {
+  fillVariantSelect($("#play-variant"), boardDefaults().variant);
+  fillSelect($("#play-stakes"), state.variants.stakes.map((rule) => [rule, rule.replaceAll("_", " ")]));
+  playVariantChosen();
+  playMatchChosen();
+  drawScoreText();
+}
+
+// Another variant: its own player count (R8) and its own stake rule (R21).
+export function playVariantChosen() {
+  const variant = $("#play-variant").value;
+  fillPlayersSelect($("#play-players"), variant, defaultPlayers(variant));
+  const info = variantInfo(variant);
+  if (info) $("#play-stakes").value = info.stakes;
+  drawSeatBots();
+}
+
+// One bot choice per other seat when there are two or more of them; the "bots" choice sets
+// them all.
+export function drawSeatBots() {
+  const players = Number($("#play-players").value) || 2;
+  const box = $("#play-seat-bots");
+  const all = $("#play-bot");
+  const kept = Array.from(box.querySelectorAll("select")).map((s) => s.value);
+  box.replaceChildren();
+  if (players <= 2) return;
+  for (let p = 1; p < players; p += 1) {
+    const choice = el("select");
+    choice.dataset.seat = String(p);
+    choice.setAttribute("aria-label", `player ${p}'s bot`);
+    fillSelect(choice, Array.from(all.options).map((o) => [o.value, o.textContent]), kept[p - 1] ?? all.value);
+    const label = el("label", "", `player ${p} `);
+    label.append(choice);
+    box.append(label);
+  }
+}
+
+export function playBotChosen() {
+  for (const choice of $("#play-seat-bots").querySelectorAll("select")) choice.value = $("#play-bot").value;
+}
+
+// The stake rule matters only to a match of two deals or more.
+export function playMatchChosen() {
+  $("#play-stakes").disabled = matchDeals() <= 1;
+}
+
+function matchDeals() {
+  const text = $("#play-match").value.trim();
+  return /^[0-9]+$/.test(text) ? Number(text) : 1;
+}
+
+// The bots of the seats other than yours (seat 0), in seat order.
+function seatBots(players) {
+  const chosen = Array.from($("#play-seat-bots").querySelectorAll("select")).map((s) => s.value);
+  return Array.from({ length: players - 1 }, (_, i) => chosen[i] || $("#play-bot").value);
+}
+
+// The seed box read as a whole number (kept whole past 2**53 as a BigInt).
+function readSeed() {
+  const text = $("#play-seed").value.trim();
+  if (text === "") return 0n;
+  if (!/^[0-9]+$/.test(text)) throw new Error(`the seed must be a whole number, at least 0, got ${text}`);
+  return BigInt(text);
+}
+
+// The seed of deal `index` of a match seeded `seed`: analyzer.bots.game.game_seed, so that the
+// board deals a match's deals as `conquian play --match` and `simulate --match` deal them.
+export function gameSeed(seed, index) {
+  return (BigInt(seed) * 1000003n + BigInt(index) * 7919n + 12345n) % (2n ** 63n);
 }
 
 function drawGame(result) {
@@ -30,10 +113,12 @@ function drawGame(result) {
     const text = result.winner === null ? "The deal is a draw (R18)." : result.winner === game.seat ? "You won!" : `Player ${result.winner} won.`;
     moves.replaceChildren(el("div", "game-over", text));
     moves.dataset.over = "true";
+    moves.dataset.winner = result.winner === null ? "" : String(result.winner);
     if (state.mode === "play") status(text);
     return;
   }
   moves.dataset.over = "false";
+  delete moves.dataset.winner;
   if (state.mode === "play") status(""); // an earlier result (taken back) or hint no longer applies
   drawMoves(moves, result.moves || [], (entry) => playMove(entry.text));
 }
@@ -64,7 +149,7 @@ export function playControls(enabled) {
 
 async function playStep(move) {
   const game = state.game;
-  const request = { position: game.full, seat: game.seat, bots: game.bot, seed: game.seed, labels: "french" };
+  const request = { position: game.full, seat: game.seat, bots: game.bots, seed: game.seed, labels: "french" };
   if (move) request.move = move;
   $("#play-moves").dataset.busy = "true";
   try {
@@ -73,6 +158,7 @@ async function playStep(move) {
     game.history.push(...result.played.map((p) => p.move));
     game.last = result;
     drawGame(result);
+    await drawScore(result);
   } finally {
     $("#play-moves").dataset.busy = "false";
   }
@@ -86,30 +172,150 @@ async function playMove(text) {
   await playStep(text).catch(failed);
 }
 
+// New game: a single deal (a match of 1), or the first deal of a match of N deals (R21) whose
+// deals are dealt with seeds derived from the game's seed, the first dealer drawn with the first.
 export async function newGame() {
   const variant = $("#play-variant").value;
-  const seed = Number($("#play-seed").value) || 0;
-  const bot = $("#play-bot").value;
+  const players = Number($("#play-players").value) || defaultPlayers(variant);
+  const bots = seatBots(players);
+  const deals = matchDeals();
   $("#play-hint").replaceChildren();
   status("");
   try {
-    const dealt = await api("deal", { variant, seed, seat: 0, labels: "french" });
-    const players = dealt.position.players.map((_, p) => (p === 0 ? "human" : bot));
-    state.game = { start: dealt.notation, full: dealt.notation, seat: 0, bot, seed, players, history: [], snapshots: [], log: [] };
-    drawPlayLog();
-    await playStep(null);
-    playControls(true);
+    const seed = readSeed();
+    if (deals > 1000) throw new Error(`a match has at most 1000 deals, not ${deals}`);
+    state.match = deals > 1
+      ? { deals, seed, stakes: $("#play-stakes").value, players, dealer: null, winners: [], before: null, after: null }
+      : null;
+    await startDeal({ variant, players, bots, seed: state.match ? gameSeed(seed, 0) : seed, dealer: null });
   } catch (error) {
     // No game: nothing of a half-started one stays on the tab.
     state.game = null;
+    state.match = null;
     state.shown.play = null;
     render($("#board"), drawCurrent);
     status("");
     drawPlayLog();
+    drawScoreText();
     $("#play-moves").replaceChildren(el("div", "problem", `No game started: ${error.message}`));
     playControls(false);
     throw error;
   }
+}
+
+// Deal and play up to your first choice; a match's standing before the deal is asked first.
+async function startDeal({ variant, players, bots, seed, dealer }) {
+  const request = { variant, players, seed, seat: 0, labels: "french" };
+  if (dealer !== null) request.dealer = dealer;
+  const dealt = await api("deal", request);
+  const match = state.match;
+  if (match) {
+    if (match.dealer === null) match.dealer = dealt.position.dealer; // drawn with the first deal's seed
+    match.before = await standing(match.winners);
+    match.after = null;
+  }
+  const names = dealt.position.players.map((_, p) => (p === 0 ? "human" : bots[p - 1]));
+  state.game = {
+    variant, start: dealt.notation, full: dealt.notation, seat: 0, bots, bot: bots[0], seed, players: names,
+    history: [], snapshots: [], log: [],
+  };
+  $("#play-hint").replaceChildren();
+  drawPlayLog();
+  await playStep(null);
+  playControls(true);
+}
+
+// ------------------------------------------------------------------ match
+// The standing of the match after the deals won by `winners` (null: a draw), the server's.
+function standing(winners) {
+  const match = state.match;
+  return api("standing", { players: match.players, dealer: match.dealer, stakes: match.stakes, winners });
+}
+
+// The score after the deal just played (when it is over), else before it.
+async function drawScore(result) {
+  const match = state.match;
+  if (match && result.over && state.game) {
+    match.after = await standing([...match.winners, result.winner]);
+  } else if (match) {
+    match.after = null;
+  }
+  drawScoreText();
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+// The match's score as the last standing says it: the deal, everyone's score, the next deal's
+// stake, dealer and pool; the end of the match and who won it.
+function drawScoreText() {
+  const box = $("#play-score");
+  const next = $('[data-panel="play"] [data-action="next-deal"]');
+  const match = state.match;
+  for (const key of ["deal", "deals", "scores", "winners", "dealer", "seed", "over"]) delete box.dataset[key];
+  next.hidden = !match;
+  next.disabled = true;
+  if (!match || !match.before) {
+    box.replaceChildren();
+    return;
+  }
+  const shown = match.after || match.before;
+  const k = match.winners.length; // deals done before this one
+  const game = state.game;
+  box.dataset.deal = String(k + 1);
+  box.dataset.deals = String(match.deals);
+  box.dataset.scores = shown.scores.join(",");
+  box.dataset.winners = JSON.stringify(match.after ? [...match.winners, game.last.winner] : match.winners);
+  box.dataset.dealer = String(match.dealer);
+  box.dataset.seed = String(game.seed);
+  const head = el("div", "score-head");
+  const stakes = match.stakes.replaceAll("_", " ");
+  if (match.after) {
+    const mine = match.after.won.at(-1)[game.seat];
+    const paid = mine > 0 ? `you won ${mine}` : mine < 0 ? (game.last.winner === null ? `you put ${-mine} into the pool` : `you paid ${-mine}`) : "nothing paid";
+    head.textContent = `Deal ${k + 1} of ${match.deals} (stakes: ${stakes}): ${paid}.`;
+  } else {
+    head.textContent = `Deal ${k + 1} of ${match.deals} (stakes: ${stakes}): player ${match.before.dealer} deals, for a stake of ${match.before.stake}${match.before.pool ? ` and a pool of ${match.before.pool}` : ""}.`;
+  }
+  const table = el("div", "score-table");
+  shown.scores.forEach((score, p) => {
+    const cell = el("span", "score-cell", `${who(p, game.seat)} ${signed(score)}`);
+    cell.dataset.player = String(p);
+    cell.dataset.score = String(score);
+    table.append(cell);
+  });
+  const lines = [head, table];
+  const over = match.after && k + 1 >= match.deals;
+  if (match.after && !over) {
+    lines.push(el("div", "score-next", `Next deal: player ${match.after.dealer} deals, stake ${match.after.stake}${match.after.pool ? `, ${match.after.pool} in the pool` : ""}.`));
+    next.disabled = false;
+  } else if (over) {
+    box.dataset.over = "true";
+    const best = Math.max(...match.after.scores);
+    const leaders = match.after.scores.flatMap((s, p) => (s === best ? [p] : []));
+    let text;
+    if (leaders.length === match.after.scores.length) text = "the match is level";
+    else if (leaders.length === 1) text = leaders[0] === game.seat ? "you won the match" : `player ${leaders[0]} won the match`;
+    else text = `${leaders.map((p) => who(p, game.seat)).join(" and ")} share the lead`;
+    const pool = match.after.pool ? ` (${match.after.pool} left in the pool)` : "";
+    const end = el("div", "match-over", `Match over after ${counted(match.deals, "deal")}: ${text} (${signed(best)})${pool}.`);
+    lines.push(end);
+  }
+  box.replaceChildren(...lines);
+}
+
+// Next deal: the deal passes round the table (the standing's dealer, R21), dealt with the next
+// derived seed.
+export async function nextDeal() {
+  const match = state.match;
+  const game = state.game;
+  if (!match || !game || !match.after || match.winners.length + 1 >= match.deals) {
+    status("no deal to play next: start a match of two deals or more, and finish this deal");
+    return;
+  }
+  match.winners.push(game.last.winner);
+  await startDeal({ variant: game.variant, players: match.players, bots: game.bots, seed: gameSeed(match.seed, match.winners.length), dealer: match.after.dealer });
 }
 
 export async function takeBack() {
@@ -125,9 +331,10 @@ export async function takeBack() {
   drawPlayLog();
   $("#play-moves").dataset.busy = "true";
   try {
-    const result = await api("play", { position: game.full, seat: game.seat, bots: game.bot, seed: game.seed, labels: "french" });
+    const result = await api("play", { position: game.full, seat: game.seat, bots: game.bots, seed: game.seed, labels: "french" });
     game.last = result;
     drawGame({ ...result, played: [] });
+    await drawScore(result);
   } finally {
     $("#play-moves").dataset.busy = "false";
   }

@@ -6,7 +6,10 @@ import { drawBoard, showProblem, zoneOf } from "./board.js";
 import { DECK, cardElement, frenchCode, label } from "./cards.js";
 import { openPosition } from "./analysis.js";
 import { drawSetupControls, emptyPosition } from "./setup.js";
-import { $, download, drawCurrent, el, failed, problem, render, state, status, switchMode } from "./shared.js";
+import {
+  $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, render, state, status,
+  switchMode,
+} from "./shared.js";
 
 // ------------------------------------------------------------------ open
 function readInput(text) {
@@ -37,6 +40,7 @@ export async function openText(text) {
   }
   try {
     await openPosition(parsed.input, { description: parsed.description });
+    editOpened();
     pickShownExample();
   } catch (error) {
     // Shown on the board where the data can be drawn, the message by its zone: the position
@@ -59,7 +63,10 @@ export async function openText(text) {
 export async function openExample(name) {
   const example = state.examples.positions.find((p) => p.name === name);
   if (!example) return;
-  if (example.valid) await openPosition(example.notation, { description: example.description });
+  if (example.valid) {
+    await openPosition(example.notation, { description: example.description });
+    editOpened();
+  }
   else await openText(JSON.stringify(example.data));
   $("#setup-examples").value = name;
 }
@@ -88,19 +95,43 @@ export function pickShownExample() {
   select.value = shown ? shown.name : "";
 }
 
-// The Deal button: a new deal of the variant and seed chosen, after that many moves.
-export async function dealPosition() {
+// The New deal controls: every preset, and the player counts of the one chosen (the server's
+// --variant and --players first).
+export function drawDealChoices() {
+  const { variant } = boardDefaults();
+  fillVariantSelect($("#deal-variant"), variant);
+  dealVariantChosen();
+}
+
+// Another variant for a new deal: its own player counts, its own count chosen.
+export function dealVariantChosen() {
+  const variant = $("#deal-variant").value;
+  fillPlayersSelect($("#deal-players"), variant, defaultPlayers(variant));
+}
+
+// The Deal button: a new deal of the variant, player count and seed chosen, after that many moves.
+export async function dealPosition({ keepUrl = false } = {}) {
   const result = await api("deal", {
     variant: $("#deal-variant").value,
+    players: Number($("#deal-players").value),
     seed: Number($("#deal-seed").value) || 0,
     after: Number($("#deal-after").value) || 0,
     labels: "french",
   });
-  await openPosition(result.notation);
+  await openPosition(result.notation, { keepUrl });
+  editOpened();
   pickShownExample();
 }
 
 // ------------------------------------------------------------------ edit
+// A position opened in Setup is the one edited: the board's zones and every control drawn
+// from it (its variant, player count, phase, ...), not from the position before.
+function editOpened() {
+  if (state.mode !== "setup" || !state.current) return;
+  state.editing = structuredClone(state.current.position);
+  drawEditing("");
+}
+
 export function drawEditing(message) {
   const position = state.editing;
   try {
@@ -111,7 +142,7 @@ export function drawEditing(message) {
   }
   $("#edit-status").textContent = message ? `Not valid: ${message}` : "Valid position.";
   $("#edit-status").dataset.valid = message ? "false" : "true";
-  const onControl = drawSetupControls($("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message);
+  const onControl = drawSetupControls($("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message, state.variants?.variants);
   showProblem($("#board"), zoneOf(message), onControl ? "" : message, $("#problem"));
   const line = $("#notation-line");
   if (message) {
@@ -277,7 +308,12 @@ export function newMeld() {
 }
 
 export function clearBoard() {
-  return editPosition((p) => emptyPosition(p.variant || "classic")); // its notes go with it
+  // The same variant, player count and custom rules; its notes gone with the cards.
+  return editPosition((p) => {
+    const empty = emptyPosition(p.variant || "classic", state.variants?.variants, p.players.length);
+    if (p.rules) empty.rules = p.rules;
+    return empty;
+  });
 }
 
 // ------------------------------------------------------------------ save

@@ -1,12 +1,11 @@
 // The setup editor's controls: every part of a position that is not a card's place, set by
-// clicks (docs/position-format.md): variant, dealer, player to act, phase, the centre card's
-// kind, source, declines and forced player, each hand shown or hidden (a count), the stock as a
-// count or an order. Cards are placed with the palette and the board's zones (setup-tab.js). Each
-// control is drawn from the position being edited, so the controls and the board always agree;
-// a problem is shown beside the control it is about.
-
-const HAND_SIZE = { classic: 10, megajogos: 8 };
-const PLAYERS = { classic: 2, megajogos: 3 };
+// clicks (docs/position-format.md): variant, player count, dealer, player to act, phase, the
+// centre card's kind, source, declines and forced player, each hand shown or hidden (a count),
+// the stock as a count or an order. Cards are placed with the palette and the board's zones
+// (setup-tab.js). Each control is drawn from the position being edited, so the controls and the
+// board always agree; a problem is shown beside the control it is about. What a variant allows
+// (its player counts, hand size, exchange) is the server's `variants` answer, given by the caller
+// as `variants` (the list of presets), never written here.
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -41,9 +40,27 @@ export function phaseOf(position) {
   return position.centre.forced !== undefined && position.centre.forced !== null ? "forced" : "offer";
 }
 
-// An empty table of `variant` to start from: no card anywhere, every hand shown.
-export function emptyPosition(variant) {
-  const n = PLAYERS[variant] || 2;
+// The preset named `name` in `variants` (null if none).
+function presetOf(variants, name) {
+  return (variants || []).find((v) => v.name === name) || null;
+}
+
+// A rule option of the position: its own override (the `rules` object), else its preset's.
+function optionOf(position, variants, key, fallback) {
+  if (position.rules && position.rules[key] !== undefined) return position.rules[key];
+  const preset = presetOf(variants, position.variant || "classic");
+  return preset && preset[key] !== undefined ? preset[key] : fallback;
+}
+
+// Whether the position's rules have the exchange before play (R9).
+export function hasExchange(position, variants) {
+  return optionOf(position, variants, "exchange", "none") !== "none";
+}
+
+// An empty table of `variant` for `players` players (default: the variant's own) to start
+// from: no card anywhere, every hand shown.
+export function emptyPosition(variant, variants, players) {
+  const n = players || presetOf(variants, variant)?.players || 2;
   return {
     variant,
     dealer: n - 1,
@@ -64,16 +81,22 @@ export function controlOf(message) {
   if (/is offered .* next|turned by the player after the dealer|chooses the next card/.test(text)) return "to_act";
   if (/\bexchange\b/.test(text)) return "phase";
   if (/\bdealer\b/.test(text)) return "dealer";
+  if (/\(R8\)/.test(text)) return "players";
   return null;
 }
 
 // Draw the controls of `position` into `root`; `edit(fn)` applies fn to the position being edited
 // and validates it; `message` is the current problem, shown beside its control when it has one.
 // Returns whether the problem was shown here.
-export function drawSetupControls(root, position, edit, message) {
+export function drawSetupControls(root, position, edit, message, variants) {
   root.replaceChildren();
   if (!position) return false;
   const n = position.players.length;
+  const name = position.variant || "classic";
+  const preset = presetOf(variants, name);
+  const counts = preset ? [...preset.player_counts] : [n];
+  if (!counts.includes(n)) counts.push(n); // shown as it is, and refused by the server (R8)
+  counts.sort((a, b) => a - b);
   const seats = Array.from({ length: n }, (_, p) => [p, `player ${p}`]);
   const phase = phaseOf(position);
   const rows = {};
@@ -87,14 +110,17 @@ export function drawSetupControls(root, position, edit, message) {
   };
 
   const first = row("variant");
+  const names = (variants || []).map((v) => [v.name, v.name]);
+  if (!presetOf(variants, name)) names.push([name, name]);
   first.append(
-    labelled("variant", select("variant", [["classic", "classic"], ["megajogos", "megajogos"]], position.variant || "classic", (v) => edit((p) => setVariant(p, v)))),
+    labelled("variant", select("variant", names, name, (v) => edit((p) => setVariant(p, v, variants)))),
+    labelled("players", select("players", counts.map((c) => [c, String(c)]), n, (v) => edit((p) => setPlayers(p, Number(v))))),
     labelled("dealer", select("dealer", seats, position.dealer ?? n - 1, (v) => edit((p) => { p.dealer = Number(v); }))),
   );
   const act = row("to_act");
   act.append(labelled("to act", select("to_act", seats, position.to_act ?? 0, (v) => edit((p) => { p.to_act = Number(v); }))));
   const phases = [["turn", "a stock card to turn"], ["offer", "the centre card offered"], ["forced", "a forced player lays it in"]];
-  if ((position.variant || "classic") === "megajogos") phases.push(["exchange", "the exchange (R9)"]);
+  if (hasExchange(position, variants) || phase === "exchange") phases.push(["exchange", "the exchange (R9)"]);
   const ph = row("phase");
   ph.append(labelled("phase", select("phase", phases, phase, (v) => edit((p) => setPhase(p, v)))));
   root.append(first, act, ph);
@@ -137,7 +163,7 @@ export function drawSetupControls(root, position, edit, message) {
       const count = el("input");
       count.type = "number";
       count.min = "0";
-      count.max = String(HAND_SIZE[position.variant || "classic"] || 10);
+      count.max = String(optionOf(position, variants, "hand_size", 10));
       count.value = String(hand);
       count.dataset.control = `count-${p}`;
       count.addEventListener("change", () => edit((pos) => { pos.players[p].hand = Math.max(0, Number(count.value) || 0); }));
@@ -162,25 +188,40 @@ export function drawSetupControls(root, position, edit, message) {
   root.append(s);
 
   for (const { line, problem } of Object.values(rows)) line.append(problem);
-  const about = message ? controlOf(message) : null;
+  // The dealer and the player count are on the variant's row.
+  const found = message ? controlOf(message) : null;
+  const about = found === "dealer" || found === "players" ? "variant" : found;
   if (!about || !rows[about]) return false;
   rows[about].problem.textContent = message;
   rows[about].line.classList.add("wrong");
   return true;
 }
 
-// Another variant, keeping every card placed: seats are added empty or dropped from the end
-// (with their cards), and the dealer and the player to act stay in range.
-function setVariant(position, variant) {
-  const n = PLAYERS[variant] || 2;
+// Another variant, keeping every card placed. The player count goes with the variant when it
+// was the old variant's own (classic's 2 becomes megajogos's 3); a count chosen otherwise is kept
+// where the new variant allows it, else the new variant's own. Seats are added empty or dropped
+// from the end (with their cards), and the dealer and the player to act stay in range.
+function setVariant(position, variant, variants) {
+  const before = presetOf(variants, position.variant || "classic");
+  const after = presetOf(variants, variant);
+  const count = position.players.length;
+  let n = after ? after.players : count;
+  if (after && after.player_counts.includes(count) && !(before && count === before.players)) n = count;
   position.variant = variant;
+  for (const seat of position.players) delete seat.gave;
+  if (position.exchange && !hasExchange(position, variants)) delete position.exchange;
+  setPlayers(position, n);
+}
+
+// Another player count (R8), keeping every card placed: seats are added empty or dropped from the
+// end (with their cards), and every seat the position names stays in range.
+function setPlayers(position, n) {
   while (position.players.length < n) position.players.push({ hand: [], layout: [] });
   position.players.length = n;
-  for (const seat of position.players) delete seat.gave;
+  if (position.rules && position.rules.players !== undefined) position.rules.players = n;
   if (position.dealer >= n) position.dealer = n - 1;
   if (position.to_act >= n) position.to_act = 0;
-  if (position.exchange && variant !== "megajogos") delete position.exchange;
-  else if (position.exchange) position.exchange.chosen = position.players.map((_, p) => position.exchange.chosen[p] ?? null);
+  if (position.exchange) position.exchange.chosen = position.players.map((_, p) => position.exchange.chosen?.[p] ?? null);
   if (position.centre) {
     position.centre.declined = (position.centre.declined || []).filter((p) => p < n);
     if (position.centre.source >= n) position.centre.source = 0;

@@ -34,6 +34,9 @@ export const state = {
   newMeld: false, // the next card placed in a layout starts a new meld (setup)
   running: null, // AbortController of the search in progress (analysis, play, review)
   examples: null, // the bundled positions, records, puzzles and the server's bots
+  variants: null, // the presets (player counts, hand size, exchange, stake rule) and the stake rules
+  defaults: null, // the variant and player count the server was started with (conquian serve)
+  match: null, // the match in progress, null for a single deal (play)
   game: null, // the game in progress (play)
   review: null, // the last review (review)
   puzzle: null, // the puzzle being solved (puzzles)
@@ -166,4 +169,68 @@ export function download(name, text, type) {
 export async function loadExamples() {
   if (!state.examples) state.examples = await api("examples", { labels: "french" });
   return state.examples;
+}
+
+// ------------------------------------------------------------------ variants
+// The presets as the library states them (the `variants` request: name, player_counts, players,
+// hand_size, exchange, stakes, ...) and the stake rules, asked once: no variant, player count or
+// hand size is written into the page.
+export async function loadVariants() {
+  if (!state.variants) state.variants = await api("variants");
+  return state.variants;
+}
+
+// One preset's data by name (null for a name the server does not know).
+export function variantInfo(name) {
+  return state.variants?.variants.find((v) => v.name === name) || null;
+}
+
+// The variant and player count `conquian serve --variant V --players N` gave the board, read from
+// the page's meta tags (empty when not given): {variant, players, given}.
+export function boardDefaults() {
+  if (!state.defaults) {
+    const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content || "";
+    const variant = meta("conquian-variant");
+    const players = Number(meta("conquian-players")) || null;
+    const known = variantInfo(variant) ? variant : null;
+    state.defaults = { variant: known || state.variants?.variants[0]?.name || "classic", players, given: Boolean(known || players) };
+  }
+  return state.defaults;
+}
+
+// The player count a variant starts with on this board: the server's --players for the server's
+// variant, else the variant's own.
+export function defaultPlayers(name) {
+  const info = variantInfo(name);
+  const defaults = boardDefaults();
+  if (info && name === defaults.variant && defaults.players && info.player_counts.includes(defaults.players)) return defaults.players;
+  return info ? info.players : 2;
+}
+
+// Fill a <select> with `items` ([value, text] pairs), keeping `value` chosen when it is one of them.
+export function fillSelect(select, items, value) {
+  select.replaceChildren(...items.map(([v, text]) => {
+    const option = el("option", "", text);
+    option.value = String(v);
+    return option;
+  }));
+  if (value !== undefined && items.some(([v]) => String(v) === String(value))) select.value = String(value);
+}
+
+// A variant <select>: every preset, by name, with its player counts.
+export function fillVariantSelect(select, value) {
+  const items = state.variants.variants.map((v) => [v.name, `${v.name} (${countsText(v.player_counts)} players)`]);
+  fillSelect(select, items, value);
+}
+
+// A player-count <select> for the variant named: the counts it allows (R8).
+export function fillPlayersSelect(select, variant, value) {
+  const info = variantInfo(variant);
+  fillSelect(select, (info ? info.player_counts : [2]).map((n) => [n, String(n)]), value ?? defaultPlayers(variant));
+}
+
+export function countsText(counts) {
+  if (counts.length === 1) return String(counts[0]);
+  const runs = counts.every((n, i) => i === 0 || n === counts[i - 1] + 1);
+  return runs ? `${counts[0]}–${counts[counts.length - 1]}` : counts.join(", ");
 }
