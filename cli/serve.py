@@ -18,8 +18,11 @@ from typing import Annotated, Any
 
 import typer
 
+from analyzer.core.rules import PRESETS
 from cli.boundary import domain, usage
 from cli.console import out
+from cli.inputs import rules_of
+from cli.options import PlayersOpt
 
 __all__ = ["serve"]
 
@@ -138,9 +141,26 @@ def serve(
             "--time-cap", min=1.0, metavar="SECONDS", help="Longest one search may run."
         ),
     ] = 120.0,
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            "-v",
+            metavar="NAME",
+            help=f"The board's default variant, for its deals and games (the page opens on a "
+            f"deal of it): {', '.join(PRESETS)}.",
+        ),
+    ] = None,
+    players: PlayersOpt = None,
 ) -> None:
     """Serve the web analysis board (board, hints, play against bots, review, puzzles) and print
-    its URL; Ctrl-C stops it. Needs the package's web extra (docs/web.md)."""
+    its URL; Ctrl-C stops it. Needs the package's web extra (docs/web.md).
+
+    --variant and --players set the board's default variant and player count (R8), as for
+    'conquian deal'."""
+    # Checked as 'conquian deal' checks them: an unknown variant, or a count it does not allow,
+    # is a usage error (exit 2) before anything starts.
+    rules = rules_of(variant or "classic", players)
     try:
         import uvicorn
 
@@ -169,7 +189,13 @@ def serve(
             "use the board",
             file=sys.stderr,
         )
-    app = create_app(hosts=hosts, workers=workers, time_cap=time_cap)
+    app = create_app(
+        hosts=hosts,
+        workers=workers,
+        time_cap=time_cap,
+        variant=rules.name if variant is not None else None,
+        players=players,
+    )
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     server = _server(config)
     quiet = _BindError()

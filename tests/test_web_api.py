@@ -105,6 +105,29 @@ def test_the_page_writes_no_variant_player_count_or_hand_size_of_its_own() -> No
         assert not re.search(r"stake\s*\*|\*\s*stake|scores\[[^\]]*\]\s*[-+]=", code), path.name  # no stake arithmetic
 
 
+def test_the_page_carries_the_boards_default_variant_and_player_count() -> None:
+    """conquian serve --variant V --players N reaches the page in its meta tags; not given,
+    they are empty; a variant or a count the variant does not allow is refused (R8)."""
+    from web.app import page
+
+    def metas(text: str) -> dict[str, str]:
+        return dict(re.findall(r'<meta name="conquian-(variant|players)" content="([^"]*)">', text))
+
+    app = create_app(hosts=["testserver"], workers=1, queue=1, variant="MegaJogos", players=4)
+    with TestClient(app) as c:
+        got = c.get("/")
+        assert got.status_code == 200 and metas(got.text) == {"variant": "megajogos", "players": "4"}
+        head = c.head("/")
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["content-length"] == got.headers["content-length"]
+    assert metas(page()) == {"variant": "", "players": ""}
+    assert metas(page("mexican")) == {"variant": "mexican", "players": ""}
+    for variant, players, text in [("nope", None, "unknown variant"), ("classic", 3, "not 3 (R8)"),
+                                   (None, 4, "classic is played by 2"), ("mexican", 4, "2 or 3")]:  # fmt: skip
+        with pytest.raises(ValueError, match=re.escape(text)):
+            create_app(variant=variant, players=players)
+
+
 def test_bundled_examples_are_the_repository_examples() -> None:
     bundled = ROOT / "cli" / "data" / "examples"
     for kind in ("positions", "records", "puzzles"):

@@ -896,3 +896,28 @@ def test_the_play_tab_with_four_players_and_a_match_fits_a_phone(browser: Any, b
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_serve_defaults_start_the_board_on_their_variant_and_count(browser: Any) -> None:
+    """create_app(variant=, players=), as conquian serve --variant --players: the deal and play
+    controls start with them, and the board opens on a deal of them."""
+    with served(workers=1, queue=1, time_cap=60, variant="mexican_9_10", players=3) as (url, _):
+        context = browser.new_context(viewport={"width": 1300, "height": 950})
+        page = context.new_page()
+        page.base = url
+        try:
+            open_board(page)
+            page.wait_for_selector('#board[data-variant="mexican_9_10"]', timeout=WAIT)
+            assert page.locator("#board [data-seat]").count() == 3
+            assert value(page, "#deal-variant") == "mexican_9_10" and value(page, "#deal-players") == "3"
+            assert value(page, "#play-variant") == "mexican_9_10" and value(page, "#play-players") == "3"
+            page.click('nav [data-mode="play"]')
+            # Another variant: its own count; back to the server's: the server's count.
+            page.select_option("#play-variant", "megajogos")
+            assert value(page, "#play-players") == "3"
+            page.select_option("#play-variant", "mexican")
+            assert value(page, "#play-players") == "2"
+            page.select_option("#play-variant", "mexican_9_10")
+            assert value(page, "#play-players") == "3"
+        finally:
+            context.close()

@@ -302,3 +302,38 @@ def test_serve_checks_its_host_before_it_warns(host: str, code: int, needle: str
     status, out, err = run("serve", "--host", host, "--allow-remote", "--port", "0")
     assert status == code and one_error_line(err) and needle in err, err
     assert "warning" not in err and out == ""
+
+
+def test_serve_takes_the_boards_variant_and_player_count() -> None:
+    """conquian serve --variant megajogos --players 4: the page it serves starts there."""
+    proc, url = _serve("--variant", "megajogos", "--players", "4")
+    try:
+        with urllib.request.urlopen(url, timeout=30) as reply:
+            page = reply.read().decode()
+        assert '<meta name="conquian-variant" content="megajogos">' in page
+        assert '<meta name="conquian-players" content="4">' in page
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.communicate(timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--players", "3"], "--players: classic is played by 2 players, not 3 (R8)"),
+        (["--variant", "nope"], "unknown variant: 'nope' (known: classic, megajogos, mexican, mexican_9_10)"),
+        (["--variant", "mexican", "--players", "4"], "--players: mexican is played by 2 or 3 players, not 4 (R8)"),
+        (["--variant", "megajogos", "--players", "5"], "--players"),
+    ],
+)
+def test_serve_refuses_a_variant_or_player_count_as_deal_does(args: list[str], needle: str) -> None:
+    """A usage error (exit 2), one line, before anything starts; 'conquian deal' says the same."""
+    from cli_run import CONQUIAN, one_error_line
+
+    done = subprocess.run(
+        [*CONQUIAN, "serve", "--port", "0", "--workers", "1", *args], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and one_error_line(done.stderr) and needle in done.stderr, done.stderr
+    assert done.stdout == ""
+    dealt = subprocess.run([*CONQUIAN, "deal", *args], capture_output=True, text=True, timeout=120)
+    assert dealt.returncode == 2 and dealt.stderr.split(" (see ")[0] == done.stderr.split(" (see ")[0]

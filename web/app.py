@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import math
@@ -27,11 +28,12 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from analyzer.core.rules import get_rules
 from analyzer.service.requests import answer
 from web.pool import PoolFull, SearchPool, TimeCapExceeded, WorkerDied
 
@@ -44,6 +46,7 @@ __all__ = [
     "create_app",
     "host_name",
     "is_search",
+    "page",
 ]
 
 MAX_BODY = 1024 * 1024
@@ -266,6 +269,28 @@ class BoardApp:
         return wrapped
 
 
+def page(variant: str | None = None, players: int | None = None) -> str:
+    """The board's page (``index.html``) with the board's default ``variant`` and ``players``
+    in its ``conquian-variant`` and ``conquian-players`` meta tags (empty: not given; the page
+    then starts with the first preset at its own count).
+
+    Raises
+    ------
+    ValueError
+        If ``variant`` is not a preset or ``players`` a count it allows (R8).
+    """
+    rules = get_rules(variant or "classic")  # UnknownVariantError is a ValueError
+    if players is not None:
+        rules = rules.with_players(players)
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    for name, value in (("variant", rules.name if variant else ""), ("players", players or "")):
+        tag = f'<meta name="conquian-{name}" content="">'
+        if tag not in text:
+            raise ValueError(f"the page has no {tag}")
+        text = text.replace(tag, f'<meta name="conquian-{name}" content="{html.escape(str(value))}">')
+    return text
+
+
 def create_app(
     *,
     hosts: Iterable[str] = LOOPBACK,
@@ -273,6 +298,8 @@ def create_app(
     queue: int = 4,
     time_cap: float = 120.0,
     quick_threads: int = 4,
+    variant: str | None = None,
+    players: int | None = None,
 ) -> BoardApp:
     """The board's ASGI app.
 
@@ -286,7 +313,17 @@ def create_app(
         Seconds one search may run before its process is stopped (504).
     quick_threads : int
         Threads answering the quick requests.
+    variant, players : str or None, int or None
+        The board's default variant and player count (``conquian serve --variant --players``):
+        the page's deal and play controls start with them and it opens on a deal of them.
+        ``None``: not given (the first preset, at its own count).
+
+    Raises
+    ------
+    ValueError
+        If ``variant`` is not a preset or ``players`` a count it allows (R8).
     """
+    page(variant, players)  # checked before anything starts
     pool = SearchPool(workers=workers, queue=queue, time_cap=time_cap)
     limiter = anyio.CapacityLimiter(quick_threads)
 
@@ -401,7 +438,11 @@ def create_app(
                 LOG.info("a client closed its stream: the search was stopped")
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        text = await anyio.to_thread.run_sync(page, variant, players)
+        response = HTMLResponse(text, headers={"Cache-Control": "no-store"})
+        if request.method == "HEAD":
+            response.body = b""  # its headers (the length included) are the GET's
+        return response
 
     def only_post(endpoint: Any, path: str) -> _AnyMethod:
         """``endpoint`` for POST; any other method (OPTIONS, GET, ...) is a JSON 405 naming
