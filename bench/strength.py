@@ -2,7 +2,7 @@
 
     python3 bench/strength.py [--games 2000] [--megajogos 1000] [--head 1000] [--ceiling 100]
                               [--jobs 2] [--seed 0] [--first 0] [--only NAME ...] [--json FILE]
-                              [--hint BOT] [--old BOT] [--force]
+                              [--hint BOT] [--old BOT] [--mexican N] [--force]
 
 Every match is played with the bots rotating one seat per deal, so each bot
 sits at each seat equally often, and deal i of a match is the same deal for
@@ -27,6 +27,8 @@ classic-best-greedy        oracle-greedy (best reply to greedy), greedy --ceilin
 megajogos-best-greedy      oracle-greedy, greedy, greedy                --ceiling
 classic-hint-ismcts        hint, ismcts (OpenSpiel IS-MCTS, equal time) --ismcts
 megajogos-hint-ismcts      hint, ismcts, ismcts                         --ismcts
+mexican-hint-greedy        hint, greedy                                 --mexican
+mexican_9_10-hint-greedy   hint, greedy                                 --mexican
 =========================  ===========================================  ===============
 
 Printed per match: deals, seconds per deal, each bot's wins in its seats with
@@ -77,6 +79,8 @@ def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
         ("megajogos-best-greedy", "megajogos", ["oracle-greedy", "greedy", "greedy"], args.ceiling),
         ("classic-hint-ismcts", "classic", [hint, args.ismcts_bot], args.ismcts),
         ("megajogos-hint-ismcts", "megajogos", [hint, args.ismcts_bot, args.ismcts_bot], args.ismcts),
+        ("mexican-hint-greedy", "mexican", [hint, "greedy"], args.mexican),
+        ("mexican_9_10-hint-greedy", "mexican_9_10", [hint, "greedy"], args.mexican),
     ]
 
 
@@ -177,6 +181,7 @@ def main() -> None:
     parser.add_argument("--hint", default="hint", help="the new bot")
     parser.add_argument("--old", default="hint-v2", help="the previous bot")
     parser.add_argument("--ismcts", type=int, default=0, help="deals against IS-MCTS (openspiel extra)")
+    parser.add_argument("--mexican", type=int, default=0, help="deals of each Mexican preset against greedy")
     parser.add_argument("--ismcts-bot", default="ismcts", help="the IS-MCTS bot with its budget")
     parser.add_argument("--backend", default="local", choices=("local", "ray"), help="local or ray")
     parser.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
@@ -204,6 +209,7 @@ DEALS_OPTION = {
     "megajogos-hint-greedy": "--megajogos", "megajogos-old-greedy": "--megajogos",
     "classic-hint-old": "--head", "megajogos-hint-old": "--head",
     "classic-hint-ismcts": "--ismcts", "megajogos-hint-ismcts": "--ismcts",
+    "mexican-hint-greedy": "--mexican", "mexican_9_10-hint-greedy": "--mexican",
 }  # fmt: skip
 """The option that sets a match's deals (the others: --ceiling)."""
 
@@ -220,7 +226,7 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
     unknown = [name for name in args.only or [] if name not in names]
     if unknown:
         parser.error(f"no match named {unknown[0]!r} (matches: {', '.join(names)})")
-    for option in ("games", "megajogos", "head", "ceiling", "ismcts"):
+    for option in ("games", "megajogos", "head", "ceiling", "ismcts", "mexican"):
         if getattr(args, option) < 0:
             parser.error(f"--{option} must be 0 or more, not {getattr(args, option)}")
     if not 1 <= args.jobs <= 64:
@@ -243,7 +249,7 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
     if args.only:
         # A deal count given for none of the matches asked for would be silently ignored.
         used = {DEALS_OPTION.get(name, "--ceiling") for name, _, _, _ in todo}
-        for option in ("--games", "--megajogos", "--head", "--ceiling", "--ismcts"):
+        for option in ("--games", "--megajogos", "--head", "--ceiling", "--ismcts", "--mexican"):
             given = any(a == option or a.startswith(option + "=") for a in sys.argv[1:])
             if given and option not in used:
                 parser.error(f"{option} sets the deals of other matches than {', '.join(args.only)} "

@@ -18,7 +18,9 @@ from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
 from analyzer.core.cards import counted, format_card
+from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
+from analyzer.search.evaluation import evaluator_for
 from analyzer.service.hints import SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
@@ -218,7 +220,7 @@ def hint(
             f"Evaluated on {counted(advice.samples, 'sampled deal')} of the cards player {state.to_act} "
             f"cannot see (seed {seed}), each searched double-dummy"
         )
-    out.print(f"{how}. {_search_text(advice)} {advice.seconds:.1f} s.", markup=False)
+    out.print(f"{how}. {_search_text(advice, state.rules)} {advice.seconds:.1f} s.", markup=False)
     if advice.reading:
         lab = state.rules.labels
         what = "; ".join(
@@ -298,8 +300,9 @@ def _verdict_text(
     )  # fmt: skip
 
 
-def _search_text(advice: Advice) -> str:
-    """How deep the searches went and how much of the answer is exact."""
+def _search_text(advice: Advice, rules: Rules) -> str:
+    """How deep the searches went and how much of the answer is exact; the leaf named is the one
+    used (the fitted evaluation exists for a preset's own rules only)."""
     exact = 100 * (1 - advice.unproven)
     if advice.engine == "v1":
         return (
@@ -322,8 +325,9 @@ def _search_text(advice: Advice) -> str:
     )
     return (
         f"Engine {_named(advice.engine)}: {ahead}; "
-        f"{exact:.0f}% of the deals solved to the end, the rest scored by the fitted leaf "
-        "evaluation."
+        f"{exact:.0f}% of the deals solved to the end, the rest scored by "
+        + ("the fitted leaf evaluation." if evaluator_for(rules) else "the melded-card lead (no "
+           "evaluation is fitted for these rules).")
     )
 
 

@@ -62,8 +62,8 @@ PlayersOpt = Annotated[
         min=2,
         max=4,
         metavar="N",
-        help="Number of players, one the variant allows (R8: classic 2, megajogos 2 to 4); "
-        "default: the variant's own (classic 2, megajogos 3).",
+        help="Number of players, one the variant allows (R8; 'conquian variants' lists each "
+        "variant's player_counts); default: the variant's own.",
     ),
 ]
 
@@ -119,7 +119,7 @@ EngineOpt = Annotated[
         "--engine",
         metavar="NAME",
         callback=_engine_name,
-        help="Hint engine: auto (the default: ismcts for three players, pimc for two), ismcts "
+        help="Hint engine: auto (the default: ismcts for three or four players, pimc for two), ismcts "
         "(information-set Monte Carlo tree search; alias v3), pimc (sampled deals searched by "
         "a lookahead; alias v2) or cpsat (the first one, kept for comparison; alias v1).",
     ),

@@ -93,7 +93,7 @@ def play(
         names *= rules.players - 1
     if len(names) != rules.players - 1:
         others_text = "1 bot" if rules.players == 2 else f"1 or {rules.players - 1} bots"
-        usage(f"give {others_text} for the other seats")
+        usage(f"--bots {clip(bots)!r} names {len(names)}: give {others_text} for the other seats")
     rule = stakes_of(stakes, match)
     target = output_file(record, "--record", force=force)
     with maybe(target):
@@ -171,9 +171,11 @@ def _game(
             state = start = deal(rules, rng, dealer=standing.dealer)
             history = []
             save()
+        if match:
             out.print(
-                f"\nDeal {k + 1} of {match}: player {standing.dealer} deals; stake "
-                f"{standing.stake}{f', {standing.pool} in the pool' if standing.pool else ''}."
+                f"{chr(10) if k else ''}Deal {k + 1} of {match}: player {standing.dealer} deals; "
+                f"stake {standing.stake}"
+                f"{f', {standing.pool} in the pool' if standing.pool else ''}."
             )
         try:
             while not state.is_terminal():
@@ -220,6 +222,8 @@ def _game(
                     out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
         except (Quit, KeyboardInterrupt) as exc:
             out.print("\nGame abandoned.")
+            if match:
+                out.print(f"The match stops after {counted(k, 'deal')}: {_scores(standing, seat)}.")
             _commit(target)
             if isinstance(exc, KeyboardInterrupt):
                 raise typer.Exit(130) from None
@@ -244,14 +248,12 @@ def _game(
                 paid = f"you put {-won} into the pool" if state.winner is None else f"you paid {-won}"
             else:
                 paid = "nothing paid"
-            out.print(
-                f"Deal {k + 1} of {match}: {paid}. Score: "
-                + ", ".join(
-                    f"{'you' if p == seat else f'player {p}'} {v:+d}" for p, v in enumerate(standing.scores)
-                )
-                + f"{pool}."
-            )
+            out.print(f"Deal {k + 1} of {match}: {paid}. Score: {_scores(standing, seat)}{pool}.")
     if match:
+        if standing.pool:
+            # R21: a pool left when the match ends goes back to the players in equal shares.
+            out.print(f"The {standing.pool} left in the pool go back to the players in equal shares.")
+            standing = standing.closed()
         mine = standing.scores[seat]
         best = max(standing.scores)
         if len(set(standing.scores)) == 1:
@@ -260,8 +262,17 @@ def _game(
             verdict = "you won the match" if standing.scores.count(best) == 1 else "you share the lead"
         else:
             verdict = "you lost the match"
-        out.print(f"Match over after {counted(match, 'deal')}: {verdict} ({mine:+d}).")
+        out.print(
+            f"Match over after {counted(match, 'deal')}: {verdict} ({_scores(standing, seat)})."
+        )
     _commit(target)
+
+
+def _scores(standing: Standing, seat: int) -> str:
+    """``you +2, player 1 -2``: each player's winnings in the match so far (R21)."""
+    return ", ".join(
+        f"{'you' if p == seat else f'player {p}'} {v:+d}" for p, v in enumerate(standing.scores)
+    )
 
 
 def _commit(target: OutputFile | None) -> None:

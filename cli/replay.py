@@ -53,7 +53,7 @@ def replay(
     if as_json:
         emit(data)
         return
-    out.print(f"Valid record: {counted(len(result.moves), 'move')}, {final.rules.name}.")
+    out.print(f"Valid record: {counted(len(result.moves), 'move')}, {final.rules.title}.")
     if result.finished:
         out.print(
             "Outcome: " + ("draw" if final.winner is None else f"player {final.winner} won") + "."
@@ -85,6 +85,8 @@ def _match(match: MatchReplay, as_json: bool) -> None:
         "deals": deals,
         "scores": list(final.scores),
         "standing": final.as_dict(),
+        # R21: a pool left when the match ends goes back to the players in equal shares.
+        "final_scores": list(final.closed().scores),
     }
     if as_json:
         emit(data)
@@ -104,3 +106,6 @@ def _match(match: MatchReplay, as_json: bool) -> None:
         )
     pool = f"; {final.pool} in the pool" if final.pool else ""
     out.print(f"Scores: {', '.join(f'player {p} {s:+d}' for p, s in enumerate(final.scores))}{pool}.")
+    if final.pool:
+        closed = ", ".join(f"player {p} {s:+d}" for p, s in enumerate(final.closed().scores))
+        out.print(f"If the match ends here, the pool goes back in equal shares (R21): {closed}.")

@@ -117,6 +117,10 @@ def simulate(
     """
     rules = rules_of(variant, players)
     rule = stakes_of(stakes, match) or default_stakes(rules)
+    if match and games % match:
+        usage(f"--games {games} is not a whole number of matches of {match} deals (--match)")
+    if match and first % match:
+        usage(f"--first {first} does not start a match of {match} deals: give a multiple of {match}")
     if bots is None:
         bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
     names = bots_arg(bots, rules=rules)

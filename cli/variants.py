@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from analyzer.core.rules import PRESETS
+from analyzer.core.stakes import default_stakes
 from cli.console import emit, out
 from cli.options import JsonOpt
 
@@ -13,7 +14,7 @@ __all__ = ["variants"]
 
 def variants(as_json: JsonOpt = False) -> None:
     """List the variant presets and their options (RULES.md section 4)."""
-    data = [rules.as_dict() for rules in PRESETS.values()]
+    data = [{**rules.as_dict(), "stakes": str(default_stakes(rules))} for rules in PRESETS.values()]
     if as_json:
         emit({"variants": data})
         return

@@ -299,9 +299,10 @@ def test_why_a_force_of_a_player_the_variant_lacks_is_a_usage_error() -> None:
 def test_hint_says_one_move_and_one_offer_in_the_singular(engine: str, depth: float, words: str) -> None:
     from types import SimpleNamespace
 
+    from analyzer.core.rules import CLASSIC
     from cli.hint import _search_text
 
-    text = _search_text(SimpleNamespace(engine=engine, depth=depth, unproven=0.5))  # type: ignore[arg-type]
+    text = _search_text(SimpleNamespace(engine=engine, depth=depth, unproven=0.5), CLASSIC)  # type: ignore[arg-type]
     assert words in text and "1 moves" not in text and "1 offers" not in text and "-1" not in text
 
 

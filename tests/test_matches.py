@@ -88,8 +88,9 @@ def test_match_records_replay_and_recompute_the_stakes() -> None:
 @pytest.mark.parametrize(
     ("tamper", "needle"),
     [
-        (lambda ls: ls[:-1] + [json.dumps({"standing": {"scores": [5, -5]}})], r"the standing line says .* but the deals give"),
-        (lambda ls: [ls[0].replace('"tableau"', '"triple"')] + ls[1:], "stakes must be one of single"),
+        (lambda ls: ls[:-1] + [json.dumps({"standing": {**json.loads(ls[-1])["standing"], "scores": [5, -5]}})],
+         r"the standing line says .* but the deals give"),
+        (lambda ls: [ls[0].replace('"tableau"', '"triple"')] + ls[1:], "line 1: stakes must be"),
         (lambda ls: [ls[0]], "holds no deal"),
         (lambda ls: [ls[0], '{"n": 1, "move": "pass"}'] + ls[1:], "line 2: expected a deal's record header"),
     ],
@@ -193,3 +194,69 @@ def test_the_standing_request_counts_the_stakes_as_the_library_does() -> None:
                            ({"winners": "0,1"}, "winners"), ({"winners": [True]}, "winners")]:  # fmt: skip
         reply, _ = answer(json.dumps({"id": 2, "cmd": "standing", **request}))
         assert not reply["ok"] and reply["field"] == field, reply
+
+
+def test_a_pool_left_at_the_end_of_a_match_goes_back_in_equal_shares() -> None:
+    end = standings("tableau", 3, [None, None])[-1]
+    assert end.pool == 6 and sum(end.scores) == -6
+    closed = end.closed()
+    assert closed.pool == 0 and closed.scores == (0, 0, 0)
+    assert Standing.start("single", 2).closed() == Standing.start("single", 2)
+
+
+@pytest.mark.parametrize("rule", ["tableau", "double_after_draw", "single"])
+def test_two_bots_stake_figures_are_opposite_whatever_the_rule(rule: str) -> None:
+    code, out, err = run("simulate", "--games", "12", "--match", "3", "--stakes", rule, "--bots",
+                         "greedy,random", "--seed", "5", "--json")  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    greedy, rand = data["bot_stake_per_deal"]["greedy"], data["bot_stake_per_deal"]["random"]
+    assert greedy["mean"] == pytest.approx(-rand["mean"])
+    # Whole matches and one bot per seat: the seat and the bot figures are the same figure.
+    assert data["stake_per_deal"][0] == pytest.approx(greedy["mean"])
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--games", "10", "--match", "3"), "--games 10 is not a whole number of matches of 3 deals"),
+        (("--games", "3", "--match", "3", "--first", "1"), "--first 1 does not start a match of 3 deals"),
+    ],
+)
+def test_simulate_plays_whole_matches(args: tuple[str, ...], needle: str) -> None:
+    code, _, err = run("simulate", *args)
+    assert code == 2 and one_error_line(err) and needle in err
+
+
+def _header(lines: list[str], **changes: object) -> list[str]:
+    header = json.loads(lines[0])
+    header.update(changes)
+    return [json.dumps(header), *lines[1:]]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "needle"),
+    [
+        (lambda ls: ls[:-1] + ['{"standing": {}}'], "line .*: missing key 'stakes' in standing"),
+        (lambda ls: ls[:-1] + [ls[-1].replace('"deals"', '"note": 1, "deals"')], "unknown key 'note'"),
+        (lambda ls: _header(ls, variant="classic"), "the match header says variant 'classic', but deal 1 is megajogos"),
+        (lambda ls: _header(ls, players=["a", "b", "c"]), "'players' names 3 players, but the deals have 2 seats"),
+        (lambda ls: _header(ls, deals="x"), "line 1: deals"),
+        (lambda ls: _header(ls, seed=-3), "line 1: seed"),
+        (lambda ls: _header(ls, stakes=None), "line 1: stakes"),
+    ],
+)  # fmt: skip
+def test_match_headers_and_standings_are_checked_as_strictly_as_game_records(tamper, needle: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RecordError, match=needle):
+        replay_match_lines(tamper(_record(2)))
+
+
+def test_notes_are_allowed_in_a_match_record() -> None:
+    lines = _header(_record(2), **{"x-note": "a friendly match"})
+    assert len(replay_match_lines(lines).deals) == 2
+
+
+def test_variants_lists_each_presets_stake_rule() -> None:
+    code, out, _ = run("variants", "--json")
+    listed = {v["name"]: v for v in json.loads(out)["variants"]}
+    assert code == 0 and all(listed[n]["stakes"] == str(default_stakes(r)) for n, r in PRESETS.items())

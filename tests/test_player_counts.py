@@ -227,3 +227,32 @@ def test_the_engine_protocol_deals_other_counts_and_names_a_bad_one() -> None:
     reply, _ = answer(json.dumps({"id": 2, "cmd": "deal", "variant": "classic", "players": 3}))
     assert not reply["ok"] and reply["field"] == "players"
     assert reply["error"] == "players: classic is played by 2 players, not 3 (R8)"
+
+
+def test_the_rules_in_force_are_shown_and_the_fitted_leaf_is_for_the_preset_alone() -> None:
+    from analyzer.search.evaluation import evaluator_for
+
+    custom = CLASSIC.with_options({"max_run": 10, "hand_melds": True})
+    assert deal(custom, seed=1).describe().startswith("classic (max_run=10, hand_melds=true), ")
+    assert deal(FOUR, seed=1).describe().startswith("megajogos, 4 players, ")
+    assert deal(CLASSIC, seed=1).describe().startswith("classic, ")
+    # A model fitted on a preset's own rules never scores other rules (R8, section 4).
+    for rules in PRESETS.values():
+        assert evaluator_for(rules) is not None and evaluator_for(rules.with_labels("spanish")) is not None
+    assert evaluator_for(custom) is None and evaluator_for(FOUR) is None and evaluator_for(TWO) is None
+    text = ("classic french - - AH,2H,3H,5C,6C,7C,JD,QD,KD,KS/10 QS:turned:0 - 19 "
+            "rules:max_run=10,hand_melds=true")  # fmt: skip
+    code, out, err = run("hint", text, "--samples", "2")
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert "classic (max_run=10, hand_melds=true), offer" in flat
+    assert "the rest scored by the melded-card lead (no evaluation is fitted" in flat
+    code, out, err = run("analyze", text, "--json")
+    assert code == 0 and json.loads(out)["rules"] == {"max_run": 10, "hand_melds": True}
+
+
+def test_every_rule_option_can_be_overridden_and_huge_numbers_are_quoted() -> None:
+    state = parse_notation("classic french - - 10/10 - - 20 rules:rearrange=own,force_fit=rearrange")
+    assert str(state.rules.force_fit) == "rearrange"
+    with pytest.raises(NotationError, match=r"max_run=99999999999 is out of range"):
+        parse_notation("classic french - - 10/10 - - 20 rules:max_run=99999999999")

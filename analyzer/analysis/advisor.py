@@ -71,7 +71,7 @@ from analyzer.core.dealing import view as view_of
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
-from analyzer.search.evaluation import fitted_evaluator, melded_lead
+from analyzer.search.evaluation import evaluator_for, melded_lead
 from analyzer.search.exact import Outcome, Solver
 from analyzer.search.inference import infer_weights, read_cards
 from analyzer.search.lookahead import Lookahead
@@ -107,8 +107,8 @@ def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameSta
     if engine.leaf == "rollout":
         return RolloutLeaf(engine.playouts, seed)
     if engine.leaf == "fitted":
-        fitted = fitted_evaluator(state.rules.name)
-        if fitted is not None and fitted.players == state.rules.players:
+        fitted = evaluator_for(state.rules)
+        if fitted is not None:
             return fitted
     return melded_lead
 

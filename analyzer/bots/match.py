@@ -104,6 +104,7 @@ class MatchSummary:
     _per_match: dict[str, list[float]] = field(default_factory=dict)
     _current: dict[str, list[int]] = field(default_factory=dict)
     _standing: Standing | None = None
+    _seats: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.won_by_seat:
@@ -112,19 +113,30 @@ class MatchSummary:
     def add(self, game: GameResult) -> None:
         """Count the next game of the run (games arrive in order)."""
         if self.deals % self.match == 0:
-            self._close()
             self._standing = Standing.start(self.rule, self.rules.players, game.start.dealer)
         assert self._standing is not None
         before = self._standing
         self._standing = before.after(game.final.winner)
         self.deals += 1
-        for seat, (name, won) in enumerate(zip(game.seats, self._standing.won(before), strict=True)):
-            self.won_by_seat[seat] += won
+        self._seats = game.seats
+        self._count(self._standing.won(before), 1)
+        if self.deals % self.match == 0:
+            self._close()
+
+    def _count(self, won: tuple[int, ...], deals: int) -> None:
+        for seat, (name, value) in enumerate(zip(self._seats, won, strict=True)):
+            self.won_by_seat[seat] += value
             total = self._current.setdefault(name, [0, 0])
-            total[0] += won
-            total[1] += 1
+            total[0] += value
+            total[1] += deals
 
     def _close(self) -> None:
+        """End the current match: its pool goes back in equal shares (R21), its per-deal
+        winnings join the figures."""
+        if self._standing is not None and self._standing.pool:
+            closed = self._standing.closed()
+            self._count(closed.won(self._standing), 0)
+            self._standing = closed
         for name, (won, seats) in self._current.items():
             self._per_match.setdefault(name, []).append(won / seats)
         self._current = {}
@@ -132,7 +144,8 @@ class MatchSummary:
     def as_dict(self) -> dict[str, object]:
         """JSON-ready: ``match`` (deals per match), ``stakes``, ``matches``, ``stake_per_deal``
         (per seat), ``bot_stake_per_deal`` (per bot: ``mean`` and ``ci95`` over matches, null
-        with fewer than two), ``pool`` (the stakes on the table when the run ended)."""
+        with fewer than two).  A pool left at the end of a match is shared back (R21), so the
+        figures of two players are opposite."""
         self._close()
         per_seat = [round(w / self.deals, 6) if self.deals else 0.0 for w in self.won_by_seat]
         bots: dict[str, dict[str, object]] = {}
@@ -151,5 +164,4 @@ class MatchSummary:
             "matches": -(-self.deals // self.match) if self.match else 0,
             "stake_per_deal": per_seat,
             "bot_stake_per_deal": bots,
-            "pool": self._standing.pool if self._standing else 0,
         }

@@ -190,6 +190,23 @@ class Rules:
         return self if labels == self.labels else replace(self, labels=labels)
 
     @property
+    def title(self) -> str:
+        """The rules in a few words: the preset's name, with the player count when it is not
+        the preset's own and the options changed: ``classic``, ``megajogos, 4 players``,
+        ``classic (max_run=10, hand_melds=true)``."""
+        text = self.name
+        preset = PRESETS.get(self.name)
+        if preset is not None and self.players != preset.players:
+            text += f", {self.players} players"
+        changed = self.overrides() if preset is not None else {}
+        if changed:
+            values = ", ".join(
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items()
+            )
+            text += f" ({values})"
+        return text
+
+    @property
     def player_counts_text(self) -> str:
         """The player counts in words: ``"2"``, ``"2, 3 or 4"``."""
         return _counts_text(self.player_counts)
@@ -318,6 +335,7 @@ RULE_OPTIONS = (
     "hand_size",
     "max_run",
     "exchange",
+    "rearrange",
     "force_fit",
     "force_when",
     "hand_melds",
@@ -327,6 +345,7 @@ RULE_OPTIONS = (
 
 _ENUMS: dict[str, type[enum.Enum]] = {
     "exchange": Exchange,
+    "rearrange": Rearrange,
     "force_fit": ForceFit,
     "force_when": ForceWhen,
     "on_stock_out": StockOut,

@@ -17,7 +17,8 @@ with a winner every other player pays him the deal's stake; the stake rule says 
 =====================  ========================================================================
 
 Stakes are counted in units of the base stake and the scores of a match always sum to zero less
-the pool on the table.  The stake never changes how a deal is played: every player still prefers
+the pool on the table; a pool left when the match ends goes back to the players in equal shares
+(:meth:`Standing.closed`).  The stake never changes how a deal is played: every player still prefers
 winning, then a draw, then another player winning (R20), whatever the stake, so the hint's choice
 does not depend on it.
 """
@@ -135,6 +136,14 @@ class Standing:
             dealer=(self.dealer + 1) % self.players,
             deals=self.deals + 1,
         )
+
+    def closed(self) -> Standing:
+        """The standing when the match ends here: a pool left on the table goes back to the
+        players in equal shares (each put the same into it), so the scores sum to zero (R21)."""
+        if not self.pool:
+            return self
+        share = self.pool // self.players
+        return replace(self, scores=tuple(s + share for s in self.scores), pool=0)
 
     def won(self, before: Standing) -> tuple[int, ...]:
         """Each player's winnings in the deal between ``before`` and this standing."""

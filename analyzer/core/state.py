@@ -703,7 +703,7 @@ class GameState:
         labels = self.rules.labels
         if self.phase is Phase.OVER:
             return "deal over, " + ("draw" if self.winner is None else f"player {self.winner} won")
-        text = f"{self.rules.name}, {self.phase}, player {self.to_act} to act"
+        text = f"{self.rules.title}, {self.phase}, player {self.to_act} to act"
         if self.centre is not None:
             text += f", centre {format_card(self.centre.card, labels)} ({self.centre.kind} by player {self.centre.source})"
         return text

@@ -26,11 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analyzer.core.cards import clip
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Move
 from analyzer.core.stakes import StakeRule, Standing
 from analyzer.core.state import GameState
 from analyzer.formats.records import FORMAT, RecordError, Replay, record_lines, replay_lines
+from analyzer.formats.shape_errors import check_shape
+from analyzer.formats.shapes import MatchHeader, MatchStanding
 
 __all__ = [
     "MATCH_FORMAT",
@@ -42,8 +45,6 @@ __all__ = [
 ]
 
 MATCH_FORMAT = "conquian-match"
-
-_HEADER_KEYS = {"format", "version", "variant", "stakes", "players", "seed", "deals"}
 
 
 @dataclass(slots=True)
@@ -133,16 +134,11 @@ def replay_match_lines(lines: Iterable[str]) -> MatchReplay:
     header = _entry(texts[0]) if texts else None
     if not isinstance(header, dict) or header.get("format") != MATCH_FORMAT:
         raise RecordError(f"line 1: not a match record (its first line has \"format\": \"{MATCH_FORMAT}\")")
-    unknown = sorted(set(header) - _HEADER_KEYS)
-    if unknown:
-        raise RecordError(f"line 1: unknown key {unknown[0]!r} in the match header (known: {', '.join(sorted(_HEADER_KEYS))})")
-    if header.get("version", 1) != 1:
-        raise RecordError(f"line 1: version must be 1, got {header.get('version')!r}")
     try:
-        rule = StakeRule(str(header.get("stakes")))
-    except ValueError:
-        known = ", ".join(r.value for r in StakeRule)
-        raise RecordError(f"line 1: stakes must be one of {known}, got {header.get('stakes')!r}") from None
+        check_shape(MatchHeader, header, "the match header")
+    except ConquianError as exc:
+        raise RecordError(f"line 1: {exc}") from None
+    rule = StakeRule(header["stakes"])
     starts: list[int] = []
     end: tuple[int, Any] | None = None
     for number, text in enumerate(texts[1:], 2):
@@ -176,14 +172,31 @@ def replay_match_lines(lines: Iterable[str]) -> MatchReplay:
                 f"line {first}: deal {k + 1} is dealt by player {deal.start.dealer}, but the deal "
                 f"passes to player {replay.standings[-1].dealer} (R21)"
             )
+        if k == 0:
+            named = header.get("variant")
+            if named is not None and named != rules.name:
+                raise RecordError(
+                    f"line 1: the match header says variant {clip(str(named))!r}, but deal 1 is "
+                    f"{rules.name}"
+                )
+            seats = header.get("players")
+            if seats is not None and len(seats) != rules.players:
+                raise RecordError(
+                    f"line 1: 'players' names {len(seats)} players, but the deals have "
+                    f"{rules.players} seats"
+                )
         replay.deals.append(deal)
         if deal.finished:
             replay.standings.append(replay.standings[-1].after(deal.final.winner))
     if end is not None:
         number, entry = end
-        written = entry.get("standing")
+        try:
+            check_shape(MatchStanding, entry, "the standing line")
+        except ConquianError as exc:
+            raise RecordError(f"line {number}: {exc}") from None
+        written = {k: v for k, v in entry["standing"].items() if not k.startswith("x-")}
         computed = replay.final.as_dict()
-        if not isinstance(written, dict) or any(written.get(k) != v for k, v in computed.items() if k in written):
+        if written != computed:
             raise RecordError(
                 f"line {number}: the standing line says {json.dumps(written)}, but the deals give "
                 f"{json.dumps(computed)} (R21)"

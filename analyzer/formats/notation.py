@@ -363,6 +363,8 @@ class _Reader:
                     f"unknown rule option {clip(name)!r} (known: {', '.join(RULE_OPTIONS)})",
                 )
             lowered = value.lower()
+            if _DIGITS.fullmatch(value) and len(value) > 4:
+                raise self.fail("rules", piece, f"{name}={clip(value)} is out of range")
             if _DIGITS.fullmatch(value):
                 options[name] = _number(value)
             elif lowered in ("true", "false") and name == "hand_melds":

@@ -247,6 +247,7 @@ class RuleOverrides(_Shape):
     hand_size: int | None = Field(default=None, ge=2, le=19, description="Cards dealt (R8).")
     max_run: int | None = Field(default=None, ge=3, le=10, description="Longest run (R5).")
     exchange: Literal["none", "pass_one"] | None = Field(default=None, description="R9.")
+    rearrange: Literal["own"] | None = Field(default=None, description="R13.")
     force_fit: Literal["layoff", "rearrange"] | None = Field(default=None, description="R14.")
     force_when: Literal["after_decline", "any_offer"] | None = Field(
         default=None, description="R14."
@@ -326,6 +327,47 @@ class RecordHeader(_Shape):
         default=None, description="Information only: who played each seat."
     )
     start: Position = Field(description="The dealt position, with every hand and the stock order.")
+
+
+class MatchHeader(_Shape):
+    """The first line of a match record (docs/record-format.md, Match records)."""
+
+    nullable_keys = frozenset({"variant", "seed", "players", "deals"})
+
+    model_config = ConfigDict(title="Conquian match record: header line")
+
+    format: Literal["conquian-match"]
+    version: Literal[1] = 1
+    stakes: Literal["single", "double_after_draw", "tableau"] = Field(
+        description="The stake rule (R21)."
+    )
+    variant: str | None = Field(default=None, description="The preset of every deal.")
+    seed: int | None = Field(default=None, ge=0, description="Information only: the match's seed.")
+    players: list[str | None] | None = Field(
+        default=None, description="Information only: who played each seat."
+    )
+    deals: int | None = Field(default=None, ge=1, description="Information only: the deals planned.")
+
+
+class MatchStandingData(_Shape):
+    """A match's standing (R21), as analyzer.core.stakes.Standing.as_dict writes it."""
+
+    model_config = ConfigDict(title="Conquian match standing")
+
+    stakes: Literal["single", "double_after_draw", "tableau"]
+    scores: list[int] = Field(description="Each player's winnings, in stakes.")
+    stake: int = Field(ge=1, description="The next deal's stake.")
+    pool: int = Field(ge=0, description="Stakes in the tableau pool.")
+    dealer: int = Field(ge=0, description="The next deal's dealer.")
+    deals: int = Field(ge=0, description="Deals played.")
+
+
+class MatchStanding(_Shape):
+    """The last line of a match record: the standing after its deals."""
+
+    model_config = ConfigDict(title="Conquian match record: standing line")
+
+    standing: MatchStandingData
 
 
 class RecordMove(_Shape):

@@ -74,6 +74,7 @@ _DEFAULT_PARAMS: dict[str, Any] = {
     "hand_size": -1,
     "max_run": -1,
     "exchange": "",
+    "rearrange": "",
     "force_fit": "",
     "force_when": "",
     "hand_melds": "",

@@ -57,13 +57,14 @@ from analyzer.core.cards import iter_mask
 from analyzer.core.errors import ConquianError
 from analyzer.core.legal import fitting_cards
 from analyzer.core.melds import cards_of, catalog, max_melded
-from analyzer.core.rules import Rules
+from analyzer.core.rules import PRESETS, Rules
 from analyzer.core.state import GameState, Phase
 
 __all__ = [
     "FEATURES_PER_PLAYER",
     "GLOBAL_FEATURES",
     "FittedEvaluator",
+    "evaluator_for",
     "features",
     "fitted_evaluator",
     "melded_lead",
@@ -412,6 +413,17 @@ class FittedEvaluator:
             return cls(str(data["variant"]), int(data["players"]), layers, data.get("fit"))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ConquianError(f"malformed evaluation data: {exc}") from None
+
+
+def evaluator_for(rules: Rules) -> FittedEvaluator | None:
+    """The shipped evaluator fitted for exactly these rules: a preset at its own player count
+    with no option changed (the labels aside); ``None`` otherwise, when the search values its
+    leaves by :func:`melded_lead` (a model fitted on other rules would misjudge them)."""
+    preset = PRESETS.get(rules.name)
+    if preset is None or preset.with_labels(rules.labels) != rules:
+        return None
+    fitted = fitted_evaluator(rules.name)
+    return fitted if fitted is not None and fitted.players == rules.players else None
 
 
 @cache

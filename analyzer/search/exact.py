@@ -38,7 +38,7 @@ from analyzer.core.melds import cards_of
 from analyzer.core.moves import LayIn, Move, Pass, Take, Turn
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState, Phase
-from analyzer.search.evaluation import fitted_evaluator, melded_lead
+from analyzer.search.evaluation import evaluator_for, melded_lead
 from analyzer.search.lookahead import Lookahead
 from analyzer.search.native import finish_leaf, leaf_args
 from analyzer.search.outcome import Outcome, outcome_vector, paused_gc, position_key
@@ -433,9 +433,8 @@ class Solver:
     def _resolve_leaf(self, state: GameState) -> Callable[[GameState], Outcome]:
         """The ``leaf`` parameter, or its default for ``state``'s variant, chosen once."""
         if self.leaf is None:
-            fitted = fitted_evaluator(state.rules.name)
-            ok = fitted is not None and fitted.players == state.rules.players
-            self.leaf = fitted if fitted is not None and ok else melded_lead
+            fitted = evaluator_for(state.rules)
+            self.leaf = fitted if fitted is not None else melded_lead
         return self.leaf
 
     # --------------------------------------------------- two-sided search

@@ -49,7 +49,7 @@ from analyzer.core import native
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState
-from analyzer.search.evaluation import FittedEvaluator, fitted_evaluator
+from analyzer.search.evaluation import FittedEvaluator, evaluator_for
 from analyzer.search.exact import Outcome, outcome_vector, paused_gc
 from analyzer.search.native import native_model
 from analyzer.search.options import LEAVES as _LEAVES
@@ -275,7 +275,8 @@ def search(
     opts = options or MctsOptions(iterations, c, leaf, infer, method, opponents, playout, time_limit)
     root_list = _root_moves(view, root_moves)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    model = fitted_evaluator(view.rules.name) if opts.leaf == "fitted" else None  # None: rollouts
+    # None: rollouts (also where no model was fitted for these very rules).
+    model = evaluator_for(view.rules) if opts.leaf == "fitted" else None
     if native.ACTIVE and (model is None or model.players == view.rules.players):
         return _native_search(view, root_list, opts, rng, model, stop, progress, weights)
     if opts.method == "halving":

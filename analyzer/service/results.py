@@ -115,6 +115,7 @@ def analyze_data(state: GameState) -> dict[str, Any]:
     return {
         "valid": True,
         "variant": state.rules.name,
+        "rules": state.rules.overrides(),
         "labels": str(lab),
         "phase": str(state.phase),
         "to_act": state.to_act,
