@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.analysis.advisor import ENGINE_NAMES, ENGINES
+from analyzer.analysis.advisor import ENGINE_NAMES
+from analyzer.analysis.engines import DECIDE_CAP
 from analyzer.core.cards import Labels, clip
 from analyzer.core.rules import PRESETS
 from cli.boundary import usage
@@ -107,8 +108,9 @@ def _engine_name(value: str) -> str:
 
 
 SAMPLES_DEFAULTS = (
-    f" (default: the engine's: v3 {ENGINES['v3'].samples:,} IS-MCTS iterations, each on its own "
-    f"sampled deal; v2 and v1 {ENGINES['v2'].samples} deals)."
+    " (default: sample in seeded batches until the verdict is settled, at most "
+    f"{DECIDE_CAP['mcts']:,} IS-MCTS iterations for v3, each on its own sampled deal, "
+    f"{DECIDE_CAP['lookahead']} deals for v2, {DECIDE_CAP['exact']} for v1)."
 )
 """The end of the ``--samples`` help of hint, why and review."""
 

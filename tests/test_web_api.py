@@ -462,3 +462,30 @@ def test_the_play_tab_offers_only_the_bots_that_can_play_here() -> None:
 
     bots = examples_data(None)["bots"]
     assert bots[:2] == ["greedy", "hint"] and ("ismcts" in bots) == installed_bot("ismcts")
+
+
+def test_why_from_the_players_view_gives_the_hints_figures_where_every_card_is_known() -> None:
+    # A position with every card known: why is exact by default, but with view it evaluates the
+    # move as the hint does, from the acting player's view, on the hint's sampled deals.
+    from analyzer.core.dealing import deal
+    from analyzer.core.state import dump_position
+    from analyzer.service.requests import answer
+
+    import random as _random
+
+    rng = _random.Random(3)
+    state = deal("classic", rng)
+    while state.is_chance_node() or len(state.legal_moves()) < 2:
+        state = state.apply(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_moves()[0])
+    position = dump_position(state)
+    hint, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": position, "seed": 0}))
+    assert hint["ok"], hint
+    row = hint["result"]["moves"][-1]
+    why, _ = answer(json.dumps({"id": 2, "cmd": "why", "position": position, "move": row["move"],
+                                "seed": 0, "view": True}))  # fmt: skip
+    assert why["ok"], why
+    comparison = why["result"]["comparison"]
+    assert "exact" not in comparison or not comparison["exact"]
+    assert comparison["win"] == pytest.approx(row["win"])
+    exact, _ = answer(json.dumps({"id": 3, "cmd": "why", "position": position, "move": row["move"]}))
+    assert exact["ok"] and exact["result"]["comparison"].get("exact") is True

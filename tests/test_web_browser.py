@@ -921,3 +921,57 @@ def test_serve_defaults_start_the_board_on_their_variant_and_count(browser: Any)
             assert value(page, "#play-players") == "3"
         finally:
             context.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"variant": "classic"}', '{"players": [{"hand": "x", "layout": 5}, 7]}', "[1, 2]", '{"players": []}'],
+)
+def test_open_data_that_is_no_drawable_position_shows_the_servers_message(page: Any, text: str) -> None:
+    # The page fixture fails the test on any JavaScript error: the message is the server's,
+    # shown as a problem, and the board keeps the position it had.
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.fill("#setup-text", text)
+    page.click('[data-action="open-text"]')
+    page.wait_for_function("() => document.querySelector('#problem').textContent.trim().length > 0", timeout=WAIT)
+    assert "Cannot read" not in page.inner_text("#problem")
+
+
+def test_a_server_that_cannot_be_reached_is_said_so_and_no_spinner_stays(page: Any) -> None:
+    open_board(page, FORCING)
+    page.route("**/api**", lambda route: route.abort())  # the server stopped
+    page.click('[data-action="hint"]')
+    page.wait_for_function(
+        "() => document.querySelector('#analysis-output').dataset.state === 'failed'", timeout=WAIT
+    )
+    output = page.inner_text("#analysis-output")
+    assert "no hint: the server cannot be reached" in output and "sampling…" not in output
+    assert "conquian serve" in page.inner_text("#problem")
+
+
+def test_the_notation_line_follows_the_labels_and_reads_back(page: Any) -> None:
+    open_board(page, FORCING)
+    page.select_option("#labels", "spanish")
+    line = page.inner_text("#notation-line")
+    assert line.startswith("classic spanish ") and "5b:turned:0:0" in line and "5C" not in line
+    # The Spanish line is the same position: the server reads it back to the French one.
+    from analyzer.core.cards import Labels
+    from analyzer.formats.notation import format_notation, parse_notation
+
+    assert format_notation(parse_notation(line), Labels.FRENCH) == FORCING
+    page.select_option("#labels", "french")
+    assert page.inner_text("#notation-line") == FORCING
+
+
+def test_a_hint_asked_while_a_move_is_previewed_is_about_the_board_it_shows(page: Any) -> None:
+    open_board(page, FORCING)
+    page.click('[data-action="hint"]')
+    page.wait_for_function("() => document.querySelector('#analysis-output').dataset.state === 'done'", timeout=WAIT)
+    page.click('#analysis-output .hint-row[data-move="force 0"]')
+    page.wait_for_function("() => document.querySelector('#notation-line').textContent.startsWith('after force 0')", timeout=WAIT)
+    page.click('[data-action="hint"]')
+    page.wait_for_function("() => document.querySelector('#analysis-output').dataset.state === 'done'", timeout=WAIT)
+    assert page.inner_text("#notation-line") == FORCING  # the previewed move was put back
+    moves = {r.get_attribute("data-move") for r in page.locator("#analysis-output .hint-row[data-move]").all()}
+    assert moves == {"force 0", "pass"}

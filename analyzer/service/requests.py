@@ -298,6 +298,7 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
         samples=_int(request, "samples", None, 1, 100_000),
         seed=_int(request, "seed", 0, 0),
         time_limit=_float(request, "time_limit", math.inf, 0.05),
+        view=_bool(request, "view"),
     )
 
 
@@ -528,7 +529,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
             | {"exact"}
         ),
     ),
-    "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit"})),
+    "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit", "view"})),
     "notation": (_notation, frozenset({"position"})),
     "deal": (_deal, frozenset({"variant", "players", "seed", "after", "dealer", "seat"})),
     "moves": (_moves, frozenset({"position"})),

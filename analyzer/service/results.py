@@ -437,9 +437,12 @@ def why_data(
     seed: int,
     time_limit: float,
     progress: Callable[[int, int], None] | None = None,
+    view: bool = False,
 ) -> dict[str, Any]:
     """``why --json``: the rule facts forbidding a move, or how a legal move compares with the
     best on the same sampled deals as hint (not for the bare ``take``, which names no move).
+    With ``view`` the comparison is always from the acting player's view, as a hint's (no exact
+    search where every card is known).
 
     Parameters
     ----------
@@ -483,7 +486,7 @@ def why_data(
     if comparable and state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
         # A legal move's text is in the state's labels: it reads back as the same move.
         asked = parse_move(explanation.move, lab)
-        if _all_known(state):
+        if _all_known(state) and not view:
             # Half the time for the exact search; where it does not prove every move, the
             # sampling of a hint gets the rest.
             started = time.perf_counter()

@@ -3,7 +3,7 @@
 
 import { api, stream } from "./api.js";
 import { drawBoard } from "./board.js";
-import { frenchCode, label, moveLabel } from "./cards.js";
+import { frenchCode, label, moveLabel, notationLabel } from "./cards.js";
 import { $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
 
 // ------------------------------------------------------------------ position
@@ -153,7 +153,7 @@ async function previewMove(entry) {
     const shown = await api("notation", { position: entry.after, labels: "french" });
     if (!current()) return;
     drawBoard($("#board"), shown.position, {});
-    $("#notation-line").textContent = `after ${entry.text}: ${shown.notation}`;
+    $("#notation-line").textContent = `after ${moveLabel(entry.text)}: ${notationLabel(shown.notation)}`;
     const back = button("Back to the position", { action: "back" });
     back.addEventListener("click", () => { leavePreview(); drawCurrent(); });
     out.append(back);
@@ -162,7 +162,9 @@ async function previewMove(entry) {
   try {
     const why = await api(
       "why",
-      { position, move: entry.text, labels: "french", ...HINT_SETTINGS },
+      // view: from the acting player's view, as the hint's row was (no exact search even where
+      // every card is known), so the figures are the row's.
+      { position, move: entry.text, labels: "french", view: true, ...HINT_SETTINGS },
       { signal: controller.signal },
     );
     if (!current()) return;
@@ -283,6 +285,13 @@ export async function runHint(position, container, progressBar, onChoose) {
     if (window.matchMedia("(max-width: 600px)").matches) container.scrollIntoView({ block: "start", behavior: "smooth" });
   } catch (error) {
     container.dataset.state = "failed";
+    // The search did not finish: no "sampling…" line may stay as if it were still running.
+    for (const head of container.querySelectorAll(".hint-head")) {
+      if (head.textContent.startsWith("sampling…")) head.remove();
+    }
+    if (error.name !== "AbortError") {
+      container.prepend(el("div", "hint-head", `no hint: ${error.message}`));
+    }
     failed(error);
   } finally {
     progressBar.hidden = true;
@@ -293,6 +302,10 @@ export async function runHint(position, container, progressBar, onChoose) {
 // The Hint button: a hint of the board's position; clicking one of its moves previews it (the
 // board after it, and its why with the hint's own settings).
 export function hintCurrent() {
+  // A hint is about the position opened: a move previewed on the board (after a click) is put
+  // back first, so the board shows the position the hint ranks.
+  leavePreview();
+  drawCurrent();
   const position = state.current.notation;
   return runHint(position, $("#analysis-output"), $("#hint-progress"), (move) => {
     if (state.current?.notation !== position) return; // the hint was about another position

@@ -21,14 +21,20 @@ function body(cmd, fields) {
   return text.replace(/"\\u0000bigint:(-?[0-9]+)"/g, "$1");
 }
 
+// fetch, with a network failure (the server stopped, the connection lost) told as such rather
+// than the browser's "Failed to fetch"; an abort stays an AbortError.
+async function post(url, text, signal) {
+  try {
+    return await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: text, signal });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError({ ok: false, error: "the server cannot be reached: is 'conquian serve' still running?" }, 0);
+  }
+}
+
 // One engine request; resolves with its result, rejects with ApiError (ok: false) or AbortError.
 export async function api(cmd, fields = {}, { signal } = {}) {
-  const response = await fetch("/api", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: body(cmd, fields),
-    signal,
-  });
+  const response = await post("/api", body(cmd, fields), signal);
   let answer;
   try {
     answer = await response.json();
@@ -43,12 +49,7 @@ export async function api(cmd, fields = {}, { signal } = {}) {
 // (a hint's first half second of sampling) to onEarly; aborting `signal` closes the stream, and
 // the server stops the search.
 export async function stream(cmd, fields, onProgress, { signal, onEarly } = {}) {
-  const response = await fetch("/api/stream", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: body(cmd, fields),
-    signal,
-  });
+  const response = await post("/api/stream", body(cmd, fields), signal);
   if (!response.ok || !response.body) {
     let answer;
     try {
@@ -61,7 +62,14 @@ export async function stream(cmd, fields, onProgress, { signal, onEarly } = {}) 
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
-    const { value, done } = await reader.read();
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+      throw new ApiError({ ok: false, error: "the connection to the server was lost: is 'conquian serve' still running?" }, 0);
+    }
+    const { value, done } = chunk;
     if (done) break;
     buffer += value;
     let cut;

@@ -44,6 +44,13 @@ export function moveLabel(text) {
   return text.replace(/\b(A|[2-7]|J|Q|K)([SHDC])\b/g, (m) => label(m));
 }
 
+// A notation (the server writes it in French labels) shown in the current labels: the labels
+// field and each card relabelled; with Spanish labels it reads back as the same position.
+export function notationLabel(text) {
+  if (labels === "french" || !text) return text;
+  return moveLabel(text.replace(/^(\S+) french /, "$1 spanish "));
+}
+
 const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SPANISH_SUIT_NAMES = { S: "espadas", H: "copas", D: "oros", C: "bastos" };

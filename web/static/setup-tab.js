@@ -45,8 +45,14 @@ export async function openText(text) {
   } catch (error) {
     // Shown on the board where the data can be drawn, the message by its zone: the position
     // being edited, invalid until it is fixed (Analysis refuses it meanwhile).
-    if (parsed.input && typeof parsed.input === "object") {
-      const data = parsed.input.position && typeof parsed.input.position === "object" ? parsed.input.position : parsed.input;
+    const data = parsed.input && typeof parsed.input === "object" && parsed.input.position && typeof parsed.input.position === "object"
+      ? parsed.input.position
+      : parsed.input;
+    // Only a position the board can draw (a list of player objects) is opened for editing;
+    // anything else ({"variant": "classic"}, a list, ...) gets the server's message alone.
+    const drawable = data && typeof data === "object" && Array.isArray(data.players)
+      && data.players.length > 0 && data.players.every((p) => p && typeof p === "object" && !Array.isArray(p));
+    if (drawable) {
       state.editing = structuredClone(data);
       state.invalid = error.message;
       if (state.current) state.current.description = parsed.description;

@@ -216,8 +216,18 @@ function setVariant(position, variant, variants) {
 // Another player count (R8), keeping every card placed: seats are added empty or dropped from the
 // end (with their cards), and every seat the position names stays in range.
 function setPlayers(position, n) {
+  const before = position.players.length;
   while (position.players.length < n) position.players.push({ hand: [], layout: [] });
   position.players.length = n;
+  if (n !== before) {
+    // The history (cards seen paid, cards passed) belongs to the deal as it was played; the
+    // editor shows no control for it, so it goes with a change of the table rather than
+    // standing as an invisible error.
+    for (const seat of position.players) {
+      delete seat.paid;
+      delete seat.gave;
+    }
+  }
   if (position.rules && position.rules.players !== undefined) position.rules.players = n;
   if (position.dealer >= n) position.dealer = n - 1;
   if (position.to_act >= n) position.to_act = 0;
@@ -236,6 +246,8 @@ function setPhase(position, phase) {
   } else if (phase === "exchange") {
     position.centre = null;
     position.exchange = { chosen: position.players.map(() => null) };
+    // Nobody has passed a card yet during the exchange (R9): no 'gave' may stand.
+    for (const seat of position.players) delete seat.gave;
   } else if (position.centre) {
     if (phase === "forced") {
       const n = position.players.length;

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { drawBoard } from "./board.js";
+import { notationLabel } from "./cards.js";
 
 export const $ = (selector) => document.querySelector(selector);
 export const $$ = (selector) => Array.from(document.querySelectorAll(selector));
@@ -122,7 +123,7 @@ export function drawCurrent() {
   }
   drawBoard(board, cur.position, { names: cur.names || [], over: cur.over, winner: cur.winner });
   $("#description").textContent = cur.description || "";
-  line.textContent = cur.notation || "";
+  line.textContent = notationLabel(cur.notation || "");
   board.dataset.variant = cur.position.variant || "";
 }
 
