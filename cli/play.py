@@ -236,7 +236,11 @@ def _game(
         if state.winner is None:
             out.print("The deal is a draw (R18).")
         else:
-            out.print("You won!" if state.winner == seat else f"Player {state.winner} won.")
+            result = "You won" if state.winner == seat else f"Player {state.winner} won"
+            if state.melded(state.winner) < rules.target:
+                # Nobody went out: the stock ran out and the fewest cards in hand won (R18).
+                result += ": the stock ran out, and the fewest cards in hand win (R18)"
+            out.print(f"{result}{'!' if state.winner == seat else '.'}")
         if match:
             done.append((start, history, state))
             before, standing = standing, standing.after(state.winner)

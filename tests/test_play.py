@@ -174,3 +174,12 @@ def test_the_hint_in_play_is_the_default_hint_with_its_verdict(variant: str) -> 
     assert code == 0
     assert re.search(r"is clearly best \(ahead of|Close call: |is the only choice\.", text), text
     assert "Best first, each with its move number" in text
+
+
+def test_a_win_at_the_end_of_the_stock_says_why() -> None:
+    # megajogos: nobody went out, the stock ran out, the fewest cards in hand won (R18).
+    from cli_run import run
+
+    code, out, err = run("play", "--variant", "megajogos", "--seed", "1", input="1\n" * 300)
+    assert code == 0, err
+    assert "won: the stock ran out, and the fewest cards in hand win (R18)" in " ".join(out.split())
