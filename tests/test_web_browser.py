@@ -357,7 +357,7 @@ def test_play_logs_follow_the_labels_and_a_failed_game_leaves_no_half_game(page:
     page.fill("#play-seed", "3")
     page.click('[data-action="new-game"]')
     page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
-    assert not page.locator('[data-action="take-back"]').is_disabled()
+    assert not page.locator('[data-action="play-hint"]').is_disabled()
     french = page.inner_text("#play-log")
     page.select_option("#labels", "spanish")
     spanish = page.inner_text("#play-log")
@@ -975,3 +975,121 @@ def test_a_hint_asked_while_a_move_is_previewed_is_about_the_board_it_shows(page
     assert page.inner_text("#notation-line") == FORCING  # the previewed move was put back
     moves = {r.get_attribute("data-move") for r in page.locator("#analysis-output .hint-row[data-move]").all()}
     assert moves == {"force 0", "pass"}
+
+
+# ------------------------------------------------------- the setup editor's exchange and force
+def test_the_setup_editor_enters_the_exchange_choices_and_hints_them(page: Any) -> None:
+    """A megajogos deal in the exchange (R9), dealer 1, so players 2, 0 and 1 choose in that
+    order: players 0 and 2 choose a card by the exchange controls, player 1 not yet; the board
+    marks the cards, the notation line says chosen:KS,-,KD and the hint answers for it."""
+    from analyzer.service.requests import answer
+
+    def ask(**request: Any) -> dict[str, Any]:
+        reply, _ = answer(json.dumps({"id": 1, "labels": "french", **request}))
+        assert reply["ok"], reply
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    dealt = ask(cmd="deal", variant="megajogos", players=3, seed=0)["position"]
+    assert dealt["dealer"] == 1 and "KS" in dealt["players"][0]["hand"] and "KD" in dealt["players"][2]["hand"]
+    wanted = {**dealt, "to_act": 1, "exchange": {"chosen": ["KS", None, "KD"]}}
+    expected = ask(cmd="notation", position=wanted)["notation"]
+    assert expected.endswith(" chosen:KS,-,KD"), expected
+    open_board(page)
+    page.click('nav [data-mode="setup"]')
+    page.select_option("#deal-variant", "megajogos")
+    page.select_option("#deal-players", "3")
+    page.fill("#deal-seed", "0")
+    page.fill("#deal-after", "0")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector('[data-control="chosen-2"]', timeout=WAIT)
+    # Each player's choices: "not yet", then his hand's cards.
+    assert options(page, '[data-control="chosen-0"]') == ["", *dealt["players"][0]["hand"]]
+    assert all(value(page, f'[data-control="chosen-{p}"]') == "" for p in range(3))
+    # Player 0 before player 2 chooses out of turn: the problem is shown beside the exchange.
+    page.select_option('[data-control="chosen-0"]', "KS")
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    problem = page.locator('[data-control-problem="exchange"]')
+    assert "player 2 has not chosen yet" in problem.inner_text() and "(R9)" in problem.inner_text()
+    page.select_option('[data-control="chosen-2"]', "KD")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#notation-line") == expected
+    assert [value(page, f'[data-control="chosen-{p}"]') for p in range(3)] == ["KS", "", "KD"]
+    assert value(page, '[data-control="to_act"]') == "1"
+    assert page.get_attribute('[data-zone="hand-0"] [data-card="KS"]', "data-exchange") == "chosen"
+    assert page.get_attribute('[data-zone="hand-2"] [data-card="KD"]', "data-exchange") == "chosen"
+    assert page.locator('[data-zone="hand-1"] [data-exchange="chosen"]').count() == 0
+    # A hidden hand may have chosen any card shown nowhere else: here player 1's own eight.
+    page.select_option('[data-control="hand-1"]', "hidden")
+    page.wait_for_selector('[data-zone="hand-1"][data-hidden="true"]', timeout=WAIT)
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert sorted(options(page, '[data-control="chosen-1"]')) == sorted(["", *dealt["players"][1]["hand"]])
+    page.select_option('[data-control="hand-1"]', "shown")
+    page.wait_for_selector('[data-zone="hand-1"][data-count="0"]', timeout=WAIT)
+    for card in dealt["players"][1]["hand"]:
+        page.click(f'#palette [data-card="{card}"]')
+        page.click('[data-zone="hand-1"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#notation-line") == expected
+    # The hint on the position entered is the hint on its notation: player 1 gives a card.
+    page.click('nav [data-mode="analysis"]')
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+    shown = [r.get_attribute("data-move") for r in page.query_selector_all("#analysis-output .hint-row[data-move]")]
+    ranked = [m["move"] for m in ask(cmd="hint", position=expected)["moves"]]
+    assert shown and all(m.startswith("give ") for m in shown), shown
+    assert shown == ranked[: len(shown)]
+
+
+def test_the_forced_phase_forces_a_player_who_can_be_forced(page: Any) -> None:
+    """Worked example 5: player 1, offered 5C after player 0 declined it, may force player 0
+    (R14). The phase "forced" forces him, and he acts; forcing player 1 himself is shown wrong
+    beside the forced player's control, not beside the declines."""
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.select_option('[data-control="phase"]', "forced")
+    page.wait_for_selector('[data-control="forced"]', timeout=WAIT)
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert value(page, '[data-control="forced"]') == "0" and value(page, '[data-control="to_act"]') == "0"
+    assert page.inner_text("#notation-line") == FORCING.replace(" 1 1 ", " 1 0 ").replace(":0:0 ", ":0:0:0 ")
+    page.select_option('[data-control="forced"]', "1")
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    problem = page.inner_text('[data-control-problem="forced"]')
+    assert "player 1 is forced" in problem and "cannot force himself" in problem, problem
+    assert page.inner_text('[data-control-problem="declined"]') == ""
+    assert "wrong" in (page.get_attribute('[data-row="forced"]', "class") or "")
+    # Back to the offer: the card is offered to player 1 again.
+    page.select_option('[data-control="phase"]', "offer")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#notation-line") == FORCING
+
+
+def test_take_back_and_show_the_answer_are_enabled_only_when_they_can_act(page: Any) -> None:
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    take_back = page.locator('[data-panel="play"] [data-action="take-back"]')
+    page.select_option("#play-variant", "classic")
+    page.select_option("#play-bot", "greedy")
+    page.fill("#play-seed", "3")
+    page.click('[data-action="new-game"]')
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    # Your first decision: nothing to take back yet.
+    assert take_back.is_disabled() and not page.locator('[data-action="play-hint"]').is_disabled()
+    step = int(page.get_attribute("#play-moves", "data-step") or 0)
+    offered = [c.get_attribute("data-move") for c in page.query_selector_all("#play-moves [data-move]")]
+    page.click(f'#play-moves [data-move="{offered[-1]}"]')
+    page.wait_for_selector(f'#play-moves[data-step="{step + 1}"][data-busy="false"]', state="attached", timeout=WAIT)
+    assert take_back.is_enabled()
+    take_back.click()
+    page.wait_for_selector(f'#play-moves[data-step="{step + 2}"][data-busy="false"]', state="attached", timeout=WAIT)
+    assert take_back.is_disabled()
+    assert page.inner_text("#status") != "nothing to take back"
+    # Puzzles: no answer to show before a puzzle is open.
+    page.click('nav [data-mode="puzzles"]')
+    reveal = page.locator('[data-action="reveal"]')
+    assert reveal.is_disabled()
+    page.click('[data-puzzle="classic-win-1"]')
+    page.wait_for_selector("#puzzle-moves [data-move]", timeout=WAIT)
+    assert reveal.is_enabled()
+    reveal.click()
+    page.wait_for_selector("#puzzle-answer .answer", timeout=WAIT)

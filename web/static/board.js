@@ -1,7 +1,8 @@
 // The table drawn from position data (docs/position-format.md): hands, layouts, centre, stock,
-// dead cards, player to act. Every card carries data-card, every zone data-zone.
+// dead cards, player to act, the exchange's chosen cards. Every card carries data-card, every zone
+// data-zone.
 
-import { cardElement, frenchCode } from "./cards.js";
+import { cardElement, frenchCode, label } from "./cards.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -51,6 +52,7 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
       hand.box.dataset.count = String(count);
       hand.box.dataset.hidden = "true";
     }
+    if (position.exchange) markChosen(hand, player, position.exchange.chosen?.[p] ?? null);
     const layout = zone(`layout-${p}`, "layout");
     (player.layout || []).forEach((meld, m) => {
       const group = el("span", "meld");
@@ -89,6 +91,25 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
   addCards(dead.cards, position.dead || []);
   middle.append(centre.box, stock.box, dead.box);
   root.append(table, middle);
+}
+
+// During the exchange (R9): the card a player has chosen to pass marked in his hand
+// (data-exchange="chosen") and said below it; a known hand that has chosen none says so (a hidden
+// one may have chosen unseen, as in a view).
+function markChosen(hand, player, chosen) {
+  const code = chosen ? frenchCode(chosen) : null;
+  let text = "";
+  if (code) {
+    const card = hand.cards.querySelector(`[data-card="${code}"]`);
+    if (card) card.dataset.exchange = "chosen";
+    text = `chose ${label(code)} to pass (R9)`;
+  } else if (Array.isArray(player.hand)) {
+    text = "no card chosen to pass yet (R9)";
+  }
+  if (!text) return;
+  const note = el("div", "exchange-note", text);
+  note.dataset.chosen = code || "";
+  hand.cards.after(note);
 }
 
 // Show `message` next to `zoneName` (or in the general slot when no such zone is drawn).

@@ -139,12 +139,19 @@ function drawPlayLog() {
   });
 }
 
-// The Play tab's buttons that need a game.
+// The Play tab's buttons that need a game; Take back needs a move of yours to take back too.
 export function playControls(enabled) {
-  for (const action of ["play-hint", "take-back", "save-record", "review-game"]) {
+  for (const action of ["play-hint", "save-record", "review-game"]) {
     const b = $(`[data-panel="play"] [data-action="${action}"]`);
     if (b) b.disabled = !enabled;
   }
+  drawTakeBack();
+}
+
+// Take back is enabled once you have made a decision of this deal (not at your first one).
+function drawTakeBack() {
+  const b = $('[data-panel="play"] [data-action="take-back"]');
+  if (b) b.disabled = !state.game?.snapshots.length;
 }
 
 async function playStep(move) {
@@ -158,6 +165,7 @@ async function playStep(move) {
     game.history.push(...result.played.map((p) => p.move));
     game.last = result;
     drawGame(result);
+    drawTakeBack();
     await drawScore(result);
   } finally {
     $("#play-moves").dataset.busy = "false";
@@ -325,6 +333,7 @@ export async function takeBack() {
     return;
   }
   const snap = game.snapshots.pop();
+  drawTakeBack();
   game.full = snap.full;
   game.history.length = snap.length;
   game.log.length = snap.log;

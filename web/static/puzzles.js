@@ -31,6 +31,7 @@ async function openPuzzle(name) {
   const result = await api("puzzle", { name, labels: "french" });
   const player = result.question.player ?? result.to_act;
   state.puzzle = { ...result, player, played: 0, position: result.notation, log: [] };
+  $('[data-action="reveal"]').disabled = false; // a puzzle is open: its answer can be shown
   await showPuzzlePosition(result.notation);
   $("#puzzle-prompt").textContent = `${result.title}. ${result.prompt}`;
   const out = $("#puzzle-result");

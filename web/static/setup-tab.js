@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
 import { DECK, cardElement, frenchCode, label } from "./cards.js";
 import { openPosition } from "./analysis.js";
-import { drawSetupControls, emptyPosition } from "./setup.js";
+import { cardMoved, drawSetupControls, emptyPosition } from "./setup.js";
 import {
   $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, render, state, status,
   switchMode,
@@ -148,7 +148,9 @@ export function drawEditing(message) {
   }
   $("#edit-status").textContent = message ? `Not valid: ${message}` : "Valid position.";
   $("#edit-status").dataset.valid = message ? "false" : "true";
-  const onControl = drawSetupControls($("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message, state.variants?.variants);
+  const onControl = drawSetupControls(
+    $("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message, state.variants?.variants, { forceable },
+  );
   showProblem($("#board"), zoneOf(message), onControl ? "" : message, $("#problem"));
   const line = $("#notation-line");
   if (message) {
@@ -168,12 +170,24 @@ function edited() {
   $("#why-output").replaceChildren();
 }
 
-// Change the position being edited with `fn` (which may return a new one) and check it.
+// The players the player to act may force with the centre card (R14): the server's legal moves
+// of `position` (none when it is not valid).
+async function forceable(position) {
+  try {
+    const result = await api("moves", { position, labels: "french" });
+    return result.moves.filter((m) => m.kind === "force").map((m) => m.player);
+  } catch {
+    return [];
+  }
+}
+
+// Change the position being edited with `fn` (which may return a new one, or a promise of
+// one) and check it.
 async function editPosition(fn) {
   if (!state.editing) state.editing = structuredClone(state.current.position);
   edited();
   try {
-    const replaced = fn(state.editing);
+    const replaced = await fn(state.editing);
     if (replaced) state.editing = replaced;
   } catch (error) {
     state.invalid = error.message;
@@ -250,6 +264,7 @@ async function placeCard(zoneName) {
   } else if (kind === "stock") position.stock.push(code);
   else if (kind === "dead") position.dead.push(code);
   else if (kind === "centre") position.centre = { card: code, kind: "turned", source: position.to_act, declined: [] };
+  cardMoved(position, code, zoneName); // a chosen card moved out of its chooser's hand (R9)
   state.layoutTarget = zoneName;
   await validateEditing();
 }

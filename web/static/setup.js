@@ -1,11 +1,14 @@
 // The setup editor's controls: every part of a position that is not a card's place, set by
 // clicks (docs/position-format.md): variant, player count, dealer, player to act, phase, the
-// centre card's kind, source, declines and forced player, each hand shown or hidden (a count),
-// the stock as a count or an order. Cards are placed with the palette and the board's zones
+// centre card's kind, source, declines and forced player, the exchange's chosen cards, each hand
+// shown or hidden (a count), the stock as a count or an order. Cards are placed with the palette and the board's zones
 // (setup-tab.js). Each control is drawn from the position being edited, so the controls and the
 // board always agree; a problem is shown beside the control it is about. What a variant allows
 // (its player counts, hand size, exchange) is the server's `variants` answer, given by the caller
-// as `variants` (the list of presets), never written here.
+// as `variants` (the list of presets), never written here; so are who may be forced (the
+// server's legal moves, asked through `forceable`).
+
+import { DECK, frenchCode, label } from "./cards.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -76,19 +79,23 @@ export function emptyPosition(variant, variants, players) {
 // shows (a hand's count, the stock's and the centre card's are shown on their zones).
 export function controlOf(message) {
   const text = String(message).toLowerCase();
+  // About the forced player himself (whom a force names, R14), though it lists the declines too.
+  if (/\bis forced with\b|\bforced player\b/.test(text)) return "forced";
   if (/declin/.test(text)) return "declined";
   if (/forced|\bforce\b/.test(text)) return "forced";
   if (/is offered .* next|turned by the player after the dealer|chooses the next card/.test(text)) return "to_act";
+  if (/\bchose\b|\bchosen\b|\bchoices\b/.test(text)) return "exchange";
   if (/\bexchange\b/.test(text)) return "phase";
   if (/\bdealer\b/.test(text)) return "dealer";
   if (/\(R8\)/.test(text)) return "players";
   return null;
 }
 
-// Draw the controls of `position` into `root`; `edit(fn)` applies fn to the position being edited
-// and validates it; `message` is the current problem, shown beside its control when it has one.
-// Returns whether the problem was shown here.
-export function drawSetupControls(root, position, edit, message, variants) {
+// Draw the controls of `position` into `root`; `edit(fn)` applies fn (which may be async) to the
+// position being edited and validates it; `message` is the current problem, shown beside its
+// control when it has one; `forceable(position)` answers the players the player to act may force
+// (a promise of seats, the server's). Returns whether the problem was shown here.
+export function drawSetupControls(root, position, edit, message, variants, { forceable = async () => [] } = {}) {
   root.replaceChildren();
   if (!position) return false;
   const n = position.players.length;
@@ -115,14 +122,17 @@ export function drawSetupControls(root, position, edit, message, variants) {
   first.append(
     labelled("variant", select("variant", names, name, (v) => edit((p) => setVariant(p, v, variants)))),
     labelled("players", select("players", counts.map((c) => [c, String(c)]), n, (v) => edit((p) => setPlayers(p, Number(v))))),
-    labelled("dealer", select("dealer", seats, position.dealer ?? n - 1, (v) => edit((p) => { p.dealer = Number(v); }))),
+    labelled("dealer", select("dealer", seats, position.dealer ?? n - 1, (v) => edit((p) => {
+      p.dealer = Number(v);
+      if (p.exchange) nextToChoose(p); // the exchange's turn order starts after the dealer (R9)
+    }))),
   );
   const act = row("to_act");
   act.append(labelled("to act", select("to_act", seats, position.to_act ?? 0, (v) => edit((p) => { p.to_act = Number(v); }))));
   const phases = [["turn", "a stock card to turn"], ["offer", "the centre card offered"], ["forced", "a forced player lays it in"]];
   if (hasExchange(position, variants) || phase === "exchange") phases.push(["exchange", "the exchange (R9)"]);
   const ph = row("phase");
-  ph.append(labelled("phase", select("phase", phases, phase, (v) => edit((p) => setPhase(p, v)))));
+  ph.append(labelled("phase", select("phase", phases, phase, (v) => edit((p) => setPhase(p, v, forceable)))));
   root.append(first, act, ph);
 
   if (phase === "offer" || phase === "forced") {
@@ -145,9 +155,25 @@ export function drawSetupControls(root, position, edit, message, variants) {
     root.append(d);
     if (phase === "forced") {
       const f = row("forced");
-      f.append(labelled("forced player", select("forced", seats, centre.forced, (v) => edit((pos) => { pos.centre.forced = Number(v); }))));
+      // The forced player is the one to act (R14): both follow this control.
+      f.append(labelled("forced player", select("forced", seats, centre.forced, (v) => edit((pos) => {
+        pos.centre.forced = Number(v);
+        pos.to_act = Number(v);
+      }))));
       root.append(f);
     }
+  } else if (phase === "exchange") {
+    // Each player's chosen card (R9): one of his hand's cards, or none yet.
+    const x = row("exchange");
+    x.append("chosen to pass:");
+    for (let p = 0; p < n; p += 1) {
+      const choice = chosenOf(position, p);
+      const cards = choices(position, p);
+      if (choice && !cards.includes(choice)) cards.push(choice); // shown as it is (the server says what is wrong)
+      const options = [["", "not yet"], ...cards.map((code) => [code, label(code)])];
+      x.append(labelled(`player ${p}`, select(`chosen-${p}`, options, choice || "", (v) => edit((pos) => setChosen(pos, p, v || null)))));
+    }
+    root.append(x);
   } else if (phase === "turn") {
     const c = row("centre");
     c.append(el("span", "control-note", "no centre card: the player to act turns the next stock card (R10); to offer a card, click it, then the centre zone"));
@@ -239,7 +265,7 @@ function setPlayers(position, n) {
   }
 }
 
-function setPhase(position, phase) {
+async function setPhase(position, phase, forceable) {
   delete position.exchange;
   if (phase === "turn") {
     position.centre = null;
@@ -248,16 +274,90 @@ function setPhase(position, phase) {
     position.exchange = { chosen: position.players.map(() => null) };
     // Nobody has passed a card yet during the exchange (R9): no 'gave' may stand.
     for (const seat of position.players) delete seat.gave;
+    nextToChoose(position);
   } else if (position.centre) {
+    delete position.centre.forced;
+    const forcer = nextOffered(position);
     if (phase === "forced") {
+      // A player the one offered the card may force (R14), as the server's legal moves say;
+      // with none, another player than the forcer, and the problem shown beside the control.
+      let candidates = [];
+      if (forcer !== null) {
+        const before = structuredClone(position);
+        before.to_act = forcer;
+        candidates = await forceable(before);
+      }
       const n = position.players.length;
-      position.centre.forced = position.centre.forced ?? (position.centre.source + 1) % n;
-    } else {
-      delete position.centre.forced;
+      const others = [...(position.centre.declined || []), ...Array.from({ length: n }, (_, k) => ((forcer ?? 0) + 1 + k) % n)];
+      const forced = candidates.length ? candidates[0] : others.find((p) => p !== forcer) ?? 0;
+      position.centre.forced = forced;
+      position.to_act = forced; // the forced player acts next (R14)
+    } else if (forcer !== null) {
+      position.to_act = forcer;
     }
   } else {
     throw new Error("choose the centre card first: click a card of the palette, then the centre zone");
   }
+}
+
+// The player the centre card is offered to next (R11): the first of its offer order (a turned
+// card from its turner, a paid one from the player after the payer) who has not declined it;
+// null when all have.
+function nextOffered(position) {
+  const n = position.players.length;
+  const { kind, source, declined = [] } = position.centre;
+  const order = Array.from({ length: kind === "paid" ? n - 1 : n }, (_, k) => (source + (kind === "paid" ? 1 : 0) + k) % n);
+  return declined.length < order.length ? order[declined.length] : null;
+}
+
+// ------------------------------------------------------------------ the exchange (R9)
+// The card player `p` has chosen to pass, as a French code (null: none yet).
+function chosenOf(position, p) {
+  const card = position.exchange?.chosen?.[p];
+  return card ? frenchCode(card) : null;
+}
+
+// The cards player `p` may have chosen: his hand's; for a hidden hand, any card shown nowhere
+// else (not in a known hand, the stock's order, the dead cards or the centre) and chosen by no
+// other player, since the hidden hand may hold it.
+function choices(position, p) {
+  const hand = position.players[p].hand;
+  if (Array.isArray(hand)) return hand.map(frenchCode).filter(Boolean);
+  const shown = new Set();
+  const add = (list) => { for (const c of list || []) shown.add(frenchCode(c)); };
+  position.players.forEach((seat, k) => {
+    if (Array.isArray(seat.hand)) add(seat.hand);
+    for (const meld of seat.layout || []) add(meld);
+    if (k !== p) add([chosenOf(position, k)].filter(Boolean));
+  });
+  if (Array.isArray(position.stock)) add(position.stock);
+  add(position.dead);
+  if (position.centre) add([position.centre.card]);
+  return DECK.filter((code) => !shown.has(code));
+}
+
+// Player `p` has chosen `code` (null: none yet), written as his hand writes it.
+function setChosen(position, p, code) {
+  const hand = position.players[p].hand;
+  const written = code && Array.isArray(hand) ? hand.find((c) => frenchCode(c) === code) ?? code : code;
+  position.exchange.chosen = position.players.map((_, k) => (k === p ? written : position.exchange.chosen?.[k] ?? null));
+  nextToChoose(position);
+}
+
+// The player to act during the exchange: the choices are made in turn order from the player after
+// the dealer (R9), so the next to choose follows the last who has chosen; where hidden hands may
+// have chosen unseen, any of them up to the first known hand may be next. A player to act who
+// can be next stays; another is moved to the first who can.
+export function nextToChoose(position) {
+  const n = position.players.length;
+  const dealer = position.dealer ?? n - 1;
+  const seats = Array.from({ length: n }, (_, k) => (dealer + 1 + k) % n);
+  const last = Math.max(-1, ...seats.flatMap((p, k) => (chosenOf(position, p) ? [k] : [])));
+  const after = seats.slice(last + 1);
+  if (!after.length) return; // everyone has chosen: the server says so
+  const known = after.findIndex((p) => Array.isArray(position.players[p].hand));
+  const possible = after.slice(0, known < 0 ? after.length : known + 1);
+  if (!possible.includes(position.to_act)) position.to_act = possible[0];
 }
 
 function setDeclined(position, player, on) {
@@ -273,7 +373,24 @@ function setDeclined(position, player, on) {
 function setHidden(position, player, hidden) {
   const seat = position.players[player];
   if (hidden && Array.isArray(seat.hand)) seat.hand = seat.hand.length;
-  else if (!hidden && !Array.isArray(seat.hand)) seat.hand = [];
+  else if (!hidden && !Array.isArray(seat.hand)) {
+    seat.hand = [];
+    // His cards are to be placed again: a card he chose is not in his hand yet (R9).
+    if (position.exchange?.chosen?.[player]) setChosen(position, player, null);
+  }
+}
+
+// A card placed somewhere: a choice of it stands only when it went into the chooser's own hand.
+export function cardMoved(position, code, zoneName) {
+  if (!position.exchange?.chosen) return;
+  let cleared = false;
+  position.exchange.chosen.forEach((card, p) => {
+    if (card && frenchCode(card) === code && zoneName !== `hand-${p}`) {
+      position.exchange.chosen[p] = null;
+      cleared = true;
+    }
+  });
+  if (cleared) nextToChoose(position);
 }
 
 function setStockOrder(position, ordered) {
