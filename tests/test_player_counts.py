@@ -256,3 +256,18 @@ def test_every_rule_option_can_be_overridden_and_huge_numbers_are_quoted() -> No
     assert str(state.rules.force_fit) == "rearrange"
     with pytest.raises(NotationError, match=r"max_run=99999999999 is out of range"):
         parse_notation("classic french - - 10/10 - - 20 rules:max_run=99999999999")
+
+
+def test_a_four_player_game_is_recorded_replayed_and_reviewed(tmp_path: Path) -> None:
+    records = tmp_path / "games"
+    code, _, err = run("simulate", "--variant", "mexican_9_10", "--players", "4", "--games", "1",
+                       "--seed", "2", "--records", str(records))  # fmt: skip
+    assert code == 0, err
+    record = str(records / "game-000000.jsonl")
+    code, out, err = run("replay", record, "--json")
+    assert code == 0, err
+    assert json.loads(out)["variant"] == "mexican_9_10"
+    code, out, err = run("review", record, "--samples", "20", "--json")
+    assert code == 0, err
+    review = json.loads(out)
+    assert [entry["player"] for entry in review["summary"]] == [0, 1, 2, 3]
