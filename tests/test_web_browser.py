@@ -1093,3 +1093,32 @@ def test_take_back_and_show_the_answer_are_enabled_only_when_they_can_act(page: 
     assert reveal.is_enabled()
     reveal.click()
     page.wait_for_selector("#puzzle-answer .answer", timeout=WAIT)
+
+
+def test_an_edit_the_server_could_not_check_is_checked_again_not_called_invalid(page: Any) -> None:
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.route("**/api**", lambda route: route.abort())  # the server is away during the edit
+    page.click('#palette [data-card="7D"]')
+    page.click('[data-zone="dead"]')
+    page.wait_for_function("() => document.querySelector('#problem').textContent.includes('could not be checked')", timeout=WAIT)
+    assert page.get_attribute("#notation-line", "data-invalid") is None
+    page.unroute("**/api**")  # back: the edit is checked again before the hint
+    page.click('nav [data-mode="analysis"]')
+    page.click('[data-action="hint"]')
+    page.wait_for_function("() => document.querySelector('#analysis-output').dataset.state === 'done'", timeout=WAIT)
+    assert "not valid" not in page.inner_text("#problem")
+
+
+def test_messages_and_the_setup_centre_follow_the_labels(page: Any) -> None:
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.select_option("#labels", "spanish")
+    assert "centre 5b" in page.inner_text("#setup-controls")
+    # 2H from player 1's hand to the dead cards: the message names the cards in Spanish.
+    page.click('#palette [data-card="2H"]')
+    page.click('[data-zone="dead"]')
+    problem = page.locator('[data-problem-for="hand-1"]')
+    problem.wait_for(timeout=WAIT)
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "2H" not in page.inner_text("body").replace("2H:", "")

@@ -98,7 +98,13 @@ export function drawMoves(container, entries, onChoose) {
   });
 }
 
-function boardInvalid() {
+async function boardInvalid() {
+  // An edit the server could not check (it was unreachable) is checked again first.
+  if (state.unchecked && state.recheck) await state.recheck();
+  if (state.unchecked) {
+    problem(`The edited position could not be checked (${state.unchecked}); try again when the server answers.`);
+    return true;
+  }
   // An edit left the board invalid: the analysis would answer for the last valid position.
   if (!state.invalid) return false;
   $("#analysis-moves").replaceChildren();
@@ -110,7 +116,7 @@ function boardInvalid() {
 let listed = { notation: null, moves: [] };
 
 export async function loadMoves() {
-  if (!state.current || boardInvalid()) return;
+  if (!state.current || (await boardInvalid())) return;
   const notation = state.current.notation;
   const result = await api("moves", { position: notation, labels: "french" });
   if (state.current?.notation !== notation) return; // another position opened meanwhile
@@ -255,8 +261,9 @@ function hintRow(rank, m, onChoose) {
 }
 
 export async function runHint(position, container, progressBar, onChoose) {
-  if (container.id === "analysis-output" && boardInvalid()) return;
+  if (container.id === "analysis-output" && (await boardInvalid())) return;
   const signal = startSearch();
+  status(""); // a line about an earlier answer no longer applies
   container.dataset.state = "running";
   container.replaceChildren(el("div", "hint-head", "sampling…"));
   try {
@@ -280,7 +287,6 @@ export async function runHint(position, container, progressBar, onChoose) {
     );
     drawHints(container, result, onChoose);
     container.dataset.state = "done";
-    status("hint done");
     // On a phone the answer is below the board: bring its verdict into view.
     if (window.matchMedia("(max-width: 600px)").matches) container.scrollIntoView({ block: "start", behavior: "smooth" });
   } catch (error) {
@@ -322,7 +328,7 @@ export async function staticHint() {
 
 // ------------------------------------------------------------------ analysis
 export async function analyzeCurrent() {
-  if (boardInvalid()) return;
+  if (await boardInvalid()) return;
   const result = await api("analyze", { position: state.current.notation, labels: "french" });
   const out = $("#analysis-output");
   render(out, () => {
@@ -336,7 +342,7 @@ export async function analyzeCurrent() {
 }
 
 export async function solveCurrent() {
-  if (boardInvalid()) return;
+  if (await boardInvalid()) return;
   const signal = startSearch();
   const out = $("#analysis-output");
   out.replaceChildren(el("div", "hint-head", "solving every move…"));

@@ -2,7 +2,7 @@
 // dead cards, player to act, the exchange's chosen cards. Every card carries data-card, every zone
 // data-zone.
 
-import { cardElement, frenchCode, label } from "./cards.js";
+import { cardElement, frenchCode, label, moveLabel } from "./cards.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -120,6 +120,8 @@ export function showProblem(root, zoneName, message, general) {
     if (general) general.textContent = "";
     return;
   }
+  // The server writes its messages with French card codes: shown in the labels chosen.
+  message = moveLabel(String(message));
   const slot = zoneName && root.querySelector(`[data-problem-for="${zoneName}"]`);
   if (slot) {
     slot.textContent = message;

@@ -82,6 +82,8 @@ function wire() {
   });
   $("#labels").addEventListener("change", (event) => {
     setLabels(event.target.value);
+    // A move previewed on the board is put back first: the redrawn board is the position's.
+    leavePreview();
     for (const fn of renders.values()) fn();
     redrawEditing();
   });

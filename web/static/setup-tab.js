@@ -276,6 +276,7 @@ async function validateEditing() {
     state.current = { ...state.current, notation: result.notation, position: result.position, over: false, description: "", names: [] };
     state.editing = structuredClone(result.position);
     state.invalid = null;
+    state.unchecked = null;
     drawCurrent();
     drawEditing("");
     problem("");
@@ -284,12 +285,23 @@ async function validateEditing() {
     url.searchParams.set("position", result.notation);
     window.history.replaceState(null, "", url);
   } catch (error) {
+    if (error.status === 0) {
+      // The server could not be reached: the edit is not known to be invalid, only unchecked
+      // (checked again before any analysis, and by the next edit).
+      state.unchecked = error.message;
+      problem(`The edit could not be checked: ${error.message}`);
+      return;
+    }
+    state.unchecked = null;
     state.invalid = error.message;
     $("#analysis-moves").replaceChildren();
     $("#analysis-output").replaceChildren();
     drawEditing(error.message);
   }
 }
+
+// Analysis asks Setup to check an edit again that the server could not check (see boardInvalid).
+state.recheck = validateEditing;
 
 // A click on the board in Setup: the chosen card placed on the zone clicked.
 export function boardClicked(event) {

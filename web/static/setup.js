@@ -138,7 +138,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
   if (phase === "offer" || phase === "forced") {
     const centre = position.centre;
     const c = row("centre");
-    c.append(el("span", "control-note", `centre ${centre.card} (click a card, then the centre zone, to change it)`));
+    c.append(el("span", "control-note", `centre ${label(frenchCode(centre.card))} (click a card, then the centre zone, to change it)`));
     c.append(labelled("kind", select("kind", [["turned", "turned"], ["paid", "paid"]], centre.kind, (v) => edit((p) => { p.centre.kind = v; }))));
     c.append(labelled("by", select("source", seats, centre.source, (v) => edit((p) => { p.centre.source = Number(v); }))));
     root.append(c);

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { drawBoard } from "./board.js";
-import { notationLabel } from "./cards.js";
+import { moveLabel, notationLabel } from "./cards.js";
 
 export const $ = (selector) => document.querySelector(selector);
 export const $$ = (selector) => Array.from(document.querySelectorAll(selector));
@@ -30,6 +30,8 @@ export const state = {
   current: null, // {notation, position, description, names, over, winner}: the board's position
   editing: null, // position data being edited (setup)
   invalid: null, // the problem of the edited position, while it is not valid (setup)
+  unchecked: null, // why the edited position could not be checked (the server unreachable)
+  recheck: null, // checks the edited position again (set by setup-tab.js)
   chosenCard: null, // the palette's card to place (setup)
   layoutTarget: null, // the layout zone a card was last placed in (setup)
   newMeld: false, // the next card placed in a layout starts a new meld (setup)
@@ -58,7 +60,8 @@ export function status(text) {
 }
 
 export function problem(text) {
-  $("#problem").textContent = text || "";
+  // The server's messages name cards by their French codes: shown in the labels chosen.
+  $("#problem").textContent = moveLabel(text || "");
 }
 
 export function failed(error) {
