@@ -264,7 +264,8 @@ def output_directory(text: str, option: str, *, records_allowed: bool = False) -
     parent directory exists (only the named directory itself is created, as
     an output file's directory must exist), and a file can be created in it.
     With ``records_allowed`` (a run continued) an existing directory may hold
-    game records (``game-*.jsonl``), which the caller checks.
+    game records (``game-*.jsonl``), which the caller checks, and match records
+    (``match-*.jsonl``).
     """
     directory = output_name(text, option, "directory")
     shown = _shown(text)
@@ -284,7 +285,12 @@ def output_directory(text: str, option: str, *, records_allowed: bool = False) -
             usage(f"{option} must be a directory: {shown!r} is {_file_kind(found.st_mode)}")
         else:
             held = sorted(p.name for p in directory.iterdir())
-            games = [name for name in held if name.startswith("game-") and name.endswith(".jsonl")]
+            # The records of a run: its games and, played as matches, its match records.
+            games = [
+                name
+                for name in held
+                if name.startswith(("game-", "match-")) and name.endswith(".jsonl")
+            ]
             if games and not records_allowed:
                 usage(f"{option} directory {shown!r} already holds game records: use a new one")
             held = [name for name in held if name not in games]

@@ -18,8 +18,9 @@ from analyzer.core.cards import Labels, clip, counted
 from analyzer.core.errors import ConquianError
 from analyzer.core.plain import relabel
 from analyzer.core.rules import Rules
-from analyzer.core.stakes import default_stakes
+from analyzer.core.stakes import StakeRule, Standing, default_stakes
 from analyzer.formats.jsonio import json_text
+from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
 from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import RecordHeader
@@ -160,12 +161,18 @@ def simulate(
                 first=first,
                 match=match,
             )
+            pending: list[GameResult] = []  # the deals of the match being played
             for result in results:
                 if directory is not None:
                     _write_record(directory, result, labels)
                 summary.add(result)
                 if matches is not None:
                     matches.add(result)
+                    pending.append(result)
+                    if len(pending) == match:
+                        if directory is not None:
+                            _write_match(directory, pending, rule, labels, seed)
+                        pending = []
                 bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
@@ -284,6 +291,31 @@ def _write_record(directory: Path, result: GameResult, labels: Labels | None) ->
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         domain(f"cannot write the record {clip(str(path))!r}: {exc.strerror or exc}")
+
+
+def _write_match(
+    directory: Path, deals: list[GameResult], rule: StakeRule, labels: Labels | None, seed: int
+) -> None:
+    """A finished match of the run as a match record, ``match-NNNNNN.jsonl`` (numbered by its
+    first game), which replay and review read (R21)."""
+    first = deals[0]
+    start = Standing.start(rule, first.start.rules.players, first.start.dealer)
+    lines = match_lines(
+        [(relabel(d.start, labels), d.moves, d.final) for d in deals],
+        start,
+        seeds=[d.seed for d in deals],
+        players=list(first.seats),
+        seed=seed,
+        planned=len(deals),
+    )
+    path = directory / f"match-{first.index:06d}.jsonl"
+    tmp = path.with_suffix(".tmp")
+    try:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        domain(f"cannot write the match record {clip(str(path))!r}: {exc.strerror or exc}")
 
 
 def _print_summary(data: dict[str, Any], rules: Rules) -> None:

@@ -260,3 +260,24 @@ def test_variants_lists_each_presets_stake_rule() -> None:
     code, out, _ = run("variants", "--json")
     listed = {v["name"]: v for v in json.loads(out)["variants"]}
     assert code == 0 and all(listed[n]["stakes"] == str(default_stakes(r)) for n, r in PRESETS.items())
+
+
+def test_simulated_matches_are_written_as_match_records_that_replay(tmp_path: Path) -> None:
+    records = tmp_path / "run"
+    code, out, err = run("simulate", "--games", "6", "--match", "3", "--bots", "greedy,random",
+                         "--seed", "4", "--records", str(records), "--json")  # fmt: skip
+    assert code == 0, err
+    matches = sorted(records.glob("match-*.jsonl"))
+    assert [p.name for p in matches] == ["match-000000.jsonl", "match-000003.jsonl"]
+    total = [0, 0]
+    for path in matches:
+        replay = replay_match_lines(path.read_text().splitlines())
+        assert len(replay.deals) == 3
+        total = [a + b for a, b in zip(total, replay.final.closed().scores, strict=True)]
+    # The run's figure per seat is the match records' scores over its deals.
+    assert json.loads(out)["stake_per_deal"] == pytest.approx([t / 6 for t in total])
+    # A continued run keeps the directory (its games and its matches).
+    code, _, err = run("simulate", "--games", "3", "--first", "6", "--match", "3", "--bots",
+                       "greedy,random", "--seed", "4", "--records", str(records))  # fmt: skip
+    assert code == 0, err
+    assert (records / "match-000006.jsonl").exists()
