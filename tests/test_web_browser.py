@@ -1122,3 +1122,19 @@ def test_messages_and_the_setup_centre_follow_the_labels(page: Any) -> None:
     problem.wait_for(timeout=WAIT)
     page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
     assert "2H" not in page.inner_text("body").replace("2H:", "")
+
+
+def test_a_count_out_of_range_is_refused_beside_its_box_and_the_stock_count_survives_an_order(page: Any) -> None:
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.fill('[data-control="stock-count"]', "-3")
+    page.dispatch_event('[data-control="stock-count"]', "change")
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "the stock count must be a whole number from 0 to 40" in page.inner_text("body")
+    page.fill('[data-control="stock-count"]', "18")
+    page.dispatch_event('[data-control="stock-count"]', "change")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    page.select_option('[data-control="stock"]', "order")
+    page.select_option('[data-control="stock"]', "count")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.input_value('[data-control="stock-count"]') == "18"

@@ -192,7 +192,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
       count.max = String(optionOf(position, variants, "hand_size", 10));
       count.value = String(hand);
       count.dataset.control = `count-${p}`;
-      count.addEventListener("change", () => edit((pos) => { pos.players[p].hand = Math.max(0, Number(count.value) || 0); }));
+      count.addEventListener("change", () => edit((pos) => { pos.players[p].hand = wholeCount(count.value, `player ${p}'s hidden hand count`, 40); }));
       h.append(labelled("cards", count));
     }
     root.append(h);
@@ -208,7 +208,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
     count.max = "40";
     count.value = String(position.stock);
     count.dataset.control = "stock-count";
-    count.addEventListener("change", () => edit((pos) => { pos.stock = Math.max(0, Number(count.value) || 0); }));
+    count.addEventListener("change", () => edit((pos) => { pos.stock = wholeCount(count.value, "the stock count", 40); }));
     s.append(labelled("cards", count));
   }
   root.append(s);
@@ -393,7 +393,24 @@ export function cardMoved(position, code, zoneName) {
   if (cleared) nextToChoose(position);
 }
 
+// The stock's count before it was switched to an order, given back if the order stays empty.
+let countBeforeOrder = null;
+
 function setStockOrder(position, ordered) {
-  if (ordered && !Array.isArray(position.stock)) position.stock = [];
-  else if (!ordered && Array.isArray(position.stock)) position.stock = position.stock.length;
+  if (ordered && !Array.isArray(position.stock)) {
+    countBeforeOrder = position.stock;
+    position.stock = [];
+  } else if (!ordered && Array.isArray(position.stock)) {
+    position.stock = position.stock.length || countBeforeOrder || 0;
+  }
+}
+
+// A count typed in a number box: a whole number in range, else an error naming the box (shown
+// beside it) rather than a silent change to another number.
+function wholeCount(text, what, high) {
+  const value = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || value > high) {
+    throw new Error(`${what} must be a whole number from 0 to ${high}, got ${JSON.stringify(String(text).trim())}`);
+  }
+  return value;
 }
