@@ -187,7 +187,7 @@ function drawHints(container, result, onChoose) {
   render(container, () => {
     container.replaceChildren();
     const head = result.evaluation === "static"
-      ? "Static evaluation (one move deep), best first"
+      ? "Static evaluation (one move deep), best first: points for the position each move leaves (1000 going out, 10 a card melded, 2 an out kept, -3 a card released that fits another layout, ...), not a win chance"
       : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.method ? `${result.method} (${result.engine})` : result.engine}, ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
     if (result.verdict && result.moves.length) {
