@@ -281,3 +281,19 @@ def test_simulated_matches_are_written_as_match_records_that_replay(tmp_path: Pa
                        "greedy,random", "--seed", "4", "--records", str(records))  # fmt: skip
     assert code == 0, err
     assert (records / "match-000006.jsonl").exists()
+
+
+def test_the_review_request_reviews_a_deal_of_a_match_record() -> None:
+    from analyzer.service.requests import answer
+
+    text = "\n".join(_record(2))
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "review", "record": text, "deal": 2, "samples": 2}))
+    assert reply["ok"], reply
+    assert reply["result"]["match"] == {"deal": 2, "deals": 2}
+    second = replay_match_lines(text.splitlines()).deals[1]
+    assert len(reply["result"]["plies"]) == len(second.moves)
+    reply, _ = answer(json.dumps({"id": 2, "cmd": "review", "record": text, "deal": 3}))
+    assert not reply["ok"] and reply["field"] == "deal" and "holds 2 deals" in reply["error"]
+    game = "\n".join(_record(1)[1:-1])  # the first deal alone: a game record
+    reply, _ = answer(json.dumps({"id": 3, "cmd": "review", "record": game, "deal": 1}))
+    assert not reply["ok"] and reply["field"] == "deal"

@@ -1138,3 +1138,20 @@ def test_a_count_out_of_range_is_refused_beside_its_box_and_the_stock_count_surv
     page.select_option('[data-control="stock"]', "count")
     page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
     assert page.input_value('[data-control="stock-count"]') == "18"
+
+
+def test_a_match_record_opens_in_review_and_its_first_deal_is_reviewed(page: Any) -> None:
+    from analyzer.bots.match import play_match
+    from analyzer.formats.matches import match_lines
+
+    match = play_match("classic", ["greedy", "random"], 2, seed=3)
+    text = "\n".join(match_lines([(g.start, g.moves, g.final) for g in match.deals], match.standings[0]))
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.fill("#setup-text", text)
+    page.click('[data-action="open-text"]')
+    page.wait_for_function("() => document.querySelector('#status').innerText.includes('match record')", timeout=WAIT)
+    page.fill("#review-samples", "2")
+    page.click('#right [data-panel="review"] [data-action="review"]')
+    page.locator(".review-row").first.wait_for(timeout=WAIT)
+    assert "Failed" not in page.inner_text("#problem")

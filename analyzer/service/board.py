@@ -26,6 +26,7 @@ from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Take, Turn, pars
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
+from analyzer.formats.matches import is_match_text, replay_match_lines
 from analyzer.formats.notation import format_notation
 from analyzer.formats.position import load_position
 from analyzer.formats.records import record_lines, replay_lines
@@ -432,17 +433,33 @@ def review_request_data(
     engine: str,
     labels: Labels | None,
     progress: Callable[[int, int], None] | None = None,
+    deal: int | None = None,
 ) -> dict[str, Any]:
     """``review``: the record ``text`` (JSON lines) replayed (R8-R19) and reviewed as
     ``conquian review --json`` (every decision marked by the expected result it gave up,
-    R20), plus ``plies``: every move with the positions before and after it.
+    R20), plus ``plies``: every move with the positions before and after it.  Of a match
+    record (R21), deal ``deal`` (1-based; the first by default), with ``match``: the deal
+    reviewed and the deals the record holds.
 
     Raises
     ------
     ConquianError
-        If the record does not replay (the message gives the line) or hides a hand.
+        If the record does not replay (the message gives the line), hides a hand, or has no
+        deal ``deal``; ``deal`` given for a game record.
     """
-    replay = replay_lines(text.splitlines())
+    lines = text.splitlines()
+    match_info: dict[str, int] | None = None
+    if lines and is_match_text(lines[0]):
+        match = replay_match_lines(lines)
+        k = deal or 1
+        if k > len(match.deals):
+            raise ConquianError(f"deal {k}: the match record holds {len(match.deals)} deals")
+        replay = match.deals[k - 1]
+        match_info = {"deal": k, "deals": len(match.deals)}
+    elif deal is not None:
+        raise ConquianError("'deal' is for a match record; this is a game record")
+    else:
+        replay = replay_lines(lines)
     result = review_record(
         replay,
         samples=samples,
@@ -457,4 +474,6 @@ def review_request_data(
     data["plies"] = replay_plies(start, replay.moves)
     data["players"] = replay.header.get("players")
     data["variant"] = start.rules.name
+    if match_info is not None:
+        data["match"] = match_info
     return data

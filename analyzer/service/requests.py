@@ -451,10 +451,13 @@ def _review(request: dict[str, Any]) -> dict[str, Any]:
             engine=engine,
             labels=_labels(request),
             progress=_PROGRESS.get(),
+            deal=_int(request, "deal", None, 1),
         )
     except RequestError:
         raise
     except ConquianError as exc:
+        if str(exc).startswith(("deal ", "'deal'")):
+            raise RequestError(str(exc), "deal") from None
         raise RequestError.about(exc, "record") from None
 
 
@@ -536,7 +539,8 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
     "record": (_record, frozenset({"position", "moves", "players", "seed"})),
     "review": (
-        _review, frozenset({"record", "samples", "seed", "time_limit", "budget", "engine"})
+        _review,
+        frozenset({"record", "samples", "seed", "time_limit", "budget", "engine", "deal"}),
     ),
     "examples": (_examples, frozenset()),
     "variants": (_variants, frozenset()),

@@ -25,10 +25,10 @@ function readInput(text) {
 
 export async function openText(text) {
   const first = text.trim().split("\n")[0] || "";
-  if (first.includes('"conquian-record"')) {
+  if (first.includes('"conquian-record"') || first.includes('"conquian-match"')) {
     $("#review-text").value = text;
     switchMode("review");
-    status("a game record: opened in Review");
+    status(first.includes('"conquian-match"') ? "a match record: opened in Review (its first deal is reviewed)" : "a game record: opened in Review");
     return;
   }
   let parsed;
