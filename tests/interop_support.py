@@ -63,11 +63,12 @@ def card_tokens(text: str) -> set[str]:
     return set(re.split(r"[\s\[\]|,;:]+", text)) - {""}
 
 
-def readme_block(containing: str) -> str:
-    """The README's Python example that contains ``containing``."""
+def readme_block(containing: str, path: str = "docs/openspiel.md") -> str:
+    """The Python example of the user's documentation (docs/openspiel.md, which the README's
+    extras section points to) that contains ``containing``."""
     from conftest import ROOT
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / path).read_text(encoding="utf-8")
     blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if containing in b]
-    assert len(blocks) == 1, f"{len(blocks)} README examples contain {containing!r}"
+    assert len(blocks) == 1, f"{len(blocks)} examples in {path} contain {containing!r}"
     return blocks[0]

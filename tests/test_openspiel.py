@@ -176,7 +176,7 @@ def test_bad_parameters_are_refused_in_one_line() -> None:
 
 
 def test_the_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    exec(readme_block("import analyzer.interop.openspiel"), {})
+    exec(readme_block("print(game.num_distinct_actions())"), {})
     out = capsys.readouterr().out
     assert out.startswith("20709\n") and "classic, seat 0 of 2" in out
 
