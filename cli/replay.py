@@ -8,8 +8,7 @@ import typer
 
 from analyzer.core.cards import counted
 from analyzer.core.plain import relabel
-from analyzer.formats.matches import MatchReplay, is_match_text, replay_match_lines
-from analyzer.formats.records import replay_lines
+from analyzer.formats.matches import MatchReplay, replay_any
 from cli.boundary import json_errors
 from cli.console import emit, out
 from cli.inputs import input_text
@@ -36,11 +35,11 @@ def replay(
     """
     json_errors(as_json)
     text, _ = input_text(record, "record file")
-    lines = text.splitlines()
-    if lines and is_match_text(lines[0]):
-        _match(replay_match_lines(lines), as_json)
+    replays, match = replay_any(text.splitlines())
+    if match is not None:
+        _match(match, as_json)
         return
-    result = replay_lines(lines)
+    (result,) = replays
     final = relabel(result.final, labels)
     data: dict[str, Any] = {
         "valid": True,

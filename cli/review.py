@@ -15,9 +15,8 @@ from analyzer.analysis.review import (
     Label,
     review_record,
 )
-from analyzer.core.cards import Labels, counted
-from analyzer.formats.matches import MatchReplay, is_match_text, replay_match_lines
-from analyzer.formats.records import replay_lines
+from analyzer.core.cards import counted
+from analyzer.formats.matches import MatchReplay, replay_any
 from analyzer.service.results import review_data
 from cli.boundary import usage
 from cli.console import emit, out
@@ -117,82 +116,58 @@ def review(
     target = svg_file(svg, force=force, inputs=[record])
     with maybe(target):
         text, _ = input_text(record, "record file")
-        lines = text.splitlines()
-        if lines and is_match_text(lines[0]):
-            match = replay_match_lines(lines)
-            if deal is not None and deal > len(match.deals):
-                usage(f"--deal {deal}: the match record holds {counted(len(match.deals), 'deal')}")
-            if deal is None and svg is not None:
-                usage("--svg plots one game: give --deal K with a match record")
-            if deal is None:
-                _review_match(match, samples, seed, time_limit, budget, engine, labels, as_json)
-                return
-            replay = match.deals[deal - 1]
-        elif deal is not None:
+        replays, match = replay_any(text.splitlines())
+        if match is None and deal is not None:
             usage("--deal is for a match record (play --match); this is a game record")
-        else:
-            replay = replay_lines(lines)
-        if budget is not None and searching_engine(engine, replay.start).name == "v3":
+        if match is not None and deal is not None:
+            if deal > len(replays):
+                usage(f"--deal {deal}: the match record holds {counted(len(replays), 'deal')}")
+            replays, match = [replays[deal - 1]], None  # one deal, reviewed as a game
+        if match is not None and svg is not None:
+            usage("--svg plots one game: give --deal K with a match record")
+        if budget is not None and searching_engine(engine, replays[0].start).name == "v3":
             usage(
                 "--budget counts the positions of engines v2 and v1; this game is reviewed by v3 "
                 "(IS-MCTS), which counts iterations: use --samples"
             )
+        reviews: list[tuple[GameReview, dict[str, Any]]] = []
         bar = progress("reviewing", as_json, transient=True)
         with bar:
             task = bar.add_task("decisions", total=None)
-            result = review_record(
-                replay,
-                samples=samples,
-                seed=seed,
-                time_limit=time_limit,
-                node_budget=budget,
-                engine=engine,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-            )
-        data = review_data(result, labels or replay.start.rules.labels)
+            for replay in replays:
+                result = review_record(
+                    replay,
+                    samples=samples,
+                    seed=seed,
+                    time_limit=time_limit,
+                    node_budget=budget,
+                    engine=engine,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+                reviews.append((result, review_data(result, labels or replay.start.rules.labels)))
         if target is not None:
-            picture = review_svg(data, players=replay.start.rules.players, plies=len(replay.moves))
+            picture = review_svg(
+                reviews[0][1], players=replays[0].start.rules.players, plies=len(replays[0].moves)
+            )
             target.write_text(picture + "\n")
             target.commit()
-    if as_json:
-        emit(data)
-        return
-    _print(result, data, svg, plies=len(replay.moves))
+    if match is not None:
+        _print_match(match, reviews, as_json)
+    elif as_json:
+        emit(reviews[0][1])
+    else:
+        _print(*reviews[0], svg, plies=len(replays[0].moves))
 
 
-def _review_match(
-    match: MatchReplay,
-    samples: int | None,
-    seed: int,
-    time_limit: float,
-    budget: int | None,
-    engine: str,
-    labels: Labels | None,
-    as_json: bool,
+def _print_match(
+    match: MatchReplay, reviews: list[tuple[GameReview, dict[str, Any]]], as_json: bool
 ) -> None:
-    """Review every deal of a match with the same settings; the JSON holds one review per deal."""
-    reviews: list[dict[str, Any]] = []
-    results: list[GameReview] = []
-    bar = progress("reviewing", as_json, transient=True)
-    with bar:
-        task = bar.add_task("decisions", total=None)
-        for replay in match.deals:
-            result = review_record(
-                replay,
-                samples=samples,
-                seed=seed,
-                time_limit=time_limit,
-                node_budget=budget,
-                engine=engine,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-            )
-            results.append(result)
-            reviews.append(review_data(result, labels or replay.start.rules.labels))
+    """Every deal of a match reviewed with the same settings; the JSON holds one review per deal."""
     if as_json:
-        emit({"match": True, "stakes": str(match.final.rule), "deals": reviews,
+        emit({"match": True, "stakes": str(match.final.rule), "deals": [d for _, d in reviews],
               "scores": list(match.final.scores)})  # fmt: skip
         return
-    for k, (replay, result, data) in enumerate(zip(match.deals, results, reviews, strict=True), 1):
+    for k, (replay, (result, data)) in enumerate(zip(match.deals, reviews, strict=True), 1):
         out.print(f"Deal {k} of {len(match.deals)} (dealer {replay.start.dealer}):", markup=False)
         _print(result, data, None, plies=len(replay.moves))
     scores = ", ".join(f"player {p} {v:+d}" for p, v in enumerate(match.final.scores))

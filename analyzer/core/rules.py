@@ -126,9 +126,7 @@ class Rules:
             if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
                 raise ValueError(f"players must be 2 to 4 in {self.name!r}, got {count!r} (R8)")
         if self.players not in counts:
-            raise ValueError(
-                f"{self.name} is played by {_counts_text(counts)} players, not {self.players} (R8)"
-            )
+            raise ValueError(_not_played_by(self.name, counts, self.players))
         if self.hand_size < 2:
             raise ValueError(
                 f"hand_size must be at least 2 in {self.name!r}, got {self.hand_size}: going out "
@@ -219,13 +217,7 @@ class Rules:
         ValueError
             If the variant is not played by that many players.
         """
-        if players == self.players:
-            return self
-        if isinstance(players, bool) or players not in self.player_counts:
-            raise ValueError(
-                f"{self.name} is played by {self.player_counts_text} players, not {players} (R8)"
-            )
-        return replace(self, players=players)
+        return self.with_options({"players": players})
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from the preset of the same name, as JSON values.
@@ -290,14 +282,12 @@ class Rules:
         if not changes:
             return self
         players = changes.pop("players", self.players)
-        hand_size = changes.get("hand_size", self.hand_size)
-        counts = tuple(c for c in self.player_counts if c * hand_size < 40)
         if players not in self.player_counts:
-            raise ValueError(
-                f"{self.name} is played by {self.player_counts_text} players, not {players} (R8)"
-            )
-        if players not in counts:
-            counts = (*counts, players)  # refused with the deck's reason below
+            raise ValueError(_not_played_by(self.name, self.player_counts, players))
+        # The counts the new hand size still deals, and the one asked for (refused with the
+        # deck's reason by __post_init__ if it cannot be dealt).
+        hand_size = changes.get("hand_size", self.hand_size)
+        counts = tuple(c for c in self.player_counts if c * hand_size < 40 or c == players)
         return replace(self, players=players, player_counts=counts, **changes)
 
     def __repr__(self) -> str:
@@ -350,6 +340,11 @@ _ENUMS: dict[str, type[enum.Enum]] = {
     "force_when": ForceWhen,
     "on_stock_out": StockOut,
 }
+
+
+def _not_played_by(name: str, counts: tuple[int, ...], players: object) -> str:
+    """``classic is played by 2 players, not 3 (R8)``."""
+    return f"{name} is played by {_counts_text(counts)} players, not {players} (R8)"
 
 
 def _counts_text(counts: tuple[int, ...]) -> str:
@@ -409,22 +404,11 @@ MEXICAN = Rules(
     player_counts=(2, 3),
 )
 
-MEXICAN_9_10 = Rules(
-    name="mexican_9_10",
-    # Diario Popular's "Conquian a la mexicana" (DP; Spanish Wikipedia: "some places"): 2-4
-    # players, 9 dealt, 10 to go out, a swap with the player on the right (the next in the
-    # anticlockwise play), the card offered round the table, hand melds.  Unsaid: section 4.
-    players=2,
-    hand_size=9,
-    labels=Labels.SPANISH,
-    max_run=10,
-    exchange=Exchange.PASS_ONE,
-    rearrange=Rearrange.OWN,
-    force_fit=ForceFit.LAYOFF,
-    force_when=ForceWhen.AFTER_DECLINE,
-    hand_melds=True,
-    on_stock_out=StockOut.DRAW,
-    player_counts=(2, 3, 4),
+# Diario Popular's "Conquian a la mexicana" (DP; Spanish Wikipedia: "some places"): the Mexican
+# game with 9 dealt and 10 to go out, 2-4 players, a swap with the player on the right (the next
+# in the anticlockwise play), the card offered round the table, hand melds.  Unsaid: section 4.
+MEXICAN_9_10 = replace(
+    MEXICAN, name="mexican_9_10", hand_size=9, hand_melds=True, player_counts=(2, 3, 4)
 )
 
 PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, MEGAJOGOS, MEXICAN, MEXICAN_9_10)}

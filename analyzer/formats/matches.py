@@ -23,7 +23,6 @@ import itertools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from analyzer.core.cards import clip
@@ -40,7 +39,7 @@ __all__ = [
     "MatchReplay",
     "is_match_text",
     "match_lines",
-    "replay_match_file",
+    "replay_any",
     "replay_match_lines",
 ]
 
@@ -204,19 +203,17 @@ def replay_match_lines(lines: Iterable[str]) -> MatchReplay:
     return replay
 
 
-def replay_match_file(path: str | Path) -> MatchReplay:
-    """Replay the match record in file ``path``; see :func:`replay_match_lines`.
+def replay_any(lines: Sequence[str]) -> tuple[list[Replay], MatchReplay | None]:
+    """The deals of a game record (one) or of a match record (each, and the match), replayed
+    and checked as :func:`~analyzer.formats.records.replay_lines` and
+    :func:`replay_match_lines` check them.
 
     Raises
     ------
     RecordError
-        If the file cannot be read, or as :func:`replay_match_lines`.
+        As those functions.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {str(path)!r}: {exc}") from None
-    try:
-        return replay_match_lines(text.splitlines())
-    except ConquianError:
-        raise
+    if lines and is_match_text(lines[0]):
+        match = replay_match_lines(lines)
+        return list(match.deals), match
+    return [replay_lines(lines)], None

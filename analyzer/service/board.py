@@ -26,10 +26,10 @@ from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Take, Turn, pars
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
-from analyzer.formats.matches import is_match_text, replay_match_lines
+from analyzer.formats.matches import replay_any
 from analyzer.formats.notation import format_notation
 from analyzer.formats.position import load_position
-from analyzer.formats.records import record_lines, replay_lines
+from analyzer.formats.records import record_lines
 from analyzer.service.results import review_data
 
 __all__ = [
@@ -447,19 +447,16 @@ def review_request_data(
         If the record does not replay (the message gives the line), hides a hand, or has no
         deal ``deal``; ``deal`` given for a game record.
     """
-    lines = text.splitlines()
+    replays, match = replay_any(text.splitlines())
     match_info: dict[str, int] | None = None
-    if lines and is_match_text(lines[0]):
-        match = replay_match_lines(lines)
+    if match is not None:
         k = deal or 1
-        if k > len(match.deals):
-            raise ConquianError(f"deal {k}: the match record holds {len(match.deals)} deals")
-        replay = match.deals[k - 1]
-        match_info = {"deal": k, "deals": len(match.deals)}
+        if k > len(replays):
+            raise ConquianError(f"deal {k}: the match record holds {len(replays)} deals")
+        match_info = {"deal": k, "deals": len(replays)}
     elif deal is not None:
         raise ConquianError("'deal' is for a match record; this is a game record")
-    else:
-        replay = replay_lines(lines)
+    replay = replays[(deal or 1) - 1]
     result = review_record(
         replay,
         samples=samples,
