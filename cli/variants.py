@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 
 from analyzer.core.rules import PRESETS
@@ -18,7 +19,9 @@ def variants(as_json: JsonOpt = False) -> None:
     if as_json:
         emit({"variants": data})
         return
-    table = Table(title="Conquian variants")
+    # No vertical rules and no outer padding: the five columns fit 80 columns without breaking a
+    # value such as double_after_draw.
+    table = Table(title="Conquian variants", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("option", overflow="fold")
     for rules in PRESETS.values():
         table.add_column(rules.name, overflow="fold")
