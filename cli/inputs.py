@@ -27,6 +27,7 @@ from analyzer.formats.notation import NotationError, looks_like_notation, parse_
 from analyzer.formats.position import load_position, parse_json
 from analyzer.formats.sniff import unwrap_position
 from cli.boundary import domain, usage
+from cli.console import note
 
 __all__ = [
     "BUNDLED",
@@ -60,19 +61,20 @@ def rules_of(variant: str, players: int | None = None) -> Rules:
 
 
 def stakes_of(stakes: str | None, match: int) -> StakeRule | None:
-    """The stake rule ``--stakes`` names (R21), ``None`` for the variant's; ``--stakes`` without
-    ``--match`` or an unknown rule is a usage error naming the option."""
+    """The stake rule ``--stakes`` names (R21), ``None`` for the variant's; an unknown rule is a
+    usage error naming the option, and ``--stakes`` without ``--match`` is noted (no effect)."""
     if stakes is None:
         return None
-    if not match:
-        usage("--stakes needs --match N: the stakes are those of a match")
     try:
-        return StakeRule(stakes.strip().lower())
+        rule = StakeRule(stakes.strip().lower())
     except ValueError:
         usage(
             f"--stakes: unknown stake rule {clip(stakes)!r} "
             f"(known: {', '.join(r.value for r in StakeRule)})"
         )
+    if not match:
+        note("--stakes is the stake rule of a match: it has no effect without --match N")
+    return rule
 
 
 def bots_arg(text: str, option: str = "--bots", rules: Rules | None = None) -> list[str]:

@@ -152,9 +152,7 @@ def test_simulate_matches_reports_the_stake_won_per_deal() -> None:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (("simulate", "--stakes", "tableau"), "--stakes needs --match N"),
         (("simulate", "--match", "2", "--stakes", "triple"), "--stakes: unknown stake rule 'triple'"),
-        (("play", "--stakes", "single"), "--stakes needs --match N"),
         (("review", "examples/records/classic-hint-vs-greedy.jsonl", "--deal", "1"), "--deal is for a match record"),
     ],
 )
@@ -297,3 +295,11 @@ def test_the_review_request_reviews_a_deal_of_a_match_record() -> None:
     game = "\n".join(_record(1)[1:-1])  # the first deal alone: a game record
     reply, _ = answer(json.dumps({"id": 3, "cmd": "review", "record": game, "deal": 1}))
     assert not reply["ok"] and reply["field"] == "deal"
+
+
+def test_stakes_without_a_match_is_noted_not_refused() -> None:
+    # An option with no effect where it is given is noted on standard error (README, Errors).
+    code, out, err = run("simulate", "--games", "2", "--stakes", "tableau", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2
+    assert one_error_line(err)
+    assert "--stakes is the stake rule of a match: it has no effect without --match N" in err
