@@ -128,13 +128,33 @@ def test_analyze_of_a_finished_deal_lists_no_outs(tmp_path: Path) -> None:
 def test_variants_json() -> None:
     code, out, _ = run("variants", "--json")
     names = {v["name"]: v for v in json.loads(out)["variants"]}
-    assert code == 0 and set(names) == {"classic", "megajogos", "mexican", "mexican_9_10"}
+    assert code == 0 and set(names) == {
+        "classic", "megajogos", "mexican", "mexican_9_10", "hoyle1897", "cooncan1913"
+    }
     assert names["classic"]["target"] == 11 and names["megajogos"]["target"] == 9
     assert names["megajogos"]["force_when"] == "any_offer"
     # The Mexican presets as docs/RULES.md section 4 gives them (PM, WPes, DP).
     assert (names["mexican"]["hand_size"], names["mexican"]["player_counts"]) == (8, [2, 3])
     assert (names["mexican_9_10"]["target"], names["mexican_9_10"]["player_counts"]) == (10, [2, 3, 4])
     assert names["mexican_9_10"]["hand_melds"] and not names["mexican"]["hand_melds"]
+    # Foster's games (R10a, R13a, R14a; the tableau, R21).
+    hoyle, cooncan = names["hoyle1897"], names["cooncan1913"]
+    assert (hoyle["rearrange"], hoyle["discard_force"], hoyle["upcard"]) == ("borrow", True, False)
+    assert (cooncan["rearrange"], cooncan["discard_force"], cooncan["upcard"]) == ("own", True, True)
+    assert hoyle["stakes"] == cooncan["stakes"] == "tableau"
+
+
+def test_variants_table_fits_the_terminal_without_breaking_a_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cli_run import run_process
+
+    monkeypatch.setenv("COLUMNS", "80")
+    done = run_process("variants")
+    out = done.stdout
+    assert done.returncode == 0 and max(map(len, out.splitlines())) <= 80
+    for value in ("double_after_draw", "fewest_in_hand", "mexican_9_10", "cooncan1913"):
+        assert value in out
 
 
 def test_simulate_json(tmp_path: Path) -> None:

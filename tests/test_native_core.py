@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,16 @@ from conftest import late_position
 from analyzer.core import native
 from analyzer.core.crosscheck import crosscheck
 from analyzer.core.dealing import deal, view
-from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, ForceFit, ForceWhen, StockOut, get_rules
+from analyzer.core.rules import (
+    CLASSIC,
+    MEGAJOGOS,
+    PRESETS,
+    ForceFit,
+    ForceWhen,
+    Rearrange,
+    StockOut,
+    get_rules,
+)
 from analyzer.search import mcts
 from analyzer.search.evaluation import features, fitted_evaluator, melded_lead
 from analyzer.search.exact import Solver
@@ -38,6 +48,12 @@ CUSTOM = [
     CLASSIC.__class__(**{**{f: getattr(CLASSIC, f) for f in CLASSIC.__dataclass_fields__},
                          "name": "classic-any-offer", "force_when": ForceWhen.ANY_OFFER,
                          "on_stock_out": StockOut.FEWEST_IN_HAND, "hand_melds": True}),
+    # The historical mechanics (R10a, R13a, R14a) together, in a game of three that forces on
+    # any offer, and borrowing with forcing by rearrangement.
+    replace(MEGAJOGOS, name="megajogos-historical", upcard=True, discard_force=True,
+            rearrange=Rearrange.BORROW),
+    replace(CLASSIC, name="classic-borrow-rearrange", rearrange=Rearrange.BORROW,
+            force_fit=ForceFit.REARRANGE, force_when=ForceWhen.ANY_OFFER, hand_melds=True),
 ]  # fmt: skip
 
 

@@ -198,7 +198,7 @@ BAD = [
     (FORCING.replace("[4S,5S,6S,7S]", "[4S,5S,6S,7S"), "players", "[4S", "unclosed '['"),
     (FORCING.replace("[4S,5S,6S,7S]", "x[4S,5S,6S,7S]"), "players", "x[4S", "expected '['"),
     (FORCING.replace(" 7D ", " KH "), "dead", "KH 18", "duplicate card: 'KH'"),
-    (FORCING.replace("5C:turned", "5C:thrown"), "centre", "thrown", "turned or paid"),
+    (FORCING.replace("5C:turned", "5C:thrown"), "centre", "thrown", "turned, paid or upcard"),
     (FORCING.replace("5C:turned:0:0", "5C:turned"), "centre", "5C:", "CARD:KIND:SOURCE"),
     (FORCING.replace(":0:0 ", ":0:7 "), "centre", "7 7D", "from 0 to 1"),
     (FORCING.replace(" 18", " 1x"), "stock", "1x", "not a card: '1x'"),

@@ -33,7 +33,7 @@ from analyzer.solver.partition import (
     fits,
     solve_arrangement,
 )
-from analyzer.core.rules import CLASSIC, MEGAJOGOS, ForceFit, Rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, ForceFit, Rearrange, Rules
 
 # Every test here runs on both cores: the Python engine (the reference) and the native core.
 pytestmark = pytest.mark.usefixtures("both_cores")
@@ -407,3 +407,45 @@ def test_cards_that_are_one_meld_are_shown_as_that_meld() -> None:
     nine = mask_of(parse_cards("AS 2S 3S 4S 5S 6S 7S JS QS"))  # no single meld in classic (R5)
     split = solve_arrangement(nine, CLASSIC)
     assert split.melded == 9 and len(split.melds) == 2
+
+
+def test_best_take_and_fits_under_borrowing_agree_with_the_engine() -> None:
+    # R13a: the CP-SAT take melds as many cards as the engine's largest take, which keeps each
+    # old meld as borrowing allows; its melds are one of the engine's layouts; the fit for
+    # forcing by rearrangement is the engine's.  Positions from seeded random hoyle1897 deals.
+    from analyzer.core.dealing import deal
+    from analyzer.core.legal import borrow_ok, fitting_cards, take_moves
+    from analyzer.core.melds import cards_of
+    from analyzer.core.rules import HOYLE1897
+
+    rearrange = dataclasses.replace(HOYLE1897, name="hoyle-rearrange", force_fit=ForceFit.REARRANGE)
+    own = dataclasses.replace(HOYLE1897, name="hoyle-own", rearrange=Rearrange.OWN)
+    checked = differ = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = deal(HOYLE1897, seed)
+        while not state.is_terminal():
+            centre, me = state.centre, state.to_act
+            if state.phase.value == "offer" and centre is not None and state.layouts[me]:
+                layout, hand = state.layouts[me], state.hand(me)
+                takes = take_moves(layout, hand, centre.card, HOYLE1897)
+                best = best_take(cards_of(layout), hand, centre.card, HOYLE1897, layout=layout)
+                if not takes:
+                    assert best is None
+                else:
+                    assert best is not None and borrow_ok(layout, best.melds)
+                    most = max(cards_of(t.layout).bit_count() for t in takes)
+                    assert cards_of(best.melds).bit_count() == most
+                    free = best_take(cards_of(layout), hand, centre.card, own)
+                    differ += free is not None and cards_of(free.melds).bit_count() > most
+                    checked += 1
+                fitted = fitting_cards(layout, rearrange)
+                assert fits(layout, centre.card, rearrange) is bool(fitted >> centre.card & 1)
+            moves = state.legal_moves()
+            takes_now = [m for m in moves if not m.text().startswith("pass")]
+            state = state.apply(
+                rng.choice(takes_now or moves) if rng.random() < 0.8 else rng.choice(moves)
+            )
+    assert checked > 50 and differ > 0  # the limits bind: free rearranging melds more
+    with pytest.raises(ConquianError, match="borrowing"):
+        best_take(0, 0b111, 4, HOYLE1897)  # no layout given

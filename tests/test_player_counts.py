@@ -120,7 +120,7 @@ def _four_player_data() -> dict:
         (lambda d: d.update(rules={"players": 3}), r"rules.players is 3 but 'players' lists 4 players \(R8\)"),
         (lambda d: d.update(rules={"hand_size": 10}), r"rules: megajogos deals 4 x 10 = 40 cards"),
         (lambda d: d.update(rules={"max_run": 2}), r"rules.max_run must be at least 3"),
-        (lambda d: d.update(rules={"jokers": 2}), r"unknown key 'jokers' in rules \(known: exchange, force_fit"),
+        (lambda d: d.update(rules={"jokers": 2}), r"unknown key 'jokers' in rules \(known: discard_force, exchange, force_fit"),
         (lambda d: d.update(variant="classic"), r"'players' must list 2 players for classic, got 4 \(R8\)"),
     ],
 )  # fmt: skip

@@ -13,7 +13,7 @@ from analyzer.core.moves import Force, LayIn, Meld, Pass, Take, parse_move
 from analyzer.core.dealing import deal, view
 from analyzer.core.plain import dump_position
 from analyzer.formats.position import load_position
-from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, Rules
+from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, Rearrange, Rules
 from analyzer.core.state import GameState, Offer, Phase, offer_order
 
 # Every test here runs on both cores: the Python engine (the reference) and the native core.
@@ -331,17 +331,55 @@ def test_megajogos_exchange_is_simultaneous_r9() -> None:
         assert not state.hands[p] >> gifts[p] & 1  # type: ignore[operator]
 
 
-def brute_force_takes(state: GameState) -> set[tuple[int, int | None, int]]:
-    """(hand cards used, pay, lay-off exposure) of every take, by plain subset enumeration (R13)."""
+def borrowed_as_foster_allows(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
+    """R13a by card lists: each old meld's cards sit in new melds so that one new meld holds
+    three or more of them in a row of ranks (or three of a set of four), no other new meld holds
+    two, and no new meld holds the rest of two old melds."""
+
+    def rank_of(card: int) -> int:
+        return card // 4  # card index (rank - 1) * 4 + suit
+
+    def items(mask: int) -> list[int]:
+        return [c for c in range(40) if mask >> c & 1]
+
+    used_homes = []
+    for meld in old:
+        cards = items(meld)
+        counts = [sum(1 for c in cards if part >> c & 1) for part in new]
+        homes = [k for k, n in enumerate(counts) if n >= 2]
+        if len(homes) != 1:
+            return False
+        home = homes[0]
+        kept = [c for c in cards if new[home] >> c & 1]
+        ranks = sorted(rank_of(c) for c in cards)
+        kept_ranks = sorted(rank_of(c) for c in kept)
+        if len(set(ranks)) == 1:  # a set: one card of four may go
+            if len(cards) - len(kept) > (1 if len(cards) == 4 else 0):
+                return False
+        elif len(kept) < len(cards):  # a run: what stays is three or more in a row
+            if len(kept) < 3 or kept_ranks != list(range(kept_ranks[0], kept_ranks[0] + len(kept))):
+                return False
+        used_homes.append(home)
+    return len(used_homes) == len(set(used_homes))
+
+
+def brute_force_takes(state: GameState) -> set[tuple[int, int | None, object]]:
+    """(hand cards used, pay, lay-off exposure) of every take, by plain subset enumeration (R13);
+    under borrowing (R13a) the layout itself instead of its exposure; none for a payer offered
+    his own card (R14a)."""
     from itertools import combinations
 
     from analyzer.core.melds import arrangements, can_meld_all, layoff_mask
 
     assert state.centre is not None
+    if state.centre.kind == "paid" and state.centre.source == state.to_act:
+        return set()
+    borrow = state.rules.rearrange is Rearrange.BORROW
+    old = state.layouts[state.to_act]
     hand = state.hand(state.to_act)
     base = cards_of(state.layouts[state.to_act]) | 1 << state.centre.card
     cards = [c for c in range(40) if hand >> c & 1]
-    out: set[tuple[int, int | None, int]] = set()
+    out: set[tuple[int, int | None, object]] = set()
     for size in range(len(cards) + 1):
         for used in combinations(cards, size):
             used_mask = mask_of(used)
@@ -349,7 +387,9 @@ def brute_force_takes(state: GameState) -> set[tuple[int, int | None, int]]:
                 continue
             rest = hand & ~used_mask
             for layout in arrangements(base | used_mask, state.rules):
-                key = layoff_mask(layout, state.rules)
+                if borrow and not borrowed_as_foster_allows(old, layout):
+                    continue
+                key: object = tuple(sorted(layout)) if borrow else layoff_mask(layout, state.rules)
                 if not rest:
                     out.add((used_mask, None, 0))
                 for pay in (c for c in cards if rest >> c & 1):
@@ -369,11 +409,16 @@ def test_take_generator_matches_subset_enumeration(rules: Rules) -> None:
             takes = [m for m in state.legal_moves() if isinstance(m, Take)]
             base = cards_of(state.layouts[state.to_act]) | 1 << state.centre.card  # type: ignore[union-attr]
             hand = state.hand(state.to_act)
+            borrow = rules.rearrange is Rearrange.BORROW
             got = {
                 (
                     cards_of(t.layout) & hand,
                     t.pay,
-                    0 if t.pay is None else layoff_mask(t.layout, rules),
+                    0
+                    if t.pay is None
+                    else tuple(sorted(t.layout))
+                    if borrow
+                    else layoff_mask(t.layout, rules),
                 )
                 for t in takes
             }

@@ -57,7 +57,9 @@ class GreedyBot:
         if takes:
             assert view.centre is not None
             old = cards_of(view.layouts[me])
-            best = best_take(old, view.hand(me), view.centre.card, view.rules)
+            best = best_take(
+                old, view.hand(me), view.centre.card, view.rules, layout=view.layouts[me]
+            )
             if best is None:
                 raise ConquianError("CP-SAT found no take where the engine lists one")
             most = cards_of(best.melds).bit_count()

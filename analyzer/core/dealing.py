@@ -7,7 +7,7 @@ from typing import Any
 
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.rules import Exchange, Rules, get_rules
-from analyzer.core.state import GameState, Phase
+from analyzer.core.state import GameState, Offer, Phase
 
 __all__ = ["deal", "state_fields", "view"]
 
@@ -58,7 +58,8 @@ def deal(
     Returns
     -------
     GameState
-        In the exchange phase (R9) when the variant has one, else ready to turn.
+        In the exchange phase (R9) when the variant has one, else ready to turn, or offering
+        the upcard (R10a) in a variant that turns one at the deal.
     """
     rules = get_rules(rules)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -75,6 +76,9 @@ def deal(
         hands[(dealer + 1 + k) % n] |= 1 << deck[k]
     stock = tuple(deck[n * rules.hand_size :])
     exchange = rules.exchange is not Exchange.NONE
+    centre = None
+    if rules.upcard:  # R10a: the dealer turns the next card up, before any exchange
+        centre, stock = Offer(stock[0], "upcard", dealer), stock[1:]
     return GameState(
         rules=rules,
         dealer=dealer,
@@ -84,8 +88,8 @@ def deal(
         stock=stock,
         stock_count=len(stock),
         dead=(),
-        centre=None,
+        centre=centre,
         to_act=(dealer + 1) % n,
-        phase=Phase.EXCHANGE if exchange else Phase.TURN,
+        phase=Phase.EXCHANGE if exchange else Phase.TURN if centre is None else Phase.OFFER,
         gifts=(None,) * n if exchange else (),
     )

@@ -18,9 +18,55 @@ from analyzer.core.melds import (
     melds_by_lowest,
 )
 from analyzer.core.moves import Take
-from analyzer.core.rules import ForceFit, ForceWhen, Rules
+from analyzer.core.rules import ForceFit, ForceWhen, Rearrange, Rules
 
-__all__ = ["fits_layout"]
+__all__ = ["borrow_ok", "core_ok", "fits_layout"]
+
+
+def borrow_ok(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
+    """True if ``new`` keeps each meld of ``old`` as Foster's borrowing allows (R13a).
+
+    Each old meld stays in one new meld (its *core*; no two old melds share one) and may lend
+    cards, each to a different other meld: one card of a set of four; end cards of a run, as
+    long as three in sequence stay; never a middle card of a run, nothing from a meld of three.
+    Masks only: every card of ``old`` must be in ``new``.
+    """
+    homes: set[int] = set()
+    for meld in old:
+        core = 0
+        home = -1
+        for k, part in enumerate(new):
+            got = part & meld
+            if got & (got - 1):  # two cards or more of this meld together: its core
+                if core:
+                    return False  # split into two groups (a run cut in the middle, a set 2 + 2)
+                core, home = got, k
+        if not core or home in homes:
+            return False  # every card lent, or two old melds merged
+        homes.add(home)
+        if not core_ok(meld, core):
+            return False
+    return True
+
+
+def core_ok(meld: int, core: int) -> bool:
+    """True if ``core``, the cards of ``meld`` that stay together, is what borrowing may leave
+    of it (R13a): all of it; three of a set of four; three or more in sequence of a run (so
+    only end cards were lent).  ``core`` is a subset of ``meld`` with two cards or more."""
+    size, kept = meld.bit_count(), core.bit_count()
+    if kept == size:
+        return True
+    if kept < 3:
+        return False
+    rank = ((meld & -meld).bit_length() - 1) // 4
+    if meld & ~(0xF << 4 * rank) == 0:  # a set lends one card of four, nothing of three
+        return size == 4
+    low = (core & -core).bit_length() - 1
+    return core == sum(1 << (low + 4 * k) for k in range(kept))
+
+
+def _borrowing(rules: Rules) -> bool:
+    return rules.rearrange is Rearrange.BORROW
 
 
 def fits_layout(layout: tuple[int, ...], card: int, rules: Rules) -> bool:
@@ -40,9 +86,24 @@ def fitting_cards(layout: tuple[int, ...], rules: Rules) -> int:
     cards = cards_of(layout)
     out = 0
     for card in range(40):
-        if not cards >> card & 1 and can_meld_all(cards | 1 << card, rules):
+        if cards >> card & 1:
+            continue
+        new = cards | 1 << card
+        if _borrowing(rules):
+            if any(borrow_ok(layout, lay) for lay in covers(new, new, rules)):
+                out |= 1 << card
+        elif can_meld_all(new, rules):
             out |= 1 << card
     return out
+
+def lay_in_layouts(layout: tuple[int, ...], card: int, rules: Rules) -> list[tuple[int, ...]]:
+    """The layouts a player forced with ``card`` may make (R14): every arrangement of his melded
+    cards and it, one per lay-off exposure; under ``rearrange = borrow`` every arrangement that
+    borrows as R13a allows."""
+    new = cards_of(layout) | 1 << card
+    if _borrowing(rules):
+        return [lay for lay in covers(new, new, rules) if borrow_ok(layout, lay)]
+    return layouts_for(new, rules)
 
 
 def grouped_layouts(
@@ -72,8 +133,13 @@ def force_candidates(
     rules: Rules, me: int, kind: str, source: int, declined: tuple[int, ...]
 ) -> tuple[int, ...] | range:
     """Players that ``me`` may force with the centre card if it fits their layout (R14,
-    ``rules.force_when``): those who declined it, or anyone else but the payer of a paid card."""
+    ``rules.force_when``): those who declined it, or anyone else; never the payer of a paid
+    card, and anyone else when ``me`` is its payer (R14a, ``discard_force``)."""
+    if kind == "paid" and me == source:
+        return tuple(p for p in range(rules.players) if p != me)
     if rules.force_when is ForceWhen.AFTER_DECLINE:
+        if kind == "paid":
+            return tuple(p for p in declined if p != me and p != source)
         return tuple(p for p in declined if p != me)
     if kind == "paid":
         return tuple(p for p in range(rules.players) if p != me and p != source)
@@ -99,6 +165,7 @@ def near_cards(pool: int) -> int:
         if quad and quad & (quad - 1) and quad != 0xF:
             sets |= 0xF << (4 * rank)
     return (runs | sets) & full & ~pool
+
 
 @lru_cache(maxsize=1 << 17)
 def player_facts(layout: tuple[int, ...], hand: int, rules: Rules) -> tuple[int, int, bool]:
@@ -139,15 +206,26 @@ def take_moves(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> t
     # Most offered cards meld with nothing he has: no take, without a search.
     if not near_cards(layout_cards | hand) >> card & 1:
         return ()
+    if _borrowing(rules):
+        return _borrow_takes(layout, hand, card, rules)
     return takes_of(layout_cards, hand, card, rules)
 
 
-@lru_cache(maxsize=1 << 17)
-def takes_of(layout_cards: int, hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
-    """:func:`take_moves` by the layout's cards (how they are arranged does not change what
-    can be melded, R13).  Cached: the same player situation recurs across a search."""
-    base = layout_cards | 1 << card
-    groups = grouped_layouts(base | hand, base, hand, rules)
+def _borrow_takes(layout: tuple[int, ...], hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
+    """:func:`take_moves` under ``rearrange = borrow`` (R13a): the arrangements that keep the
+    old melds as borrowing allows, every one (how they are arranged matters later), grouped and
+    ordered as :func:`takes_of` does."""
+    base = cards_of(layout) | 1 << card
+    groups: dict[int, list[tuple[int, ...]]] = {}
+    for new in covers(base | hand, base, rules):
+        if borrow_ok(layout, new):
+            groups.setdefault(cards_of(new) & hand, []).append(new)
+    return _ordered_takes(groups, hand)
+
+
+def _ordered_takes(groups: dict[int, list[tuple[int, ...]]], hand: int) -> tuple[Take, ...]:
+    """Takes by group of hand cards used, fewest first; each layout with every pay card, or the
+    group's first layout going out when no hand card is left (R15)."""
     moves: list[Take] = []
     for used in sorted(groups, key=lambda u: (u.bit_count(), index_key(u))):
         rest = hand & ~used
@@ -158,3 +236,11 @@ def takes_of(layout_cards: int, hand: int, card: int, rules: Rules) -> tuple[Tak
         for new in groups[used]:
             moves.extend(Take(new, pay) for pay in iter_mask(rest))
     return tuple(moves)
+
+
+@lru_cache(maxsize=1 << 17)
+def takes_of(layout_cards: int, hand: int, card: int, rules: Rules) -> tuple[Take, ...]:
+    """:func:`take_moves` by the layout's cards (how they are arranged does not change what
+    can be melded, R13).  Cached: the same player situation recurs across a search."""
+    base = layout_cards | 1 << card
+    return _ordered_takes(grouped_layouts(base | hand, base, hand, rules), hand)

@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.core.offers import Offer, Phase
-from analyzer.core.rules import Exchange, ForceFit, ForceWhen, Rules, StockOut
+from analyzer.core.rules import Exchange, ForceFit, ForceWhen, Rearrange, Rules, StockOut
 
 __all__ = [
     "CORES",
@@ -156,6 +156,8 @@ def use_core(core: Core) -> Iterator[None]:
 # ------------------------------------------------------------------------------- plain data
 _PHASES = (Phase.EXCHANGE, Phase.TURN, Phase.OFFER, Phase.FORCED, Phase.OVER)
 _PHASE_CODE = {p: k for k, p in enumerate(_PHASES)}
+_KINDS = ("turned", "paid", "upcard")  # the centre card's kind, as the native Offer's code
+_KIND_CODE = {k: code for code, k in enumerate(_KINDS)}
 
 
 @lru_cache(maxsize=64)
@@ -163,13 +165,17 @@ def pack_rules(rules: Rules) -> int:
     """The fields of ``rules`` the native core reads (every mechanic's field, not the name), as
     one whole number: players (bits 0-2), hand size (3-7), longest run (8-11), then one bit each
     for the exchange, ``force_fit = rearrange``, ``force_when = any_offer``, hand-only melds and
-    ``on_stock_out = fewest_in_hand`` (``native/src/py.rs``)."""
+    ``on_stock_out = fewest_in_hand``, ``rearrange = borrow``, the upcard and ``discard_force``
+    (``native/src/py.rs``)."""
     flags = (
         rules.exchange is Exchange.PASS_ONE,
         rules.force_fit is ForceFit.REARRANGE,
         rules.force_when is ForceWhen.ANY_OFFER,
         rules.hand_melds,
         rules.on_stock_out is StockOut.FEWEST_IN_HAND,
+        rules.rearrange is Rearrange.BORROW,
+        rules.upcard,
+        rules.discard_force,
     )
     code = rules.players | rules.hand_size << 3 | rules.max_run << 8
     for k, flag in enumerate(flags):
@@ -180,11 +186,7 @@ def pack_rules(rules: Rules) -> int:
 def pack_state(state: Any) -> tuple[Any, ...]:
     """A :class:`~analyzer.core.state.GameState` as the plain tuple the native core reads."""
     c = state.centre
-    centre = (
-        None
-        if c is None
-        else (c.card, c.kind == "paid", c.source, c.declined, c.forced)
-    )
+    centre = None if c is None else (c.card, _KIND_CODE[c.kind], c.source, c.declined, c.forced)
     return (
         (state.dealer, state.to_act, _PHASE_CODE[state.phase], state.winner, state.stock_count),
         state.hands,
@@ -207,8 +209,8 @@ def unpack_state(rules: Rules, data: tuple[Any, ...], cls: Callable[..., _S]) ->
     ) = data
     offer = None
     if centre is not None:
-        card, is_paid, source, declined, forced = centre
-        offer = Offer(card, "paid" if is_paid else "turned", source, tuple(declined), forced)
+        card, kind, source, declined, forced = centre
+        offer = Offer(card, _KINDS[kind], source, tuple(declined), forced)
     return cls(
         rules,
         dealer,

@@ -31,9 +31,9 @@ class Offer:
     card : int
         Index of the centre card.
     kind : str
-        ``"turned"`` (R10) or ``"paid"`` (R13).
+        ``"turned"`` (R10), ``"paid"`` (R13) or ``"upcard"`` (turned up at the deal, R10a).
     source : int
-        The player who turned or paid it.
+        The player who turned or paid it; the dealer for the upcard.
     declined : tuple of int
         Players who have passed it in this offer, in order.
     forced : int or None
@@ -76,13 +76,18 @@ def offer_order(rules: Rules, offer: Offer) -> tuple[int, ...]:
     """The players a centre card is offered to, in order (R11).
 
     A turned card goes first to its turner, then the others in turn order;
-    a paid card goes to the players after the payer, never the payer.
+    a paid card goes to the players after the payer, never the payer, except that under
+    ``discard_force`` the payer comes first, to force with it or pass (R14a); the upcard goes
+    to the players after the dealer and to the dealer last (R10a).
     """
-    return seat_order(rules.players, offer.kind, offer.source)
+    return seat_order(rules.players, offer.kind, offer.source, rules.discard_force)
 
 
 @cache
-def seat_order(n: int, kind: str, source: int) -> tuple[int, ...]:
-    """The seats of ``n`` players offered a ``kind`` card from ``source``, in order (R11); cached."""
-    start = 0 if kind == "turned" else 1
+def seat_order(n: int, kind: str, source: int, payer_first: bool = False) -> tuple[int, ...]:
+    """The seats of ``n`` players offered a ``kind`` card from ``source``, in order (R10a, R11,
+    R14a); ``payer_first`` is :attr:`Rules.discard_force`.  Cached."""
+    if kind == "upcard":
+        return tuple((source + k) % n for k in range(1, n + 1))
+    start = 0 if kind == "turned" or payer_first else 1
     return tuple((source + k) % n for k in range(start, n))

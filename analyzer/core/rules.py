@@ -17,6 +17,8 @@ from analyzer.core.errors import UnknownVariantError
 
 __all__ = [
     "CLASSIC",
+    "COONCAN1913",
+    "HOYLE1897",
     "MEGAJOGOS",
     "MEXICAN",
     "MEXICAN_9_10",
@@ -40,9 +42,14 @@ class Exchange(enum.StrEnum):
 
 
 class Rearrange(enum.StrEnum):
-    """R13: which melds a player may rearrange when he melds."""
+    """R13: how a player may rearrange his layout when he melds.
+
+    ``own``: freely, every melded card staying melded; ``borrow`` (Foster 1897): each meld stays,
+    but may lend one card of a set of four or an end card of a run of four or more (R13a).
+    """
 
     OWN = "own"
+    BORROW = "borrow"
 
 
 class ForceFit(enum.StrEnum):
@@ -97,6 +104,11 @@ class Rules:
     player_counts : tuple of int
         The player counts the variant is played by (R8), sorted; ``players`` is one of them.
         Empty (the default) means ``(players,)``.
+    upcard : bool
+        Whether the dealer turns a card face up at the deal, offered first to the player after
+        him and to himself last (R10a).
+    discard_force : bool
+        Whether a player who pays may force another player with his paid card (R14a).
 
     Raises
     ------
@@ -118,6 +130,8 @@ class Rules:
     hand_melds: bool
     on_stock_out: StockOut
     player_counts: tuple[int, ...] = ()
+    upcard: bool = False
+    discard_force: bool = False
 
     def __post_init__(self) -> None:
         counts = tuple(sorted(set(self.player_counts or (self.players,))))
@@ -240,9 +254,9 @@ class Rules:
         """These rules with some options changed (RULES.md section 4).
 
         ``options`` maps any of :data:`RULE_OPTIONS` to a value: ``players``, ``hand_size``,
-        ``max_run`` a whole number; ``exchange``, ``force_fit``, ``force_when``,
-        ``on_stock_out`` their text values (e.g. ``"after_decline"``); ``hand_melds`` a bool or
-        ``"true"``/``"false"``.  ``None``, ``-1`` and ``""`` keep the value.  The player counts
+        ``max_run`` a whole number; ``exchange``, ``rearrange``, ``force_fit``, ``force_when``,
+        ``on_stock_out`` their text values (e.g. ``"after_decline"``); ``hand_melds``,
+        ``upcard`` and ``discard_force`` a bool or ``"true"``/``"false"``.  ``None``, ``-1`` and ``""`` keep the value.  The player counts
         kept are those the new numbers can deal.
 
         Raises
@@ -266,10 +280,10 @@ class Rules:
                     raise ValueError(f"{name} must be a whole number, not {value!r}")
                 if value != -1:
                     changes[name] = value
-            elif name == "hand_melds":
+            elif name in _BOOLS:
                 text = str(value).strip().lower()
                 if text not in ("true", "false"):
-                    raise ValueError(f"hand_melds must be true or false, not {value!r}")
+                    raise ValueError(f"{name} must be true or false, not {value!r}")
                 changes[name] = text == "true"
             else:
                 kind = _ENUMS[name]
@@ -330,8 +344,12 @@ RULE_OPTIONS = (
     "force_when",
     "hand_melds",
     "on_stock_out",
+    "upcard",
+    "discard_force",
 )
 """The :class:`Rules` fields that :meth:`Rules.with_options` and a position's ``rules`` change."""
+
+_BOOLS = ("hand_melds", "upcard", "discard_force")
 
 _ENUMS: dict[str, type[enum.Enum]] = {
     "exchange": Exchange,
@@ -411,7 +429,21 @@ MEXICAN_9_10 = replace(
     MEXICAN, name="mexican_9_10", hand_size=9, hand_melds=True, player_counts=(2, 3, 4)
 )
 
-PRESETS: dict[str, Rules] = {r.name: r for r in (CLASSIC, MEGAJOGOS, MEXICAN, MEXICAN_9_10)}
+# Foster's Complete Hoyle (1897), with the modern Hoyle (Bicycle) where they agree (F97, BIC):
+# classic's game with no run cap ("3 or more"), borrowing within its limits (R13a) and forcing
+# with one's own discard (R14a).  Unsaid or read: docs/RULES.md section 4.
+HOYLE1897 = replace(
+    CLASSIC, name="hoyle1897", max_run=10, rearrange=Rearrange.BORROW, discard_force=True
+)
+
+# Foster's *Cooncan* (1913), the two-player "original conquian" (F13): the 21st card turned up
+# at the deal (R10a), no run cap, rearranging only one's own melds, the opponent's melds reached
+# only through one's discards (R14a).  Unsaid or read: docs/RULES.md section 4.
+COONCAN1913 = replace(CLASSIC, name="cooncan1913", max_run=10, upcard=True, discard_force=True)
+
+PRESETS: dict[str, Rules] = {
+    r.name: r for r in (CLASSIC, MEGAJOGOS, MEXICAN, MEXICAN_9_10, HOYLE1897, COONCAN1913)
+}
 
 
 def get_rules(name: str | Rules) -> Rules:

@@ -46,6 +46,8 @@ DEFAULT_STAKES: dict[str, StakeRule] = {
     "megajogos": StakeRule.SINGLE,
     "mexican": StakeRule.SINGLE,
     "mexican_9_10": StakeRule.SINGLE,
+    "hoyle1897": StakeRule.TABLEAU,  # Foster 1897: the "tableau" pool
+    "cooncan1913": StakeRule.TABLEAU,  # Foster 1913: "tableau", to the winner of the next game
 }
 """Each preset's stake rule (R21); a preset not listed plays ``single``."""
 

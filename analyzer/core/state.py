@@ -23,10 +23,11 @@ from analyzer.core import native
 from analyzer.core.cards import Labels, clip, format_card, format_mask, iter_mask
 from analyzer.core.errors import IllegalMoveError, PositionError
 from analyzer.core.legal import (
+    borrow_ok,
     fits_layout,
     fitting_cards,
     force_candidates,
-    layouts_for,
+    lay_in_layouts,
     player_facts,
     take_moves,
 )
@@ -37,7 +38,7 @@ from analyzer.core.melds import (
 )
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.core.offers import Offer, Phase, offer_order, seat_order
-from analyzer.core.rules import Rules, StockOut
+from analyzer.core.rules import Rearrange, Rules, StockOut
 
 _PASS = Pass()
 
@@ -259,6 +260,9 @@ class GameState:
         assert self.centre is not None
         if self.phase is Phase.FORCED:
             return list(self._lay_ins())
+        if self._payer_offered():
+            # R14a: the payer, offered his own paid card, may only force with it or pass.
+            return [*(Force(k) for k in self.forceable_players()), _PASS]
         moves: list[Move] = list(self._takes())
         forces = self.forceable_players()
         if forces:
@@ -276,10 +280,15 @@ class GameState:
         candidates = force_candidates(rules, self.to_act, offer.kind, offer.source, offer.declined)
         return [p for p in candidates if fitting_cards(self.layouts[p], rules) >> card & 1]
 
+    def _payer_offered(self) -> bool:
+        """True when the player to act is offered the card he paid (R14a: force or pass only)."""
+        c = self.centre
+        return c is not None and c.kind == "paid" and c.source == self.to_act
+
     def takes(self) -> tuple[Take, ...]:
         """The takes of the player to act (R13, R15), in :meth:`legal_moves` order; empty
-        unless a centre card is offered to him (``Phase.OFFER``)."""
-        if self.phase is not Phase.OFFER or self.centre is None:
+        unless a centre card is offered to him (``Phase.OFFER``) and he did not pay it (R14a)."""
+        if self.phase is not Phase.OFFER or self.centre is None or self._payer_offered():
             return ()
         return self._takes()
 
@@ -297,12 +306,12 @@ class GameState:
         assert self.centre is not None and self.centre.forced is not None
         me = self.centre.forced
         hand = self.hand(me)
-        new = cards_of(self.layouts[me]) | 1 << self.centre.card
+        layouts = lay_in_layouts(self.layouts[me], self.centre.card, self.rules)
         if not hand:
             # Forced onto an empty hand: he goes out (R14, R15).
-            yield LayIn(layouts_for(new, self.rules)[0], None)
+            yield LayIn(layouts[0], None)
             return
-        for layout in layouts_for(new, self.rules):
+        for layout in layouts:
             for pay in iter_mask(hand):
                 yield LayIn(layout, pay)
 
@@ -363,6 +372,8 @@ class GameState:
             return True
         if isinstance(move, Force):
             return move.player in self.forceable_players()
+        if self._payer_offered():
+            return False  # R14a: force or pass only
         if isinstance(move, Take):
             return self._legal_placement(move.layout, move.pay, self.to_act, lay_in=False)
         if isinstance(move, Meld):
@@ -392,6 +403,8 @@ class GameState:
             return False  # R14: a forced player adds no hand card
         if not all(is_meld(m, self.rules) for m in layout):
             return False  # R4-R6: any legal arrangement of the new melded cards
+        if self.rules.rearrange is Rearrange.BORROW and not borrow_ok(self.layouts[player], layout):
+            return False  # R13a: only what borrowing allows
         rest = hand & ~used
         if pay is None:
             return rest == 0
@@ -454,7 +467,8 @@ class GameState:
                 hands=tuple(hands),
                 gifts=(),
                 gave=tuple(gifts),
-                phase=Phase.TURN,
+                # The upcard, turned at the deal, is offered now (R10a); else the first turn.
+                phase=Phase.TURN if self.centre is None else Phase.OFFER,
                 to_act=(self.dealer + 1) % n,
             )
         assert self.centre is not None
@@ -499,8 +513,17 @@ class GameState:
             centre: Offer | None = None
             phase, to_act, winner = Phase.OVER, player, player
         else:
-            centre = Offer(pay, "paid", player)
             phase, to_act, winner = Phase.OFFER, (player + 1) % self.rules.players, None
+            if not self.rules.discard_force:
+                centre = Offer(pay, "paid", player)
+            elif any(
+                fitting_cards(lay, self.rules) >> pay & 1
+                for q, lay in enumerate(new_layouts)
+                if q != player
+            ):
+                centre, to_act = Offer(pay, "paid", player), player  # R14a: he may force with it
+            else:
+                centre = Offer(pay, "paid", player, (player,))  # R14a: it fits nobody's layout
             paid = paid or ((),) * self.rules.players
             paid = (*paid[:player], (*paid[player], pay), *paid[after:])
         return GameState(
@@ -552,7 +575,11 @@ class GameState:
             # Most calls come at a choice: find out first, before any other work.
             card = centre.card
             mine = player_facts(self.layouts[me], hand, self.rules)
-            if mine[2] or (mine[0] >> card & 1 and take_moves(self.layouts[me], hand, card, self.rules)):
+            own = centre.kind == "paid" and centre.source == me  # R14a: force or pass only
+            if not own and (
+                mine[2]
+                or (mine[0] >> card & 1 and take_moves(self.layouts[me], hand, card, self.rules))
+            ):
                 return self, 0
             kind, source, declined = centre.kind, centre.source, centre.declined
         elif phase is Phase.TURN and stock is not None and limit > 0 and turns:
@@ -569,8 +596,10 @@ class GameState:
         facts: list[tuple[int, int, bool] | None] = [None] * n
         if phase is Phase.OFFER:
             facts[to_act] = mine
-        fit_any = hot = -1  # cards that fit someone's layout (R14), that may stop a run; -1: not yet
-        order = seat_order(n, kind, source)
+        fit_any = (
+            hot
+        ) = -1  # cards that fit someone's layout (R14), that may stop a run; -1: not yet
+        order = seat_order(n, kind, source, rules.discard_force)
         top = 0  # stock cards turned so far in the run
         steps = 0
         while steps < limit:
@@ -591,7 +620,7 @@ class GameState:
                 if steps >= limit:
                     break
                 card, kind, source, declined = stock[top], "turned", to_act, ()
-                order = seat_order(n, kind, source)
+                order = seat_order(n, kind, source, rules.discard_force)
                 top += 1
                 phase = Phase.OFFER
                 steps += 1
@@ -599,9 +628,11 @@ class GameState:
             fact = facts[to_act]
             if fact is None:
                 fact = facts[to_act] = player_facts(layouts[to_act], hands[to_act], rules)
-            if fact[2]:
+            if kind == "paid" and to_act == source:
+                pass  # R14a: the payer may only force with his card or pass
+            elif fact[2]:
                 break  # a choice (R16): the search takes over
-            if fact[0] >> card & 1 and take_moves(layouts[to_act], hands[to_act], card, rules):
+            elif fact[0] >> card & 1 and take_moves(layouts[to_act], hands[to_act], card, rules):
                 break  # a take (R13, R15)
             if fit_any < 0:
                 fit_any, hot = self._run_facts(facts)

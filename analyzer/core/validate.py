@@ -50,7 +50,11 @@ def check_paid(state: GameState) -> None:
             text = format_card(card, labels)
             if card == centre and c is not None:
                 if c.kind != "paid" or c.source != p:
-                    how = "turned from the stock" if c.kind == "turned" else f"paid by player {c.source}"
+                    how = (
+                        "turned from the stock"
+                        if c.kind != "paid"
+                        else f"paid by player {c.source}"
+                    )
                     raise PositionError(
                         f"players[{p}].paid: {text} is the centre card, {how} (R10, R13)"
                     )
@@ -162,7 +166,11 @@ def validated(state: GameState) -> GameState:
         if c is not None and c.card == given and (c.kind != "paid" or c.source != receiver):
             payers.append(c.source)
         if payers:
-            how = "turned from the stock" if c is not None and c.card == given and c.kind == "turned" else f"paid by player {payers[0]}"
+            how = (
+                "turned from the stock"
+                if c is not None and c.card == given and c.kind != "paid"
+                else f"paid by player {payers[0]}"
+            )
             raise PositionError(
                 f"players[{p}].gave: {format_card(given, labels)} went to player {receiver} "
                 f"(R9), but it was {how}: only he can have melded or paid it"
@@ -186,8 +194,13 @@ def validated(state: GameState) -> GameState:
         if state.centre is not None:
             raise PositionError(f"player {winners[0]} has gone out: there is no centre card (R15)")
         return GameState(**{**state_fields(state), "phase": Phase.OVER, "winner": winners[0]})
+    if state.centre is not None and state.centre.kind == "upcard":
+        _check_upcard(state, melded)
     if state.phase is Phase.EXCHANGE:
-        if any(melded) or state.dead or state.stock_count != rules.stock_size:
+        upcard = state.centre is not None and state.centre.kind == "upcard"
+        if state.centre is not None and not upcard:
+            raise PositionError("the exchange happens before any card is turned (R9)")
+        if any(melded) or state.dead or state.stock_count != rules.stock_size - int(upcard):
             raise PositionError("the exchange happens before any card is turned (R9)")
         # Players choose in turn order from the player after the dealer; nobody sees the others'
         # choices (R9), but the engine asks them one at a time.
@@ -227,6 +240,11 @@ def validated(state: GameState) -> GameState:
                 **{**state_fields(state), "phase": Phase.OVER, "winner": state.stock_out_winner()}
             )
         fresh = not any(melded) and not state.dead and state.stock_count == rules.stock_size
+        if fresh and rules.upcard:
+            raise PositionError(
+                f"in {rules.title} the dealer turns a card up at the deal (upcard, R10a): give it as "
+                "the centre card, of kind upcard"
+            )
         if fresh and state.to_act != (state.dealer + 1) % n:
             raise PositionError(
                 f"the first card is turned by the player after the dealer, player "
@@ -261,6 +279,28 @@ def validated(state: GameState) -> GameState:
             f"not player {state.to_act} (R11)"
         )
     return state
+
+
+def _check_upcard(state: GameState, melded: list[int]) -> None:
+    """The upcard (R10a): turned by the dealer at the deal, where the rules turn one, so the
+    first centre card of the deal."""
+    rules, centre = state.rules, state.centre
+    assert centre is not None
+    if not rules.upcard:
+        raise PositionError(
+            f"the centre card is an upcard, but in {rules.title} no card is turned up at the deal "
+            "(the option upcard, R10a)"
+        )
+    if centre.source != state.dealer:
+        raise PositionError(
+            f"the dealer, player {state.dealer}, turns the upcard, not player {centre.source} (R10a)"
+        )
+    if any(melded) or state.dead or state.stock_count != rules.stock_size - 1:
+        raise PositionError(
+            "the upcard is turned at the deal: it is the first centre card, before any card is "
+            f"melded, dead or turned from the stock ({state.stock_count} in the stock, not "
+            f"{rules.stock_size - 1}) (R10a)"
+        )
 
 
 def _check_force(state: GameState, centre: Offer, order: tuple[int, ...]) -> None:

@@ -70,7 +70,7 @@ fields may follow."""
 REQUIRED = 5
 """The first five fields (variant to players) are required; the others have defaults."""
 
-KINDS = ("turned", "paid")
+KINDS = ("turned", "paid", "upcard")
 KEYWORDS = ("rules", "chosen", "gave", "paid")
 
 
@@ -310,7 +310,9 @@ class _Reader:
         kind = parts[1].text.lower()
         if kind not in KINDS:
             raise self.fail(
-                "centre", parts[1], f"the kind must be turned or paid, got {clip(parts[1].text)!r}"
+                "centre",
+                parts[1],
+                f"the kind must be turned, paid or upcard, got {clip(parts[1].text)!r}",
             )
         data: dict[str, Any] = {
             "card": card[0],

@@ -209,10 +209,16 @@ class Centre(_Shape):
     """The centre card and its offer (R10-R14)."""
 
     card: Card = Field(description="The centre card.")
-    kind: Literal["turned", "paid"] = Field(
-        default="turned", description="Turned from the stock (R10) or paid by a player (R13)."
+    kind: Literal["turned", "paid", "upcard"] = Field(
+        default="turned",
+        description=(
+            "Turned from the stock (R10), paid by a player (R13), or turned up by the dealer at "
+            "the deal (R10a)."
+        ),
     )
-    source: Seat = Field(description="The player who turned or paid it.")
+    source: Seat = Field(
+        description="The player who turned or paid it (the dealer for the upcard)."
+    )
     declined: list[Seat] = Field(
         default=[], description="Players who have passed it in this offer, in offer order (R11)."
     )
@@ -247,14 +253,18 @@ class RuleOverrides(_Shape):
     hand_size: int | None = Field(default=None, ge=2, le=19, description="Cards dealt (R8).")
     max_run: int | None = Field(default=None, ge=3, le=10, description="Longest run (R5).")
     exchange: Literal["none", "pass_one"] | None = Field(default=None, description="R9.")
-    rearrange: Literal["own"] | None = Field(default=None, description="R13.")
+    rearrange: Literal["own", "borrow"] | None = Field(
+        default=None, description="R13; borrow: Foster's borrowing limits (R13a)."
+    )
     force_fit: Literal["layoff", "rearrange"] | None = Field(default=None, description="R14.")
     force_when: Literal["after_decline", "any_offer"] | None = Field(
         default=None, description="R14."
     )
     hand_melds: bool | None = Field(default=None, description="Hand-only melds on an offer (R16).")
-    on_stock_out: Literal["draw", "fewest_in_hand"] | None = Field(
-        default=None, description="R18."
+    on_stock_out: Literal["draw", "fewest_in_hand"] | None = Field(default=None, description="R18.")
+    upcard: bool | None = Field(default=None, description="A card turned up at the deal (R10a).")
+    discard_force: bool | None = Field(
+        default=None, description="Forcing with one's own paid card (R14a)."
     )
 
 
@@ -467,7 +477,6 @@ class MeldQueryFile(_Shape):
     # At least one query (refused by analyzer.formats.meldfile with its own message; here for schema users).
     queries: list[MeldQuery] = Field(json_schema_extra={"minItems": 1})
 
-
 RecordLine = Union[RecordHeader, RecordMove, RecordResult]  # noqa: UP007
 
 KINDS: dict[str, Any] = {
@@ -477,6 +486,7 @@ KINDS: dict[str, Any] = {
     "melds": MeldQueryFile,
 }
 """The published schemas: name -> model (``docs/<name>.schema.json``)."""
+
 
 def json_schema(kind: str) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a file kind: ``position``, ``record``, ``puzzle``, ``melds``.

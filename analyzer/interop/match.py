@@ -37,7 +37,7 @@ from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.core.melds import cards_of
 from analyzer.core.moves import Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.core.rules import RULE_OPTIONS, Rules, get_rules
-from analyzer.core.state import GameState, Phase
+from analyzer.core.state import GameState, Offer, Phase
 from analyzer.interop import observation
 from analyzer.interop.codec import NUM_CARDS, ActionCodec
 from analyzer.interop.observation import tensor_layout
@@ -291,7 +291,7 @@ class Match:
             if self.dealer is None:
                 return replace(self, dealer=action)
             dealt = (*self.dealt, action)
-            if len(dealt) < self.rules.players * self.rules.hand_size:
+            if len(dealt) < _deal_size(self.rules):
                 return replace(self, dealt=dealt)
             start = _dealt_state(self.rules, self.dealer, dealt)
             return replace(self, dealt=dealt, start=start, state=start)
@@ -420,6 +420,7 @@ class Match:
     def _slots(self, player: int, count: int) -> set[int]:
         assert self.dealer is not None
         n = self.rules.players
+        count = min(count, n * self.rules.hand_size)  # the upcard (R10a) is nobody's
         return {k for k in range(count) if (self.dealer + 1 + k) % n == player}
 
     def _sample_now(self, player: int, rng: random.Random) -> tuple[list[int], list[int]]:
@@ -463,7 +464,8 @@ class Match:
         out: list[int] = []
         for k, card in enumerate(self.dealt):
             q = (self.dealer + 1 + k) % n
-            out.append(card if q == player else pools[q].pop())
+            upcard = k >= n * self.rules.hand_size  # face up (R10a): it stays
+            out.append(card if q == player or upcard else pools[q].pop())
         return out
 
     # ------------------------------------------------ what a player sees (analyzer.interop.observation)
@@ -484,9 +486,9 @@ class Match:
     ) -> list[float]:
         """``player``'s information as numbers (:func:`~analyzer.interop.observation.tensor`)."""
         return observation.tensor(self, player, private=private, public=public, recall=recall)
-
     def __str__(self) -> str:
         return observation.describe_match(self)
+
 
 def _with_hidden(
     values: tuple[int | None, ...], gifts: Sequence[int], player: int
@@ -503,6 +505,16 @@ def _dealt_state(rules: Rules, dealer: int, dealt: Sequence[int]) -> GameState:
     """The position after the deal (R8): hands from the dealing order, the stock order unknown."""
     n = rules.players
     hands = [0] * n
-    for k, card in enumerate(dealt):
+    for k, card in enumerate(dealt[: n * rules.hand_size]):
         hands[(dealer + 1 + k) % n] |= 1 << card
-    return deal(rules, 0, dealer=dealer).evolve(hands=tuple(hands), stock=None)
+    state = deal(rules, 0, dealer=dealer)
+    if rules.upcard:  # the card after the hands, turned up (R10a)
+        assert state.centre is not None
+        upcard = Offer(dealt[-1], "upcard", dealer)
+        return state.evolve(hands=tuple(hands), stock=None, centre=upcard)
+    return state.evolve(hands=tuple(hands), stock=None)
+
+
+def _deal_size(rules: Rules) -> int:
+    """Cards chance deals before play: the hands, and the upcard where one is turned (R8, R10a)."""
+    return rules.players * rules.hand_size + int(rules.upcard)

@@ -234,7 +234,8 @@ def tensor(
         out += plane(dead)
         centre = state.centre if state else None
         out += plane(0 if centre is None else 1 << centre.card)
-        out += one_hot(2, None if centre is None else (0 if centre.kind == "turned" else 1))
+        # Turned from the stock (the upcard too, R10a: the dealer turned it) or paid.
+        out += one_hot(2, None if centre is None else int(centre.kind == "paid"))
         out += one_hot(n, None if centre is None else seat_of(centre.source))
         declined_now = [0.0] * n
         if centre is not None:

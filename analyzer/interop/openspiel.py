@@ -26,12 +26,13 @@ engine's, through :class:`~analyzer.interop.match.Match`:
   cannot tell from this one, for IS-MCTS.
 
 Parameters (``pyspiel.load_game("python_conquian", {...})``): ``variant``
-(``classic`` or ``megajogos``), ``dealer`` (a seat, or -1 for chance), and
+(any preset of ``conquian variants``), ``dealer`` (a seat, or -1 for chance), and
 the rule options of :class:`~analyzer.core.rules.Rules`, each overriding the
 preset's value when set: ``players``, ``hand_size`` (at most 10),
-``max_run`` (-1: the preset's), ``exchange``, ``force_fit``,
-``force_when``, ``on_stock_out`` (``""``: the preset's) and ``hand_melds``
-(``"true"``, ``"false"`` or ``""``).
+``max_run`` (-1: the preset's), ``exchange``, ``rearrange``, ``force_fit``,
+``force_when``, ``on_stock_out`` (``""``: the preset's), ``hand_melds``,
+``upcard`` and ``discard_force`` (``"true"``, ``"false"`` or ``""``).
+The upcard (R10a) is one more chance outcome of the deal, after the hands.
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ _DEFAULT_PARAMS: dict[str, Any] = {
     "force_when": "",
     "hand_melds": "",
     "on_stock_out": "",
+    "upcard": "",
+    "discard_force": "",
 }
 
 _MAX_PLAYERS = 4

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from analyzer.core.cards import format_card, format_mask, iter_mask
 from analyzer.core.errors import ConquianError
+from analyzer.core.legal import core_ok
 from analyzer.core.melds import catalog, extensions, is_meld
-from analyzer.core.rules import ForceFit, Rules
+from analyzer.core.rules import ForceFit, Rearrange, Rules
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -142,9 +143,9 @@ def check_arrangement(cards: int, melds: tuple[int, ...], rules: Rules, must: in
     if must & ~seen:
         raise ConquianError("a card that must be melded is left out")
 
-
 def _solver(time_limit: float) -> cp_model.CpSolver:
     from ortools.sat.python import cp_model  # imported when needed (start-up time)
+
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
@@ -308,6 +309,7 @@ def best_take(
     rules: Rules,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    layout: tuple[int, ...] | None = None,
 ) -> TakeChoice | None:
     """The take of the centre card that melds the most cards (R13), or going out (R15).
 
@@ -329,6 +331,11 @@ def best_take(
     rules : Rules
     time_limit : float
         Seconds for the solve.
+    layout : tuple of int, optional
+        The player's melds, needed under ``rearrange = borrow`` (R13a): each old meld then
+        has exactly one chosen meld holding two or more of its cards, which holds what
+        borrowing may leave of it (:func:`~analyzer.core.legal.core_ok`) and no other old
+        meld's two.
 
     Returns
     -------
@@ -338,8 +345,9 @@ def best_take(
     Raises
     ------
     ConquianError
-        If the cards overlap, or the solver neither finds a take nor proves
-        there is none within ``time_limit``.
+        If the cards overlap, ``layout`` is missing under borrowing or does not hold
+        ``layout_cards``, or the solver neither finds a take nor proves there is none
+        within ``time_limit``.
     """
     c = 1 << centre
     if (layout_cards | hand) & c or layout_cards & hand:
@@ -348,6 +356,10 @@ def best_take(
     # Old melded cards stay melded and the centre card is melded (R13); hand cards at most once.
     cover = cover_model(cards, layout_cards | c, rules)
     model = cover.model
+    if rules.rearrange is Rearrange.BORROW:
+        if layout is None or sum(m.bit_count() for m in layout) != layout_cards.bit_count():
+            raise ConquianError("borrowing (R13a) needs the layout's melds, holding its cards")
+        _borrow_constraints(cover, layout)
     hand_cards = list(iter_mask(hand))
     melded = cover.covered
     pay = {card: model.new_bool_var(f"pay{card}") for card in hand_cards}
@@ -375,6 +387,21 @@ def best_take(
     return TakeChoice(chosen, used, None if goes_out else paid[0], goes_out, optimal)
 
 
+def _borrow_constraints(cover: CoverModel, layout: tuple[int, ...]) -> None:
+    """R13a on a cover model: every old meld has one *home*, the one chosen meld with two or
+    more of its cards, which keeps what borrowing may leave of it; a meld holding two or more
+    cards of two old melds (a merge) is never chosen."""
+    homes: dict[int, list[cp_model.IntVar]] = {meld: [] for meld in layout}
+    for meld, var in zip(cover.melds, cover.use, strict=True):
+        held = [old for old in layout if (meld & old).bit_count() >= 2]
+        if len(held) > 1 or any(not core_ok(old, meld & old) for old in held):
+            cover.model.add(var == 0)
+        elif held:
+            homes[held[0]].append(var)
+    for options in homes.values():
+        cover.model.add_exactly_one(options)
+
+
 def fits(
     layout: tuple[int, ...], card: int, rules: Rules, *, time_limit: float = DEFAULT_TIME_LIMIT
 ) -> bool:
@@ -382,7 +409,8 @@ def fits(
 
     With ``force_fit = layoff`` the card must extend one meld of the chosen
     arrangement without other cards; with ``rearrange`` the layout's cards
-    plus the card must be meldable in full (checked with CP-SAT).
+    plus the card must be meldable in full (checked with CP-SAT), under
+    ``rearrange = borrow`` as borrowing allows (R13a).
     """
     cards = 0
     for meld in layout:
@@ -391,4 +419,10 @@ def fits(
         return False
     if rules.force_fit is ForceFit.LAYOFF:
         return any(extensions(m, rules) >> card & 1 for m in layout)
+    if rules.rearrange is Rearrange.BORROW:
+        # R13a: the layout's cards and it all melded, each old meld as borrowing leaves it.
+        new = cards | 1 << card
+        cover = cover_model(new, new, rules)
+        _borrow_constraints(cover, layout)
+        return solve_model(cover.model, time_limit, "fit solver") is not None
     return can_meld_all_cpsat(cards | 1 << card, rules, time_limit=time_limit)

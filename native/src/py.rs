@@ -21,10 +21,11 @@ use crate::core::state::{Engine, Offer, Paid, Phase, State, NONE};
 
 /// The rules as `analyzer.core.native.pack_rules` gives them, one whole number: players (bits
 /// 0-2), hand size (3-7), longest run (8-11), then one bit each: the exchange, `force_fit =
-/// rearrange`, `force_when = any_offer`, hand-only melds, `on_stock_out = fewest_in_hand`.
+/// rearrange`, `force_when = any_offer`, hand-only melds, `on_stock_out = fewest_in_hand`,
+/// `rearrange = borrow`, the upcard, `discard_force`.
 pub type RulesData = u32;
-/// The offer: card, paid, source, declined, forced.
-pub type OfferData = (u8, bool, u8, Vec<u8>, Option<u8>);
+/// The offer: card, kind (0 turned, 1 paid, 2 upcard), source, declined, forced.
+pub type OfferData = (u8, u8, u8, Vec<u8>, Option<u8>);
 /// `(dealer, to_act, phase, winner, stock_count)`, hands, counts, layouts, stock, dead, centre,
 /// `(gifts, gave, paid)`.
 pub type StateData = (
@@ -80,6 +81,7 @@ pub fn rules_of(data: RulesData) -> PyResult<Arc<Rules>> {
         flag(15),
         flag(16),
     )
+    .map(|r| r.with_historical(flag(17), flag(18), flag(19)))
     .map(Arc::new)
     .map_err(PyValueError::new_err)
 }
@@ -206,8 +208,12 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
         s.ndead += 1;
         s.dead_mask |= bit(c);
     }
-    if let Some((c, paid, source, declined, forced)) = centre {
-        let mut offer = Offer::new(card(*c)?, *paid, *source);
+    if let Some((c, kind, source, declined, forced)) = centre {
+        if *kind > 2 {
+            return Err(PyValueError::new_err("the centre card's kind must be 0, 1 or 2"));
+        }
+        let mut offer = Offer::new(card(*c)?, *kind == 1, *source);
+        offer.upcard = *kind == 2;
         if declined.len() > MAX_PLAYERS {
             return Err(PyValueError::new_err("too many players declined the centre card"));
         }
@@ -238,7 +244,7 @@ pub fn state_data(rules: &Rules, s: &State) -> StateData {
         .map(|p| s.layouts[p].as_slice().iter().map(|&i| rules.meld(i)).collect())
         .collect();
     let stock = if s.stock_known { Some(s.stock_cards().collect()) } else { None };
-    let centre = s.centre.map(|c| (c.card, c.paid, c.source, c.declined().to_vec(), c.forced));
+    let centre = s.centre.map(|c| (c.card, c.kind(), c.source, c.declined().to_vec(), c.forced));
     let seat_list = |v: Option<[u8; MAX_PLAYERS]>| {
         v.map(|a| a[..n].iter().map(|&x| if x == NONE { None } else { Some(x) }).collect())
     };

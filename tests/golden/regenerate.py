@@ -30,6 +30,11 @@ GOLDEN = [
     ("mexican_9_10", ("greedy", "random"), 11),
     ("mexican_9_10", ("greedy", "greedy", "random"), 12),
     ("mexican_9_10", ("random", "greedy", "random", "greedy"), 13),
+    # Foster's games: borrowing and forcing with one's discard (R13a, R14a); the upcard (R10a).
+    ("hoyle1897", ("greedy", "random"), 14),
+    ("hoyle1897", ("greedy", "greedy"), 15),
+    ("cooncan1913", ("greedy", "random"), 16),
+    ("cooncan1913", ("random", "greedy"), 17),
 ]
 
 

@@ -69,8 +69,8 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
   if (position.centre) {
     const c = position.centre;
     addCards(centre.cards, [c.card]);
-    const how = c.kind === "paid" ? "paid" : "turned";
-    let text = `${how} by player ${c.source}`;
+    const how = c.kind === "paid" ? "paid" : c.kind === "upcard" ? "upcard" : "turned";
+    let text = how === "upcard" ? `turned up at the deal by player ${c.source} (R10a)` : `${how} by player ${c.source}`;
     if (c.declined && c.declined.length) text += `; declined by ${c.declined.join(", ")}`;
     if (c.forced !== undefined && c.forced !== null) text += `; player ${c.forced} forced (R14)`;
     centre.box.append(el("div", "centre-kind", text));

@@ -132,14 +132,14 @@ export function drawSetupControls(root, position, edit, message, variants, { for
   const phases = [["turn", "a stock card to turn"], ["offer", "the centre card offered"], ["forced", "a forced player lays it in"]];
   if (hasExchange(position, variants) || phase === "exchange") phases.push(["exchange", "the exchange (R9)"]);
   const ph = row("phase");
-  ph.append(labelled("phase", select("phase", phases, phase, (v) => edit((p) => setPhase(p, v, forceable)))));
+  ph.append(labelled("phase", select("phase", phases, phase, (v) => edit((p) => setPhase(p, v, forceable, variants)))));
   root.append(first, act, ph);
 
   if (phase === "offer" || phase === "forced") {
     const centre = position.centre;
     const c = row("centre");
     c.append(el("span", "control-note", `centre ${label(frenchCode(centre.card))} (click a card, then the centre zone, to change it)`));
-    c.append(labelled("kind", select("kind", [["turned", "turned"], ["paid", "paid"]], centre.kind, (v) => edit((p) => { p.centre.kind = v; }))));
+    c.append(labelled("kind", select("kind", [["turned", "turned"], ["paid", "paid"], ["upcard", "upcard (R10a)"]], centre.kind, (v) => edit((p) => { p.centre.kind = v; }))));
     c.append(labelled("by", select("source", seats, centre.source, (v) => edit((p) => { p.centre.source = Number(v); }))));
     root.append(c);
     const d = row("declined");
@@ -149,7 +149,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
       box.type = "checkbox";
       box.dataset.control = `declined-${p}`;
       box.checked = (centre.declined || []).includes(p);
-      box.addEventListener("change", () => edit((pos) => setDeclined(pos, p, box.checked)));
+      box.addEventListener("change", () => edit((pos) => setDeclined(pos, p, box.checked, variants)));
       d.append(labelled(`${p}`, box));
     }
     root.append(d);
@@ -265,7 +265,7 @@ function setPlayers(position, n) {
   }
 }
 
-async function setPhase(position, phase, forceable) {
+async function setPhase(position, phase, forceable, variants) {
   delete position.exchange;
   if (phase === "turn") {
     position.centre = null;
@@ -277,7 +277,7 @@ async function setPhase(position, phase, forceable) {
     nextToChoose(position);
   } else if (position.centre) {
     delete position.centre.forced;
-    const forcer = nextOffered(position);
+    const forcer = nextOffered(position, variants);
     if (phase === "forced") {
       // A player the one offered the card may force (R14), as the server's legal moves say;
       // with none, another player than the forcer, and the problem shown beside the control.
@@ -300,13 +300,23 @@ async function setPhase(position, phase, forceable) {
   }
 }
 
-// The player the centre card is offered to next (R11): the first of its offer order (a turned
-// card from its turner, a paid one from the player after the payer) who has not declined it;
-// null when all have.
-function nextOffered(position) {
+// The offer order of the centre card (R10a, R11, R14a): a turned card from its turner; a paid
+// one from the player after the payer (from the payer himself where he may force with it,
+// discard_force); the upcard from the player after the dealer round to the dealer.
+function offerOrder(position, variants) {
   const n = position.players.length;
-  const { kind, source, declined = [] } = position.centre;
-  const order = Array.from({ length: kind === "paid" ? n - 1 : n }, (_, k) => (source + (kind === "paid" ? 1 : 0) + k) % n);
+  const { kind, source } = position.centre;
+  const payerFirst = optionOf(position, variants, "discard_force", false) === true;
+  const start = kind === "upcard" || (kind === "paid" && !payerFirst) ? 1 : 0;
+  const length = kind === "paid" && !payerFirst ? n - 1 : n;
+  return Array.from({ length }, (_, k) => (source + start + k) % n);
+}
+
+// The player the centre card is offered to next: the first of its offer order who has not
+// declined it; null when all have.
+function nextOffered(position, variants) {
+  const { declined = [] } = position.centre;
+  const order = offerOrder(position, variants);
   return declined.length < order.length ? order[declined.length] : null;
 }
 
@@ -360,13 +370,13 @@ export function nextToChoose(position) {
   if (!possible.includes(position.to_act)) position.to_act = possible[0];
 }
 
-function setDeclined(position, player, on) {
+function setDeclined(position, player, on, variants) {
   const list = (position.centre.declined || []).filter((p) => p !== player);
   if (on) list.push(player);
-  // In offer order (R11): from the source of a turned card, from the one after the payer of a paid one.
-  const n = position.players.length;
-  const start = position.centre.kind === "paid" ? position.centre.source + 1 : position.centre.source;
-  list.sort((a, b) => ((a - start + n) % n) - ((b - start + n) % n));
+  // In offer order (R11); a player outside it (the payer of a paid card) last.
+  const order = offerOrder(position, variants);
+  const at = (p) => (order.includes(p) ? order.indexOf(p) : order.length);
+  list.sort((a, b) => at(a) - at(b));
   position.centre.declined = list;
 }
 

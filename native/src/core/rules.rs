@@ -27,6 +27,12 @@ pub struct Rules {
     pub hand_melds: bool,
     /// R18 `on_stock_out = fewest_in_hand` (else `draw`).
     pub stock_out_fewest: bool,
+    /// R13a `rearrange = borrow` (else `own`): Foster's borrowing limits.
+    pub borrow: bool,
+    /// R10a: the dealer turns a card up at the deal.
+    pub upcard: bool,
+    /// R14a: a payer may force with his paid card.
+    pub discard_force: bool,
     /// Every legal meld, sorted by mask (R4, R5).
     pub catalog: Vec<u64>,
     /// Per card: the catalog melds whose lowest card it is, larger melds first (ties in catalog order).
@@ -84,6 +90,9 @@ impl Rules {
             force_any_offer,
             hand_melds,
             stock_out_fewest,
+            borrow: false,
+            upcard: false,
+            discard_force: false,
             catalog,
             by_lowest,
             by_lowest_index,
@@ -91,6 +100,15 @@ impl Rules {
         };
         rules.extension = rules.catalog.iter().map(|&m| crate::core::melds::extensions(m, &rules)).collect();
         Ok(rules)
+    }
+
+    /// These rules with the historical mechanics set: `rearrange = borrow` (R13a), the upcard
+    /// (R10a) and forcing with one's own paid card (R14a).
+    pub fn with_historical(mut self, borrow: bool, upcard: bool, discard_force: bool) -> Self {
+        self.borrow = borrow;
+        self.upcard = upcard;
+        self.discard_force = discard_force;
+        self
     }
 
     /// `classic` (RULES.md section 4).

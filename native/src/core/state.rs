@@ -36,6 +36,8 @@ pub struct Offer {
     pub card: u8,
     /// A paid card (R13); else turned (R10).
     pub paid: bool,
+    /// The upcard, turned up by the dealer at the deal (R10a; `paid` is false).
+    pub upcard: bool,
     pub source: u8,
     /// Players who passed it, in order; entries past `ndeclined` are 0.
     pub declined: [u8; MAX_PLAYERS],
@@ -46,7 +48,18 @@ pub struct Offer {
 
 impl Offer {
     pub fn new(card: u8, paid: bool, source: u8) -> Self {
-        Offer { card, paid, source, declined: [0; MAX_PLAYERS], ndeclined: 0, forced: None }
+        Offer { card, paid, upcard: false, source, declined: [0; MAX_PLAYERS], ndeclined: 0, forced: None }
+    }
+
+    /// The kind as Python's code: 0 turned, 1 paid, 2 upcard.
+    pub fn kind(&self) -> u8 {
+        if self.paid {
+            1
+        } else if self.upcard {
+            2
+        } else {
+            0
+        }
     }
 
     #[inline]
@@ -253,7 +266,7 @@ impl State {
             None => 0,
             Some(c) => {
                 let mut x = 1 | u64::from(c.card) << 1 | u64::from(c.paid) << 7 | u64::from(c.source) << 8;
-                x |= u64::from(c.ndeclined) << 10;
+                x |= u64::from(c.ndeclined) << 10 | u64::from(c.upcard) << 62;
                 for (k, &d) in c.declined().iter().enumerate() {
                     x |= u64::from(d) << (13 + 2 * k);
                 }
@@ -286,6 +299,76 @@ pub struct Facts {
     pub alone: bool,
 }
 
+/// Takes by group of hand cards used, fewest first (then by their indices: Python's
+/// `(bit_count, index_key)`); each layout with every pay card, or the group's first layout going
+/// out when no hand card is left (R15).
+fn ordered_takes(mut groups: Vec<(u64, Vec<MeldList>)>, hand: u64) -> Vec<Move> {
+    groups.sort_by(|a, b| popcount(a.0).cmp(&popcount(b.0)).then_with(|| cards(a.0).cmp(cards(b.0))));
+    let mut moves = Vec::new();
+    for (used, layouts) in &groups {
+        let rest = hand & !used;
+        if rest == 0 {
+            // Going out ends the deal: the arrangement no longer matters (R15).
+            moves.push(Move::Take(layouts[0], OUT));
+            continue;
+        }
+        for layout in layouts {
+            for pay in cards(rest) {
+                moves.push(Move::Take(*layout, pay));
+            }
+        }
+    }
+    moves
+}
+
+/// True if `new` keeps each meld of `old` as Foster's borrowing allows (R13a, Python's
+/// `borrow_ok`): each old meld stays in one new meld (no two share one) and lends cards, each to
+/// a different other meld: one card of a set of four, end cards of a run as long as three in
+/// sequence stay; never a middle card, nothing from a meld of three.
+pub fn borrow_ok(rules: &Rules, old: &MeldList, new: &MeldList) -> bool {
+    let mut homes = 0u32;
+    for &i in old.as_slice() {
+        let meld = rules.meld(i);
+        let mut core = 0u64;
+        let mut home = usize::MAX;
+        for (k, &j) in new.as_slice().iter().enumerate() {
+            let got = rules.meld(j) & meld;
+            if got & got.wrapping_sub(1) != 0 {
+                if core != 0 {
+                    return false; // split into two groups
+                }
+                core = got;
+                home = k;
+            }
+        }
+        if core == 0 || homes >> home & 1 == 1 {
+            return false; // every card lent, or two old melds merged
+        }
+        homes |= 1 << home;
+        let (size, kept) = (popcount(meld), popcount(core));
+        if kept == size {
+            continue;
+        }
+        if kept < 3 {
+            return false;
+        }
+        let rank = meld.trailing_zeros() / 4;
+        if meld & !(0xF_u64 << (4 * rank)) == 0 {
+            if size != 4 {
+                return false; // a set lends one card of four, nothing of three
+            }
+            continue;
+        }
+        // A run's core is three or more in sequence: only ends were lent.
+        let low = core.trailing_zeros();
+        let expected = (0..kept).fold(0u64, |m, k| m | 1 << (low + 4 * k));
+        if core != expected {
+            return false;
+        }
+    }
+    true
+}
+
 /// The error of a move the position cannot make (a hidden hand, an unknown stock).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenError(pub &'static str);
@@ -298,6 +381,7 @@ pub struct Engine {
     pub rules: Arc<Rules>,
     pub melds: MeldMemo,
     takes: RefCell<FxHashMap<(u64, u64, u8), MoveList>>,
+    borrow_takes: RefCell<FxHashMap<(MeldList, u64, u8), MoveList>>,
     fits: RefCell<FxHashMap<MeldList, u64>>,
 }
 
@@ -309,6 +393,7 @@ impl Engine {
             rules,
             melds: MeldMemo::default(),
             takes: RefCell::new(FxHashMap::default()),
+            borrow_takes: RefCell::new(FxHashMap::default()),
             fits: RefCell::new(FxHashMap::default()),
         }
     }
@@ -322,6 +407,7 @@ impl Engine {
     pub fn clear_memos(&self) {
         self.melds.clear();
         self.takes.borrow_mut().clear();
+        self.borrow_takes.borrow_mut().clear();
         self.fits.borrow_mut().clear();
     }
 
@@ -337,7 +423,16 @@ impl Engine {
         let own = layout.cards(rules);
         let mut out = 0u64;
         for card in 0..40u8 {
-            if own & bit(card) == 0 && self.melds.can_meld_all(own | bit(card), rules) {
+            if own & bit(card) != 0 {
+                continue;
+            }
+            let new = own | bit(card);
+            let fits = if rules.borrow {
+                self.melds.covers(new, new, rules).iter().any(|l| borrow_ok(rules, layout, l))
+            } else {
+                self.melds.can_meld_all(new, rules)
+            };
+            if fits {
                 out |= bit(card);
             }
         }
@@ -400,26 +495,8 @@ impl Engine {
             return Arc::clone(hit);
         }
         let base = layout_cards | bit(card);
-        let mut groups = self.grouped_layouts(base | hand, base, hand);
-        // Fewest hand cards first, then by their indices (Python's (bit_count, index_key)).
-        groups.sort_by(|a, b| {
-            popcount(a.0).cmp(&popcount(b.0)).then_with(|| cards(a.0).cmp(cards(b.0)))
-        });
-        let mut moves = Vec::new();
-        for (used, layouts) in &groups {
-            let rest = hand & !used;
-            if rest == 0 {
-                // Going out ends the deal: the arrangement no longer matters (R15).
-                moves.push(Move::Take(layouts[0], OUT));
-                continue;
-            }
-            for layout in layouts {
-                for pay in cards(rest) {
-                    moves.push(Move::Take(*layout, pay));
-                }
-            }
-        }
-        let moves = Arc::new(moves);
+        let groups = self.grouped_layouts(base | hand, base, hand);
+        let moves = Arc::new(ordered_takes(groups, hand));
         let mut memo = self.takes.borrow_mut();
         if memo.len() >= TAKES_MEMO {
             memo.clear();
@@ -451,16 +528,76 @@ impl Engine {
         if (has(-1) && (has(-2) || has(1))) || (has(1) && has(2)) {
             return true;
         }
-        !self.take_moves(layout_cards, hand, card).is_empty()
+        !self.layout_takes(layout, layout_cards, hand, card).is_empty()
     }
 
-    /// Players `me` may force with the centre card if it fits their layout (R14, `force_when`).
+    /// Every take of `card` by a player with this layout (its cards `layout_cards`) and hand:
+    /// [`Engine::take_moves`], or under `rearrange = borrow` the takes borrowing allows (R13a),
+    /// every arrangement (Python's `take_moves`).
+    pub fn layout_takes(&self, layout: &MeldList, layout_cards: u64, hand: u64, card: u8) -> Arc<Vec<Move>> {
+        if !self.rules.borrow {
+            return self.take_moves(layout_cards, hand, card);
+        }
+        if near_cards(layout_cards | hand) & bit(card) == 0 {
+            return Arc::new(Vec::new());
+        }
+        let key = (*layout, hand, card);
+        if let Some(hit) = self.borrow_takes.borrow().get(&key) {
+            return Arc::clone(hit);
+        }
+        let rules = &*self.rules;
+        let base = layout_cards | bit(card);
+        let mut groups: Vec<(u64, Vec<MeldList>)> = Vec::new();
+        for new in self.melds.covers(base | hand, base, rules) {
+            if !borrow_ok(rules, layout, &new) {
+                continue;
+            }
+            let used = new.cards(rules) & hand;
+            match groups.iter_mut().find(|g| g.0 == used) {
+                Some(group) => group.1.push(new),
+                None => groups.push((used, vec![new])),
+            }
+        }
+        let moves = Arc::new(ordered_takes(groups, hand));
+        let mut memo = self.borrow_takes.borrow_mut();
+        if memo.len() >= TAKES_MEMO {
+            memo.clear();
+        }
+        memo.insert(key, Arc::clone(&moves));
+        moves
+    }
+
+    /// The offer order of a card (R10a, R11, R14a) as the seat offset of its first player from
+    /// the source and its length: a turned card from its turner, all players; a paid card from
+    /// the next player, all but the payer (under `discard_force` from the payer, all); the
+    /// upcard from the player after the dealer round to the dealer.
+    #[inline]
+    pub fn order_shape(&self, paid: bool, upcard: bool) -> (u8, u8) {
+        let n = self.players() as u8;
+        if upcard {
+            (1, n)
+        } else if paid && !self.rules.discard_force {
+            (1, n - 1)
+        } else {
+            (0, n)
+        }
+    }
+
+    /// Players `me` may force with the centre card if it fits their layout (R14, `force_when`);
+    /// never the payer of a paid card, and anyone else when `me` paid it (R14a).
     pub fn force_candidates(&self, me: u8, offer: &Offer) -> ([u8; MAX_PLAYERS], usize) {
         let mut out = [0u8; MAX_PLAYERS];
         let mut n = 0;
-        if !self.rules.force_any_offer {
-            for &p in offer.declined() {
+        if offer.paid && me == offer.source {
+            for p in 0..self.players() as u8 {
                 if p != me {
+                    out[n] = p;
+                    n += 1;
+                }
+            }
+        } else if !self.rules.force_any_offer {
+            for &p in offer.declined() {
+                if p != me && !(offer.paid && p == offer.source) {
                     out[n] = p;
                     n += 1;
                 }
@@ -494,15 +631,16 @@ impl Engine {
         (out, n)
     }
 
-    /// The takes of the player to act (R13, R15); empty unless a card is offered to him.
+    /// The takes of the player to act (R13, R15); empty unless a card is offered to him and
+    /// he did not pay it (R14a).
     pub fn takes(&self, s: &State) -> Result<Arc<Vec<Move>>, HiddenError> {
         let me = s.to_act as usize;
         match (s.phase, s.centre) {
-            (Phase::Offer, Some(offer)) => {
+            (Phase::Offer, Some(offer)) if !(offer.paid && offer.source == s.to_act) => {
                 if s.is_hidden(me) {
                     return Err(HiddenError("the hand of the player to act is hidden"));
                 }
-                Ok(self.take_moves(s.melded[me], s.hands[me], offer.card))
+                Ok(self.layout_takes(&s.layouts[me], s.melded[me], s.hands[me], offer.card))
             }
             _ => Ok(Arc::new(Vec::new())),
         }
@@ -563,6 +701,14 @@ impl Engine {
             }
             Phase::Forced => self.lay_ins(s),
             Phase::Offer => {
+                let offer = s.centre.expect("an offer has a centre card");
+                if offer.paid && offer.source == s.to_act {
+                    // R14a: the payer, offered his own paid card, may only force with it or pass.
+                    let (forces, k) = self.forceable(s);
+                    let mut moves: Vec<Move> = forces[..k].iter().map(|&p| Move::Force(p)).collect();
+                    moves.push(Move::Pass);
+                    return Ok(moves);
+                }
                 let takes = self.takes(s)?;
                 let mut moves: Vec<Move> = Vec::with_capacity(takes.len() + MAX_PLAYERS + 2);
                 moves.extend_from_slice(&takes);
@@ -585,7 +731,16 @@ impl Engine {
         }
         let hand = s.hands[me];
         let new = s.melded[me] | bit(offer.card);
-        let layouts = self.layouts_for(new);
+        let layouts = if self.rules.borrow {
+            let old = &s.layouts[me];
+            self.melds
+                .covers(new, new, &self.rules)
+                .into_iter()
+                .filter(|l| borrow_ok(&self.rules, old, l))
+                .collect()
+        } else {
+            self.layouts_for(new)
+        };
         let mut out = Vec::new();
         if hand == 0 {
             // Forced onto an empty hand: he goes out (R14, R15).
@@ -625,9 +780,20 @@ impl Engine {
                     t.to_act = player as u8;
                     t.winner = Some(player as u8);
                 } else {
-                    t.centre = Some(Offer::new(pay, true, player as u8));
-                    t.phase = Phase::Offer;
+                    let mut offer = Offer::new(pay, true, player as u8);
                     t.to_act = (player as u8 + 1) % n;
+                    if self.rules.discard_force {
+                        // R14a: he is offered his paid card first when it fits another layout.
+                        let fits = (0..n as usize)
+                            .any(|q| q != player && self.fitting_cards(&t.layouts[q]) & bit(pay) != 0);
+                        if fits {
+                            t.to_act = player as u8;
+                        } else {
+                            offer = offer.with_decline(player as u8);
+                        }
+                    }
+                    t.centre = Some(offer);
+                    t.phase = Phase::Offer;
                     t.winner = None;
                     t.paid.push(player as u8, pay);
                 }
@@ -658,16 +824,16 @@ impl Engine {
                 }
                 t.gifts = None;
                 t.gave = Some(gifts);
-                t.phase = Phase::Turn;
+                // The upcard, turned at the deal, is offered now (R10a); else the first turn.
+                t.phase = if s.centre.is_some() { Phase::Offer } else { Phase::Turn };
                 t.to_act = (s.dealer + 1) % n;
                 t
             }
             Move::Pass => {
                 let offer = s.centre.expect("a pass has a centre card");
                 let declined = offer.with_decline(s.to_act);
-                let order_len = if offer.paid { n - 1 } else { n };
+                let (start, order_len) = self.order_shape(offer.paid, offer.upcard);
                 if declined.ndeclined < order_len {
-                    let start = if offer.paid { 1 } else { 0 };
                     t.centre = Some(declined);
                     t.to_act = (offer.source + start + declined.ndeclined) % n;
                     return t;
@@ -737,6 +903,7 @@ impl Engine {
         let mut phase = s.phase;
         let mut card: u8;
         let mut paid: bool;
+        let mut upcard = false;
         let mut source: u8;
         let mut declined: Offer;
         let mut facts: [Option<Facts>; MAX_PLAYERS] = [None; MAX_PLAYERS];
@@ -749,13 +916,16 @@ impl Engine {
                 }
                 card = centre.card;
                 let mine = self.player_facts(&s.layouts[me], s.hands[me]);
-                if mine.alone
-                    || (mine.near & bit(card) != 0
-                        && self.has_take(&s.layouts[me], s.melded[me], s.hands[me], card))
+                let own = centre.paid && centre.source == s.to_act; // R14a: force or pass only
+                if !own
+                    && (mine.alone
+                        || (mine.near & bit(card) != 0
+                            && self.has_take(&s.layouts[me], s.melded[me], s.hands[me], card)))
                 {
                     return None;
                 }
                 paid = centre.paid;
+                upcard = centre.upcard;
                 source = centre.source;
                 declined = centre;
                 facts[me] = Some(mine);
@@ -825,6 +995,7 @@ impl Engine {
                 }
                 card = stock_at(top);
                 paid = false;
+                upcard = false;
                 source = to_act;
                 declined = Offer::new(card, false, source);
                 top += 1;
@@ -841,10 +1012,14 @@ impl Engine {
                     f
                 }
             };
-            if fact.alone {
+            let own = paid && to_act == source; // R14a: the payer may only force or pass
+            if !own && fact.alone {
                 break; // a choice (R16): the search takes over
             }
-            if fact.near & bit(card) != 0 && self.has_take(&s.layouts[p], s.melded[p], s.hands[p], card) {
+            if !own
+                && fact.near & bit(card) != 0
+                && self.has_take(&s.layouts[p], s.melded[p], s.hands[p], card)
+            {
                 break; // a take (R13, R15)
             }
             if fit_any < 0 {
@@ -853,7 +1028,7 @@ impl Engine {
                 hot = h;
             }
             if (fit_any as u64) & bit(card) != 0 {
-                let probe = Offer { card, paid, source, ..declined };
+                let probe = Offer { card, paid, upcard, source, ..declined };
                 let (cands, k) = self.force_candidates(to_act, &probe);
                 if cands[..k]
                     .iter()
@@ -863,10 +1038,10 @@ impl Engine {
                 }
             }
             steps += 1;
-            declined = Offer { card, paid, source, ..declined }.with_decline(to_act);
-            let order_len = if paid { n - 1 } else { n };
+            declined = Offer { card, paid, upcard, source, ..declined }.with_decline(to_act);
+            let (start, order_len) = self.order_shape(paid, upcard);
+            let (start, order_len) = (start as usize, order_len as usize);
             if (declined.ndeclined as usize) < order_len {
-                let start = if paid { 1 } else { 0 };
                 to_act = (source as usize + start + declined.ndeclined as usize) as u8 % n as u8;
                 continue;
             }
@@ -887,7 +1062,7 @@ impl Engine {
         t.centre = if phase == Phase::Turn {
             None
         } else {
-            Some(Offer { card, paid, source, forced: None, ..declined })
+            Some(Offer { card, paid, upcard, source, forced: None, ..declined })
         };
         Some((t, steps))
     }

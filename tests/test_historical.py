@@ -1,0 +1,211 @@
+"""Foster's mechanics, each a Rules field any preset may set: the upcard (R10a), borrowing (R13a)
+and forcing with one's own discard (R14a), on both cores; the presets hoyle1897 and cooncan1913
+(docs/RULES.md section 4, worked examples 10-12)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from analyzer.core.cards import parse_card
+from analyzer.core.dealing import deal
+from analyzer.core.errors import PositionError
+from analyzer.core.legal import borrow_ok, fitting_cards
+from analyzer.core.moves import Force, Give, LayIn, Pass, Take
+from analyzer.core.rules import (
+    CLASSIC,
+    COONCAN1913,
+    HOYLE1897,
+    MEGAJOGOS,
+    ForceFit,
+    Rearrange,
+    get_rules,
+)
+from analyzer.core.state import Phase
+from analyzer.formats.position import load_position
+
+pytestmark = pytest.mark.usefixtures("both_cores")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
+
+
+def _example(name: str) -> dict:  # type: ignore[type-arg]
+    data = json.loads((EXAMPLES / f"{name}.json").read_text())
+    return {k: v for k, v in data.items() if k not in ("description", "rule", "expected")}
+
+
+# ------------------------------------------------------------------------ R10a: the upcard
+@pytest.mark.parametrize("seed", range(6))
+def test_the_dealer_turns_the_upcard_and_it_goes_round_to_him_last(seed: int) -> None:
+    state = deal(COONCAN1913, seed)
+    stock = state.stock
+    assert stock is not None and state.centre is not None
+    assert (state.centre.kind, state.centre.source) == ("upcard", state.dealer)
+    assert state.phase is Phase.OFFER and state.stock_count == COONCAN1913.stock_size - 1
+    non_dealer = 1 - state.dealer
+    assert state.to_act == non_dealer
+    # Passed by the non-dealer, it goes to the dealer; passed by both, it is dead and the
+    # non-dealer turns the first stock card (R17: the player after its source).
+    after = state.apply(Pass())
+    assert after.to_act == state.dealer and after.centre is not None
+    assert after.centre.declined == (non_dealer,)
+    dead = after.apply(Pass())
+    assert dead.phase is Phase.TURN and dead.to_act == non_dealer
+    assert dead.dead == (state.centre.card,) and dead.stock == stock
+
+
+def test_the_upcard_comes_after_the_hands_and_before_an_exchange() -> None:
+    # The same seed deals the same hands; the upcard is the card after them, and an exchange
+    # (R9) is played with it face up, then it is offered.
+    rules = replace(MEGAJOGOS, name="megajogos-upcard", upcard=True)
+    plain, up = deal(MEGAJOGOS, 4), deal(rules, 4)
+    assert plain.hands == up.hands and plain.stock is not None and up.centre is not None
+    assert up.centre.card == plain.stock[0] and up.stock == plain.stock[1:]
+    assert up.phase is Phase.EXCHANGE
+    state = up
+    while state.phase is Phase.EXCHANGE:
+        state = state.apply(next(m for m in state.legal_moves() if isinstance(m, Give)))
+    assert state.phase is Phase.OFFER and state.centre == up.centre
+    assert state.to_act == (up.dealer + 1) % 3
+
+
+def test_an_upcard_the_rules_do_not_turn_or_out_of_place_is_refused() -> None:
+    data = _example("cooncan1913-upcard")
+    with pytest.raises(PositionError, match="no card is turned up at the deal"):
+        load_position({**data, "variant": "classic"})
+    with pytest.raises(PositionError, match="the dealer, player 1, turns the upcard"):
+        load_position({**data, "centre": {**data["centre"], "source": 0}})
+    # Under the upcard rules a fresh deal always shows it.
+    hands = [p["hand"] for p in data["players"]]
+    fresh = {**data, "centre": None, "stock": data["stock"] + 1, "to_act": 0}
+    fresh["players"] = [{"hand": h + ([data["centre"]["card"]] if k == 0 else []), "layout": []}
+                        for k, h in enumerate(hands)]  # fmt: skip
+    fresh["players"][0]["hand"].remove(fresh["players"][0]["hand"][0])
+    with pytest.raises(PositionError, match="upcard"):
+        load_position(fresh)
+
+
+# ----------------------------------------------------------------------- R13a: borrowing
+def test_worked_example_10_borrows_an_end_card_never_a_middle_one() -> None:
+    data = _example("hoyle1897-borrowing")
+    state = load_position(data)
+    takes = [m for m in state.legal_moves() if isinstance(m, Take)]
+    run = state.layouts[0][0]
+    assert takes and all(borrow_ok(state.layouts[0], t.layout) for t in takes)
+    # 7H, an end card, is lent in some takes; the run keeps AH-6H in all of them.
+    assert any(
+        not any(m >> parse_card("7H") & 1 and m & run == run for m in t.layout) for t in takes
+    )
+    # 4C cannot be taken: 4H is a middle card; with free rearranging the run is split.
+    four = {**data, "centre": {**data["centre"], "card": "4C"}}
+    assert [m.text() for m in load_position(four).legal_moves()] == ["pass"]
+    free = load_position({**four, "rules": {"rearrange": "own"}})
+    assert "take [AH 2H 3H] [4H 4D 4C] [5H 6H 7H] pay 7S" in [m.text() for m in free.legal_moves()]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "ok"),
+    [
+        ("AH 2H 3H 4H", "AH 2H 3H | 4H 4C 4D", True),  # an end card of a run of four
+        ("AH 2H 3H 4H", "2H 3H 4H | AH AC AD", True),  # the other end
+        ("AH 2H 3H", "AH AC AD | 2H 2C 2D | 3H 3C 3D", False),  # nothing from a run of three
+        ("AH 2H 3H 4H 5H", "AH 2H 3H | 4H 4C 4D | 5H 5C 5D", True),  # the top, then the next
+        ("AH 2H 3H 4H 5H 6H", "AH 2H 3H | 4H 5H 6H", False),  # never split in the middle
+        ("AH 2H 3H 4H 5H", "AH AC AD | 2H 3H 4H | 5H 5C 5D", True),  # both ends
+        ("AH 2H 3H 4H 5H", "AH 2H 3H | 4H 5H 6H", False),  # two cards lent to one meld
+        ("7S 7H 7D 7C", "7S 7H 7D | 7C 6C 5C", True),  # one card of a set of four
+        ("7S 7H 7D", "7S 7H | 7D 6D 5D", False),  # nothing from a set of three
+        ("AH 2H 3H | 4H 5H 6H", "AH 2H 3H 4H 5H 6H", False),  # two melds never merge
+        ("AH 2H 3H", "AH 2H 3H 4H", True),  # a lay-off lends nothing
+    ],
+)
+def test_borrowing_limits(old: str, new: str, ok: bool) -> None:
+    def layout(text: str) -> tuple[int, ...]:
+        return tuple(sum(1 << parse_card(c) for c in part.split()) for part in text.split("|"))
+
+    assert borrow_ok(layout(old), layout(new)) is ok
+
+
+def test_a_forced_lay_in_borrows_within_the_limits_too() -> None:
+    # Under force_fit = rearrange a card fits a layout only where borrowing can place it
+    # (R13a, R14): on the run AH-5H, 6H extends it; 5C would need 5H and a second five.
+    rules = replace(HOYLE1897, name="hoyle-rearrange-fit", force_fit=ForceFit.REARRANGE)
+    run = (sum(1 << parse_card(c) for c in ["AH", "2H", "3H", "4H", "5H"]),)
+    fit = fitting_cards(run, rules)
+    assert fit >> parse_card("6H") & 1 and not fit >> parse_card("5C") & 1
+    # With free rearranging 5C does not fit either: no second five is melded.
+    own = replace(rules, name="own-rearrange-fit", rearrange=Rearrange.OWN)
+    assert fitting_cards(run, own) == fit
+
+
+# ------------------------------------------------------------ R14a: forcing with one's discard
+def test_worked_example_12_the_payer_may_force_with_his_paid_card_or_pass() -> None:
+    state = load_position(_example("cooncan1913-discard-force"))
+    assert [m.text() for m in state.legal_moves()] == ["force 1", "pass"]
+    forced = state.apply(Force(1))
+    assert forced.phase is Phase.FORCED and forced.to_act == 1
+    lay = next(m for m in forced.legal_moves() if isinstance(m, LayIn))
+    after = forced.apply(lay)
+    assert after.centre is not None and after.centre.source == 1 and after.centre.kind == "paid"
+    # Passed: player 1 is offered it, may take or pass it, and cannot force player 0 with it.
+    passed = state.apply(Pass())
+    assert passed.to_act == 1 and passed.centre is not None and passed.centre.declined == (0,)
+    assert not passed.forceable_players()
+
+
+def test_a_paid_card_that_fits_nobody_is_not_offered_back_to_its_payer() -> None:
+    # Along seeded deals: after every pay the payer acts first exactly when his card fits
+    # another player's layout; otherwise his pass is recorded; he is never forced with it.
+    seen_first = seen_skipped = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = deal(COONCAN1913, seed)
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            takes = [m for m in moves if isinstance(m, (Take, LayIn, Force))]
+            move = rng.choice(takes) if takes and rng.random() < 0.8 else rng.choice(moves)
+            before, state = state, state.apply(move)
+            c = state.centre
+            if isinstance(move, (Take, LayIn)) and c is not None:
+                payer = before.to_act
+                fits = fitting_cards(state.layouts[1 - payer], state.rules) >> c.card & 1
+                if fits:
+                    seen_first += 1
+                    assert state.to_act == payer and c.declined == ()
+                    assert set(state.legal_moves()) == {Force(1 - payer), Pass()}
+                else:
+                    seen_skipped += 1
+                    assert state.to_act == 1 - payer and c.declined == (payer,)
+            if c is not None and c.kind == "paid" and state.phase is Phase.OFFER:
+                assert c.source not in state.forceable_players()
+    assert seen_first > 5 and seen_skipped > 50
+
+
+def test_without_the_option_a_payer_is_never_offered_his_card() -> None:
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = deal(CLASSIC, seed)
+        while not state.is_terminal():
+            c = state.centre
+            assert not (c is not None and c.kind == "paid" and state.to_act == c.source)
+            state = state.apply(rng.choice(state.legal_moves()))
+
+
+def test_the_presets_are_classic_with_fosters_mechanics() -> None:
+    assert (HOYLE1897.rearrange, HOYLE1897.discard_force, HOYLE1897.upcard) == (
+        Rearrange.BORROW,
+        True,
+        False,
+    )
+    assert (COONCAN1913.rearrange, COONCAN1913.discard_force, COONCAN1913.upcard) == (
+        Rearrange.OWN,
+        True,
+        True,
+    )
+    for rules in (HOYLE1897, COONCAN1913):
+        assert (rules.players, rules.hand_size, rules.target, rules.max_run) == (2, 10, 11, 10)
+        assert get_rules(rules.name) is rules
