@@ -2,7 +2,7 @@
 
     python3 bench/strength.py [--games 2000] [--megajogos 1000] [--head 1000] [--ceiling 100]
                               [--jobs 2] [--seed 0] [--first 0] [--only NAME ...] [--json FILE]
-                              [--hint BOT] [--old BOT] [--mexican N] [--force]
+                              [--hint BOT] [--old BOT] [--mexican N] [--foster N] [--force]
 
 Every match is played with the bots rotating one seat per deal, so each bot
 sits at each seat equally often, and deal i of a match is the same deal for
@@ -29,6 +29,8 @@ classic-hint-ismcts        hint, ismcts (OpenSpiel IS-MCTS, equal time) --ismcts
 megajogos-hint-ismcts      hint, ismcts, ismcts                         --ismcts
 mexican-hint-greedy        hint, greedy                                 --mexican
 mexican_9_10-hint-greedy   hint, greedy                                 --mexican
+hoyle1897-hint-greedy      hint, greedy                                 --foster
+cooncan1913-hint-greedy    hint, greedy                                 --foster
 =========================  ===========================================  ===============
 
 Printed per match: deals, seconds per deal, each bot's wins in its seats with
@@ -81,6 +83,8 @@ def matches(args: argparse.Namespace) -> list[tuple[str, str, list[str], int]]:
         ("megajogos-hint-ismcts", "megajogos", [hint, args.ismcts_bot, args.ismcts_bot], args.ismcts),
         ("mexican-hint-greedy", "mexican", [hint, "greedy"], args.mexican),
         ("mexican_9_10-hint-greedy", "mexican_9_10", [hint, "greedy"], args.mexican),
+        ("hoyle1897-hint-greedy", "hoyle1897", [hint, "greedy"], args.foster),
+        ("cooncan1913-hint-greedy", "cooncan1913", [hint, "greedy"], args.foster),
     ]
 
 
@@ -182,6 +186,7 @@ def main() -> None:
     parser.add_argument("--old", default="hint-v2", help="the previous bot")
     parser.add_argument("--ismcts", type=int, default=0, help="deals against IS-MCTS (openspiel extra)")
     parser.add_argument("--mexican", type=int, default=0, help="deals of each Mexican preset against greedy")
+    parser.add_argument("--foster", type=int, default=0, help="deals of each of Foster's presets against greedy")
     parser.add_argument("--ismcts-bot", default="ismcts", help="the IS-MCTS bot with its budget")
     parser.add_argument("--backend", default="local", choices=("local", "ray"), help="local or ray")
     parser.add_argument("--address", default=None, help="Ray cluster address (with --backend ray)")
@@ -210,6 +215,7 @@ DEALS_OPTION = {
     "classic-hint-old": "--head", "megajogos-hint-old": "--head",
     "classic-hint-ismcts": "--ismcts", "megajogos-hint-ismcts": "--ismcts",
     "mexican-hint-greedy": "--mexican", "mexican_9_10-hint-greedy": "--mexican",
+    "hoyle1897-hint-greedy": "--foster", "cooncan1913-hint-greedy": "--foster",
 }  # fmt: skip
 """The option that sets a match's deals (the others: --ceiling)."""
 
@@ -226,7 +232,7 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
     unknown = [name for name in args.only or [] if name not in names]
     if unknown:
         parser.error(f"no match named {unknown[0]!r} (matches: {', '.join(names)})")
-    for option in ("games", "megajogos", "head", "ceiling", "ismcts", "mexican"):
+    for option in ("games", "megajogos", "head", "ceiling", "ismcts", "mexican", "foster"):
         if getattr(args, option) < 0:
             parser.error(f"--{option} must be 0 or more, not {getattr(args, option)}")
     if not 1 <= args.jobs <= 64:
@@ -249,7 +255,7 @@ def check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[tup
     if args.only:
         # A deal count given for none of the matches asked for would be silently ignored.
         used = {DEALS_OPTION.get(name, "--ceiling") for name, _, _, _ in todo}
-        for option in ("--games", "--megajogos", "--head", "--ceiling", "--ismcts", "--mexican"):
+        for option in ("--games", "--megajogos", "--head", "--ceiling", "--ismcts", "--mexican", "--foster"):
             given = any(a == option or a.startswith(option + "=") for a in sys.argv[1:])
             if given and option not in used:
                 parser.error(f"{option} sets the deals of other matches than {', '.join(args.only)} "

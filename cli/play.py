@@ -177,6 +177,11 @@ def _game(
                 f"stake {standing.stake}"
                 f"{f', {standing.pool} in the pool' if standing.pool else ''}."
             )
+        if state.centre is not None and state.centre.kind == "upcard":
+            out.print(
+                f"player {state.dealer} deals and turns up "
+                f"{format_card(state.centre.card, lab)} (R10a)"
+            )
         try:
             while not state.is_terminal():
                 if state.is_chance_node():

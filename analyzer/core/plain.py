@@ -1,6 +1,6 @@
 """A state as plain position data (the shape of docs/position-format.md), and its labels (R2).
 
-:func:`dump_position` (defined beside the state, whose ``repr`` uses it) writes the data that
+:func:`dump_position` (which the state's ``repr`` uses) writes the data that
 :func:`analyzer.formats.position.load_position` reads back.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from analyzer.core.cards import Labels
-from analyzer.core.state import GameState, dump_position
+from analyzer.core.dump import dump_position
+from analyzer.core.state import GameState
 
 __all__ = ["dump_position", "relabel"]
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from analyzer.core import native
-from analyzer.core.cards import Labels, clip, format_card, format_mask, iter_mask
+from analyzer.core.cards import clip, format_card, iter_mask
+from analyzer.core.dump import dump_position
 from analyzer.core.errors import IllegalMoveError, PositionError
 from analyzer.core.legal import (
     borrow_ok,
@@ -755,70 +756,3 @@ class GameState:
     _SET_DEAD, _SET_CENTRE, _SET_TO_ACT, _SET_PHASE, _SET_WINNER, _SET_GIFTS, _SET_GAVE,
     _SET_PAID,
 ) = (getattr(GameState, f.name).__set__ for f in fields(GameState))  # fmt: skip
-
-
-def dump_position(state: GameState, labels: Labels | None = None) -> dict[str, Any]:
-    """The position data of ``state``; :func:`load_position` reads it back to an equal state.
-
-    Parameters
-    ----------
-    state : GameState
-    labels : Labels, optional
-        Card labels; the variant's default if omitted.
-
-    Returns
-    -------
-    dict
-        JSON-ready data (see ``docs/position-format.md``).
-    """
-    labels = labels or state.rules.labels
-
-    def cards(mask: int) -> list[str]:
-        return format_mask(mask, labels).split()
-
-    players: list[dict[str, Any]] = []
-    for p in range(state.rules.players):
-        hand = state.hands[p]
-        entry: dict[str, Any] = {
-            "hand": cards(hand) if hand is not None else state.counts[p],
-            "layout": [cards(m) for m in state.layouts[p]],
-        }
-        if state.gave and state.gave[p] is not None:
-            entry["gave"] = format_card(state.gave[p], labels)  # type: ignore[arg-type]
-        if state.paid and state.paid[p]:
-            entry["paid"] = [format_card(c, labels) for c in state.paid[p]]
-        players.append(entry)
-    data: dict[str, Any] = {"variant": state.rules.name}
-    overrides = state.rules.overrides()
-    if overrides:
-        data["rules"] = overrides
-    data |= {
-        "labels": str(labels),
-        "dealer": state.dealer,
-        "to_act": state.to_act,
-        "players": players,
-        "stock": (
-            [format_card(c, labels) for c in state.stock]
-            if state.stock is not None
-            else state.stock_count
-        ),
-        "dead": [format_card(c, labels) for c in state.dead],
-        "centre": None,
-    }
-    if state.centre is not None:
-        c = state.centre
-        data["centre"] = {
-            "card": format_card(c.card, labels),
-            "kind": c.kind,
-            "source": c.source,
-            "declined": list(c.declined),
-        }
-        if c.forced is not None:
-            data["centre"]["forced"] = c.forced
-    if state.phase is Phase.EXCHANGE:
-        data["exchange"] = {
-            "chosen": [None if g is None else format_card(g, labels) for g in state.gifts]
-            if state.gifts
-            else [None] * state.rules.players
-        }
-    return data
