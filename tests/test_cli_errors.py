@@ -117,7 +117,7 @@ def test_usage_errors_exit_2_with_one_line_naming_the_command_help(
         ('{"a": 1}\n{"b": 2}\n', "not valid JSON: Extra data"),
         # Text that is neither kind is named as neither, not only "not valid JSON", and
         # standard input may hold the notation too.
-        ("garbage\n", "is neither JSON nor the one-line notation, which starts with a variant (classic, megajogos, mexican, mexican_9_10); it starts with 'garbage'"),
+        ("garbage\n", "is neither JSON nor the one-line notation, which starts with a variant (classic, megajogos, mexican, mexican_9_10, hoyle1897, cooncan1913); it starts with 'garbage'"),
         ("\n  \n", "is empty: give a position, as JSON or the one-line notation"),
         (
             (EXAMPLES.parent / "records" / "classic-hint-vs-greedy.jsonl").read_text(),

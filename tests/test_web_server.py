@@ -323,7 +323,7 @@ def test_serve_takes_the_boards_variant_and_player_count() -> None:
     ("args", "needle"),
     [
         (["--players", "3"], "--players: classic is played by 2 players, not 3 (R8)"),
-        (["--variant", "nope"], "unknown variant: 'nope' (known: classic, megajogos, mexican, mexican_9_10)"),
+        (["--variant", "nope"], "unknown variant: 'nope' (known: classic, cooncan1913, hoyle1897, megajogos, mexican, mexican_9_10)"),
         (["--variant", "mexican", "--players", "4"], "--players: mexican is played by 2 or 3 players, not 4 (R8)"),
         (["--variant", "megajogos", "--players", "5"], "--players"),
     ],
