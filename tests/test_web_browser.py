@@ -687,7 +687,7 @@ def test_every_variant_select_lists_the_presets_and_their_player_counts(page: An
     from analyzer.core.stakes import default_stakes
 
     names = list(PRESETS)
-    assert len(names) == 4
+    assert len(names) == 6
     open_board(page, FORCING)
     page.click('nav [data-mode="setup"]')
     assert options(page, "#deal-variant") == names

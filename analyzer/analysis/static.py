@@ -31,8 +31,10 @@ from dataclasses import dataclass
 from analyzer.core.cards import FULL_DECK, counted, format_card, format_mask, iter_mask
 from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
+from analyzer.core.legal import take_moves
 from analyzer.core.melds import can_meld_all, cards_of, layoff_mask
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take
+from analyzer.core.rules import Rearrange
 from analyzer.core.state import GameState, Phase, fits_layout, offer_order
 
 __all__ = [
@@ -105,7 +107,8 @@ def outs(state: GameState, player: int) -> tuple[int, ...] | None:
 
     A card counts if it is not in his hand, not in a layout and not dead
     (the current centre card counts), and his melded cards, his whole hand
-    and it can all be melded (R13: his own layout may be rearranged).
+    and it can all be melded (R13: his own layout may be rearranged; under
+    ``rearrange = borrow`` only as borrowing allows, R13a).
 
     Returns
     -------
@@ -117,6 +120,13 @@ def outs(state: GameState, player: int) -> tuple[int, ...] | None:
         return None
     base = cards_of(state.layouts[player]) | hand
     rules = state.rules
+    if rules.rearrange is Rearrange.BORROW:
+        layout = state.layouts[player]
+        return tuple(
+            c
+            for c in iter_mask(_candidates(state, hand))
+            if any(t.pay is None for t in take_moves(layout, hand, c, rules))
+        )
     return tuple(
         c for c in iter_mask(_candidates(state, hand)) if can_meld_all(base | 1 << c, rules)
     )
@@ -128,11 +138,12 @@ def forceable(state: GameState, player: int) -> tuple[int, ...]:
     Candidates are the cards not in his hand, no layout, not dead (the centre
     card counts).  With two players a card in the other player's known hand
     cannot be forced on him: it can only reach the centre as that player's
-    pay, and a paid card is offered to him alone (R11, R14).
+    pay, and a paid card is offered to him alone (R11, R14) - unless its payer
+    may force with it (``discard_force``, R14a).
     """
     hand = state.hands[player] or 0
     pool = _candidates(state, hand)
-    if state.rules.players == 2:
+    if state.rules.players == 2 and not state.rules.discard_force:
         other = state.hands[1 - player]
         if other is not None:
             pool &= ~other
