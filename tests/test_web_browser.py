@@ -1155,3 +1155,32 @@ def test_a_match_record_opens_in_review_and_its_first_deal_is_reviewed(page: Any
     page.click('#right [data-panel="review"] [data-action="review"]')
     page.locator(".review-row").first.wait_for(timeout=WAIT)
     assert "Failed" not in page.inner_text("#problem")
+
+
+def open_text(page: Any, data: dict[str, Any]) -> None:
+    """Open position data through the setup editor's text box, then go to Analysis."""
+    page.click('nav [data-mode="setup"]')
+    page.fill("#setup-text", json.dumps(data))
+    page.click('[data-action="open-text"]')
+    page.wait_for_selector(f'[data-zone="centre"] [data-card="{data["centre"]["card"]}"]', timeout=WAIT)
+    page.click('nav [data-mode="analysis"]')
+
+
+def test_fosters_upcard_and_forcing_with_ones_discard_on_the_board(page: Any) -> None:
+    # R10a: the upcard is shown as turned up at the deal by the dealer, with its takes.
+    open_board(page)
+    open_text(page, example("cooncan1913-upcard"))
+    assert page.get_attribute('[data-zone="centre"]', "data-kind") == "upcard"
+    assert "turned up at the deal by player 1" in page.inner_text('[data-zone="centre"]')
+    page.wait_for_selector('#analysis-moves [data-move="take [2S 2H 2D] pay AS"]', timeout=WAIT)
+    # In the setup editor a card put in the centre of a fresh cooncan1913 deal is the upcard.
+    page.click('nav [data-mode="setup"]')
+    page.click('#palette [data-card="AS"]')
+    page.click('[data-zone="centre"]')
+    page.wait_for_selector('[data-control="kind"]', timeout=WAIT)
+    assert value(page, '[data-control="kind"]') == "upcard"
+    # R14a: the payer is offered his paid card first: force or pass only.
+    open_text(page, example("cooncan1913-discard-force"))
+    page.wait_for_selector('#analysis-moves [data-move="force 1"]', timeout=WAIT)
+    moves = page.eval_on_selector_all("#analysis-moves [data-move]", "els => els.map(e => e.dataset.move)")
+    assert sorted(set(moves)) == ["force 1", "pass"]

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
 import { DECK, cardElement, frenchCode, label } from "./cards.js";
 import { openPosition } from "./analysis.js";
-import { cardMoved, drawSetupControls, emptyPosition } from "./setup.js";
+import { cardMoved, drawSetupControls, emptyPosition, optionOf } from "./setup.js";
 import {
   $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, render, state, status,
   switchMode,
@@ -235,6 +235,16 @@ function removeCard(position, code) {
   if (position.centre && same(position.centre.card)) position.centre = null;
 }
 
+// A centre card placed by a click: the upcard turned by the dealer where the rules turn one and
+// nothing has been played yet (R10a), else a card turned by the player to act (R10).
+function newCentre(position, code) {
+  const fresh = position.players.every((p) => !(p.layout || []).length) && !(position.dead || []).length;
+  if (fresh && optionOf(position, state.variants?.variants, "upcard", false) === true) {
+    return { card: code, kind: "upcard", source: position.dealer ?? 0, declined: [] };
+  }
+  return { card: code, kind: "turned", source: position.to_act, declined: [] };
+}
+
 async function placeCard(zoneName) {
   if (!state.chosenCard) {
     status("click a card of the palette first");
@@ -263,7 +273,7 @@ async function placeCard(zoneName) {
     state.newMeld = false;
   } else if (kind === "stock") position.stock.push(code);
   else if (kind === "dead") position.dead.push(code);
-  else if (kind === "centre") position.centre = { card: code, kind: "turned", source: position.to_act, declined: [] };
+  else if (kind === "centre") position.centre = newCentre(position, code);
   cardMoved(position, code, zoneName); // a chosen card moved out of its chooser's hand (R9)
   state.layoutTarget = zoneName;
   await validateEditing();

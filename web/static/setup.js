@@ -49,7 +49,7 @@ function presetOf(variants, name) {
 }
 
 // A rule option of the position: its own override (the `rules` object), else its preset's.
-function optionOf(position, variants, key, fallback) {
+export function optionOf(position, variants, key, fallback) {
   if (position.rules && position.rules[key] !== undefined) return position.rules[key];
   const preset = presetOf(variants, position.variant || "classic");
   return preset && preset[key] !== undefined ? preset[key] : fallback;
