@@ -33,7 +33,9 @@ def play_randomly(game: object, seed: int, decisions: int) -> object:
     return state
 
 
-@pytest.mark.parametrize(("variant", "sims"), [("classic", 12), ("megajogos", 6)])
+@pytest.mark.parametrize(
+    ("variant", "sims"), [("classic", 12), ("megajogos", 6), ("hoyle1897", 6), ("cooncan1913", 6)]
+)
 def test_random_sim_test_passes(variant: str, sims: int) -> None:
     game = pyspiel.load_game("python_conquian", {"variant": variant})
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
@@ -47,6 +49,25 @@ def test_random_sim_test_passes_at_every_player_count(variant: str, players: int
     game = pyspiel.load_game("python_conquian", {"variant": variant, "players": players})
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+
+
+def test_the_upcard_is_a_chance_outcome_after_the_hands() -> None:
+    # R10a: cooncan1913 deals the hands, then turns one more card up for the dealer; a custom
+    # megajogos game with the upcard and four players as well.
+    for params in ({"variant": "cooncan1913"}, {"variant": "megajogos", "players": 4, "upcard": "true"}):
+        game = pyspiel.load_game("python_conquian", params)
+        state = game.new_initial_state()
+        dealt = 0
+        while state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+            dealt += 1
+        match = state.match
+        n, h = match.rules.players, match.rules.hand_size
+        assert dealt == 1 + n * h + 1  # the dealer, the hands, the upcard
+        centre = match.state.centre
+        assert centre is not None and centre.kind == "upcard" and centre.source == match.dealer
+        assert centre.card == match.dealt[-1]
+        assert not any(h >> centre.card & 1 for h in match.state.hands)
 
 
 def test_random_sim_test_passes_with_rule_options_and_a_given_dealer() -> None:
