@@ -15,10 +15,10 @@ np = pytest.importorskip("numpy", reason="numpy comes with OpenSpiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
+from analyzer.core.dealing import deal  # noqa: E402
 from analyzer.core.errors import ConquianError  # noqa: E402
 from analyzer.interop import openspiel  # noqa: E402
 from analyzer.interop.codec import ActionCodec  # noqa: E402
-from analyzer.core.dealing import deal  # noqa: E402
 
 
 def play_randomly(game: object, seed: int, decisions: int) -> object:
