@@ -209,3 +209,32 @@ def test_the_presets_are_classic_with_fosters_mechanics() -> None:
     for rules in (HOYLE1897, COONCAN1913):
         assert (rules.players, rules.hand_size, rules.target, rules.max_run) == (2, 10, 11, 10)
         assert get_rules(rules.name) is rules
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"upcard": True},
+        {"discard_force": True},
+        {"rearrange": "borrow"},
+        {"upcard": True, "discard_force": True, "rearrange": "borrow", "players": 4},
+    ],
+    ids=lambda o: ",".join(o),
+)
+def test_the_new_options_round_trip_through_the_notation_and_the_json(options: dict) -> None:  # type: ignore[type-arg]
+    from analyzer.core.plain import dump_position
+    from analyzer.formats.notation import format_notation, parse_notation
+
+    rules = MEGAJOGOS.with_options(options)
+    rng = random.Random(1)
+    state = deal(rules, 3)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        text = format_notation(state)
+        for key, value in options.items():
+            if key != "players":
+                assert f"{key}={str(value).lower()}" in text
+        assert parse_notation(text) == state
+        assert load_position(dump_position(state)) == state
+        state = state.apply(rng.choice(state.legal_moves()))

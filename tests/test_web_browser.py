@@ -200,6 +200,8 @@ def test_play_a_classic_deal_against_greedy_to_its_end(page: Any) -> None:
         pick = next((t for t in texts if t.endswith(" out")), None) or next(
             (t for t in texts if t.startswith("take")), texts[0]
         )
+        if passing and "pass" in texts:
+            pick = "pass"
         before = page.locator("#play-log .log-line").count()
         page.click(f'#play-moves [data-move="{pick}"]')
         page.wait_for_selector(f"#play-log .log-line >> nth={before}", timeout=WAIT)
@@ -653,9 +655,9 @@ def test_moves_are_named_once_and_the_setup_is_usable_by_keyboard(page: Any) -> 
 
 
 # ------------------------------------------------------- variants, player counts, matches
-def play_to_the_end(page: Any, clicks: int = 200) -> str:
+def play_to_the_end(page: Any, clicks: int = 200, *, passing: bool = False) -> str:
     """Play the Play tab's deal to its end, choosing as the classic test does (go out, else
-    take, else the first choice); the game-over text."""
+    take, else the first choice), or passing whenever he may; the game-over text."""
     moves = page.locator("#play-moves")
     for _ in range(clicks):
         page.wait_for_selector('#play-moves[data-busy="false"]', timeout=WAIT)
@@ -666,6 +668,8 @@ def play_to_the_end(page: Any, clicks: int = 200) -> str:
         pick = next((t for t in texts if t.endswith(" out")), None) or next(
             (t for t in texts if t.startswith("take")), texts[0]
         )
+        if passing and "pass" in texts:
+            pick = "pass"
         before = page.locator("#play-log .log-line").count()
         page.click(f'#play-moves [data-move="{pick}"]')
         page.wait_for_selector(f"#play-log .log-line >> nth={before}", timeout=WAIT)
@@ -842,7 +846,10 @@ def test_a_match_of_two_deals_keeps_the_score_of_the_standing_request(page: Any)
         expected = ask(cmd="standing", players=2, dealer=first, stakes="double_after_draw", winners=winners)
         assert score.get_attribute("data-scores") == ",".join(map(str, expected["scores"]))
         cells = [int(c.get_attribute("data-score")) for c in page.query_selector_all("#play-score .score-cell")]
-        assert cells == expected["scores"] and sum(cells) == -expected["pool"]
+        if deal == 2:  # the match is over: a pool left goes back in equal shares (R21)
+            assert cells == expected["closed"] and sum(cells) == 0
+        else:
+            assert cells == expected["scores"] and sum(cells) == -expected["pool"]
         shown = score.inner_text()
         assert f"Deal {deal} of 2" in shown and f"you {'+' if cells[0] > 0 else ''}" in shown
         if deal == 1:
@@ -869,6 +876,42 @@ def test_a_match_of_two_deals_keeps_the_score_of_the_standing_request(page: Any)
         assert ("you won the match" if final[0] > final[1] else "player 1 won the match") in over
     assert page.locator('[data-action="next-deal"]').is_disabled()
     page.screenshot(path=str(ARTIFACTS / "play-match.png"), full_page=True)
+
+
+def test_a_tableau_pool_left_at_the_end_of_a_match_goes_back_in_equal_shares(page: Any) -> None:
+    # hoyle1897 plays Foster's tableau (R21): passing every card, deals 1 and 3 of seed 2 are
+    # drawn, so a pool is left when the match ends; the final scores are the closed standing's.
+    from analyzer.service.requests import answer
+
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    page.select_option("#play-variant", "hoyle1897")
+    page.select_option("#play-bot", "greedy")
+    page.fill("#play-seed", "2")
+    page.fill("#play-match", "3")
+    assert value(page, "#play-stakes") == "tableau"
+    page.click('[data-action="new-game"]')
+    score = page.locator("#play-score")
+    for deal in (1, 2, 3):
+        page.wait_for_selector(f'#play-score[data-deal="{deal}"]', timeout=WAIT)
+        play_to_the_end(page, passing=True)
+        page.wait_for_function(
+            "(n) => JSON.parse(document.querySelector('#play-score').dataset.winners || '[]').length === n",
+            arg=deal, timeout=WAIT,
+        )  # fmt: skip
+        if deal < 3:
+            page.click('[data-action="next-deal"]')
+    winners = json.loads(score.get_attribute("data-winners") or "[]")
+    dealer = int(score.get_attribute("data-dealer") or -1)
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "standing", "players": 2, "dealer": dealer,
+                                  "stakes": "tableau", "winners": winners}))  # fmt: skip
+    expected = reply["result"]
+    assert expected["pool"] > 0, winners  # the scenario leaves a pool
+    cells = [int(c.get_attribute("data-score")) for c in page.query_selector_all("#play-score .score-cell")]
+    assert cells == expected["closed"] and sum(cells) == 0
+    text = score.inner_text()
+    assert f"The {expected['pool']} left in the pool go back to the players in equal shares." in text
+    assert "Match over after 3 deals" in text
 
 
 def test_the_play_tab_with_four_players_and_a_match_fits_a_phone(browser: Any, base: str) -> None:

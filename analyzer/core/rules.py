@@ -16,6 +16,7 @@ from analyzer.core.cards import Labels
 from analyzer.core.errors import UnknownVariantError
 
 __all__ = [
+    "BOOL_OPTIONS",
     "CLASSIC",
     "COONCAN1913",
     "HOYLE1897",
@@ -280,7 +281,7 @@ class Rules:
                     raise ValueError(f"{name} must be a whole number, not {value!r}")
                 if value != -1:
                     changes[name] = value
-            elif name in _BOOLS:
+            elif name in BOOL_OPTIONS:
                 text = str(value).strip().lower()
                 if text not in ("true", "false"):
                     raise ValueError(f"{name} must be true or false, not {value!r}")
@@ -349,7 +350,8 @@ RULE_OPTIONS = (
 )
 """The :class:`Rules` fields that :meth:`Rules.with_options` and a position's ``rules`` change."""
 
-_BOOLS = ("hand_melds", "upcard", "discard_force")
+BOOL_OPTIONS = ("hand_melds", "upcard", "discard_force")
+"""The options of :data:`RULE_OPTIONS` whose values are true or false."""
 
 _ENUMS: dict[str, type[enum.Enum]] = {
     "exchange": Exchange,

@@ -50,7 +50,7 @@ from typing import Any
 from analyzer.core.cards import Labels, clip, format_card, parse_card, text_labels
 from analyzer.core.errors import AmbiguousCardError, CardError, PositionError
 from analyzer.core.plain import dump_position
-from analyzer.core.rules import PRESETS, RULE_OPTIONS, Exchange, Rules, get_rules
+from analyzer.core.rules import BOOL_OPTIONS, PRESETS, RULE_OPTIONS, Exchange, Rules, get_rules
 from analyzer.core.state import GameState
 from analyzer.formats.position import load_position
 
@@ -72,6 +72,7 @@ REQUIRED = 5
 
 KINDS = ("turned", "paid", "upcard")
 KEYWORDS = ("rules", "chosen", "gave", "paid")
+
 
 
 class NotationError(PositionError):
@@ -369,7 +370,7 @@ class _Reader:
                 raise self.fail("rules", piece, f"{name}={clip(value)} is out of range")
             if _DIGITS.fullmatch(value):
                 options[name] = _number(value)
-            elif lowered in ("true", "false") and name == "hand_melds":
+            elif lowered in ("true", "false") and name in BOOL_OPTIONS:
                 options[name] = lowered == "true"
             else:
                 options[name] = lowered

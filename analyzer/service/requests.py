@@ -499,6 +499,8 @@ def _standing(request: dict[str, Any]) -> dict[str, Any]:
     return {
         **history[-1].as_dict(),
         "won": [list(after.won(before)) for before, after in itertools.pairwise(history)],
+        # The scores if the match ends here: a pool left goes back in equal shares (R21).
+        "closed": list(history[-1].closed().scores),
     }
 
 

@@ -268,8 +268,10 @@ function drawScoreText() {
     box.replaceChildren();
     return;
   }
-  const shown = match.after || match.before;
   const k = match.winners.length; // deals done before this one
+  const over = match.after && k + 1 >= match.deals;
+  // At the end a pool left on the table goes back in equal shares (R21): the closed scores.
+  const shown = over ? { ...match.after, scores: match.after.closed || match.after.scores } : match.after || match.before;
   const game = state.game;
   box.dataset.deal = String(k + 1);
   box.dataset.deals = String(match.deals);
@@ -294,20 +296,21 @@ function drawScoreText() {
     table.append(cell);
   });
   const lines = [head, table];
-  const over = match.after && k + 1 >= match.deals;
   if (match.after && !over) {
     lines.push(el("div", "score-next", `Next deal: player ${match.after.dealer} deals, stake ${match.after.stake}${match.after.pool ? `, ${match.after.pool} in the pool` : ""}.`));
     next.disabled = false;
   } else if (over) {
     box.dataset.over = "true";
-    const best = Math.max(...match.after.scores);
-    const leaders = match.after.scores.flatMap((s, p) => (s === best ? [p] : []));
+    const best = Math.max(...shown.scores);
+    const leaders = shown.scores.flatMap((s, p) => (s === best ? [p] : []));
     let text;
-    if (leaders.length === match.after.scores.length) text = "the match is level";
+    if (leaders.length === shown.scores.length) text = "the match is level";
     else if (leaders.length === 1) text = leaders[0] === game.seat ? "you won the match" : `player ${leaders[0]} won the match`;
     else text = `${leaders.map((p) => who(p, game.seat)).join(" and ")} share the lead`;
-    const pool = match.after.pool ? ` (${match.after.pool} left in the pool)` : "";
-    const end = el("div", "match-over", `Match over after ${counted(match.deals, "deal")}: ${text} (${signed(best)})${pool}.`);
+    if (match.after.pool) {
+      lines.push(el("div", "score-pool", `The ${match.after.pool} left in the pool go back to the players in equal shares.`));
+    }
+    const end = el("div", "match-over", `Match over after ${counted(match.deals, "deal")}: ${text} (${signed(best)}).`);
     lines.push(end);
   }
   box.replaceChildren(...lines);
