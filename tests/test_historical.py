@@ -238,3 +238,52 @@ def test_the_new_options_round_trip_through_the_notation_and_the_json(options: d
         assert parse_notation(text) == state
         assert load_position(dump_position(state)) == state
         state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize(
+    ("centre", "move", "needle"),
+    [
+        ("4C", "take [AH 2H 3H] [4H 4D 4C] [5H 6H 7H] pay 7S", "split into [AH 2H 3H] and [5H 6H 7H]"),
+        ("7C", "take [AH 2H 3H 4H 5H] [6H 7H] [7S 7D 7C] pay 4D", "is not a meld"),
+        ("7C", "take [AH 2H 3H 4H 5H 6H 7H] [7S 7D 7C] pay 4D", ""),  # legal
+    ],
+)
+def test_why_names_the_borrowing_limit_a_take_breaks(centre: str, move: str, needle: str) -> None:
+    from analyzer.solver.why import explain
+
+    data = _example("hoyle1897-borrowing")
+    state = load_position({**data, "centre": {**data["centre"], "card": centre}})
+    answer = explain(state, move)
+    assert answer.legal is (needle == "")
+    if needle:
+        assert any(needle in fact for fact in answer.facts), answer.facts
+        assert "R13a" in " ".join(answer.facts) or "R4" in " ".join(answer.facts) or "R5" in " ".join(answer.facts)
+
+
+def test_why_a_payer_cannot_take_his_own_card() -> None:
+    from analyzer.solver.why import explain
+
+    state = load_position(_example("cooncan1913-discard-force"))
+    answer = explain(state, "take [3S 3D 3C 3H] pay KC")
+    assert not answer.legal and any("R14a" in fact for fact in answer.facts), answer.facts
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle"),
+    [
+        ("7S 7H 7D", "7S 7H | 7D 6D 5D", "has three cards: it lends none"),
+        ("7S 7H 7D 7C", "7S 7H | 7D 7C 6C", "a set of four lends one card"),
+        ("AH 2H 3H | 4H 5H 6H", "AH 2H 3H 4H 5H 6H", "are merged"),
+        ("AH 2H 3H", "AH AC AD | 2H 2C 2D | 3H 3C 3D", "lends every card"),
+        ("AH 2H 3H 4H", "AH AC AD | 2H 3H 4H", ""),
+    ],
+)
+def test_the_borrowing_problem_is_named(old: str, new: str, needle: str) -> None:
+    from analyzer.core.cards import Labels
+    from analyzer.solver.why import _borrow_problem
+
+    def layout(text: str) -> tuple[int, ...]:
+        return tuple(sum(1 << parse_card(c) for c in part.split()) for part in text.split("|"))
+
+    problem = _borrow_problem(layout(old), layout(new), Labels.FRENCH)
+    assert (problem is None) if not needle else (problem is not None and needle in problem and "R13a" in problem)

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analyzer.core.cards import Labels, format_card, format_mask, iter_mask
+from analyzer.core.legal import core_ok
 from analyzer.core.melds import cards_of, catalog, is_meld, is_run, is_set
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, parse_move
-from analyzer.core.rules import Exchange, ForceWhen
+from analyzer.core.rules import Exchange, ForceWhen, Rearrange
 from analyzer.core.state import GameState, Phase, fits_layout, offer_order
 from analyzer.solver.partition import _solver, cover_model
 
@@ -287,6 +288,11 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
         return [_meld_problem(move.meld, state) or "not a legal meld (R4, R5)"]
     if isinstance(move, Pass):
         return []
+    if phase is Phase.OFFER and centre.kind == "paid" and centre.source == me:
+        return [
+            f"player {me} paid {card}: offered his own paid card, he may only force a player "
+            "whose layout it fits, or pass (R14a)"
+        ]
     # A take or a lay-in, named or general.
     lay_in = isinstance(move, LayIn) or phase is Phase.FORCED
     hand = state.hand(me)
@@ -318,6 +324,10 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
             facts.append(f"{format_card(move.pay, labels)} cannot be both melded and paid (R13)")
     if facts:
         return facts
+    if state.rules.rearrange is Rearrange.BORROW:
+        problem = _borrow_problem(state.layouts[me], move.layout, labels)
+        if problem:
+            return [problem]
     used = new & hand
     core = melding_core(state, me, used, move.pay is None, lay_in)
     if core:
@@ -359,3 +369,33 @@ def _force_facts(state: GameState, target: int) -> list[str]:
             f"{card} extends none of player {target}'s melds ({layout}) (R14 {rules.force_fit})"
         )
     return facts or ["this force is not allowed here (R14)"]
+
+
+def _borrow_problem(old: tuple[int, ...], new: tuple[int, ...], labels: Labels) -> str | None:
+    """What borrowing (R13a) forbids in going from the melds ``old`` to ``new``, or ``None``."""
+    homes: dict[int, int] = {}
+    for meld in old:
+        text = f"[{format_mask(meld, labels)}]"
+        groups = [(k, part & meld) for k, part in enumerate(new) if (part & meld).bit_count() >= 2]
+        if len(groups) > 1:
+            parts = " and ".join(f"[{format_mask(g, labels)}]" for _, g in groups)
+            rule = "a set of four lends one card" if is_set(meld) else (
+                "a run lends only end cards, one to each other meld, never a middle card"
+            )
+            return f"{text} is split into {parts}: {rule} (R13a)"
+        if not groups:
+            return f"{text} lends every card: borrowing leaves a meld in place (R13a)"
+        home, core = groups[0]
+        if home in homes:
+            other = f"[{format_mask(homes[home], labels)}]"
+            return f"{other} and {text} are merged: borrowing never joins two melds (R13a)"
+        homes[home] = meld
+        if core_ok(meld, core):
+            continue
+        lent = format_mask(meld & ~core, labels)
+        if meld.bit_count() == 3:
+            return f"{text} has three cards: it lends none (R13a), not {lent}"
+        if is_set(meld):
+            return f"a set of four lends one card, not {lent} (R13a)"
+        return f"{lent} would leave {text} without three cards in sequence: a run lends only end cards, never a middle card (R13a)"
+    return None
