@@ -71,7 +71,7 @@ def deal(
     The position is JSON in the position format (docs/position-format.md), the default and
     what --json asks for, or the one-line notation with --notation; every command that takes
     a POSITION reads either. A new deal starts with a stock card to turn (R10), where nobody
-    chooses yet; after one greedy choice (--after 1) a player is to choose:
+    chooses yet (or, where the dealer turns one up at the deal, its offer, R10a); after one greedy choice (--after 1) a player is to choose:
     conquian deal --after 1 | conquian hint -
     """
     rules = rules_of(variant, players)

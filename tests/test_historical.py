@@ -287,3 +287,24 @@ def test_the_borrowing_problem_is_named(old: str, new: str, needle: str) -> None
 
     problem = _borrow_problem(layout(old), layout(new), Labels.FRENCH)
     assert (problem is None) if not needle else (problem is not None and needle in problem and "R13a" in problem)
+
+
+def test_positions_the_new_rules_cannot_reach_are_refused() -> None:
+    # R10a: no turned card before the upcard; no upcard once a card is melded; R14a: a payer is
+    # not offered a card that fits nobody; R8: a stock is left after the upcard too.
+    up = _example("cooncan1913-upcard")
+    with pytest.raises(PositionError, match="the first card turned is the dealer's upcard"):
+        load_position({**up, "centre": {**up["centre"], "kind": "turned", "source": 0}})
+    forced = _example("cooncan1913-discard-force")
+    unpaid = {**forced, "players": [{k: v for k, v in p.items() if k != "paid"} for p in forced["players"]]}
+    with pytest.raises(PositionError, match="the upcard is turned at the deal: it is the first centre card"):
+        load_position({**unpaid, "centre": {"card": "3H", "kind": "upcard", "source": 0, "declined": []}})
+    # 3H fits player 1's set of threes; with that set moved away the payer may not be asked.
+    assert load_position(forced).to_act == 0
+    other = {**unpaid, "players": [unpaid["players"][0], {**unpaid["players"][1], "layout": []}]}
+    other["players"][1]["hand"] = other["players"][1]["hand"] + ["3S", "3D", "3C"]
+    with pytest.raises(PositionError, match=r"fits no other player's layout: he is not offered it"):
+        load_position(other)
+    assert load_position({**other, "centre": {**other["centre"], "declined": [0]}, "to_act": 1}).to_act == 1
+    with pytest.raises(ValueError, match=r"turns one up: the deck has 40 and a stock must be left"):
+        MEGAJOGOS.with_options({"hand_size": 13, "upcard": True})

@@ -1215,6 +1215,8 @@ def test_fosters_upcard_and_forcing_with_ones_discard_on_the_board(page: Any) ->
     open_text(page, example("cooncan1913-upcard"))
     assert page.get_attribute('[data-zone="centre"]', "data-kind") == "upcard"
     assert "turned up at the deal by player 1" in page.inner_text('[data-zone="centre"]')
+    assert "(dealer)" in page.inner_text('[data-seat="1"] .seat-title')
+    assert "(dealer)" not in page.inner_text('[data-seat="0"] .seat-title')
     page.wait_for_selector('#analysis-moves [data-move="take [2S 2H 2D] pay AS"]', timeout=WAIT)
     # In the setup editor a card put in the centre of a fresh cooncan1913 deal is the upcard.
     page.click('nav [data-mode="setup"]')
@@ -1227,3 +1229,11 @@ def test_fosters_upcard_and_forcing_with_ones_discard_on_the_board(page: Any) ->
     page.wait_for_selector('#analysis-moves [data-move="force 1"]', timeout=WAIT)
     moves = page.eval_on_selector_all("#analysis-moves [data-move]", "els => els.map(e => e.dataset.move)")
     assert sorted(set(moves)) == ["force 1", "pass"]
+    # The Play tab's log starts with the upcard the dealer turned (R10a).
+    page.click('nav [data-mode="play"]')
+    page.select_option("#play-variant", "cooncan1913")
+    page.fill("#play-seed", "1")
+    page.click('[data-action="new-game"]')
+    page.wait_for_selector("#play-log .log-line", timeout=WAIT)
+    first = page.inner_text("#play-log .log-line >> nth=0")
+    assert "deals and turns up" in first and "(R10a)" in first, first

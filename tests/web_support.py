@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts"
-EXTRA = 'the web extra is not installed: pip install -e ".[webtest]"'
+EXTRA = 'the web test libraries (the webtest extra: starlette, uvicorn, httpx) are not all installed: pip install -e ".[webtest]"'
 
 FORCING = (
     "classic french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,6H,JD,QH,QD "

@@ -156,6 +156,11 @@ class Rules:
                     f"{self.name} deals {count} x {self.hand_size} = {dealt} cards: the deck has "
                     f"40 and a stock must be left (R1, R8)"
                 )
+            if self.upcard and dealt + 1 >= 40:
+                raise ValueError(
+                    f"{self.name} deals {count} x {self.hand_size} = {dealt} cards and turns one "
+                    f"up: the deck has 40 and a stock must be left (R1, R8, R10a)"
+                )
         if self.target == 5 and self.max_run < 5:
             raise ValueError(
                 f"{self.name} needs 5 melded cards to go out, which takes a run of 5, but max_run "
@@ -174,7 +179,8 @@ class Rules:
 
     @property
     def stock_size(self) -> int:
-        """Cards left in the stock after the deal (R8)."""
+        """Cards left in the stock once the hands are dealt (R8); the upcard, where one is
+        turned (R10a), is the first of them."""
         return 40 - self.players * self.hand_size
 
     @property
@@ -302,7 +308,10 @@ class Rules:
         # The counts the new hand size still deals, and the one asked for (refused with the
         # deck's reason by __post_init__ if it cannot be dealt).
         hand_size = changes.get("hand_size", self.hand_size)
-        counts = tuple(c for c in self.player_counts if c * hand_size < 40 or c == players)
+        upcard = int(changes.get("upcard", self.upcard))
+        counts = tuple(
+            c for c in self.player_counts if c * hand_size + upcard < 40 or c == players
+        )
         return replace(self, players=players, player_counts=counts, **changes)
 
     def __repr__(self) -> str:

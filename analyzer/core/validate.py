@@ -10,6 +10,7 @@ from __future__ import annotations
 from analyzer.core.cards import counted, format_card
 from analyzer.core.dealing import state_fields
 from analyzer.core.errors import PositionError
+from analyzer.core.legal import fitting_cards
 from analyzer.core.offers import Offer, Phase, offer_order
 from analyzer.core.rules import ForceWhen
 from analyzer.core.state import GameState
@@ -260,10 +261,32 @@ def validated(state: GameState) -> GameState:
     order = offer_order(rules, centre)
     if centre.kind == "turned" and state.stock_count >= rules.stock_size:
         raise PositionError("a turned centre card must have come from the stock (R10)")
+    if centre.kind == "turned" and rules.upcard and state.stock_count >= rules.stock_size - 1:
+        raise PositionError(
+            f"in {rules.title} the first card turned is the dealer's upcard, at the deal: a card "
+            f"turned from the stock comes after it ({state.stock_count} cards in the stock) (R10a)"
+        )
     if tuple(order[: len(centre.declined)]) != centre.declined:
+        what = "the upcard" if centre.kind == "upcard" else f"this {centre.kind} card"
         raise PositionError(
             f"declined players {list(centre.declined)} do not follow the offer order "
-            f"{list(order)} of this {centre.kind} card (R11)"
+            f"{list(order)} of {what} (R11)"
+        )
+    if (
+        centre.kind == "paid"
+        and rules.discard_force
+        and centre.forced is None
+        and not centre.declined
+        and not any(
+            fitting_cards(lay, rules) >> centre.card & 1
+            for q, lay in enumerate(state.layouts)
+            if q != centre.source
+        )
+    ):
+        raise PositionError(
+            f"player {centre.source} paid {format_card(centre.card, labels)}, which fits no other "
+            f"player's layout: he is not offered it, his pass is in its declined list "
+            f"[{centre.source}] (R14a)"
         )
     if centre.forced is not None:
         _check_force(state, centre, order)
@@ -295,11 +318,15 @@ def _check_upcard(state: GameState, melded: list[int]) -> None:
         raise PositionError(
             f"the dealer, player {state.dealer}, turns the upcard, not player {centre.source} (R10a)"
         )
-    if any(melded) or state.dead or state.stock_count != rules.stock_size - 1:
+    if any(melded) or state.dead:
         raise PositionError(
             "the upcard is turned at the deal: it is the first centre card, before any card is "
-            f"melded, dead or turned from the stock ({state.stock_count} in the stock, not "
-            f"{rules.stock_size - 1}) (R10a)"
+            "melded or dead (R10a)"
+        )
+    if state.stock_count != rules.stock_size - 1:
+        raise PositionError(
+            f"the upcard is turned at the deal, so {rules.stock_size - 1} cards are left in the "
+            f"stock, not {state.stock_count} (R8, R10a)"
         )
 
 

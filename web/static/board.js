@@ -40,7 +40,8 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
     if (!over && position.to_act === p) seat.classList.add("to-act");
     const who = names[p] ? ` (${names[p]})` : "";
     const mark = over ? (winner === p ? " — winner" : "") : position.to_act === p ? " — to act" : "";
-    seat.append(el("div", "seat-title", `Player ${p}${who}${mark}`));
+    const dealer = position.dealer === p ? " (dealer)" : "";
+    seat.append(el("div", "seat-title", `Player ${p}${who}${dealer}${mark}`));
     const hand = zone(`hand-${p}`, "hand");
     if (Array.isArray(player.hand)) {
       addCards(hand.cards, player.hand);
@@ -71,7 +72,10 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
     addCards(centre.cards, [c.card]);
     const how = c.kind === "paid" ? "paid" : c.kind === "upcard" ? "upcard" : "turned";
     let text = how === "upcard" ? `turned up at the deal by player ${c.source} (R10a)` : `${how} by player ${c.source}`;
-    if (c.declined && c.declined.length) text += `; declined by ${c.declined.join(", ")}`;
+    // A payer whose paid card fits nobody's layout is recorded as passing it (R14a).
+    const declined = (c.declined || []).filter((p) => !(how === "paid" && p === c.source));
+    if (how === "paid" && (c.declined || []).includes(c.source)) text += "; it fits no other player's layout (R14a)";
+    if (declined.length) text += `; declined by ${declined.join(", ")}`;
     if (c.forced !== undefined && c.forced !== null) text += `; player ${c.forced} forced (R14)`;
     centre.box.append(el("div", "centre-kind", text));
     centre.box.dataset.kind = how;

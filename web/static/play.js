@@ -227,6 +227,11 @@ async function startDeal({ variant, players, bots, seed, dealer }) {
     variant, start: dealt.notation, full: dealt.notation, seat: 0, bots, bot: bots[0], seed, players: names,
     history: [], snapshots: [], log: [],
   };
+  const centre = dealt.position.centre;
+  if (centre && centre.kind === "upcard") {
+    // R10a: the dealer turns a card up at the deal; the log says which, before any move.
+    state.game.log.push({ player: centre.source, shown: `deals and turns up ${centre.card} (R10a)` });
+  }
   $("#play-hint").replaceChildren();
   drawPlayLog();
   await playStep(null);
