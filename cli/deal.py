@@ -16,7 +16,7 @@ from analyzer.formats.notation import format_notation
 from cli.boundary import usage
 from cli.console import out
 from cli.inputs import rules_of
-from cli.options import ForceOpt, JsonOpt, PlayersOpt, VariantLabelsOpt, VariantOpt
+from cli.options import ForceOpt, JsonOpt, PlayersOpt, RulesOpt, VariantLabelsOpt, VariantOpt
 from cli.outputs import maybe, output_file
 
 __all__ = ["deal"]
@@ -25,6 +25,7 @@ __all__ = ["deal"]
 def deal(
     variant: VariantOpt = "classic",
     players: PlayersOpt = None,
+    rules_options: RulesOpt = None,
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Deal seed: same seed, same deal.")
     ] = 0,
@@ -74,7 +75,7 @@ def deal(
     chooses yet (or, where the dealer turns one up at the deal, its offer, R10a); after one greedy choice (--after 1) a player is to choose:
     conquian deal --after 1 | conquian hint -
     """
-    rules = rules_of(variant, players)
+    rules = rules_of(variant, players, rules_options)
     if dealer is not None and dealer >= rules.players:
         usage(f"--dealer: {rules.name} has seats 0 to {rules.players - 1}, not {dealer}")
     if seat is not None and seat >= rules.players:

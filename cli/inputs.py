@@ -45,19 +45,36 @@ __all__ = [
 ]
 
 
-def rules_of(variant: str, players: int | None = None) -> Rules:
-    """The preset named ``variant``, for ``players`` players when given (R8); an unknown name or
-    a player count the variant does not allow is a usage error naming ``--players``."""
+def rules_of(variant: str, players: int | None = None, options: str | None = None) -> Rules:
+    """The preset named ``variant``, for ``players`` players when given (R8), with the rule
+    ``options`` (``--rules NAME=VALUE,...``) changed; an unknown name, a player count the variant
+    does not allow or an option it cannot take is a usage error naming the option."""
     try:
         rules = get_rules(variant)
     except UnknownVariantError as exc:
         usage(str(exc))
-    if players is None:
+    if players is not None:
+        try:
+            rules = rules.with_players(players)
+        except ValueError as exc:
+            usage(f"--players: {exc}")
+    if options is None:
         return rules
+    changes: dict[str, object] = {}
+    for piece in options.split(","):
+        name, sep, value = piece.strip().partition("=")
+        name, value = name.strip().lower(), value.strip()
+        if not sep or not name or not value:
+            usage(f"--rules: expected NAME=VALUE, got {clip(piece.strip())!r}")
+        if name in changes:
+            usage(f"--rules: {name!r} given twice")
+        if name == "players":
+            usage("--rules: the player count is --players")
+        changes[name] = int(value) if value.isdigit() and len(value) <= 4 else value
     try:
-        return rules.with_players(players)
+        return rules.with_options(changes)
     except ValueError as exc:
-        usage(f"--players: {exc}")
+        usage(f"--rules: {exc}")
 
 
 def stakes_of(stakes: str | None, match: int) -> StakeRule | None:

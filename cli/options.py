@@ -21,6 +21,7 @@ __all__ = [
     "LabelsOpt",
     "MatchOpt",
     "PlayersOpt",
+    "RulesOpt",
     "StakesOpt",
     "TimeOpt",
     "VariantLabelsOpt",
@@ -65,6 +66,18 @@ PlayersOpt = Annotated[
         metavar="N",
         help="Number of players, one the variant allows (R8; 'conquian variants' lists each "
         "variant's player_counts); default: the variant's own.",
+    ),
+]
+
+
+RulesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        metavar="NAME=VALUE,...",
+        help="Rule options changed on top of the variant, as a position's 'rules' (RULES.md "
+        "section 4), e.g. upcard=true,discard_force=true or rearrange=borrow,max_run=8; "
+        "'conquian variants' lists the options.",
     ),
 ]
 

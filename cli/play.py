@@ -28,7 +28,15 @@ from analyzer.formats.records import record_lines
 from cli.boundary import domain, usage
 from cli.console import out
 from cli.inputs import bots_arg, rules_of, stakes_of
-from cli.options import ForceOpt, MatchOpt, PlayersOpt, StakesOpt, VariantLabelsOpt, VariantOpt
+from cli.options import (
+    ForceOpt,
+    MatchOpt,
+    PlayersOpt,
+    RulesOpt,
+    StakesOpt,
+    VariantLabelsOpt,
+    VariantOpt,
+)
 from cli.outputs import OutputFile, maybe, output_file
 
 __all__ = ["Quit", "list_moves", "play", "typed_move"]
@@ -37,6 +45,7 @@ __all__ = ["Quit", "list_moves", "play", "typed_move"]
 def play(
     variant: VariantOpt = "classic",
     players: PlayersOpt = None,
+    rules_options: RulesOpt = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted)."),
@@ -83,7 +92,7 @@ def play(
     (R12; --confirm asks anyway). Exit 1 when the input ends before the deal does ('quit' is
     exit 0); the record is saved either way.
     """
-    rules = rules_of(variant, players)
+    rules = rules_of(variant, players, rules_options)
     if labels is not None:
         rules = rules.with_labels(labels)
     if seat >= rules.players:
@@ -154,7 +163,9 @@ def _game(
     save()
     what = f"a match of {counted(match, 'deal')}, stakes {standing.rule}, " if match else ""
     out.print(
-        f"conquian play: {rules.name}, {rules.players} players, {what}you are player {seat}. "
+        f"conquian play: {rules.title}"
+        f"{'' if ' players' in rules.title else f', {rules.players} players'}, "
+        f"{what}you are player {seat}. "
         "Type 'help' for commands."
     )
     for player, bot in enumerate(seats):

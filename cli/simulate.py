@@ -27,7 +27,15 @@ from analyzer.formats.shapes import RecordHeader
 from cli.boundary import domain, usage
 from cli.console import emit, err, out
 from cli.inputs import bots_arg, rules_of, stakes_of
-from cli.options import JsonOpt, MatchOpt, PlayersOpt, StakesOpt, VariantLabelsOpt, VariantOpt
+from cli.options import (
+    JsonOpt,
+    MatchOpt,
+    PlayersOpt,
+    RulesOpt,
+    StakesOpt,
+    VariantLabelsOpt,
+    VariantOpt,
+)
 from cli.outputs import output_directory
 from cli.progress import progress
 
@@ -49,6 +57,7 @@ def simulate(
     ] = None,
     variant: VariantOpt = "classic",
     players: PlayersOpt = None,
+    rules_options: RulesOpt = None,
     seed: Annotated[
         int, typer.Option("--seed", min=0, metavar="S", help="Run seed: same seed, same games.")
     ] = 0,
@@ -116,7 +125,7 @@ def simulate(
     each deal played for its stake, --rotate moving the bots once per match), and each bot's mean
     stake won per deal is reported with a 95% interval over the matches.
     """
-    rules = rules_of(variant, players)
+    rules = rules_of(variant, players, rules_options)
     rule = stakes_of(stakes, match) or default_stakes(rules)
     if match and games % match:
         usage(f"--games {games} is not a whole number of matches of {match} deals (--match)")

@@ -544,3 +544,41 @@ def test_why_reasons_read_as_sentences_with_one_hand_card(tmp_path: Path) -> Non
     assert "melds only no hand card" not in text and "all 1 hand cards" not in text
     assert "your move melds no card from your hand" in text
     assert "going out needs your hand card melded (R15)" in text
+
+
+def test_rules_option_deals_plays_and_simulates_custom_rules(tmp_path: Path) -> None:
+    # --rules NAME=VALUE,... changes options on top of the variant (RULES.md section 4): the deal
+    # carries them in its 'rules', the upcard is turned (R10a), records replay under them.
+    code, out, err = run("deal", "--variant", "megajogos", "--players", "4", "--seed", "2",
+                         "--rules", "upcard=true,discard_force=true,rearrange=borrow")  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["rules"] == {"rearrange": "borrow", "upcard": True, "discard_force": True}
+    assert data["centre"]["kind"] == "upcard" and data["centre"]["source"] == data["dealer"]
+    assert len(data["players"]) == 4
+    code, out, err = run("simulate", "--variant", "classic", "--rules", "discard_force=true,max_run=10",
+                         "--games", "4", "--bots", "greedy,random", "--seed", "3", "--json",
+                         "--records", str(tmp_path / "recs"))  # fmt: skip
+    assert code == 0, err
+    record = sorted((tmp_path / "recs").glob("*.jsonl"))[0]
+    start = json.loads(record.read_text().splitlines()[0])["start"]
+    assert start["rules"] == {"max_run": 10, "discard_force": True}
+    code, out, err = run("replay", str(record), "--json")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    ("value", "needle"),
+    [
+        ("upcard=maybe", "--rules: upcard must be true or false, not 'maybe'"),
+        ("upcard", "--rules: expected NAME=VALUE, got 'upcard'"),
+        ("jokers=1", "--rules: unknown rule option(s) 'jokers'"),
+        ("players=3", "--rules: the player count is --players"),
+        ("max_run=8,max_run=9", "--rules: 'max_run' given twice"),
+        ("hand_size=20", "--rules: classic deals 2 x 20 = 40 cards"),
+        ("rearrange=free", "--rules: rearrange='free' is not one of own, borrow"),
+    ],
+)
+def test_rules_option_errors_are_usage_errors_on_one_line(value: str, needle: str) -> None:
+    code, out, err = run("deal", "--rules", value)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
