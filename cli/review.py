@@ -164,14 +164,21 @@ def _print_match(
 ) -> None:
     """Every deal of a match reviewed with the same settings; the JSON holds one review per deal."""
     if as_json:
+        # As replay's: the scores, the pool left, and the scores with it shared back (R21).
         emit({"match": True, "stakes": str(match.final.rule), "deals": [d for _, d in reviews],
-              "scores": list(match.final.scores)})  # fmt: skip
+              "scores": list(match.final.scores), "pool": match.final.pool,
+              "final_scores": list(match.final.closed().scores)})  # fmt: skip
         return
     for k, (replay, (result, data)) in enumerate(zip(match.deals, reviews, strict=True), 1):
         out.print(f"Deal {k} of {len(match.deals)} (dealer {replay.start.dealer}):", markup=False)
         _print(result, data, None, plies=len(replay.moves))
-    scores = ", ".join(f"player {p} {v:+d}" for p, v in enumerate(match.final.scores))
-    out.print(f"Match scores (stakes {match.final.rule}, R21): {scores}.", markup=False)
+    final = match.final
+    scores = ", ".join(f"player {p} {v:+d}" for p, v in enumerate(final.scores))
+    pool = f"; {final.pool} in the pool" if final.pool else ""
+    out.print(f"Match scores (stakes {final.rule}, R21): {scores}{pool}.", markup=False)
+    if final.pool:
+        closed = ", ".join(f"player {p} {s:+d}" for p, s in enumerate(final.closed().scores))
+        out.print(f"If the match ends here, the pool goes back in equal shares (R21): {closed}.")
 
 
 def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: int) -> None:

@@ -308,3 +308,14 @@ def test_positions_the_new_rules_cannot_reach_are_refused() -> None:
     assert load_position({**other, "centre": {**other["centre"], "declined": [0]}, "to_act": 1}).to_act == 1
     with pytest.raises(ValueError, match=r"turns one up: the deck has 40 and a stock must be left"):
         MEGAJOGOS.with_options({"hand_size": 13, "upcard": True})
+
+
+def test_why_a_payer_forces_no_one_with_his_card_but_another_player() -> None:
+    from analyzer.solver.why import explain
+
+    state = load_position(_example("cooncan1913-discard-force"))
+    answer = explain(state, "force 0")
+    assert not answer.legal and "R14a" in answer.facts[0] and "pass" in answer.facts[0]
+    passed = state.apply(Pass())  # player 1 may not force player 0, who paid it
+    answer = explain(passed, "force 0")
+    assert answer.facts == ("player 0 paid 3H: he cannot be forced with it (R14a)",)

@@ -303,3 +303,22 @@ def test_stakes_without_a_match_is_noted_not_refused() -> None:
     assert code == 0 and json.loads(out)["games"] == 2
     assert one_error_line(err)
     assert "--stakes is the stake rule of a match: it has no effect without --match N" in err
+
+
+def test_review_of_a_tableau_match_gives_the_pool_left_back(tmp_path: Path) -> None:
+    # hoyle1897 plays Foster's tableau (R21); passing every card, seed 2's match of 3 ends with a
+    # pool on the table, which review reports as replay does, shared back in equal shares.
+    record = tmp_path / "match.jsonl"
+    code, out, err = run("play", "--variant", "hoyle1897", "--match", "3", "--seed", "2",
+                         "--record", str(record), input="pass\n" * 400)  # fmt: skip
+    assert code == 0, err
+    code, out, err = run("replay", str(record), "--json")
+    replayed = json.loads(out)
+    assert code == 0 and replayed["standing"]["pool"] > 0, replayed
+    code, out, err = run("review", str(record), "--samples", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["pool"] == replayed["standing"]["pool"] and data["scores"] == replayed["scores"]
+    assert data["final_scores"] == replayed["final_scores"] and sum(data["final_scores"]) == 0
+    code, out, err = run("review", str(record), "--samples", "2")
+    assert code == 0 and f"{data['pool']} in the pool" in out and "equal shares (R21)" in out

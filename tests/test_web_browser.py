@@ -797,6 +797,11 @@ def test_the_setup_editor_enters_a_four_player_megajogos_position(page: Any) -> 
     page.wait_for_selector('[data-zone="hand-2"]', state="detached", timeout=WAIT)
     page.select_option('[data-control="variant"]', "classic")
     page.wait_for_function("() => document.querySelector('[data-control=\"variant\"]').value === 'classic'", timeout=WAIT)
+    # The controls are drawn again once the server has checked the edit: wait for that drawing.
+    page.wait_for_function(
+        "() => ![...document.querySelectorAll('[data-control=\"phase\"] option')].some((o) => o.value === 'exchange')",
+        timeout=WAIT,
+    )
     assert "exchange" not in options(page, '[data-control="phase"]')
     assert options(page, '[data-control="players"]') == ["2"]
 

@@ -318,10 +318,11 @@ def _check_upcard(state: GameState, melded: list[int]) -> None:
         raise PositionError(
             f"the dealer, player {state.dealer}, turns the upcard, not player {centre.source} (R10a)"
         )
-    if any(melded) or state.dead:
+    if state.dead or (any(melded) and not rules.hand_melds):
         raise PositionError(
             "the upcard is turned at the deal: it is the first centre card, before any card is "
-            "melded or dead (R10a)"
+            "dead or melded with a centre card (R10a; only melds from the hand, R16, may be laid "
+            "while it is offered)"
         )
     if state.stock_count != rules.stock_size - 1:
         raise PositionError(

@@ -346,21 +346,21 @@ def _force_facts(state: GameState, target: int) -> list[str]:
     me = state.to_act
     if not 0 <= target < rules.players:
         return [f"there is no player {target} in {rules.name}"]
+    own = centre.kind == "paid" and centre.source == me  # R14a: his own paid card
     if target == me:
+        if own:
+            return ["you cannot force yourself: offered your own paid card, you may force another player whose layout it fits, or pass (R14a)"]
         return ["you cannot force yourself: take the card instead (R14)"]
+    if centre.kind == "paid" and target == centre.source:
+        rule = "R14a" if rules.discard_force else "R14"
+        return [f"player {target} paid {card}: he cannot be forced with it ({rule})"]
     facts = []
-    if rules.force_when is ForceWhen.AFTER_DECLINE and target not in centre.declined:
+    if rules.force_when is ForceWhen.AFTER_DECLINE and target not in centre.declined and not own:
         order = offer_order(rules, centre)
         facts.append(
             f"in {rules.name} you may force only a player who has declined {card} in this offer, "
             f"and player {target} has not (offer order {list(order)}, R14)"
         )
-    if (
-        rules.force_when is ForceWhen.ANY_OFFER
-        and centre.kind == "paid"
-        and target == centre.source
-    ):
-        facts.append(f"player {target} paid {card}: he cannot be forced with it (R14)")
     if not fits_layout(state.layouts[target], centre.card, rules):
         layout = (
             " ".join(f"[{format_mask(m, labels)}]" for m in state.layouts[target]) or "no melds"
