@@ -223,7 +223,7 @@ def _game(
                     assert state.centre is not None
                     c = state.centre
                     out.print(
-                        f"you pass {format_card(c.card, lab)} ({c.kind} by player {c.source}): "
+                        f"you pass {format_card(c.card, lab)} ({c.origin} by player {c.source}): "
                         "the only legal move",
                         markup=False,
                     )
@@ -320,7 +320,7 @@ def _render(state: GameState, seat: int) -> None:
     centre = "none"
     if state.centre is not None:
         c = state.centre
-        centre = f"{format_card(c.card, lab)} ({c.kind} by player {c.source})"
+        centre = f"{format_card(c.card, lab)} ({c.origin} by player {c.source})"
     out.print(f"stock {state.stock_count} | dead: {dead} | centre: {centre}")
 
 

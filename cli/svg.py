@@ -322,7 +322,9 @@ def position_svg(
     centre = position.get("centre")
     if centre:
         _card(middle, 20, y + 26, str(centre["card"]), labels, palette, "centre")
-        words = [f"{centre.get('kind', 'turned')} by player {centre.get('source')}"]
+        kind = centre.get("kind", "turned")
+        how = "turned up at the deal" if kind == "upcard" else kind
+        words = [f"{how} by player {centre.get('source')}"]
         if centre.get("declined"):
             words.append(f"declined by {_seats(centre['declined'])}")
         if centre.get("forced") is not None:

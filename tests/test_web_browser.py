@@ -1201,6 +1201,13 @@ def test_a_match_record_opens_in_review_and_its_first_deal_is_reviewed(page: Any
     page.click('#right [data-panel="review"] [data-action="review"]')
     page.locator(".review-row").first.wait_for(timeout=WAIT)
     assert "Failed" not in page.inner_text("#problem")
+    assert "Match record: deal 1 of 2" in page.inner_text("#review-summary")
+    # The second deal, chosen with the deal control (R21).
+    page.fill("#review-deal", "2")
+    page.click('#right [data-panel="review"] [data-action="review"]')
+    page.wait_for_selector('#review-summary .match-deal[data-deal="2"]', timeout=WAIT)
+    plies = [r.get_attribute("data-ply") for r in page.query_selector_all(".review-row")]
+    assert plies and len(plies) == len(match.deals[1].moves)
 
 
 def open_text(page: Any, data: dict[str, Any]) -> None:
@@ -1221,8 +1228,15 @@ def test_fosters_upcard_and_forcing_with_ones_discard_on_the_board(page: Any) ->
     assert "(dealer)" in page.inner_text('[data-seat="1"] .seat-title')
     assert "(dealer)" not in page.inner_text('[data-seat="0"] .seat-title')
     page.wait_for_selector('#analysis-moves [data-move="take [2S 2H 2D] pay AS"]', timeout=WAIT)
-    # In the setup editor a card put in the centre of a fresh cooncan1913 deal is the upcard.
+    # In the setup editor the upcard follows the dealer: its source, and the player offered it.
     page.click('nav [data-mode="setup"]')
+    page.select_option('[data-control="dealer"]', "0")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert value(page, '[data-control="source"]') == "0" and value(page, '[data-control="to_act"]') == "1"
+    page.select_option('[data-control="dealer"]', "1")
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert value(page, '[data-control="source"]') == "1" and value(page, '[data-control="to_act"]') == "0"
+    # A card put in the centre of a fresh cooncan1913 deal is the upcard.
     page.click('#palette [data-card="AS"]')
     page.click('[data-zone="centre"]')
     page.wait_for_selector('[data-control="kind"]', timeout=WAIT)

@@ -61,6 +61,11 @@ class Offer:
         _SET_DECLINED(self, declined)
         _SET_FORCED(self, forced)
 
+    @property
+    def origin(self) -> str:
+        """How it came, in words: ``"turned"``, ``"paid"`` or ``"turned up at the deal"``."""
+        return "turned up at the deal" if self.kind == "upcard" else self.kind
+
     def __repr__(self) -> str:
         """``Offer(parse_card('5C'), 'turned', 0, (0,), None)``: the card by its text."""
         card = f"parse_card({format_card(self.card)!r})"

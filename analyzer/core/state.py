@@ -737,7 +737,8 @@ class GameState:
             return "deal over, " + ("draw" if self.winner is None else f"player {self.winner} won")
         text = f"{self.rules.title}, {self.phase}, player {self.to_act} to act"
         if self.centre is not None:
-            text += f", centre {format_card(self.centre.card, labels)} ({self.centre.kind} by player {self.centre.source})"
+            c = self.centre
+            text += f", centre {format_card(c.card, labels)} ({c.origin} by player {c.source})"
         return text
 
     def __str__(self) -> str:

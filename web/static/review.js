@@ -77,6 +77,14 @@ function drawReview(review) {
   const summary = $("#review-summary");
   render(summary, () => {
     summary.replaceChildren();
+    if (review.match) {
+      const row = el("div", "summary-row match-deal",
+        `Match record: deal ${review.match.deal} of ${review.match.deals}` +
+        (review.match.deals > 1 ? " (choose another with 'deal', then Review)" : ""));
+      row.dataset.deal = String(review.match.deal);
+      row.dataset.deals = String(review.match.deals);
+      summary.append(row);
+    }
     for (const s of review.summary) {
       const name = review.players && review.players[s.player] ? ` (${review.players[s.player]})` : "";
       summary.append(el("div", "summary-row",
@@ -148,6 +156,8 @@ export async function runReview() {
     const samples = Number($("#review-samples").value) || 0;
     const request = { record: text, labels: "french" };
     if (samples > 0) request.samples = samples;
+    const deal = Number($("#review-deal").value) || 0;
+    if (deal > 0) request.deal = deal; // a match record's deal (the server refuses it for a game)
     const review = await stream(
       "review",
       request,

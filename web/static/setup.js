@@ -124,7 +124,11 @@ export function drawSetupControls(root, position, edit, message, variants, { for
     labelled("players", select("players", counts.map((c) => [c, String(c)]), n, (v) => edit((p) => setPlayers(p, Number(v))))),
     labelled("dealer", select("dealer", seats, position.dealer ?? n - 1, (v) => edit((p) => {
       p.dealer = Number(v);
-      if (p.centre && p.centre.kind === "upcard") p.centre.source = p.dealer; // he turns it (R10a)
+      if (p.centre && p.centre.kind === "upcard" && !p.centre.forced) {
+        p.centre.source = p.dealer; // he turns it (R10a), and it is offered round from the next
+        const next = nextOffered(p, variants);
+        if (next !== null && !p.exchange) p.to_act = next;
+      }
       if (p.exchange) nextToChoose(p); // the exchange's turn order starts after the dealer (R9)
     }))),
   );
