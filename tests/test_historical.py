@@ -319,3 +319,22 @@ def test_why_a_payer_forces_no_one_with_his_card_but_another_player() -> None:
     passed = state.apply(Pass())  # player 1 may not force player 0, who paid it
     answer = explain(passed, "force 0")
     assert answer.facts == ("player 0 paid 3H: he cannot be forced with it (R14a)",)
+
+
+def test_the_deal_request_takes_rule_options() -> None:
+    # The engine's and the board's 'deal' request: 'rules' as a position's (RULES.md section 4).
+    from analyzer.service.requests import answer
+
+    def ask(**request: object) -> dict:  # type: ignore[type-arg]
+        reply, _ = answer(json.dumps({"id": 1, "cmd": "deal", **request}))
+        return reply  # type: ignore[no-any-return]
+
+    reply = ask(variant="megajogos", players=4, seed=1, rules={"upcard": True, "discard_force": True})
+    assert reply["ok"], reply
+    position = reply["result"]["position"]
+    assert position["rules"] == {"upcard": True, "discard_force": True}
+    assert position["centre"]["kind"] == "upcard" and len(position["players"]) == 4
+    for rules, needle in [({"upcard": "maybe"}, "upcard must be true or false"), ([1], "must be an object"),
+                          ({"players": 3}, "the player count is 'players'"), ({"jokers": 1}, "unknown rule option")]:  # fmt: skip
+        reply = ask(rules=rules)
+        assert not reply["ok"] and reply["field"] == "rules" and needle in reply["error"], reply

@@ -268,9 +268,10 @@ def validated(state: GameState) -> GameState:
         )
     if tuple(order[: len(centre.declined)]) != centre.declined:
         what = "the upcard" if centre.kind == "upcard" else f"this {centre.kind} card"
+        rule = "R10a, R11" if centre.kind == "upcard" else "R11, R14a" if rules.discard_force and centre.kind == "paid" else "R11"
         raise PositionError(
             f"declined players {list(centre.declined)} do not follow the offer order "
-            f"{list(order)} of {what} (R11)"
+            f"{list(order)} of {what} ({rule})"
         )
     if (
         centre.kind == "paid"

@@ -360,6 +360,17 @@ def _deal(request: dict[str, Any]) -> dict[str, Any]:
             rules = rules.with_players(players)
         except ValueError as exc:
             raise RequestError(f"players: {exc}", "players") from None
+    options = request.get("rules")
+    if options is not None:
+        # Rule options on top of the variant, as a position's 'rules' (RULES.md section 4).
+        if not isinstance(options, dict) or "players" in options:
+            raise RequestError(
+                "'rules' must be an object of rule options (the player count is 'players')", "rules"
+            )
+        try:
+            rules = rules.with_options(options)
+        except ValueError as exc:
+            raise RequestError(f"rules: {exc}", "rules") from None
     labels = _labels(request)
     if labels is not None:
         rules = rules.with_labels(labels)
@@ -536,7 +547,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     ),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit", "view"})),
     "notation": (_notation, frozenset({"position"})),
-    "deal": (_deal, frozenset({"variant", "players", "seed", "after", "dealer", "seat"})),
+    "deal": (_deal, frozenset({"variant", "players", "rules", "seed", "after", "dealer", "seat"})),
     "moves": (_moves, frozenset({"position"})),
     "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
     "record": (_record, frozenset({"position", "moves", "players", "seed"})),
