@@ -1254,3 +1254,12 @@ def test_fosters_upcard_and_forcing_with_ones_discard_on_the_board(page: Any) ->
     page.wait_for_selector("#play-log .log-line", timeout=WAIT)
     first = page.inner_text("#play-log .log-line >> nth=0")
     assert "deals and turns up" in first and "(R10a)" in first, first
+
+
+def test_an_invalid_position_in_the_address_is_not_called_valid_in_setup(page: Any) -> None:
+    page.goto(page.base + "/?position=" + urllib.parse.quote("classic french 1 1 KS,ZZ/AH"))
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+    assert "ZZ" in page.inner_text("#problem")
+    page.click('nav [data-mode="setup"]')
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "ZZ" in page.inner_text("#edit-status")

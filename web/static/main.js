@@ -111,8 +111,15 @@ async function start() {
     drawDealChoices();
     drawPuzzleList();
     const defaults = boardDefaults();
-    if (given) await openPosition(given, { keepUrl: true });
-    else if (defaults.given) {
+    if (given) {
+      try {
+        await openPosition(given, { keepUrl: true });
+      } catch (error) {
+        // The address's position is not valid: Setup says so too, rather than "Valid position."
+        if (!state.current && error.status !== 0) state.invalid = error.message;
+        throw error;
+      }
+    } else if (defaults.given) {
       // conquian serve --variant/--players: the board opens on a deal of them.
       await dealPosition({ keepUrl: true });
     } else {
