@@ -20,7 +20,7 @@ from analyzer.core.errors import (
     UnknownVariantError,
 )
 from analyzer.core.plain import relabel
-from analyzer.core.rules import PRESETS, Rules, get_rules
+from analyzer.core.rules import PRESETS, RULE_OPTIONS, Rules, get_rules
 from analyzer.core.stakes import StakeRule
 from analyzer.core.state import GameState
 from analyzer.formats.notation import NotationError, looks_like_notation, parse_notation
@@ -70,6 +70,9 @@ def rules_of(variant: str, players: int | None = None, options: str | None = Non
             usage(f"--rules: {name!r} given twice")
         if name == "players":
             usage("--rules: the player count is --players")
+        if name not in RULE_OPTIONS:
+            known = ", ".join(o for o in RULE_OPTIONS if o != "players")
+            usage(f"--rules: unknown rule option {clip(name)!r} (known: {known})")
         changes[name] = int(value) if value.isdigit() and len(value) <= 4 else value
     try:
         return rules.with_options(changes)

@@ -572,7 +572,7 @@ def test_rules_option_deals_plays_and_simulates_custom_rules(tmp_path: Path) -> 
     [
         ("upcard=maybe", "--rules: upcard must be true or false, not 'maybe'"),
         ("upcard", "--rules: expected NAME=VALUE, got 'upcard'"),
-        ("jokers=1", "--rules: unknown rule option(s) 'jokers'"),
+        ("jokers=1", "--rules: unknown rule option 'jokers' (known: hand_size, max_run,"),
         ("players=3", "--rules: the player count is --players"),
         ("max_run=8,max_run=9", "--rules: 'max_run' given twice"),
         ("hand_size=20", "--rules: classic deals 2 x 20 = 40 cards"),

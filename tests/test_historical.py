@@ -338,3 +338,11 @@ def test_the_deal_request_takes_rule_options() -> None:
                           ({"players": 3}, "the player count is 'players'"), ({"jokers": 1}, "unknown rule option")]:  # fmt: skip
         reply = ask(rules=rules)
         assert not reply["ok"] and reply["field"] == "rules" and needle in reply["error"], reply
+
+
+def test_a_centre_kind_is_read_in_any_case_as_in_the_notation() -> None:
+    data = _example("cooncan1913-upcard")
+    state = load_position({**data, "centre": {**data["centre"], "kind": "Upcard"}})
+    assert state.centre is not None and state.centre.kind == "upcard"
+    with pytest.raises(PositionError, match='centre.kind must be "turned", "paid" or "upcard", got "thrown"'):
+        load_position({**data, "centre": {**data["centre"], "kind": "thrown"}})

@@ -226,6 +226,14 @@ class Centre(_Shape):
         default=None, description="A player forced to take it (R14), who must lay it in and pay."
     )
 
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _kind_in_any_case(cls, value: Any) -> Any:
+        # "Upcard" is read as "upcard", as the notation reads its kinds in any case.
+        if isinstance(value, str) and value.strip().lower() in ("turned", "paid", "upcard"):
+            return value.strip().lower()
+        return value  # refused as written
+
 
 class Exchange(_Shape):
     """The exchange before play (R9)."""
