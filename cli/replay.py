@@ -8,13 +8,14 @@ import typer
 
 from analyzer.core.cards import counted
 from analyzer.core.plain import relabel
+from analyzer.core.stakes import Standing
 from analyzer.formats.matches import MatchReplay, replay_any
 from cli.boundary import json_errors
 from cli.console import emit, out
 from cli.inputs import input_text
 from cli.options import JsonOpt, LabelsOpt
 
-__all__ = ["replay"]
+__all__ = ["print_scores", "replay"]
 
 
 def replay(
@@ -103,8 +104,14 @@ def _match(match: MatchReplay, as_json: bool) -> None:
         out.print(
             f"Deal {k} (dealer {entry['dealer']}, stake {entry['stake']}): {outcome}.", markup=False
         )
+    print_scores("Scores", final)
+
+
+def print_scores(head: str, final: Standing) -> None:
+    """A match's scores after ``head``, the pool left, and the scores with it shared back (R21)."""
     pool = f"; {final.pool} in the pool" if final.pool else ""
-    out.print(f"Scores: {', '.join(f'player {p} {s:+d}' for p, s in enumerate(final.scores))}{pool}.")
+    scores = ", ".join(f"player {p} {s:+d}" for p, s in enumerate(final.scores))
+    out.print(f"{head}: {scores}{pool}.", markup=False)
     if final.pool:
         closed = ", ".join(f"player {p} {s:+d}" for p, s in enumerate(final.closed().scores))
         out.print(f"If the match ends here, the pool goes back in equal shares (R21): {closed}.")

@@ -24,6 +24,7 @@ from cli.inputs import input_text
 from cli.options import SAMPLES_DEFAULTS, EngineOpt, ForceOpt, JsonOpt, LabelsOpt
 from cli.outputs import maybe, svg_file
 from cli.progress import progress
+from cli.replay import print_scores
 from cli.svg import review_svg
 
 __all__ = ["review", "table_lines"]
@@ -172,13 +173,7 @@ def _print_match(
     for k, (replay, (result, data)) in enumerate(zip(match.deals, reviews, strict=True), 1):
         out.print(f"Deal {k} of {len(match.deals)} (dealer {replay.start.dealer}):", markup=False)
         _print(result, data, None, plies=len(replay.moves))
-    final = match.final
-    scores = ", ".join(f"player {p} {v:+d}" for p, v in enumerate(final.scores))
-    pool = f"; {final.pool} in the pool" if final.pool else ""
-    out.print(f"Match scores (stakes {final.rule}, R21): {scores}{pool}.", markup=False)
-    if final.pool:
-        closed = ", ".join(f"player {p} {s:+d}" for p, s in enumerate(final.closed().scores))
-        out.print(f"If the match ends here, the pool goes back in equal shares (R21): {closed}.")
+    print_scores(f"Match scores (stakes {match.final.rule}, R21)", match.final)
 
 
 def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: int) -> None:

@@ -33,6 +33,11 @@ pytestmark = pytest.mark.usefixtures("both_cores")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
 
 
+def _layout(text: str) -> tuple[int, ...]:
+    """Melds from text: cards separated by spaces, melds by ``|``."""
+    return tuple(sum(1 << parse_card(c) for c in part.split()) for part in text.split("|"))
+
+
 def _example(name: str) -> dict:  # type: ignore[type-arg]
     data = json.loads((EXAMPLES / f"{name}.json").read_text())
     return {k: v for k, v in data.items() if k not in ("description", "rule", "expected")}
@@ -124,10 +129,7 @@ def test_worked_example_10_borrows_an_end_card_never_a_middle_one() -> None:
     ],
 )
 def test_borrowing_limits(old: str, new: str, ok: bool) -> None:
-    def layout(text: str) -> tuple[int, ...]:
-        return tuple(sum(1 << parse_card(c) for c in part.split()) for part in text.split("|"))
-
-    assert borrow_ok(layout(old), layout(new)) is ok
+    assert borrow_ok(_layout(old), _layout(new)) is ok
 
 
 def test_a_forced_lay_in_borrows_within_the_limits_too() -> None:
@@ -282,10 +284,7 @@ def test_the_borrowing_problem_is_named(old: str, new: str, needle: str) -> None
     from analyzer.core.cards import Labels
     from analyzer.solver.why import _borrow_problem
 
-    def layout(text: str) -> tuple[int, ...]:
-        return tuple(sum(1 << parse_card(c) for c in part.split()) for part in text.split("|"))
-
-    problem = _borrow_problem(layout(old), layout(new), Labels.FRENCH)
+    problem = _borrow_problem(_layout(old), _layout(new), Labels.FRENCH)
     assert (problem is None) if not needle else (problem is not None and needle in problem and "R13a" in problem)
 
 

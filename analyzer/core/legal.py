@@ -20,7 +20,7 @@ from analyzer.core.melds import (
 from analyzer.core.moves import Take
 from analyzer.core.rules import ForceFit, ForceWhen, Rearrange, Rules
 
-__all__ = ["borrow_ok", "core_ok", "fits_layout"]
+__all__ = ["borrow_fault", "borrow_ok", "core_ok", "fits_layout"]
 
 
 def borrow_ok(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
@@ -31,7 +31,15 @@ def borrow_ok(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
     long as three in sequence stay; never a middle card of a run, nothing from a meld of three.
     Masks only: every card of ``old`` must be in ``new``.
     """
-    homes: set[int] = set()
+    return borrow_fault(old, new) is None
+
+
+def borrow_fault(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[str, int, int] | None:
+    """The first way ``new`` breaks the borrowing of :func:`borrow_ok` (R13a), or ``None``:
+    ``("split", meld, 0)`` (two groups of its cards: a run cut in the middle, a set 2 + 2),
+    ``("lent", meld, 0)`` (every card lent), ``("merged", meld, other)`` (it and the old meld
+    ``other`` in one new meld) or ``("core", meld, core)`` (:func:`core_ok` refuses ``core``)."""
+    homes: dict[int, int] = {}
     for meld in old:
         core = 0
         home = -1
@@ -39,14 +47,16 @@ def borrow_ok(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
             got = part & meld
             if got & (got - 1):  # two cards or more of this meld together: its core
                 if core:
-                    return False  # split into two groups (a run cut in the middle, a set 2 + 2)
+                    return ("split", meld, 0)
                 core, home = got, k
-        if not core or home in homes:
-            return False  # every card lent, or two old melds merged
-        homes.add(home)
+        if not core:
+            return ("lent", meld, 0)
+        if home in homes:
+            return ("merged", meld, homes[home])
+        homes[home] = meld
         if not core_ok(meld, core):
-            return False
-    return True
+            return ("core", meld, core)
+    return None
 
 
 def core_ok(meld: int, core: int) -> bool:
@@ -95,6 +105,12 @@ def fitting_cards(layout: tuple[int, ...], rules: Rules) -> int:
         elif can_meld_all(new, rules):
             out |= 1 << card
     return out
+
+def fits_another(layouts: tuple[tuple[int, ...], ...], player: int, card: int, rules: Rules) -> bool:
+    """True if ``card`` fits (R14) the layout of a player other than ``player``: whether its
+    payer ``player`` is offered it to force with (R14a)."""
+    return any(fitting_cards(lay, rules) >> card & 1 for q, lay in enumerate(layouts) if q != player)
+
 
 def lay_in_layouts(layout: tuple[int, ...], card: int, rules: Rules) -> list[tuple[int, ...]]:
     """The layouts a player forced with ``card`` may make (R14): every arrangement of his melded

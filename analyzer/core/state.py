@@ -25,6 +25,7 @@ from analyzer.core.dump import dump_position
 from analyzer.core.errors import IllegalMoveError, PositionError
 from analyzer.core.legal import (
     borrow_ok,
+    fits_another,
     fits_layout,
     fitting_cards,
     force_candidates,
@@ -261,14 +262,13 @@ class GameState:
         assert self.centre is not None
         if self.phase is Phase.FORCED:
             return list(self._lay_ins())
-        if self._payer_offered():
-            # R14a: the payer, offered his own paid card, may only force with it or pass.
-            return [*(Force(k) for k in self.forceable_players()), _PASS]
-        moves: list[Move] = list(self._takes())
+        # R14a: the payer, offered his own paid card, may only force with it or pass.
+        own = self._payer_offered()
+        moves: list[Move] = [] if own else list(self._takes())
         forces = self.forceable_players()
         if forces:
             moves.extend(Force(k) for k in forces)
-        if self.rules.hand_melds:
+        if self.rules.hand_melds and not own:
             moves.extend(Meld(m) for m in self._hand_melds())
         moves.append(_PASS)
         return moves
@@ -517,11 +517,7 @@ class GameState:
             phase, to_act, winner = Phase.OFFER, (player + 1) % self.rules.players, None
             if not self.rules.discard_force:
                 centre = Offer(pay, "paid", player)
-            elif any(
-                fitting_cards(lay, self.rules) >> pay & 1
-                for q, lay in enumerate(new_layouts)
-                if q != player
-            ):
+            elif fits_another(new_layouts, player, pay, self.rules):
                 centre, to_act = Offer(pay, "paid", player), player  # R14a: he may force with it
             else:
                 centre = Offer(pay, "paid", player, (player,))  # R14a: it fits nobody's layout

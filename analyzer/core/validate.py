@@ -10,7 +10,7 @@ from __future__ import annotations
 from analyzer.core.cards import counted, format_card
 from analyzer.core.dealing import state_fields
 from analyzer.core.errors import PositionError
-from analyzer.core.legal import fitting_cards
+from analyzer.core.legal import fits_another
 from analyzer.core.offers import Offer, Phase, offer_order
 from analyzer.core.rules import ForceWhen
 from analyzer.core.state import GameState
@@ -278,11 +278,7 @@ def validated(state: GameState) -> GameState:
         and rules.discard_force
         and centre.forced is None
         and not centre.declined
-        and not any(
-            fitting_cards(lay, rules) >> centre.card & 1
-            for q, lay in enumerate(state.layouts)
-            if q != centre.source
-        )
+        and not fits_another(state.layouts, centre.source, centre.card, rules)
     ):
         raise PositionError(
             f"player {centre.source} paid {format_card(centre.card, labels)}, which fits no other "

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analyzer.core.cards import Labels, format_card, format_mask, iter_mask
-from analyzer.core.legal import core_ok
+from analyzer.core.legal import borrow_fault
 from analyzer.core.melds import cards_of, catalog, is_meld, is_run, is_set
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, parse_move
 from analyzer.core.rules import Exchange, ForceWhen, Rearrange
@@ -372,30 +372,27 @@ def _force_facts(state: GameState, target: int) -> list[str]:
 
 
 def _borrow_problem(old: tuple[int, ...], new: tuple[int, ...], labels: Labels) -> str | None:
-    """What borrowing (R13a) forbids in going from the melds ``old`` to ``new``, or ``None``."""
-    homes: dict[int, int] = {}
-    for meld in old:
-        text = f"[{format_mask(meld, labels)}]"
-        groups = [(k, part & meld) for k, part in enumerate(new) if (part & meld).bit_count() >= 2]
-        if len(groups) > 1:
-            parts = " and ".join(f"[{format_mask(g, labels)}]" for _, g in groups)
-            rule = "a set of four lends one card" if is_set(meld) else (
-                "a run lends only end cards, one to each other meld, never a middle card"
-            )
-            return f"{text} is split into {parts}: {rule} (R13a)"
-        if not groups:
-            return f"{text} lends every card: borrowing leaves a meld in place (R13a)"
-        home, core = groups[0]
-        if home in homes:
-            other = f"[{format_mask(homes[home], labels)}]"
-            return f"{other} and {text} are merged: borrowing never joins two melds (R13a)"
-        homes[home] = meld
-        if core_ok(meld, core):
-            continue
-        lent = format_mask(meld & ~core, labels)
-        if meld.bit_count() == 3:
-            return f"{text} has three cards: it lends none (R13a), not {lent}"
-        if is_set(meld):
-            return f"a set of four lends one card, not {lent} (R13a)"
-        return f"{lent} would leave {text} without three cards in sequence: a run lends only end cards, never a middle card (R13a)"
-    return None
+    """What borrowing (R13a) forbids in going from the melds ``old`` to ``new``, or ``None``
+    (:func:`~analyzer.core.legal.borrow_fault` in words)."""
+    fault = borrow_fault(old, new)
+    if fault is None:
+        return None
+    how, meld, other = fault
+    text = f"[{format_mask(meld, labels)}]"
+    if how == "split":
+        groups = [part & meld for part in new if (part & meld).bit_count() >= 2]
+        parts = " and ".join(f"[{format_mask(g, labels)}]" for g in groups)
+        rule = "a set of four lends one card" if is_set(meld) else (
+            "a run lends only end cards, one to each other meld, never a middle card"
+        )
+        return f"{text} is split into {parts}: {rule} (R13a)"
+    if how == "lent":
+        return f"{text} lends every card: borrowing leaves a meld in place (R13a)"
+    if how == "merged":
+        return f"[{format_mask(other, labels)}] and {text} are merged: borrowing never joins two melds (R13a)"
+    lent = format_mask(meld & ~other, labels)
+    if meld.bit_count() == 3:
+        return f"{text} has three cards: it lends none (R13a), not {lent}"
+    if is_set(meld):
+        return f"a set of four lends one card, not {lent} (R13a)"
+    return f"{lent} would leave {text} without three cards in sequence: a run lends only end cards, never a middle card (R13a)"

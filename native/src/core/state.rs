@@ -701,20 +701,16 @@ impl Engine {
             }
             Phase::Forced => self.lay_ins(s),
             Phase::Offer => {
+                // R14a: the payer, offered his own paid card, may only force with it or pass
+                // (`takes` lists none for him).
                 let offer = s.centre.expect("an offer has a centre card");
-                if offer.paid && offer.source == s.to_act {
-                    // R14a: the payer, offered his own paid card, may only force with it or pass.
-                    let (forces, k) = self.forceable(s);
-                    let mut moves: Vec<Move> = forces[..k].iter().map(|&p| Move::Force(p)).collect();
-                    moves.push(Move::Pass);
-                    return Ok(moves);
-                }
+                let own = offer.paid && offer.source == s.to_act;
                 let takes = self.takes(s)?;
                 let mut moves: Vec<Move> = Vec::with_capacity(takes.len() + MAX_PLAYERS + 2);
                 moves.extend_from_slice(&takes);
                 let (forces, k) = self.forceable(s);
                 moves.extend(forces[..k].iter().map(|&p| Move::Force(p)));
-                if self.rules.hand_melds {
+                if self.rules.hand_melds && !own {
                     moves.extend(self.hand_melds(s).into_iter().map(Move::Meld));
                 }
                 moves.push(Move::Pass);
