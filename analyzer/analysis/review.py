@@ -63,8 +63,10 @@ from analyzer.analysis.advisor import (
 from analyzer.analysis.engines import DECIDE_CAP, MCTS_SEARCHES
 from analyzer.core.dealing import view
 from analyzer.core.moves import Move
+from analyzer.core.rules import Rules
+from analyzer.core.seen import SeenMove, UnseenGive
 from analyzer.core.state import GameState, Phase
-from analyzer.formats.records import Replay
+from analyzer.formats.records import Replay, replay_lines, view_lines
 
 __all__ = [
     "DEFAULT_REVIEW_SAMPLES",
@@ -82,6 +84,7 @@ __all__ = [
     "move_accuracy",
     "review_game",
     "review_record",
+    "review_steps",
     "summarize",
 ]
 
@@ -325,6 +328,8 @@ class GameReview:
     until_decided : bool
         Each decision sampled until its verdict was settled, ``samples`` being the cap (the
         default), rather than ``samples`` deals.
+    view : int or None
+        The seat whose view was reviewed (his decisions only), ``None`` for every seat.
     """
 
     moves: list[ReviewedMove]
@@ -336,6 +341,7 @@ class GameReview:
     seconds: float = 0.0
     engine: str = ""
     until_decided: bool = False
+    view: int | None = None
 
 
 def decisions(start: GameState, moves: Sequence[Move]) -> list[int]:
@@ -359,14 +365,41 @@ def decisions(start: GameState, moves: Sequence[Move]) -> list[int]:
     IllegalMoveError
         If a move is illegal where it is played.
     """
-    plies: list[int] = []
+    return [ply for ply, _, _ in _decisions(_steps(start, moves), None)]
+
+
+def _steps(start: GameState, moves: Sequence[Move]) -> list[tuple[GameState, Move]]:
+    """Each move with the position it is played in.
+
+    Raises
+    ------
+    IllegalMoveError
+        If a move is illegal where it is played.
+    """
+    steps: list[tuple[GameState, Move]] = []
     state = start
-    for ply, move in enumerate(moves, 1):
-        chooses = state.phase in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE)
-        if chooses and len(candidate_moves(view(state, state.to_act))) >= 2:
-            plies.append(ply)
+    for move in moves:
+        steps.append((state, move))
         state = state.apply(move)
-    return plies
+    return steps
+
+
+def _decisions(
+    steps: Sequence[tuple[GameState, SeenMove]], seat: int | None
+) -> list[tuple[int, GameState, Move]]:
+    """The decisions among ``steps`` (ply from 1, position, move): positions where the acting
+    player (``seat`` only, when given) had at least two distinct choices."""
+    found: list[tuple[int, GameState, Move]] = []
+    for ply, (state, move) in enumerate(steps, 1):
+        if state.phase not in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
+            continue
+        if seat is not None and state.to_act != seat:
+            continue
+        if isinstance(move, UnseenGive):
+            continue  # another player's pass, unseen: never the viewer's (R9)
+        if len(candidate_moves(view(state, state.to_act))) >= 2:
+            found.append((ply, state, move))
+    return found
 
 
 def summarize(moves: Sequence[ReviewedMove], players: int) -> list[PlayerSummary]:
@@ -452,77 +485,135 @@ def review_game(
     ConquianError
         If the engine is unknown.
     """
+    return review_steps(
+        _steps(start, moves),
+        start.rules,
+        samples=samples,
+        seed=seed,
+        time_limit=time_limit,
+        node_budget=node_budget,
+        progress=progress,
+        engine=engine,
+    )
+
+
+def review_steps(
+    steps: Sequence[tuple[GameState, SeenMove]],
+    rules: Rules,
+    *,
+    seat: int | None = None,
+    samples: int | None = DEFAULT_REVIEW_SAMPLES,
+    seed: int = 0,
+    time_limit: float = DEFAULT_REVIEW_TIME_LIMIT,
+    node_budget: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    engine: str = DEFAULT_ENGINE,
+) -> GameReview:
+    """Review the decisions among ``steps`` (each move with the position it was played in); see
+    :func:`review_game`, whose loop this is.
+
+    Parameters
+    ----------
+    steps : sequence of (GameState, Move)
+        The moves in order, with the position before each: every hand known, or the views of
+        one player (a view record, :attr:`analyzer.formats.records.Replay.states`).
+    rules : Rules
+        The deal's rules.
+    seat : int, optional
+        Review only this seat's decisions (a view record: the viewer's, the only hand known).
+    samples, seed, time_limit, node_budget, progress, engine
+        As :func:`review_game`; the decision at ply ``k`` is evaluated with seed ``seed + k``.
+
+    Returns
+    -------
+    GameReview
+    """
     begin = time.perf_counter()
-    plies = set(decisions(start, moves))
-    total = len(plies)
+    found = _decisions(steps, seat)
+    total = len(found)
     if progress is not None:
         progress(0, total)
     reviewed: list[ReviewedMove] = []
     limited = 0
-    state = start
-    for ply, move in enumerate(moves, 1):
-        if ply in plies:
-            advice = advise(
-                state,
-                samples=samples,
-                seed=seed + ply,
-                time_limit=time_limit,
-                node_budget=node_budget,
-                extra=[move],
-                engine=engine,
-                until_decided=samples is None,
-                # Independent IS-MCTS searches for the verdict, as hint; one search when the
-                # number of iterations is given (as reviews always were).
-                searches=MCTS_SEARCHES if samples is None else 1,
-            )
-            limited += advice.time_limited
-            best = advice.estimates[0]
-            played = next(e for e in advice.estimates if e.move == move)
-            label = (
-                Label.BEST
-                if played is best
-                else label_move(
-                    best.expected,
-                    played.expected,
-                    best_win=best.win,
-                    played_win=played.win,
-                    best_loss=best.loss,
-                    played_loss=played.loss,
-                )
-            )
-            # A move labelled best is the best shown, with its own figures: v3 ranks by visits,
-            # so a played move tried less often may have the higher mean, and 'best' must not
-            # name the played move beside the first move's win chance.
-            shown = played if label is Label.BEST else best
-            reviewed.append(
-                ReviewedMove(
-                    ply,
-                    state.to_act,
-                    move,
-                    shown.move,
-                    shown.win,
-                    played.win,
-                    shown.expected,
-                    played.expected,
-                    label,
-                    len(advice.estimates),
-                    advice.samples,
-                )
-            )
-            if progress is not None:
-                progress(len(reviewed), total)
-        state = state.apply(move)
+    for ply, state, move in found:
+        reviewed_move, cut = _review_one(
+            state, move, ply, samples, seed, time_limit, node_budget, engine
+        )
+        limited += cut
+        reviewed.append(reviewed_move)
+        if progress is not None:
+            progress(len(reviewed), total)
+    found_engine = engine_for(engine, rules)
     return GameReview(
         reviewed,
-        summarize(reviewed, start.rules.players),
-        _most(engine_for(engine, start.rules).search) if samples is None else samples,
+        summarize(reviewed, rules.players),
+        _most(found_engine.search) if samples is None else samples,
         seed,
         time_limit,
         limited,
         time.perf_counter() - begin,
-        engine_for(engine, start.rules).name,
+        found_engine.name,
         samples is None,
+        seat,
     )
+
+
+def _review_one(
+    state: GameState,
+    move: Move,
+    ply: int,
+    samples: int | None,
+    seed: int,
+    time_limit: float,
+    node_budget: int | None,
+    engine: str,
+) -> tuple[ReviewedMove, int]:
+    """One decision reviewed (the module docstring), and 1 if the time limit cut it short."""
+    advice = advise(
+        state,
+        samples=samples,
+        seed=seed + ply,
+        time_limit=time_limit,
+        node_budget=node_budget,
+        extra=[move],
+        engine=engine,
+        until_decided=samples is None,
+        # Independent IS-MCTS searches for the verdict, as hint; one search when the
+        # number of iterations is given (as reviews always were).
+        searches=MCTS_SEARCHES if samples is None else 1,
+    )
+    best = advice.estimates[0]
+    played = next(e for e in advice.estimates if e.move == move)
+    label = (
+        Label.BEST
+        if played is best
+        else label_move(
+            best.expected,
+            played.expected,
+            best_win=best.win,
+            played_win=played.win,
+            best_loss=best.loss,
+            played_loss=played.loss,
+        )
+    )
+    # A move labelled best is the best shown, with its own figures: v3 ranks by visits,
+    # so a played move tried less often may have the higher mean, and 'best' must not
+    # name the played move beside the first move's win chance.
+    shown = played if label is Label.BEST else best
+    reviewed = ReviewedMove(
+        ply,
+        state.to_act,
+        move,
+        shown.move,
+        shown.win,
+        played.win,
+        shown.expected,
+        played.expected,
+        label,
+        len(advice.estimates),
+        advice.samples,
+    )
+    return reviewed, advice.time_limited
 
 
 def review_record(
@@ -534,8 +625,15 @@ def review_record(
     node_budget: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     engine: str = DEFAULT_ENGINE,
+    view: int | None = None,
 ) -> GameReview:
     """Review a replayed record (:func:`analyzer.formats.records.replay_lines`); see :func:`review_game`.
+
+    A view record (``replay.view``) is reviewed from its player's view: his decisions only, each
+    evaluated on what the record shows up to it.  ``view`` asks the same of a record with every
+    card known: it is first turned into that player's view record
+    (:func:`analyzer.formats.records.view_lines`), so only what he saw is used; his marks are
+    those the whole record's review gives his decisions, which is evaluated from his view too.
 
     Parameters
     ----------
@@ -543,6 +641,8 @@ def review_record(
         The record replayed: its start position and its moves.
     samples, seed, time_limit, node_budget, progress, engine
         As :func:`review_game`.
+    view : int, optional
+        Review from this seat's view only.
 
     Returns
     -------
@@ -550,12 +650,17 @@ def review_record(
 
     Raises
     ------
+    RecordError
+        If ``view`` is no seat, or ``replay`` is another player's view.
     PositionError
         If a hand the review needs is hidden.
     """
-    return review_game(
-        replay.start,
-        replay.moves,
+    if view is not None and replay.view != view:
+        replay = replay_lines(view_lines(replay, view))
+    return review_steps(
+        list(zip(replay.states, replay.moves, strict=True)),
+        replay.start.rules,
+        seat=replay.view,
         samples=samples,
         seed=seed,
         time_limit=time_limit,

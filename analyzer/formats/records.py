@@ -12,6 +12,11 @@ A record is one deal, one JSON object per line (``docs/record-format.md``)::
 ``player`` is the acting seat, ``null`` for a chance move (a turn, R10).
 The ``start`` position is authoritative: replaying never depends on the
 random generator that dealt it.
+
+A *view record* (header key ``view``) is the same deal as one player saw it: its start hides the
+other hands and the stock order, and its moves are those he saw, ``give ?`` for a pass in the
+exchange he did not see (R9); it is replayed by :class:`analyzer.core.seen.ViewPlay`, which
+checks every card a move shows against what that player knows (R1, R7).
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.core.cards import clip, format_card
-from analyzer.core.errors import ConquianError
-from analyzer.core.moves import Move, Turn, parse_move
+from analyzer.core.dealing import view as view_of
+from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.core.moves import Give, Move, Turn, parse_move
 from analyzer.core.plain import dump_position
 from analyzer.core.rules import get_rules
+from analyzer.core.seen import SeenMove, UnseenGive, ViewPlay, parse_seen_move
 from analyzer.core.state import GameState
 from analyzer.formats.jsonio import (
     TOO_DEEP,
@@ -40,8 +47,17 @@ from analyzer.formats.notation import looks_like_notation
 from analyzer.formats.position import load_position
 from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import RECORD_FORMAT, RecordHeader, RecordMove, RecordResult
+from analyzer.solver.why import explain
 
-__all__ = ["FORMAT", "RecordError", "Replay", "record_lines", "replay_file", "replay_lines"]
+__all__ = [
+    "FORMAT",
+    "RecordError",
+    "Replay",
+    "record_lines",
+    "replay_file",
+    "replay_lines",
+    "view_lines",
+]
 
 FORMAT = RECORD_FORMAT
 
@@ -61,18 +77,38 @@ class Replay:
     final : GameState
         The position after the last move.
     moves : list of Move
-        The moves in order.
+        The moves in order; in a view record a pass the viewer did not see is an
+        :class:`~analyzer.core.seen.UnseenGive`.
     header : dict
         The first line of the record.
     finished : bool
         True when the deal is over.
+    view : int or None
+        The seat whose view the record is (``start`` and ``states`` are his views), ``None``
+        for a record with every card known.
+    states : list of GameState
+        The position before each move (``states[k]`` before ``moves[k]``).
     """
 
     start: GameState
     final: GameState
-    moves: list[Move] = field(default_factory=list)
+    moves: list[SeenMove] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
+    view: int | None = None
+    states: list[GameState] = field(default_factory=list)
+
+    def full_moves(self) -> list[Move]:
+        """The moves of a record with every card known.
+
+        Raises
+        ------
+        RecordError
+            If this is a view record, in which a pass may be unseen (R9).
+        """
+        if self.view is not None:
+            raise RecordError(f"this is player {self.view}'s view of the deal, not a record with every card known")
+        return [m for m in self.moves if not isinstance(m, UnseenGive)]
 
 
 def _result(state: GameState) -> dict[str, Any]:
@@ -81,24 +117,27 @@ def _result(state: GameState) -> dict[str, Any]:
 
 def record_lines(
     start: GameState,
-    moves: Iterable[tuple[int | None, Move]],
+    moves: Iterable[tuple[int | None, SeenMove]],
     final: GameState | None = None,
     *,
     seed: int | None = None,
     players: list[str] | None = None,
+    view: int | None = None,
 ) -> list[str]:
     """The lines of a record: header, one line per move, and the result if the deal is over.
 
     Parameters
     ----------
     start : GameState
-        The deal, with known hands and stock order.
+        The deal, with known hands and stock order (a view record: the player's view).
     moves : iterable of (player or None, Move)
         The moves in order with the acting seat (``None`` for a turn).
     final : GameState, optional
         The last position; adds the result line when it is over.
     seed, players : optional
         Kept in the header for information.
+    view : int, optional
+        The seat whose view this is: a view record (header key ``view``).
 
     Returns
     -------
@@ -114,6 +153,9 @@ def record_lines(
         "players": players,
         "start": dump_position(start),
     }
+    if view is not None:
+        header = {"format": FORMAT, "version": 1, "variant": start.rules.name, "view": view,
+                  "seed": seed, "players": players, "start": dump_position(start)}  # fmt: skip
     lines = [json.dumps(header, ensure_ascii=False, allow_nan=False)]
     count = 0
     for count, (player, move) in enumerate(moves, 1):
@@ -184,6 +226,9 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
     # Keys and types first, with their path ("unknown key 'stok' in start; did you mean
     # 'stock'?", as for the other keys of the start).
     _shape(RecordHeader, entry, number, "the header")
+    viewer = entry.get("view")
+    if viewer is not None:
+        return _view_header(entry, number, viewer)
     if not isinstance(start_data.get("stock"), list):
         # The position's own checks come first (a misspelt key such as "stok" is named as
         # one), then the record's stock rule.
@@ -204,6 +249,29 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             f"line {number}: the start position hides player {hidden[0]}'s hand; a record starts "
             "with every hand known (docs/record-format.md)"
         )
+    _check_header_names(entry, number, start)
+    return Replay(start, start, [], entry)
+
+
+def _view_header(entry: dict[str, Any], number: int, viewer: int) -> Replay:
+    """The header of a view record: its start is ``viewer``'s view (his hand, the other hands
+    and the stock as counts), replayed by :class:`~analyzer.core.seen.ViewPlay`."""
+    if isinstance(entry["start"].get("stock"), list):
+        raise RecordError(
+            f"line {number}: player {viewer}'s view hides the stock order: give the start's "
+            "stock as its count (docs/record-format.md)"
+        )
+    try:
+        start = load_position(entry["start"])
+        ViewPlay.start(start, viewer)
+    except ConquianError as exc:
+        raise RecordError(f"line {number}: bad start position: {exc}") from None
+    _check_header_names(entry, number, start)
+    return Replay(start, start, [], entry, view=viewer)
+
+
+def _check_header_names(entry: dict[str, Any], number: int, start: GameState) -> None:
+    """The header's ``variant`` and ``players`` agree with the start position."""
     if "variant" in entry:
         # Read as a position's variant is: in any case ("Classic" is classic), and an unknown
         # name is reported as unknown, not as a mismatch with the start position.
@@ -223,7 +291,6 @@ def _header(entry: dict[str, Any], number: int) -> Replay:
             f"player{'' if len(players) == 1 else 's'} but "
             f"{start.rules.name} is played by {start.rules.players}"
         )
-    return Replay(start, start, [], entry)
 
 
 def _check_result(entry: dict[str, Any], number: int, state: GameState, moves: int) -> None:
@@ -261,6 +328,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     """
     replay: Replay | None = None
     state: GameState | None = None
+    play: ViewPlay | None = None  # a view record's deal, as its player saw it
     seen_result = False
     lines = iter(lines)  # the rest is read at once if the first line is not a whole object
     for number, raw in enumerate(lines, 1):
@@ -293,6 +361,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         if replay is None:
             replay = _header(entry, number)
             state = replay.start
+            if replay.view is not None:
+                play = ViewPlay.start(state, replay.view)
             continue
         assert state is not None
         if seen_result:
@@ -311,7 +381,11 @@ def replay_lines(lines: Iterable[str]) -> Replay:
         if "n" in entry and entry["n"] != n:
             raise RecordError(f"line {number}: move number {json_text(entry['n'])} should be {n}")
         try:
-            move = parse_move(move_text, state.rules.labels)
+            move: SeenMove = (
+                parse_move(move_text, state.rules.labels)
+                if play is None
+                else parse_seen_move(move_text, state.rules.labels)
+            )
         except ConquianError as exc:
             raise RecordError(f"line {number} (move {n}): {exc}") from None
         acting = None if state.is_chance_node() else state.current_player()
@@ -321,8 +395,14 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                 f"{json_text(entry['player'])}{' (a chance move)' if entry['player'] is None else ''}, but "
                 f"{'chance' if acting is None else f'player {acting}'} acts here"
             )
+        before = state
         try:
-            state = state.apply(move)
+            if play is None:
+                assert not isinstance(move, UnseenGive)
+                state = state.apply(move)
+            else:
+                play = _seen_apply(play, move)
+                state = play.state
         except ConquianError as exc:
             hint = ""
             if isinstance(move, Turn) and state.is_chance_node() and state.stock:
@@ -333,11 +413,68 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             written = "" if move.text(state.rules.labels) == " ".join(move_text.split()) else f" {clip(move_text)!r}"
             raise RecordError(f"line {number} (move {n}){written}: {exc}{hint}") from None
         replay.moves.append(move)
+        replay.states.append(before)
         replay.final = state
     if replay is None:
         raise RecordError("the record is empty")
     replay.finished = replay.final.is_terminal()
     return replay
+
+
+def _seen_apply(play: ViewPlay, move: SeenMove) -> ViewPlay:
+    """``play.apply(move)``; an illegal move's message gives the rule facts that forbid it
+    (:func:`analyzer.solver.why.explain` on a world consistent with the view)."""
+    try:
+        return play.apply(move)
+    except IllegalMoveError as exc:
+        if not str(exc).startswith("illegal move"):
+            raise  # the view decided it, and the message says why
+        try:
+            world = play.world(move)
+        except ConquianError:
+            raise exc from None
+        facts = explain(world, move.text(world.rules.labels)).facts
+        if play.acting() != play.viewer:
+            # The acting hand is hidden: the world's filling says nothing of what he holds.
+            facts = tuple(f for f in facts if "not yours" not in f)
+        if not facts:
+            raise
+        raise IllegalMoveError(f"{exc}: {'; '.join(facts)}") from None
+
+
+def view_lines(replay: Replay, viewer: int) -> list[str]:
+    """The record ``replay`` as player ``viewer`` saw it: a view record (docs/record-format.md).
+
+    Its start is his view of the start (:func:`analyzer.core.dealing.view`), its moves those he
+    saw, with ``give ?`` for each pass in the exchange made face down between two other players
+    (R9); the seed, which would deal the hidden cards again, is left out.
+
+    Raises
+    ------
+    RecordError
+        If ``viewer`` is no seat, or ``replay`` is another player's view.
+    """
+    rules = replay.start.rules
+    if not 0 <= viewer < rules.players:
+        raise RecordError(f"no player {viewer} in {rules.name} (players 0 to {rules.players - 1})")
+    if replay.view is not None and replay.view != viewer:
+        raise RecordError(
+            f"this record is player {replay.view}'s view: it hides player {viewer}'s hand"
+        )
+    giver = (viewer - 1) % rules.players
+    moves: list[tuple[int | None, SeenMove]] = []
+    for state, move in zip(replay.states, replay.moves, strict=True):
+        acting = None if state.is_chance_node() else state.to_act
+        hidden = isinstance(move, Give) and acting not in (viewer, giver)
+        moves.append((acting, UnseenGive() if hidden else move))
+    try:
+        start = view_of(replay.start, viewer)
+        ViewPlay.start(start, viewer)
+    except PositionError as exc:
+        raise RecordError(str(exc)) from None
+    return record_lines(
+        start, moves, replay.final, players=replay.header.get("players"), view=viewer
+    )
 
 
 def replay_file(path: str | Path) -> Replay:

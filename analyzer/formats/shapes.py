@@ -333,7 +333,7 @@ class PositionWrapper(_Shape):
 class RecordHeader(_Shape):
     """The first line of a game record (docs/record-format.md)."""
 
-    nullable_keys = frozenset({"seed", "players"})
+    nullable_keys = frozenset({"seed", "players", "view"})
 
     model_config = ConfigDict(title="Conquian game record: header line")
 
@@ -344,7 +344,15 @@ class RecordHeader(_Shape):
     players: list[str | None] | None = Field(
         default=None, description="Information only: who played each seat."
     )
-    start: Position = Field(description="The dealt position, with every hand and the stock order.")
+    view: Seat | None = Field(
+        default=None,
+        description="A view record: the seat whose view it is (his hand known, the other hands "
+        "and the stock order hidden, moves as he saw them; docs/record-format.md).",
+    )
+    start: Position = Field(
+        description="The dealt position, with every hand and the stock order; in a view record, "
+        "the viewer's view of it (his hand, the other hands and the stock as counts)."
+    )
 
 
 class MatchHeader(_Shape):

@@ -29,7 +29,7 @@ from analyzer.core.state import GameState
 from analyzer.formats.matches import replay_any
 from analyzer.formats.notation import format_notation
 from analyzer.formats.position import load_position
-from analyzer.formats.records import record_lines
+from analyzer.formats.records import Replay, record_lines
 from analyzer.service.results import review_data
 
 __all__ = [
@@ -248,23 +248,22 @@ def play_data(
     return data
 
 
-def replay_plies(start: GameState, moves: list[Move]) -> list[dict[str, Any]]:
-    """Every move played from ``start``: ``ply`` (from 1), ``player`` (``None`` for a turn,
-    R10), ``move`` and the ``before`` and ``after`` positions' notation."""
-    state = start
-    lab = state.rules.labels
+def replay_plies(replay: Replay, labels: Labels | None = None) -> list[dict[str, Any]]:
+    """Every move of ``replay``: ``ply`` (from 1), ``player`` (``None`` for a turn, R10),
+    ``move`` and the ``before`` and ``after`` positions' notation (a view record: the viewer's
+    views), cards in ``labels`` (the record's own by default)."""
+    states = [relabel(s, labels) for s in (*replay.states, replay.final)]
+    lab = states[0].rules.labels
     plies = []
-    for ply, move in enumerate(moves, 1):
-        before = format_notation(state)
-        player = None if state.is_chance_node() else state.to_act
-        state = state.apply(move, check=False)
+    for ply, move in enumerate(replay.moves, 1):
+        before, after = states[ply - 1], states[ply]
         plies.append(
             {
                 "ply": ply,
-                "player": player,
+                "player": None if before.is_chance_node() else before.to_act,
                 "move": move.text(lab),
-                "before": before,
-                "after": format_notation(state),
+                "before": format_notation(before),
+                "after": format_notation(after),
             }
         )
     return plies
@@ -468,7 +467,7 @@ def review_request_data(
     )
     start = relabel(replay.start, labels)
     data = review_data(result, start.rules.labels)
-    data["plies"] = replay_plies(start, replay.moves)
+    data["plies"] = replay_plies(replay, labels)
     data["players"] = replay.header.get("players")
     data["variant"] = start.rules.name
     if match_info is not None:

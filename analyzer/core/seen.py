@@ -1,0 +1,326 @@
+"""A deal followed from one player's view: the moves he saw, checked against what he knows.
+
+The *viewer* knows his own hand, every layout, the dead cards, the centre card, the hand counts
+and, in the exchange, the card he passed and the one he received (R9); the other hands and the
+stock order are hidden (:func:`analyzer.core.dealing.view`).  Every move he sees is public but
+the other players' passes in the exchange, which he writes ``give ?`` (:class:`UnseenGive`).  A
+move he sees can name cards that were hidden until then: the hand cards of a take or hand-only
+meld and the card paid (R13, R16), a lay-in's pay (R14), a turned card (R10).
+
+:meth:`ViewPlay.apply` plays such a move.  Every card it shows must be one the viewer has not
+seen elsewhere (R1): not in his hand, not on the table, not a card he passed to another player;
+the acting player must hold that many cards (R7); and the move must be legal for some hand
+consistent with the view.  Legality is the engine's (:meth:`GameState.is_legal`), asked on a
+*world* in which each hidden hand holds its known cards (the cards the move shows, the card the
+viewer passed it) and is filled up to its count with other unseen cards: what is legal for the
+shown cards does not depend on the filling, which never leaves the world.  The state that comes
+back is the viewer's next view, equal to ``view(full_state, viewer)`` of the full deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.core.cards import FULL_DECK, Labels, format_card, iter_mask
+from analyzer.core.dealing import view
+from analyzer.core.errors import IllegalMoveError, PositionError
+from analyzer.core.melds import cards_of
+from analyzer.core.moves import Give, LayIn, Meld, Move, Take, Turn, parse_move
+from analyzer.core.offers import Phase
+from analyzer.core.state import GameState
+
+__all__ = ["SeenMove", "UnseenGive", "ViewPlay", "exchange_order", "parse_seen_move"]
+
+
+@dataclass(frozen=True, slots=True)
+class UnseenGive:
+    """Another player's pass in the exchange, which the viewer did not see (R9): ``give ?``."""
+
+    def text(self, labels: Labels = Labels.FRENCH) -> str:
+        """The move's text, ``give ?``."""
+        return "give ?"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+SeenMove = Move | UnseenGive
+"""A move as the viewer saw it."""
+
+
+def parse_seen_move(text: str, labels: Labels | None = Labels.FRENCH) -> SeenMove:
+    """Read a move as a view record writes it: :func:`~analyzer.core.moves.parse_move`, or
+    ``give ?`` for a pass the viewer did not see (R9).
+
+    Raises
+    ------
+    InvalidMoveError
+        If the text is not a move.
+    """
+    if isinstance(text, str) and "".join(text.split()).lower() == "give?":
+        return UnseenGive()
+    return parse_move(text, labels)
+
+
+def exchange_order(state: GameState) -> list[int]:
+    """The seats in the order they choose their pass: from the player after the dealer (R9)."""
+    n = state.rules.players
+    return [(state.dealer + 1 + k) % n for k in range(n)]
+
+
+def _chosen(state: GameState) -> list[int]:
+    """The seats that have chosen their pass so far (R9: in turn order, before the one to act)."""
+    if state.phase is not Phase.EXCHANGE:
+        return []
+    order = exchange_order(state)
+    return order[: order.index(state.to_act)]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewPlay:
+    """A deal from ``viewer``'s view, played one seen move at a time (module docstring).
+
+    Attributes
+    ----------
+    state : GameState
+        The viewer's view: his hand known, the other hands hidden, the stock order unknown.
+    viewer : int
+    received : int or None
+        In the exchange: the card the player before the viewer has chosen to pass him (R9),
+        known to the viewer only once the passes are made (not in ``state`` until then).
+    """
+
+    state: GameState
+    viewer: int
+    received: int | None = None
+
+    @classmethod
+    def start(cls, state: GameState, viewer: int) -> ViewPlay:
+        """Begin at ``state`` as ``viewer`` sees it.
+
+        Raises
+        ------
+        PositionError
+            If ``viewer`` is no seat, his hand is hidden, another hand or the stock order is
+            given, or the exchange is past the choice of the player who passes to him (his card
+            cannot be known, R9).
+        """
+        n = state.rules.players
+        if not 0 <= viewer < n:
+            raise PositionError(f"no player {viewer} in {state.rules.name} (players 0 to {n - 1})")
+        if state.hands[viewer] is None:
+            raise PositionError(f"the view's player {viewer} must list his hand")
+        shown = [p for p, hand in enumerate(state.hands) if hand is not None and p != viewer]
+        if shown:
+            raise PositionError(
+                f"player {viewer}'s view hides the other hands: give player {shown[0]}'s hand as "
+                "its count of cards"
+            )
+        if state.stock is not None:
+            raise PositionError(f"player {viewer}'s view hides the stock order: give the stock as its count")
+        giver = (viewer - 1) % n
+        if giver in _chosen(state) and (not state.gifts or state.gifts[giver] is None):
+            raise PositionError(
+                f"the view starts in the exchange after player {giver} chose the card he passes "
+                f"to player {viewer}, which it cannot name (R9): start before or after the exchange"
+            )
+        received = state.gifts[giver] if giver in _chosen(state) and state.gifts else None
+        return cls(view(state, viewer), viewer, received)
+
+    # ------------------------------------------------------------------ facts
+    def acting(self) -> int | None:
+        """The seat that acts next, ``None`` at a turn of the stock (R10) or at the end."""
+        state = self.state
+        if state.phase in (Phase.TURN, Phase.OVER):
+            return None
+        return state.to_act
+
+    def unseen(self) -> int:
+        """Mask of the cards the viewer has not seen: not his, not on the table (R1)."""
+        return FULL_DECK & ~self.state.hand(self.viewer) & ~self.state.table_mask()
+
+    def held(self) -> dict[int, int]:
+        """Cards the viewer knows to be in a hidden hand: the card he passed in the exchange,
+        until it is shown (R9)."""
+        state, n = self.state, self.state.rules.players
+        out: dict[int, int] = {}
+        card = state.gave[self.viewer] if state.gave else None
+        if card is not None and self.unseen() >> card & 1:
+            out[(self.viewer + 1) % n] = 1 << card
+        return out
+
+    def where(self, card: int) -> str | None:
+        """Where the viewer has seen ``card`` (``"in your hand"``, ``"in player 1's layout"``,
+        ``"dead"``, ...), or ``None`` if he has not: it may be anywhere hidden."""
+        state = self.state
+        if state.hand(self.viewer) >> card & 1:
+            return f"in your hand (player {self.viewer})"
+        for p, layout in enumerate(state.layouts):
+            if cards_of(layout) >> card & 1:
+                return f"in player {p}'s layout"
+        if card in state.dead:
+            return "a dead card"
+        if state.centre is not None and state.centre.card == card:
+            return "the centre card"
+        for p, mask in self.held().items():
+            if mask >> card & 1:
+                return f"in player {p}'s hand: you passed it to him in the exchange (R9)"
+        return None
+
+    def shown_cards(self, move: SeenMove) -> int:
+        """The cards ``move`` takes from the acting player's hand: a take's new hand cards and
+        its pay (R13), a lay-in's pay (R14), a hand-only meld (R16), a pass in the exchange (R9),
+        or the turned card (R10)."""
+        state = self.state
+        if isinstance(move, Turn | Give):
+            return 1 << move.card
+        if isinstance(move, Meld):
+            return move.meld
+        if isinstance(move, Take | LayIn) and state.centre is not None:
+            player = state.to_act
+            old = cards_of(state.layouts[player]) | 1 << state.centre.card
+            mask = cards_of(move.layout) & ~old
+            if move.pay is not None:
+                mask |= 1 << move.pay
+            return mask
+        return 0
+
+    # ------------------------------------------------------------------ moves
+    def apply(self, move: SeenMove) -> ViewPlay:
+        """The view after ``move``, checked against what the viewer knows (module docstring).
+
+        Raises
+        ------
+        IllegalMoveError
+            If the move shows a card the viewer has seen elsewhere (R1), more hand cards than
+            the acting player holds (R7), a pass in the exchange that the viewer could not see
+            or one he must have seen (R9), or is illegal for every hand consistent with the
+            view (R8-R19); the message names the card or the rule.
+        """
+        world = self.world(move)
+        state = self.state
+        real = self._engine_move(move, world)
+        if not world.is_legal(real):
+            raise IllegalMoveError(
+                f"illegal move {move.text(state.rules.labels)!r} in this position ({state.describe()})"
+            )
+        after = world.apply(real, check=False)
+        received = self.received
+        if state.phase is Phase.EXCHANGE and isinstance(move, Give) and state.to_act == self._giver():
+            received = move.card
+        if after.phase is not Phase.EXCHANGE:
+            received = None
+        return ViewPlay(view(after, self.viewer), self.viewer, received)
+
+    def world(self, move: SeenMove) -> GameState:
+        """A full state consistent with the view in which ``move``'s shown cards are in the acting
+        player's hand (for the engine's legality and for explanations).
+
+        Raises
+        ------
+        IllegalMoveError
+            As :meth:`apply`, for what the view alone decides (cards seen elsewhere, counts,
+            unseen passes).
+        """
+        state, labels = self.state, self.state.rules.labels
+        acting = self.acting()
+        shown = self.shown_cards(move)
+        if state.phase is Phase.EXCHANGE:
+            self._check_pass(move)
+        elif isinstance(move, UnseenGive):
+            raise IllegalMoveError("'give ?' is a pass in the exchange, and there is none now (R9)")
+        if acting != self.viewer or isinstance(move, Turn):
+            for card in iter_mask(shown):
+                where = self.where(card)
+                if where is not None and not self._holds(acting, card):
+                    who = "turned" if isinstance(move, Turn) else f"shown by player {acting}"
+                    raise IllegalMoveError(
+                        f"{format_card(card, labels)} cannot be {who}: it is {where} (R1: each card is in one place)"
+                    )
+        need: dict[int, int] = dict(self.held())
+        avoid = 0
+        if isinstance(move, Turn):
+            avoid = shown
+        elif acting is not None and acting != self.viewer:
+            need[acting] = need.get(acting, 0) | shown
+            if shown.bit_count() > state.counts[acting]:
+                raise IllegalMoveError(
+                    f"player {acting} holds {state.counts[acting]} "
+                    f"card{'' if state.counts[acting] == 1 else 's'} and this move shows "
+                    f"{shown.bit_count()} from his hand (R7)"
+                )
+        if state.phase is Phase.EXCHANGE and self.received is not None:
+            giver = self._giver()
+            need[giver] = need.get(giver, 0) | 1 << self.received
+        return self._filled(need, avoid)
+
+    # --------------------------------------------------------------- helpers
+    def _giver(self) -> int:
+        """The player who passes to the viewer in the exchange (R9)."""
+        return (self.viewer - 1) % self.state.rules.players
+
+    def _holds(self, player: int | None, card: int) -> bool:
+        """True when ``card`` is known to be in ``player``'s hidden hand (the viewer's pass)."""
+        return player is not None and bool(self.held().get(player, 0) >> card & 1)
+
+    def _check_pass(self, move: SeenMove) -> None:
+        """In the exchange: the viewer writes his own pass and the one made to him, ``give ?``
+        for the others (R9)."""
+        acting = self.state.to_act
+        if acting == self.viewer:
+            if isinstance(move, UnseenGive):
+                raise IllegalMoveError(f"you are player {acting}: name the card you pass (R9)")
+            return
+        if isinstance(move, UnseenGive):
+            if acting == self._giver():
+                raise IllegalMoveError(
+                    f"player {acting} passes his card to you (player {self.viewer}): name it, as "
+                    "you saw it when the passes were made (R9)"
+                )
+            return
+        if isinstance(move, Give) and acting != self._giver():
+            nxt = (acting + 1) % self.state.rules.players
+            raise IllegalMoveError(
+                f"player {acting} passes his card to player {nxt}, face down: you (player "
+                f"{self.viewer}) cannot have seen it; write 'give ?' (R9)"
+            )
+
+    def _engine_move(self, move: SeenMove, world: GameState) -> Move:
+        """The engine's move for ``move`` in ``world``: an unseen pass is one of the filled cards."""
+        if isinstance(move, UnseenGive):
+            hand = world.hand(world.to_act)
+            return Give(next(iter_mask(hand)))
+        return move
+
+    def _filled(self, need: dict[int, int], avoid: int) -> GameState:
+        """The world: each hidden hand holds its needed cards and is filled up to its count with
+        the lowest unseen cards not needed elsewhere and not in ``avoid``; the hidden passes of
+        the players who have chosen are cards of their hands."""
+        state = self.state
+        hands = list(state.hands)
+        placed = 0
+        for q, mask in need.items():
+            hands[q] = mask
+            placed |= mask
+        free = self.unseen() & ~placed & ~avoid
+        for q, hand in enumerate(state.hands):
+            if hand is not None:
+                continue
+            mine = hands[q] or 0
+            for card in iter_mask(free):
+                if mine.bit_count() >= state.counts[q]:
+                    break
+                mine |= 1 << card
+                free &= ~(1 << card)
+            if mine.bit_count() != state.counts[q]:
+                raise PositionError("the view's hand counts do not fit the cards it has not seen (R1, R7)")
+            hands[q] = mine
+        world = state.evolve(hands=tuple(hands))
+        if state.phase is Phase.EXCHANGE:
+            gifts = list(state.gifts or (None,) * state.rules.players)
+            for q in _chosen(state):
+                if gifts[q] is None:
+                    known = self.received if q == self._giver() else None
+                    gifts[q] = known if known is not None else next(iter_mask(hands[q] or 0))
+            world = world.evolve(gifts=tuple(gifts))
+        return world
