@@ -95,6 +95,10 @@ def _labels_option(default: str) -> Any:
 LabelsOpt = Annotated[Labels | None, _labels_option("those of the input")]
 VariantLabelsOpt = Annotated[Labels | None, _labels_option("the variant's")]
 """``--labels`` of a command without an input to take labels from (deal, play, simulate)."""
+RecordLabelsOpt = Annotated[
+    Labels | None, _labels_option("those of the input (the record), or the variant's when entering a game")
+]
+"""``--labels`` of ``record``, which reads a record or enters a new deal."""
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace an existing output file.")]
 BudgetOpt = Annotated[
     int,

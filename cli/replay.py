@@ -49,11 +49,13 @@ def replay(
         "finished": result.finished,
         "winner": final.winner if result.finished else None,
         "final": final.describe(),
+        "view": result.view,
     }
     if as_json:
         emit(data)
         return
-    out.print(f"Valid record: {counted(len(result.moves), 'move')}, {final.rules.title}.")
+    seen = "" if result.view is None else f" from player {result.view}'s view"
+    out.print(f"Valid record{seen}: {counted(len(result.moves), 'move')}, {final.rules.title}.")
     if result.finished:
         out.print(
             "Outcome: " + ("draw" if final.winner is None else f"player {final.winner} won") + "."

@@ -17,6 +17,7 @@ from analyzer.analysis.review import (
 )
 from analyzer.core.cards import counted
 from analyzer.formats.matches import MatchReplay, replay_any
+from analyzer.formats.records import Replay
 from analyzer.service.results import review_data
 from cli.boundary import usage
 from cli.console import emit, out
@@ -91,6 +92,18 @@ def review(
         ),
     ] = None,
     engine: EngineOpt = DEFAULT_ENGINE,
+    viewer: Annotated[
+        int | None,
+        typer.Option(
+            "--view",
+            min=0,
+            metavar="P",
+            help="Review player P's decisions from his view only: the record as he saw it "
+            "(conquian record --view P), each decision on what it showed by then. A view "
+            "record is reviewed so by itself.",
+            show_default=False,
+        ),
+    ] = None,
     svg: Annotated[
         str | None,
         typer.Option(
@@ -126,6 +139,8 @@ def review(
             replays, match = [replays[deal - 1]], None  # one deal, reviewed as a game
         if match is not None and svg is not None:
             usage("--svg plots one game: give --deal K with a match record")
+        for replay in replays:
+            _check_view(replay, viewer)
         if budget is not None and searching_engine(engine, replays[0].start).name == "v3":
             usage(
                 "--budget counts the positions of engines v2 and v1; this game is reviewed by v3 "
@@ -138,6 +153,7 @@ def review(
             for replay in replays:
                 result = review_record(
                     replay,
+                    view=viewer,
                     samples=samples,
                     seed=seed,
                     time_limit=time_limit,
@@ -160,6 +176,15 @@ def review(
         _print(*reviews[0], svg, plies=len(replays[0].moves))
 
 
+def _check_view(replay: Replay, viewer: int | None) -> None:
+    """``--view P`` names a seat of the deal, and of a view record only its own viewer."""
+    n = replay.start.rules.players
+    if viewer is not None and viewer >= n:
+        usage(f"--view {viewer}: {replay.start.rules.name} here is played by {n} (players 0 to {n - 1})")
+    if viewer is not None and replay.view is not None and viewer != replay.view:
+        usage(f"--view {viewer}: this record is player {replay.view}'s view; it hides player {viewer}'s hand")
+
+
 def _print_match(
     match: MatchReplay, reviews: list[tuple[GameReview, dict[str, Any]]], as_json: bool
 ) -> None:
@@ -178,6 +203,12 @@ def _print_match(
 
 def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: int) -> None:
     width = max(out.width, 40)
+    if result.view is not None:
+        out.print(
+            f"From player {result.view}'s view: his decisions only, each evaluated on what the "
+            "record showed him by then.",
+            markup=False,
+        )
     for line in table_lines(result, data, width):
         out.print(line, markup=False, soft_wrap=True)
     if not result.moves and plies == 0:  # a record of no moves: not "every move was forced"
@@ -198,6 +229,8 @@ def _print(result: GameReview, data: dict[str, Any], svg: str | None, *, plies: 
     heads = ["seat", "accuracy", *[str(label) for label in Label]]
     out.print(" ".join(heads), markup=False, soft_wrap=True)
     for entry in data["summary"]:
+        if result.view is not None and entry["player"] != result.view:
+            continue
         accuracy = "-" if entry["accuracy"] is None else f"{entry['accuracy']:.1f}"
         cells = [str(entry["player"]), accuracy, *[str(entry[str(label)]) for label in Label]]
         out.print(" ".join(f"{c:>{len(h)}}" for c, h in zip(cells, heads, strict=True)), markup=False, soft_wrap=True)

@@ -26,7 +26,8 @@ from analyzer.core.dealing import view
 from analyzer.core.errors import IllegalMoveError, PositionError
 from analyzer.core.melds import cards_of
 from analyzer.core.moves import Give, LayIn, Meld, Move, Take, Turn, parse_move
-from analyzer.core.offers import Phase
+from analyzer.core.offers import Offer, Phase
+from analyzer.core.rules import Exchange, Rules
 from analyzer.core.state import GameState
 
 __all__ = ["SeenMove", "UnseenGive", "ViewPlay", "exchange_order", "parse_seen_move"]
@@ -126,6 +127,71 @@ class ViewPlay:
             )
         received = state.gifts[giver] if giver in _chosen(state) and state.gifts else None
         return cls(view(state, viewer), viewer, received)
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        viewer: int,
+        hand: int,
+        dealer: int | None = None,
+        upcard: int | None = None,
+    ) -> ViewPlay:
+        """A new deal as ``viewer`` sees it: his ``hand`` dealt (R8), the upcard turned where
+        the rules turn one (R10a), the other hands and the stock hidden.
+
+        Parameters
+        ----------
+        rules : Rules
+        viewer : int
+        hand : int
+            His cards (a mask of exactly ``rules.hand_size`` cards).
+        dealer : int, optional
+            The dealer; the last player by default (as a position's).
+        upcard : int, optional
+            The card the dealer turned up, required where ``rules.upcard`` (R10a).
+
+        Raises
+        ------
+        PositionError
+            If a seat is out of range, the hand has the wrong number of cards, the upcard is
+            missing, given where the rules turn none, or one of his cards.
+        """
+        n = rules.players
+        dealer = n - 1 if dealer is None else dealer
+        for name, seat in (("player", viewer), ("dealer", dealer)):
+            if not 0 <= seat < n:
+                raise PositionError(f"no {name} {seat} in {rules.name} (players 0 to {n - 1})")
+        if hand.bit_count() != rules.hand_size:
+            raise PositionError(
+                f"a hand in {rules.name} has {rules.hand_size} cards, got {hand.bit_count()} (R8)"
+            )
+        centre = None
+        if rules.upcard:
+            if upcard is None:
+                raise PositionError(f"{rules.name} turns up a card at the deal: name it (R10a)")
+            if hand >> upcard & 1:
+                raise PositionError(f"the upcard {format_card(upcard, rules.labels)} is in your hand (R1)")
+            centre = Offer(upcard, "upcard", dealer)
+        elif upcard is not None:
+            raise PositionError(f"{rules.name} turns up no card at the deal (R10a)")
+        exchange = rules.exchange is not Exchange.NONE
+        stock = 40 - n * rules.hand_size - (centre is not None)
+        state = GameState(
+            rules=rules,
+            dealer=dealer,
+            hands=tuple(hand if p == viewer else None for p in range(n)),
+            counts=(rules.hand_size,) * n,
+            layouts=((),) * n,
+            stock=None,
+            stock_count=stock,
+            dead=(),
+            centre=centre,
+            to_act=(dealer + 1) % n,
+            phase=Phase.EXCHANGE if exchange else Phase.TURN if centre is None else Phase.OFFER,
+            gifts=(None,) * n if exchange else (),
+        )
+        return cls.start(state, viewer)
 
     # ------------------------------------------------------------------ facts
     def acting(self) -> int | None:

@@ -53,6 +53,7 @@ __all__ = [
     "FORMAT",
     "RecordError",
     "Replay",
+    "play_seen",
     "record_lines",
     "replay_file",
     "replay_lines",
@@ -401,7 +402,7 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                 assert not isinstance(move, UnseenGive)
                 state = state.apply(move)
             else:
-                play = _seen_apply(play, move)
+                play = play_seen(play, move)
                 state = play.state
         except ConquianError as exc:
             hint = ""
@@ -421,9 +422,15 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     return replay
 
 
-def _seen_apply(play: ViewPlay, move: SeenMove) -> ViewPlay:
+def play_seen(play: ViewPlay, move: SeenMove) -> ViewPlay:
     """``play.apply(move)``; an illegal move's message gives the rule facts that forbid it
-    (:func:`analyzer.solver.why.explain` on a world consistent with the view)."""
+    (:func:`analyzer.solver.why.explain` on a world consistent with the view).
+
+    Raises
+    ------
+    IllegalMoveError
+        As :meth:`analyzer.core.seen.ViewPlay.apply`, with the facts.
+    """
     try:
         return play.apply(move)
     except IllegalMoveError as exc:

@@ -19,17 +19,18 @@ from analyzer.analysis.puzzles import Puzzle, load_puzzle
 from analyzer.analysis.review import review_record
 from analyzer.bots.deals import deal_position
 from analyzer.bots.registry import check_bot, installed_bot
-from analyzer.core.cards import Labels, format_card, format_mask, parse_card
+from analyzer.core.cards import Labels, clip, format_card, format_mask, parse_card
 from analyzer.core.dealing import view
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Take, Turn, parse_move
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.rules import Rules
+from analyzer.core.seen import SeenMove, ViewPlay, parse_seen_move
 from analyzer.core.state import GameState
 from analyzer.formats.matches import replay_any
 from analyzer.formats.notation import format_notation
 from analyzer.formats.position import load_position
-from analyzer.formats.records import Replay, record_lines
+from analyzer.formats.records import Replay, play_seen, record_lines, replay_lines, view_lines
 from analyzer.service.results import review_data
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "record_data",
     "replay_plies",
     "review_request_data",
+    "view_record_data",
 ]
 
 MAX_PLIES = 400
@@ -300,6 +302,48 @@ def record_data(
     }
 
 
+def view_record_data(
+    start: GameState, texts: list[str], viewer: int, players: list[str] | None
+) -> dict[str, Any]:
+    """``record`` with ``view``: the view record (``docs/record-format.md``, View records) of
+    ``texts`` played from ``start`` as player ``viewer`` saw it, each move checked against what
+    he knows (:func:`analyzer.formats.records.play_seen`: R1, R7, R9 and the rules), with
+    ``plies`` (each move and the views before and after it) and the last view's ``position``.
+
+    Raises
+    ------
+    IllegalMoveError
+        Naming the first move (its number) that does not read or is not legal for what is known.
+    PositionError
+        If ``start`` is not a view of ``viewer`` (another hand or the stock order shown).
+    """
+    if len(texts) > MAX_PLIES:
+        raise IllegalMoveError(f"a record holds at most {MAX_PLIES} moves, got {len(texts)}")
+    play = ViewPlay.start(start, viewer)
+    history: list[tuple[int | None, SeenMove]] = []
+    states = [play.state]
+    for number, text in enumerate(texts, 1):
+        try:
+            move = parse_seen_move(text, play.state.rules.labels)
+            acting = play.acting()
+            play = play_seen(play, move)
+        except ConquianError as exc:
+            raise IllegalMoveError(f"move {number} {clip(text)!r}: {exc}") from None
+        history.append((acting, move))
+        states.append(play.state)
+    lines = record_lines(start, history, play.state, players=players, view=viewer)
+    replay = Replay(states[0], play.state, [m for _, m in history], view=viewer, states=states[:-1])
+    return {
+        "record": "\n".join(lines) + "\n",
+        "moves": len(history),
+        **_situation(play.state),
+        "notation": format_notation(play.state),
+        "position": dump_position(play.state),
+        "plies": replay_plies(replay),
+        "unseen": format_mask(play.unseen(), play.state.rules.labels),
+    }
+
+
 # ------------------------------------------------------------- bundled files
 def _bundled(kind: str) -> dict[str, str]:
     """The bundled example files of ``kind`` (positions, records, puzzles): name -> text."""
@@ -433,6 +477,7 @@ def review_request_data(
     labels: Labels | None,
     progress: Callable[[int, int], None] | None = None,
     deal: int | None = None,
+    view: int | None = None,
 ) -> dict[str, Any]:
     """``review``: the record ``text`` (JSON lines) replayed (R8-R19) and reviewed as
     ``conquian review --json`` (every decision marked by the expected result it gave up,
@@ -456,6 +501,9 @@ def review_request_data(
     elif deal is not None:
         raise ConquianError("'deal' is for a match record; this is a game record")
     replay = replays[(deal or 1) - 1]
+    if view is not None and replay.view != view:
+        # From one player's view: the record as he saw it, his decisions only.
+        replay = replay_lines(view_lines(replay, view))
     result = review_record(
         replay,
         samples=samples,
@@ -469,6 +517,7 @@ def review_request_data(
     data = review_data(result, start.rules.labels)
     data["plies"] = replay_plies(replay, labels)
     data["players"] = replay.header.get("players")
+    data["position"] = dump_position(relabel(replay.start, labels))
     data["variant"] = start.rules.name
     if match_info is not None:
         data["match"] = match_info

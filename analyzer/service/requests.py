@@ -439,10 +439,15 @@ def _record(request: dict[str, Any]) -> dict[str, Any]:
         not isinstance(players, list) or not all(isinstance(p, str) for p in players)
     ):
         raise RequestError("'players' must be a list of names", "players")
+    viewer = _int(request, "view", None, 0)
     try:
+        if viewer is not None:
+            return board.view_record_data(state, moves, viewer, players)
         return board.record_data(state, moves, players, _int(request, "seed", None, 0))
     except IllegalMoveError as exc:
         raise RequestError.about(exc, "moves") from None
+    except PositionError as exc:
+        raise RequestError.about(exc, "view") from None
 
 
 def _review(request: dict[str, Any]) -> dict[str, Any]:
@@ -463,12 +468,15 @@ def _review(request: dict[str, Any]) -> dict[str, Any]:
             labels=_labels(request),
             progress=_PROGRESS.get(),
             deal=_int(request, "deal", None, 1),
+            view=_int(request, "view", None, 0),
         )
     except RequestError:
         raise
     except ConquianError as exc:
         if str(exc).startswith(("deal ", "'deal'")):
             raise RequestError(str(exc), "deal") from None
+        if str(exc).startswith(("no player", "this record is player")):
+            raise RequestError(str(exc), "view") from None
         raise RequestError.about(exc, "record") from None
 
 
@@ -550,10 +558,10 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "deal": (_deal, frozenset({"variant", "players", "rules", "seed", "after", "dealer", "seat"})),
     "moves": (_moves, frozenset({"position"})),
     "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
-    "record": (_record, frozenset({"position", "moves", "players", "seed"})),
+    "record": (_record, frozenset({"position", "moves", "players", "seed", "view"})),
     "review": (
         _review,
-        frozenset({"record", "samples", "seed", "time_limit", "budget", "engine", "deal"}),
+        frozenset({"record", "samples", "seed", "time_limit", "budget", "engine", "deal", "view"}),
     ),
     "examples": (_examples, frozenset()),
     "variants": (_variants, frozenset()),

@@ -656,6 +656,8 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
     return {
         "moves": moves,
         "summary": summary,
+        # The seat whose view was reviewed (his decisions only), null for every seat.
+        "view": result.view,
         "settings": {
             "samples": result.samples,
             "seed": result.seed,

@@ -1,0 +1,123 @@
+"""``conquian record`` (a game entered from one player's view, or a record printed from one
+player's view), ``review --view``, and the engine's ``record`` and ``review`` with ``view``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_run import run
+from conftest import ROOT
+
+from analyzer.formats.records import replay_file, view_lines
+from cli.engine import answer as _answer
+
+FULL = ROOT / "examples" / "records" / "classic-hint-vs-greedy.jsonl"
+VIEW = ROOT / "examples" / "records" / "classic-view.jsonl"
+MEGA = ROOT / "examples" / "records" / "megajogos-view.jsonl"
+
+
+def answer(request: dict[str, object]) -> dict[str, object]:
+    return _answer(json.dumps(request))[0]  # type: ignore[no-any-return]
+
+
+def _moves(path: Path) -> list[str]:
+    return [json.loads(line)["move"] for line in path.read_text().splitlines()[1:] if '"move"' in line]
+
+
+def test_record_prints_a_full_record_from_each_players_view() -> None:
+    for viewer in (0, 1):
+        code, out, err = run("record", str(FULL), "--view", str(viewer))
+        assert code == 0, err
+        assert out.splitlines() == view_lines(replay_file(FULL), viewer)
+    code, out, _ = run("record", str(FULL), "--view", "1", "--json")
+    assert code == 0 and [json.dumps(x) for x in json.loads(out)] == [
+        json.dumps(json.loads(line)) for line in VIEW.read_text().splitlines()
+    ]
+    # The bundled view record is exactly that conversion.
+    assert VIEW.read_text().splitlines() == view_lines(replay_file(FULL), 1)
+
+
+def test_record_refuses_what_it_cannot_do_with_one_line() -> None:
+    cases = [
+        (["record", str(FULL)], 2, "give --view P"),
+        (["record", str(FULL), "--view", "2"], 2, "--view 2: classic here is played by 2"),
+        (["record", str(VIEW), "--view", "0"], 1, "player 1's view: it hides player 0's hand"),
+        (["record", str(FULL), "--view", "0", "--hand", "AS"], 2, "--hand is for entering a game"),
+        (["record", "--hand", "AS 2S"], 2, "give --out FILE"),
+    ]
+    for args, code, needle in cases:
+        got, out, err = run(*args)
+        assert got == code, (args, out, err)
+        assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def _entered(tmp_path: Path, source: Path, extra: list[str], answers: list[str]) -> tuple[int, str, str, Path]:
+    header = json.loads(source.read_text().splitlines()[0])
+    start = header["start"]
+    viewer = header["view"]
+    target = tmp_path / "entered.jsonl"
+    hand = " ".join(start["players"][viewer]["hand"])
+    args = ["record", "--view", str(viewer), "--variant", header["variant"], "--hand", hand,
+            "--dealer", str(start["dealer"]), "--out", str(target), *extra]  # fmt: skip
+    code, out, err = run(*args, input="\n".join(answers) + "\n")
+    return code, out, err, target
+
+
+def test_a_game_entered_at_the_prompt_is_the_view_record_and_reviews_the_same(tmp_path: Path) -> None:
+    for source in (VIEW, MEGA):
+        code, out, err, target = _entered(tmp_path, source, ["--force"], _moves(source))
+        assert code == 0, err
+        assert "Record saved to" in out
+        ours = target.read_text().splitlines()
+        theirs = source.read_text().splitlines()
+        assert ours[1:] == theirs[1:]
+        assert json.loads(ours[0])["start"] == json.loads(theirs[0])["start"]
+        # Reviewed from the entered file and from the full record with --view: the same marks.
+        _, a, _ = run("review", str(target), "--json", "--samples", "6")
+        _, b, _ = run("review", str(source), "--json", "--samples", "6")
+        assert json.loads(a)["moves"] == json.loads(b)["moves"]
+        assert json.loads(a)["view"] == json.loads(theirs[0])["view"]
+    _, c, _ = run("review", str(FULL), "--json", "--samples", "6", "--view", "1")
+    _, d, _ = run("review", str(VIEW), "--json", "--samples", "6")
+    assert json.loads(c)["moves"] == json.loads(d)["moves"] and json.loads(c)["moves"]
+
+
+def test_the_prompt_refuses_a_card_seen_twice_takes_back_and_ends(tmp_path: Path) -> None:
+    moves = _moves(VIEW)
+    mine = json.loads(VIEW.read_text().splitlines()[0])["start"]["players"][1]["hand"][0]
+    answers = [f"turn {mine}", "moves", moves[0], "undo", moves[0], "show", "help", "end"]
+    code, out, err, target = _entered(tmp_path, VIEW, [], answers)
+    assert code == 0, err
+    assert f"Not accepted: {mine} cannot be turned: it is in your hand (player 1) (R1" in out
+    assert "turn CARD: any of the" in out
+    assert f"Took back move 1: {moves[0]}." in out
+    assert "'undo' takes the last move back" in out
+    replay = replay_file(target)  # what was entered, checked: one move, not finished
+    assert len(replay.moves) == 1 and not replay.finished and replay.view == 1
+
+
+def test_the_input_ending_early_keeps_the_record_and_exits_1(tmp_path: Path) -> None:
+    code, _, err, target = _entered(tmp_path, VIEW, [], _moves(VIEW)[:5])
+    assert code == 1 and "the input ended before the deal did, after 5 moves" in err
+    assert len(replay_file(target).moves) == 5
+
+
+def test_the_engine_builds_and_reviews_a_view_record() -> None:
+    lines = VIEW.read_text().splitlines()
+    header = json.loads(lines[0])
+    moves = _moves(VIEW)
+    got = answer({"id": 1, "cmd": "record", "position": header["start"], "view": 1, "moves": moves})
+    assert got["ok"], got
+    assert got["result"]["record"].splitlines()[1:] == lines[1:]
+    assert len(got["result"]["plies"]) == len(moves) and got["result"]["over"]
+    bad = [*moves[:2], "take [JS JH JC] pay 4S"]
+    got = answer({"id": 2, "cmd": "record", "position": header["start"], "view": 1, "moves": bad})
+    assert not got["ok"] and got["field"] == "moves" and "move 3" in got["error"]
+    full = FULL.read_text()
+    a = answer({"id": 3, "cmd": "review", "record": full, "view": 1, "samples": 4})
+    b = answer({"id": 4, "cmd": "review", "record": VIEW.read_text(), "samples": 4})
+    assert a["ok"] and b["ok"] and a["result"]["moves"] == b["result"]["moves"]
+    assert all(m["player"] == 1 for m in a["result"]["moves"]) and a["result"]["view"] == 1
+    c = answer({"id": 5, "cmd": "review", "record": full, "view": 4})
+    assert not c["ok"] and c["field"] == "view"
