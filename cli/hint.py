@@ -15,13 +15,17 @@ from analyzer.analysis.advisor import (
     check_open,
 )
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
+from analyzer.analysis.lines import Line, line_text
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
+from analyzer.analysis.whereabouts import DEFAULT_CARD_SAMPLES, STOCK, Whereabouts, basis_text
 from analyzer.core.cards import counted, format_card
+from analyzer.core.errors import PositionError
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
 from analyzer.search.evaluation import evaluator_for
-from analyzer.service.hints import SAMPLING, HintOptionError, HintOptions
+from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
+from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
 from cli.console import emit, note, out
@@ -120,6 +124,46 @@ def hint(
             help="Show at most this many moves (default: 20 in the table, all in JSON).",
         ),
     ] = None,
+    line: Annotated[
+        bool,
+        typer.Option(
+            "--line",
+            help="Under each move whose reasons are shown (in JSON: each move listed), the line "
+            "the hint expects after it: each player's choice by the hint's own search on one "
+            "typical sampled deal, its sampled cards marked.",
+        ),
+    ] = False,
+    cards: Annotated[
+        bool,
+        typer.Option(
+            "--cards",
+            help="Also show what the others can hold: for each card the player to act cannot "
+            "see, the chance that it is in each other hand or in the stock, from the hint's own "
+            "sampler (declines, the card passed in the exchange, --read).",
+        ),
+    ] = False,
+    view: Annotated[
+        int | None,
+        typer.Option(
+            "--view",
+            min=0,
+            metavar="P",
+            help="With --cards: the table from player P's view instead, alone (no hint is run; "
+            "any position where P's hand is given, a turn too).",
+            show_default=False,
+        ),
+    ] = None,
+    card_samples: Annotated[
+        int | None,
+        typer.Option(
+            "--card-samples",
+            min=1,
+            metavar="N",
+            help=f"Deals --cards draws where its chances are sampled (default {DEFAULT_CARD_SAMPLES}; "
+            "where the sampler is uniform they are exact).",
+            show_default=False,
+        ),
+    ] = None,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -127,7 +171,8 @@ def hint(
 
     By default the hidden cards are sampled and every candidate move is solved on each sampled
     deal (win/draw/loss with 95% intervals); --static ranks every legal move by a one-move
-    static evaluation instead.
+    static evaluation instead. --line adds the line expected after each move, --cards where the
+    unseen cards may be.
     """
     options = HintOptions(
         static=static,
@@ -138,7 +183,13 @@ def hint(
         budget=budget,
         engine=engine,
         read=read,
-        given=frozenset(name for name in SAMPLING_OPTIONS if given_options(ctx, name)),
+        cards=cards,
+        line=line,
+        view=view,
+        card_samples=card_samples,
+        given=frozenset(
+            name for name in (*SAMPLING_OPTIONS, *CARD_OPTIONS, *HINT_ONLY) if given_options(ctx, name)
+        ),
     )
     unread = options.unread()
     if unread:
@@ -149,6 +200,9 @@ def hint(
         )
     pos = position_arg(position, labels)
     state, name = pos.state, pos.name
+    if options.cards_only:
+        _cards_only(ctx, options, state, name, as_json)
+        return
     if state.is_chance_node():
         domain(
             f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
@@ -161,12 +215,15 @@ def hint(
         # as given.
         if open_hands:
             check_open(state)  # as the sampled hint says it
-        _static_hint(state, name, top, as_json, own_view=not open_hands)
+        _extra_notes(ctx, options, state)
+        table = options.whereabouts(state) if cards else None
+        _static_hint(state, name, top, as_json, own_view=not open_hands, cards=table)
         return
     try:
         found = options.check(state)  # the same checks as the engine's and the board's hint
     except HintOptionError as exc:
         usage(f"--{exc.option} {exc}: use --samples")
+    _extra_notes(ctx, options, state)
     if found.one_deal:
         typed = given_options(ctx, *found.one_deal)
         note(
@@ -183,11 +240,25 @@ def hint(
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
         )
+        limit = top or 20
+        # The lines of the moves shown: every move listed in JSON, else those with reasons.
+        wanted = (top or len(advice.estimates)) if as_json else limit if reasons else min(3, limit)
+        lines = (
+            options.lines(state, advice, [e.move for e in advice.estimates[:wanted]], stop=stop)
+            if line and not advice.interrupted
+            else {}
+        )
+    table = options.whereabouts(state) if cards else None
     exact = open_hands and state.stock is not None and advice.unproven == 0
     data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)
     moves: list[dict[str, Any]] = data["moves"]
     if as_json:
-        emit({**data, "moves": moves[:top] if top else moves})
+        data = {**data, "moves": moves[:top] if top else moves}
+        if line:
+            data = with_lines(state, advice, data, lines)
+        if table is not None:
+            data["cards"] = cards_data(state, table)
+        emit(data)
         return
     verdict = _verdict_text(advice, moves, data["close_to_best"], exact)
     out.print(f"[bold]{_escape(verdict)}[/bold]")
@@ -253,14 +324,100 @@ def hint(
             "The time limit cut a search before its --budget of positions: the answer depends "
             "on machine speed (raise --time-limit, or lower --budget, for a reproducible one)."
         )
-    limit = top or 20
     out.print(_move_table(moves[:limit], exact))
     if len(moves) > limit:
         out.print(f"... and {len(moves) - limit} more (use --top).")
     shown = moves[:limit] if reasons else moves[: min(3, limit)]
-    for k, m in enumerate(shown, 1):
+    for k, (m, e) in enumerate(zip(shown, advice.estimates, strict=False), 1):
         out.print(f"{k}. {_escape(m['move'])}: {_escape('; '.join(m['reasons']))}", overflow="fold")
+        if line:
+            _print_line(lines.get(e.move), state, advice.engine)
+    if table is not None:
+        _print_cards(state, table)
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
+
+def _extra_notes(ctx: typer.Context, options: HintOptions, state: GameState) -> None:
+    """Note --line with --static, and --view or --card-samples without --cards (no effect)."""
+    found = options.check(state) if options.static else None
+    if found is not None and found.line_static:
+        note("--static ranks moves without a search, so there is no line: --line has no effect")
+    for option in given_options(ctx, *CARD_OPTIONS) if not options.cards else ():
+        note(f"{option} chooses what --cards shows: without --cards it has no effect")
+
+
+def _cards_only(
+    ctx: typer.Context, options: HintOptions, state: GameState, name: str, as_json: bool
+) -> None:
+    """``--cards --view P``: the card table from player P's view, alone (no hint)."""
+    try:
+        found = options.check(state)
+    except HintOptionError as exc:
+        usage(f"--{exc.option} {exc}")
+    if found.cards_only:
+        params = {"open": "open_hands", "samples": "samples", "time_limit": "time_limit"}
+        typed = given_options(ctx, *(params.get(o, o) for o in found.cards_only))
+        note(
+            f"--view gives the card table alone, no hint: {', '.join(typed)} "
+            f"{'has' if len(typed) == 1 else 'have'} no effect"
+        )
+    try:
+        table = options.whereabouts(state)
+    except PositionError as exc:
+        domain(f"--view {options.view}: {exc}")
+    if as_json:
+        emit(cards_only_data(state, table))
+        return
+    out.print(f"Position: {name}", markup=False)
+    out.print(f"{state.describe()}.", markup=False)
+    _print_cards(state, table)
+
+
+def _print_line(found: Line | None, state: GameState, engine: str) -> None:
+    """A move's expected line, indented under its reasons."""
+    if found is None:
+        out.print("   (no line: interrupted)")
+        return
+    rows = line_text(found, state.rules.labels, player=state.to_act, engine=engine)
+    out.print(f"   {rows[0]}", markup=False, overflow="fold")
+    for row in rows[1:]:
+        out.print(f"     {row}", markup=False, overflow="fold")
+
+
+def _print_cards(state: GameState, found: Whereabouts) -> None:
+    """The card table: a row per unseen card (by suit, then rank), a column per place, the
+    chances in percent ('-': the place cannot hold it)."""
+    lab = state.rules.labels
+    names = ["stock" if p == STOCK else f"player {p}" for p in found.places]
+    held = "; ".join(f"{n}: {counted(c, 'card')}" for n, c in zip(names, found.counts, strict=True))
+    out.print(
+        f"What the others can hold: the chance that each card player {found.player} cannot "
+        f"see is in each place ({held}).",
+        markup=False,
+    )
+    out.print(basis_text(found, lab), markup=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    table.add_column("card", no_wrap=True)
+    for n in names:
+        table.add_column(n, justify="right", no_wrap=True)
+    cards = sorted(found.chances, key=lambda c: (c % 4, c // 4))  # by suit, then rank (R1)
+    for k, card in enumerate(cards):
+        cells = [
+            _percent(p) if ok else "-"
+            for p, ok in zip(found.chances[card], found.possible[card], strict=True)
+        ]
+        last = k + 1 == len(cards) or cards[k + 1] % 4 != card % 4
+        table.add_row(format_card(card, lab), *cells, end_section=last)
+    out.print(table)
+
+
+def _percent(chance: float) -> str:
+    """A chance in whole percent; below half a percent but not zero, '<1%'."""
+    if 0.0 < chance < 0.005:
+        return "<1%"
+    if 0.995 <= chance < 1.0:
+        return ">99%"
+    return f"{100 * chance:.0f}%"
 
 
 def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
@@ -343,12 +500,21 @@ def _escape(text: str) -> str:
 
 
 def _static_hint(
-    state: GameState, name: str, top: int | None, as_json: bool, *, own_view: bool
+    state: GameState,
+    name: str,
+    top: int | None,
+    as_json: bool,
+    *,
+    own_view: bool,
+    cards: Whereabouts | None = None,
 ) -> None:
     data = static_data(state, static_hints(state, own_view=own_view), top=None)
     moves: list[dict[str, Any]] = data["moves"]
     if as_json:
-        emit({**data, "moves": moves[:top] if top else moves})
+        data = {**data, "moves": moves[:top] if top else moves}
+        if cards is not None:
+            data["cards"] = cards_data(state, cards)
+        emit(data)
         return
     out.print(f"Position: {name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)
@@ -367,6 +533,8 @@ def _static_hint(
     out.print(table)
     if len(moves) > limit:
         out.print(f"... and {len(moves) - limit} more (use --top).")
+    if cards is not None:
+        _print_cards(state, cards)
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
 
 

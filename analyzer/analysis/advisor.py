@@ -301,6 +301,7 @@ class _Sampling:
         self.candidates = [m for g in groups for m in g]
         self.tallies = {m: [0.0, 0.0, 0.0] for m in self.candidates}  # win, draw, loss
         self.results: dict[Move, list[float]] = {m: [] for m in self.candidates}  # per deal
+        self.per_deal: dict[Move, list[tuple[float, float]]] = {m: [] for m in self.candidates}
         self.scores: dict[Move, Hint] = {}
         self.solves = self.unproven = self.shallow = self.done = self.clock_cut = 0
         self.depths: list[int] = []
@@ -405,6 +406,7 @@ class _Sampling:
         t[1] += draw
         t[2] += 1.0 - win - draw
         self.results[move].append(2.0 * win + draw - 1.0)
+        self.per_deal[move].append((win, draw))
 
     def ranking(self, exact: bool) -> list[MoveEstimate]:
         """One estimate per choice, best first (:func:`_ranked`)."""
@@ -440,6 +442,7 @@ class _Sampling:
             verdict.kind,
             tuple(estimates[k].move for k in verdict.close),
             self.stopped_by,
+            {m: tuple(r) for m, r in self.per_deal.items()},
         )
 
 

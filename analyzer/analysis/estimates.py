@@ -106,6 +106,11 @@ class Advice:
         The cards given up (passed in the exchange, paid) that the hidden hands
         were read from, per player (:func:`analyzer.search.inference.read_cards`); empty
         when the engine does not read (``Engine.read``) or nobody gave up a card seen.
+    per_deal : dict of Move to tuple of (float, float)
+        ``v1``, ``v2``: per candidate move, its win and draw chances on each sampled deal in
+        seed order (0 or 1 where the search reached the end of the deal, else the leaf's
+        estimate); :mod:`analyzer.analysis.lines` picks a typical deal from them.  Empty for
+        ``v3``, whose iterations keep no deals.
     """
 
     player: int
@@ -124,6 +129,7 @@ class Advice:
     verdict: str = "close"
     close_to_best: tuple[Move, ...] = ()
     stopped_by: str = "samples"
+    per_deal: dict[Move, tuple[tuple[float, float], ...]] = field(default_factory=dict)
 
     @property
     def time_limited(self) -> bool:

@@ -21,13 +21,23 @@ from analyzer.analysis.advisor import (
     searching_engine,
 )
 from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.lines import Line, expected_lines
+from analyzer.analysis.whereabouts import Whereabouts, whereabouts
 from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 
-__all__ = ["SAMPLING", "HintFindings", "HintOptionError", "HintOptions"]
+__all__ = ["CARD_OPTIONS", "HINT_ONLY", "SAMPLING", "HintFindings", "HintOptionError", "HintOptions"]
 
 SAMPLING = ("samples", "seed", "time_limit", "budget", "engine", "read")
 """The options of a sampled hint, which a static one does not read."""
+
+CARD_OPTIONS = ("view", "card_samples")
+"""The options of the card table (``cards``), which have no effect without it."""
+
+HINT_ONLY = ("samples", "time_limit", "budget", "top")
+"""The options that shape the hint alone: with ``view`` (the card table alone) they have no
+effect, nor do the flags ``static``, ``open`` and ``line``."""
 
 
 class HintOptionError(ConquianError):
@@ -51,11 +61,21 @@ class HintFindings:
         nothing sampled).
     read_open : bool
         ``read`` given with every hand open (nothing to read).
+    line_static : bool
+        ``line`` asked with a static hint (no search, so no line).
+    no_cards : tuple of str
+        :data:`CARD_OPTIONS` given without ``cards``.
+    cards_only : tuple of str
+        With ``view`` (the card table alone, no hint): the hint's options given
+        (:data:`HINT_ONLY`, and the flags ``static``, ``open``, ``line`` when set).
     """
 
     static: tuple[str, ...] = ()
     one_deal: tuple[str, ...] = ()
     read_open: bool = False
+    line_static: bool = False
+    no_cards: tuple[str, ...] = ()
+    cards_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +100,15 @@ class HintOptions:
         The engine's name (``auto``, a method or a version name).
     read : bool or None
         Read the hidden hands from the cards given up; ``None``: the engine's setting.
+    cards : bool
+        Add the card table: where the cards the player cannot see may be
+        (:func:`analyzer.analysis.whereabouts.whereabouts`).
+    line : bool
+        Add the line expected after each move shown (:func:`analyzer.analysis.lines.expected_lines`).
+    view : int or None
+        With ``cards``: the card table from this seat's view, alone (no hint is run).
+    card_samples : int or None
+        Deals the card table draws where it samples; ``None``: its default.
     given : frozenset of str
         The options the request named (for the findings about options with no effect).
     """
@@ -92,12 +121,24 @@ class HintOptions:
     budget: int | None = None
     engine: str = DEFAULT_ENGINE
     read: bool | None = None
+    cards: bool = False
+    line: bool = False
+    view: int | None = None
+    card_samples: int | None = None
     given: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def cards_only(self) -> bool:
+        """The card table alone, from ``view``'s view: no hint is run."""
+        return self.cards and self.view is not None
 
     def unread(self) -> tuple[str, ...]:
         """The sampling options given with a static hint, which it does not read (found without
-        the position)."""
-        return tuple(o for o in SAMPLING if o in self.given) if self.static else ()
+        the position); the card table reads ``seed``, ``engine`` and ``read``."""
+        if not self.static or self.cards_only:
+            return ()
+        kept = ("seed", "engine", "read") if self.cards else ()
+        return tuple(o for o in SAMPLING if o in self.given and o not in kept)
 
     def check(self, state: GameState) -> HintFindings:
         """The options given that have no effect on ``state``.
@@ -110,8 +151,21 @@ class HintOptions:
         ConquianError
             If the engine is unknown.
         """
+        no_cards = () if self.cards else tuple(o for o in CARD_OPTIONS if o in self.given)
+        if self.cards_only:
+            assert self.view is not None
+            if not 0 <= self.view < state.rules.players:
+                raise HintOptionError(
+                    f"names a seat: {state.rules.name} has seats 0 to {state.rules.players - 1}, "
+                    f"not {self.view}",
+                    "view",
+                )
+            flags = (("static", self.static), ("open", self.open_hands), ("line", self.line))
+            return HintFindings(cards_only=tuple(
+                [o for o in HINT_ONLY if o in self.given] + [name for name, on in flags if on]
+            ))  # fmt: skip
         if self.static:
-            return HintFindings(static=self.unread())
+            return HintFindings(static=self.unread(), line_static=self.line, no_cards=no_cards)
         if "budget" in self.given and self.searching(state).name == "v3":
             raise HintOptionError(
                 "counts the positions of engines v2 and v1; this position is searched by v3 "
@@ -122,6 +176,7 @@ class HintOptions:
         return HintFindings(
             one_deal=tuple(o for o in ("samples", "seed") if o in self.given) if one_deal else (),
             read_open=self.open_hands and "read" in self.given,
+            no_cards=no_cards,
         )
 
     def searching(self, state: GameState) -> Engine:
@@ -156,3 +211,34 @@ class HintOptions:
             until_decided=self.samples is None,
             searches=MCTS_SEARCHES,
         )
+
+    def card_engine(self, state: GameState) -> Engine:
+        """The engine whose sampler the card table follows: the one asked for on ``state``'s
+        rules (never the open hand-over: the table is always from a player's view), with
+        ``read`` applied."""
+        found = engine_for(self.engine, state.rules)
+        return found if self.read is None else replace(found, read=self.read)
+
+    def whereabouts(self, state: GameState) -> Whereabouts:
+        """The card table on ``state``: from ``view``'s view, else the player to act's
+        (:func:`analyzer.analysis.whereabouts.whereabouts`)."""
+        return whereabouts(
+            state, self.view, engine=self.card_engine(state), samples=self.card_samples,
+            seed=self.seed,
+        )  # fmt: skip
+
+    def lines(
+        self,
+        state: GameState,
+        advice: Advice,
+        moves: list[Move],
+        *,
+        stop: Callable[[], bool] | None = None,
+    ) -> dict[Move, Line]:
+        """The line expected after each of ``moves`` of ``advice`` (:meth:`advise`'s answer on
+        ``state``), searched as the hint searched (:func:`analyzer.analysis.lines.expected_lines`)."""
+        return expected_lines(
+            state, advice, moves, engine=self.chosen_engine(state), seed=self.seed,
+            open_hands=self.open_hands, node_budget=self.budget, time_limit=self.time_limit,
+            stop=stop,
+        )  # fmt: skip

@@ -45,7 +45,8 @@ from analyzer.search.allmoves import solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.exact import solve as search_solve
 from analyzer.service import board
-from analyzer.service.hints import SAMPLING, HintOptionError, HintOptions
+from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
+from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
@@ -199,24 +200,39 @@ def _notation(request: dict[str, Any]) -> dict[str, Any]:
 def _hint(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
     top = _int(request, "top", 0, 1) if "top" in request else None
-    given = frozenset(k for k in SAMPLING if k in request)
-    if _bool(request, "static"):  # the sampling fields are not read: they only get a note
-        options = HintOptions(static=True, open_hands=_bool(request, "open"), given=given)
-    else:
-        options = HintOptions(
-            open_hands=_bool(request, "open"),
-            samples=_int(request, "samples", None, 1, 100_000),
-            seed=_int(request, "seed", 0, 0),
-            time_limit=_float(request, "time_limit", math.inf, 0.05),
-            budget=_int(request, "budget", 0, 100) or None,
-            engine=_engine(request),
-            read=_bool(request, "read") if "read" in request else None,
-            given=given,
-        )
+    given = frozenset(k for k in (*SAMPLING, *CARD_OPTIONS, *HINT_ONLY) if k in request)
+    static, cards = _bool(request, "static"), _bool(request, "cards")
+    # A static hint does not read the sampling fields (they only get a note), except those the
+    # card table reads: the seed, the engine and 'read'.
+    sampled, drawn = not static, not static or cards
+    options = HintOptions(
+        static=static,
+        open_hands=_bool(request, "open"),
+        samples=_int(request, "samples", None, 1, 100_000) if sampled else None,
+        seed=_int(request, "seed", 0, 0) if drawn else 0,
+        time_limit=_float(request, "time_limit", math.inf, 0.05) if sampled else math.inf,
+        budget=(_int(request, "budget", 0, 100) or None) if sampled else None,
+        engine=_engine(request) if drawn else DEFAULT_ENGINE,
+        read=_bool(request, "read") if drawn and "read" in request else None,
+        cards=cards,
+        line=_bool(request, "line"),
+        view=_int(request, "view", None, 0),
+        card_samples=_int(request, "card_samples", None, 1, 100_000),
+        given=given,
+    )
     try:
         found = options.check(state)
     except HintOptionError as exc:
+        if exc.option == "view":
+            raise RequestError(f"'view' {exc}", "view") from None
         raise RequestError(f"'{exc.option}' {exc}: use 'samples'", exc.option) from None
+    if options.cards_only:  # the card table alone, from the seat 'view'
+        notes = [
+            f"'{key}' has no effect with \"view\": the card table alone is given, no hint"
+            for key in found.cards_only
+        ]
+        data = cards_only_data(state, options.whereabouts(state))
+        return {**data, "notes": notes} if notes else data
     notes = [
         f"'{key}' has no effect with \"static\": true (a one-move evaluation, without sampling)"
         for key in found.static
@@ -228,6 +244,9 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     ]
     if found.read_open:
         notes.append("'read' has no effect with \"open\": true (every hand is used as given)")
+    if found.line_static:
+        notes.append("'line' has no effect with \"static\": true (no search, so no line)")
+    notes += [f"'{key}' has no effect without \"cards\": true" for key in found.no_cards]
     if options.static:
         if options.open_hands:
             check_open(state)
@@ -235,6 +254,11 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     else:
         advice = options.advise(state, progress=_PROGRESS.get())
         data = hint_data(state, advice, seed=options.seed, open_hands=options.open_hands, top=top)
+        if options.line:
+            shown = [e.move for e in (advice.estimates[:top] if top else advice.estimates)]
+            data = with_lines(state, advice, data, options.lines(state, advice, shown))
+    if options.cards:
+        data["cards"] = cards_data(state, options.whereabouts(state))
     return {**data, "notes": notes} if notes else data
 
 
@@ -542,7 +566,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
         frozenset(
             {
                 "position", "static", "samples", "seed", "time_limit", "budget", "engine", "open",
-                "top", "read",
+                "top", "read", "cards", "line", "view", "card_samples",
             }
         ),
     ),
