@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from analyzer.core.errors import ConquianError
-from analyzer.core.rules import PRESETS
+from analyzer.core.rules import PRESETS, nearest_variant
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
@@ -60,7 +60,9 @@ def probability(text: str) -> float:
 def variant(text: str) -> str:
     """An argparse type: a preset name (``classic``, ``megajogos``)."""
     if text not in PRESETS:
-        raise argparse.ArgumentTypeError(f"unknown variant {text!r} (known: {', '.join(PRESETS)})")
+        near = nearest_variant(text)
+        meant = f"; did you mean {near!r}?" if near else ""
+        raise argparse.ArgumentTypeError(f"unknown variant {text!r}{meant} (known: {', '.join(PRESETS)})")
     return text
 
 

@@ -20,7 +20,7 @@ from analyzer.core.errors import (
     UnknownVariantError,
 )
 from analyzer.core.plain import relabel
-from analyzer.core.rules import PRESETS, RULE_OPTIONS, Rules, get_rules
+from analyzer.core.rules import PRESETS, RULE_OPTIONS, Rules, get_rules, nearest_variant
 from analyzer.core.stakes import StakeRule
 from analyzer.core.state import GameState
 from analyzer.formats.notation import NotationError, looks_like_notation, parse_notation
@@ -266,9 +266,11 @@ def position_arg(position: str | None, labels: Labels | None) -> PositionInput:
         )
     elif position != "-" and not _names_a_file(position) and len(position.split()) >= 3:
         # Several words and no such file: meant as the notation, with an unknown variant.
+        first = position.split()[0]
         usage(
             f"no such position file {clip(position, 60)!r}, and as the one-line notation its "
-            f"first field must be a variant ({', '.join(PRESETS)}), got {clip(position.split()[0])!r}"
+            f"first field must be a variant ({', '.join(PRESETS)}), got {clip(first)!r}"
+            f"{_meant(first)}"
         )
     else:
         text, name = input_text(position, "position file")
@@ -287,8 +289,14 @@ def position_arg(position: str | None, labels: Labels | None) -> PositionInput:
             # Neither kind: say both, as a file or standard input may hold either.
             raise PositionError(
                 f"{name} is neither JSON nor the one-line notation, which starts with a variant "
-                f"({', '.join(PRESETS)}); it starts with {clip(words[0], 40)!r}"
+                f"({', '.join(PRESETS)}); it starts with {clip(words[0], 40)!r}{_meant(words[0])}"
             ) from None
         raise
     state = load_position(unwrap_position(data))
     return PositionInput(relabel(state, labels), name, state.rules.labels)
+
+
+def _meant(word: str) -> str:
+    """``; did you mean 'mexican'?`` for a word that is a misspelt variant, else nothing."""
+    near = nearest_variant(word)
+    return f"; did you mean {near!r}?" if near else ""

@@ -75,6 +75,36 @@ def test_json_errors_for_validating_commands(tmp_path: Path) -> None:
     assert code == 1 and out == ""
 
 
+MISSPELT = "mexcan french 1 1 KS,KH[AC,2C,3C,4C][4S,5S,6S,7S]/AH,2H,2D,3S,3D,5D,6H,JD,QH,QD 5C:turned:0:0 7D 18"
+
+
+def test_a_misspelt_variant_is_answered_with_the_nearest_preset(tmp_path: Path) -> None:
+    """Wherever a variant is named (an option, a position, its notation, a record, a request),
+    the nearest preset is suggested; a name near none lists the presets alone."""
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps({**forcing(), "variant": "clasic"}))
+    notation = tmp_path / "position.txt"
+    notation.write_text(MISSPELT + "\n")
+    record = tmp_path / "game.jsonl"
+    lines = (EXAMPLES.parent / "records" / "classic-hint-vs-greedy.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    record.write_text("\n".join([json.dumps({**header, "variant": "Clasic"}), *lines[1:]]) + "\n")
+    for args, code, meant in [
+        (("deal", "--variant", "mexcan"), 2, "mexican"),
+        (("simulate", "--variant", "megajogo", "--games", "1"), 2, "megajogos"),
+        (("analyze", str(position)), 1, "classic"),
+        (("analyze", MISSPELT), 2, "mexican"),
+        (("analyze", str(notation)), 1, "mexican"),
+        (("replay", str(record)), 1, "classic"),
+    ]:
+        got, _, err = run(*args)
+        assert got == code and f"did you mean {meant!r}?" in err and one_error_line(err), (args, err)
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "deal", "variant": "hoyle"}))
+    assert "did you mean 'hoyle1897'?" in reply["error"]
+    _, _, err = run("deal", "--variant", "gin")
+    assert "did you mean" not in err and "known: classic" in err
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

@@ -263,6 +263,12 @@ BAD = [
     ("five players", {"id": 1, "cmd": "deal", "variant": "megajogos", "players": 5}, 400, "players", "from 2 to 4"),
     ("unknown stakes", {"id": 1, "cmd": "standing", "stakes": "double"}, 400, "stakes", "unknown stake rule"),
     ("winner not a seat", {"id": 1, "cmd": "standing", "players": 3, "winners": [0, 3]}, 400, "winners", "seat"),
+    # A misspelt variant, in a request field, a position's data or its notation: the nearest preset.
+    ("misspelt variant", {"id": 1, "cmd": "deal", "variant": "mexcan"}, 400, "variant", "did you mean 'mexican'?"),
+    ("misspelt position variant", {"id": 1, "cmd": "analyze", "position": {**example("forcing"), "variant": "clasic"}},
+     400, "position", "did you mean 'classic'?"),
+    ("misspelt notation variant", {"id": 1, "cmd": "analyze", "position": FORCING.replace("classic", "clasic", 1)},
+     400, "position", "did you mean 'classic'?"),
 ]
 
 

@@ -7,12 +7,13 @@ historical variant is a new preset, not a new code path.
 
 from __future__ import annotations
 
+import difflib
 import enum
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from analyzer.core.cards import Labels
+from analyzer.core.cards import Labels, clip
 from analyzer.core.errors import UnknownVariantError
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "Rules",
     "StockOut",
     "get_rules",
+    "nearest_variant",
+    "unknown_variant",
 ]
 
 
@@ -457,19 +460,36 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def nearest_variant(name: str) -> str | None:
+    """The preset ``name`` was most likely meant to be (``mexcan``: ``mexican``), by
+    :func:`difflib.get_close_matches` with the cutoff of the nearest unknown key (0.6), or
+    ``None`` when no preset is that close."""
+    close = difflib.get_close_matches(str(name).strip().lower(), list(PRESETS), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def unknown_variant(name: str) -> str:
+    """The message for a variant name that is no preset: the name, the nearest preset if one
+    is close (``did you mean 'mexican'?``) and the presets."""
+    near = nearest_variant(name)
+    hint = f"; did you mean {near!r}?" if near else ""
+    return f"unknown variant: {clip(str(name))!r}{hint} (known: {', '.join(sorted(PRESETS))})"
+
+
 def get_rules(name: str | Rules) -> Rules:
     """Return the preset called ``name`` (case-insensitive), or ``name`` if it is a Rules.
+
+    Every variant name read (options, positions, records, requests) comes here.
 
     Raises
     ------
     UnknownVariantError
-        If no preset has that name; the message lists the presets.
+        If no preset has that name; the message names the nearest preset
+        (:func:`unknown_variant`) and lists the presets.
     """
     if isinstance(name, Rules):
         return name
     rules = PRESETS.get(str(name).strip().lower())
     if rules is None:
-        raise UnknownVariantError(
-            f"unknown variant: {name!r} (known: {', '.join(sorted(PRESETS))})"
-        )
+        raise UnknownVariantError(unknown_variant(str(name)))
     return rules

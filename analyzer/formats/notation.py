@@ -50,7 +50,15 @@ from typing import Any
 from analyzer.core.cards import Labels, clip, format_card, parse_card, text_labels
 from analyzer.core.errors import AmbiguousCardError, CardError, PositionError
 from analyzer.core.plain import dump_position
-from analyzer.core.rules import BOOL_OPTIONS, PRESETS, RULE_OPTIONS, Exchange, Rules, get_rules
+from analyzer.core.rules import (
+    BOOL_OPTIONS,
+    PRESETS,
+    RULE_OPTIONS,
+    Exchange,
+    Rules,
+    get_rules,
+    nearest_variant,
+)
 from analyzer.core.state import GameState
 from analyzer.formats.position import load_position
 
@@ -149,6 +157,12 @@ def looks_like_notation(text: str) -> bool:
     return len(words) == 2 and words[0].lower() in PRESETS
 
 
+def _meant(name: str) -> str:
+    """``; did you mean 'mexican'?`` for a misspelt variant name, else nothing."""
+    near = nearest_variant(name)
+    return f"; did you mean {near!r}?" if near else ""
+
+
 class _Reader:
     """Parses the fields of one notation text into position data (no rule checks)."""
 
@@ -199,7 +213,8 @@ class _Reader:
             raise self.fail(
                 "variant",
                 token,
-                f"unknown variant {clip(token.text)!r} (known: {', '.join(sorted(PRESETS))})",
+                f"unknown variant {clip(token.text)!r}{_meant(token.text)} "
+                f"(known: {', '.join(sorted(PRESETS))})",
             )
         return get_rules(name)
 
