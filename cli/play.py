@@ -25,6 +25,7 @@ from analyzer.core.stakes import StakeRule, Standing, default_stakes
 from analyzer.core.state import GameState, Phase
 from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
+from analyzer.solver.why import explain
 from cli.boundary import domain, usage
 from cli.console import out
 from cli.inputs import bots_arg, rules_of, stakes_of
@@ -374,16 +375,18 @@ def _ask(state: GameState, seat: int) -> Move:
                     markup=False,
                 )
             continue
-        move = typed_move(text, moves, state)
+        move = typed_move(text, moves, state, seat=seat)
         if isinstance(move, str):
             out.print(move, markup=False)
             continue
         return move
 
 
-def typed_move(text: str, moves: list[Move], state: GameState) -> Move | str:
+def typed_move(text: str, moves: list[Move], state: GameState, *, seat: int | None = None) -> Move | str:
     """The legal move that ``text`` names, by its number in ``moves`` or as a move read in the
-    state's labels unless its own cards decide (R2); else the line that says why not."""
+    state's labels unless its own cards decide (R2); else the lines that say why not: for an
+    illegal move the rule facts of ``conquian why`` (:func:`analyzer.solver.why.explain`), from
+    ``seat``'s view when given, so that no hidden card's place is told (R6)."""
     lab = state.rules.labels
     k = small_number(text)  # not '01' nor another script's digits
     if k is not None:
@@ -401,7 +404,13 @@ def typed_move(text: str, moves: list[Move], state: GameState) -> Move | str:
         return message[:1].upper() + message[1:]
     if state.is_legal(move):
         return move
-    return f"Illegal here: {move.text(lab)!r} ({state.describe()}). Type 'moves' for the legal ones."
+    seen = state if seat is None else view(state, seat)
+    facts = explain(seen, move.text(lab), labels=lab).facts
+    because = "".join(f"\n  - {fact}" for fact in facts)
+    return (
+        f"Illegal here: {move.text(lab)!r} ({state.describe()}){', because:' if facts else '.'}"
+        f"{because}\nType 'moves' for the legal ones."
+    )
 
 
 def list_moves(moves: list[Move], labels: Labels) -> None:

@@ -7,8 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
-
 from cli_run import run
+from conftest import EXAMPLES
+
+from analyzer.core.dealing import view
+from analyzer.formats.sniff import read_position
+from analyzer.solver.why import explain
+from cli.play import typed_move
 
 
 def test_play_refuses_bad_moves_and_prompts_again() -> None:
@@ -27,6 +32,22 @@ def test_play_refuses_bad_moves_and_prompts_again() -> None:
     # '-1' is told which numbers to type, as '999' is, not "not a move".
     code, out, _ = run("play", "--seed", "4", input="-1\n+2\nquit\n")
     assert code == 0 and "No move number '-1': choose 1 to" in out and "No move number '+2'" in out
+
+
+def test_an_illegal_move_is_told_the_reasons_why_gives_from_the_players_view() -> None:
+    """play gives the rule facts of `why` (analyzer.solver.why), as the player sees the deal:
+    a card in another hand is "not yours", never "in player 0's hand" (R6)."""
+    state = read_position(EXAMPLES / "forcing.json")  # player 1 to act; player 0 holds KS KH
+    move = "take [AC 2C 3C 4C 5C] [4S 5S 6S 7S] [KS KH KD] pay 2H"
+    said = typed_move(move, state.legal_moves(), state, seat=1)
+    facts = explain(view(state, 1), move).facts
+    assert isinstance(said, str) and said.startswith("Illegal here") and facts
+    assert all(f"  - {fact}" in said for fact in facts), said
+    assert "KS is not yours" in said and "player 0's hand" not in said
+    # At the prompt: the reasons under the refusal, then the prompt again.
+    code, out, _ = run("play", "--seed", "4", input="take [AS 2S 3S] out\nquit\n")
+    refusal = out.split("Illegal here", 1)[1]
+    assert code == 0 and ", because:\n  - " in refusal and "cannot meld it" in refusal
 
 
 def test_play_to_the_end_with_record(tmp_path: Path) -> None:
