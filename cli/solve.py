@@ -44,6 +44,14 @@ __all__ = [
 ]
 
 
+TOP = 5
+"""Moves ``solve`` lists by default with the stock order unknown (``--top``); the rest are
+counted in one line."""
+
+
+CLOSE_NAMED = 3
+"""Moves not separated from the best that the answer names; the others are counted."""
+
 
 class SearchMode(enum.StrEnum):
     """Search mode of ``conquian solve``."""
@@ -118,6 +126,18 @@ def solve(
             "--time-limit, instead of the anytime answer.",
         ),
     ] = False,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top",
+            min=0,
+            metavar="N",
+            help=f"Show at most N moves, best first, the rest counted in one line (default: "
+            f"{TOP} with the stock order unknown, every move with --all-moves; in --json every "
+            "move unless --top is given; 0: every move).",
+            show_default=False,
+        ),
+    ] = None,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -136,7 +156,13 @@ def solve(
     anytime = needs_anytime(state) and not exact
     given = {"mode": mode is not SearchMode.AUTO, "samples": samples is not None,
              "seed": seed is not None, "prove": prove is not None, "exact": exact}  # fmt: skip
-    for message in solve_notes(state, given):
+    notes = solve_notes(state, given)
+    if top is not None and not (anytime or all_moves):
+        notes.append(
+            "--top has no effect: with the stock order given (or --exact) solve answers the best "
+            "move and its line; --all-moves lists the moves"
+        )
+    for message in notes:
         err.print(f"Note: {message}.", markup=False, soft_wrap=True)
     if state.rules.players == 2:
         mode = SearchMode.AUTO  # the same search either way (noted above when given)
@@ -152,13 +178,14 @@ def solve(
             budget=budget,
             time_limit=ANYTIME_TIME_LIMIT if time_limit is None else time_limit,
             all_moves=all_moves,
+            top=top,
             as_json=as_json,
         )
         return
     if time_limit is None:
         time_limit = EXACT_TIME_LIMIT
     if all_moves:
-        _all_moves(state, pos.name, mode, budget, time_limit, as_json)
+        _all_moves(state, pos.name, mode, budget, time_limit, top, as_json)
         return
     spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
     with spinner, interruptible() as stop:
@@ -225,8 +252,27 @@ def _bounds_text(lower: float, upper: float) -> str:
     return " and ".join(parts) + " (win +1, draw 0, loss -1)"
 
 
+def _shown(count: int, top: int | None, default: int | None) -> int:
+    """How many of ``count`` moves to list: ``--top`` when given (0: all), else ``default``
+    (``None``: all)."""
+    limit = default if top is None else top
+    return count if not limit else min(limit, count)
+
+
+def _more(count: int, shown: int) -> None:
+    """The line counting the moves not listed: ``... and 48 more moves: --top 0 lists all.``"""
+    if count > shown:
+        out.print(f"... and {counted(count - shown, 'more move')}: --top 0 lists all.")
+
+
 def _all_moves(
-    state: GameState, name: str, mode: SearchMode, budget: int, time_limit: float, as_json: bool
+    state: GameState,
+    name: str,
+    mode: SearchMode,
+    budget: int,
+    time_limit: float,
+    top: int | None,
+    as_json: bool,
 ) -> None:
     lab = state.rules.labels
     bar = progress("solving moves", as_json, transient=True)
@@ -242,8 +288,9 @@ def _all_moves(
         )
     data = all_moves_data(state, values)
     if as_json:
-        emit(data)
+        emit({**data, "moves": data["moves"][: _shown(len(values), top, None)]})
         return
+    shown = _shown(len(values), top, None)
     me = state.to_act
     out.print(f"Position: {name}: {state.describe()}.", markup=False)
     out.print(
@@ -254,7 +301,7 @@ def _all_moves(
     for col, just in (("#", "right"), ("move", "left"), ("value", "right"), ("proven", "left"),
                       ("principal variation", "left")):  # fmt: skip
         table.add_column(col, justify=just)  # type: ignore[arg-type]
-    for k, (value, row) in enumerate(zip(values, data["moves"], strict=True), 1):
+    for k, (value, row) in enumerate(zip(values[:shown], data["moves"], strict=False), 1):
         line = "; ".join(row["pv"][1:6]) + (" ..." if len(row["pv"]) > 6 else "")
         table.add_row(
             str(k),
@@ -264,6 +311,7 @@ def _all_moves(
             line or "-",
         )
     out.print(table)
+    _more(len(values), shown)
     out.print(
         f"{'Proven' if data['proven'] else 'NOT all proven'}: {counted(data['nodes'], 'position')} in "
         f"{data['seconds']:.2f} s."
@@ -281,9 +329,11 @@ def _anytime(
     budget: int,
     time_limit: float,
     all_moves: bool,
+    top: int | None,
     as_json: bool,
 ) -> None:
-    """The anytime answer with the stock order unknown (the same search for ``--all-moves``)."""
+    """The anytime answer with the stock order unknown (the same search for ``--all-moves``):
+    the best ``top`` moves listed (default :data:`TOP`, every move with ``--all-moves``)."""
     lab = state.rules.labels
     bar = progress("sampling stock orders", as_json, transient=True)
     with bar, interruptible() as stop:
@@ -301,21 +351,21 @@ def _anytime(
         )
     data = anytime_data(state, result, all_moves=all_moves)
     if as_json:
-        emit(data)
+        emit({**data, "moves": data["moves"][: _shown(len(result.moves), top, None)]})
         return
+    shown = _shown(len(result.moves), top, None if all_moves else TOP)
     me = result.player
     out.print(f"Position: {name}: {state.describe()}.", markup=False)
     out.print(
-        f"Stock order unknown: each move's exact expectimax where it finishes within "
-        f"{prove:,} positions (proven), else its mean over {samples} sampled stock orders "
-        f"(seed {seed}), each solved double-dummy (estimated, with a 95% interval)."
+        f"Stock order unknown: a move is proven by its exact expectimax (within {prove:,} "
+        f"positions), else estimated over {samples} sampled stock orders (seed {seed})."
     )
     best = result.moves[0]
     if not all_moves:
         out.print(
             f"Best move for player {me}: {best.text(lab)}, {_value_text(best, me)}.", markup=False
         )
-        for v in result.moves[1:]:
+        for v in result.moves[1:shown]:
             out.print(f"  {v.text(lab)}: {_value_text(v, me)}", markup=False)
     else:
         out.print(
@@ -326,7 +376,7 @@ def _anytime(
         for col, just in (("#", "right"), ("move", "left"), ("value", "right"),
                           ("95% interval", "left"), ("how", "left")):  # fmt: skip
             table.add_column(col, justify=just)  # type: ignore[arg-type]
-        for k, v in enumerate(result.moves, 1):
+        for k, v in enumerate(result.moves[:shown], 1):
             low, high = v.ci95 if v.ci95 is not None else (v.values[me], v.values[me])
             table.add_row(
                 str(k),
@@ -336,15 +386,20 @@ def _anytime(
                 "proven (expectimax)" if v.proven else f"estimated ({v.samples} orders)",
             )
         out.print(table)
+    _more(len(result.moves), shown)
     close = [
         v.text(lab)
         for v, d in zip(result.moves[1:], result.diffs[1:], strict=True)
         if d is not None and d[1] <= 0.0
     ]
     if close:
+        # The first few by name, the rest counted: one or two lines however many moves tie.
+        named = ", ".join(close[:CLOSE_NAMED])
+        if len(close) > CLOSE_NAMED:
+            named += f" and {len(close) - CLOSE_NAMED} more"
         out.print(
-            f"Not separated from {best.text(lab)} by these orders (paired 95% interval of the "
-            f"difference holds 0): {', '.join(close)}; more --samples may separate them.",
+            f"Not separated from the best by these orders (paired 95% interval of the "
+            f"difference holds 0): {named}; more --samples may separate them.",
             markup=False,
         )
     if not result.proven:
