@@ -208,6 +208,7 @@ def hint(
             f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
             "nobody chooses until it is offered (for a new deal: conquian deal --after 1; "
             "deal --after N can also stop before a turn: try another N)"
+            + ("; the card table alone is given at a turn too: --cards --view P" if cards else "")
         )
     if static:
         # Scored from the player's view, as the sampled hint's static_score is (not counting
