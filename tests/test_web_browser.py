@@ -250,7 +250,7 @@ def test_solve_a_puzzle_with_the_answer_hidden_until_asked(page: Any) -> None:
     page.wait_for_selector('#puzzle-result[data-correct="false"]', timeout=WAIT)
     page.click('[data-action="reveal"]')
     page.wait_for_selector("#puzzle-answer .answer", timeout=WAIT)
-    assert "pay 4S" in page.inner_text("#puzzle-answer")
+    assert "pay 4♠" in page.inner_text("#puzzle-answer")  # cards as the buttons show them
     page.click('#puzzle-moves [data-move="take [3H 4H 5H] [5D 6D 7D JD] [JS JH JC] pay 4S"]')
     page.wait_for_selector('#puzzle-result[data-correct="true"]', timeout=WAIT)
     # Played on: player 1 defends (solved), the stock turns QD, and player 0 goes out (R15).

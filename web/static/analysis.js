@@ -148,6 +148,7 @@ function comparisonText(c) {
 async function previewMove(entry) {
   leavePreview();
   status("");
+  problem(""); // an error of an earlier request (a refused solve, a failed hint) is not about this move
   const token = preview.token;
   const controller = new AbortController();
   preview.controller = controller;
@@ -345,6 +346,7 @@ export async function solveCurrent() {
   if (await boardInvalid()) return;
   const signal = startSearch();
   const out = $("#analysis-output");
+  out.dataset.state = "running";
   out.replaceChildren(el("div", "hint-head", "solving every move…"));
   try {
     const result = await api("solve", { position: state.current.notation, all_moves: true, time_limit: 10, labels: "french" }, { signal });
@@ -359,7 +361,12 @@ export async function solveCurrent() {
         out.append(row);
       }
     });
+    out.dataset.state = "done";
   } catch (error) {
+    // The values did not come: no "solving every move…" may stay as if it were still running.
+    out.replaceChildren();
+    if (error.name !== "AbortError") out.append(el("div", "hint-head", `no values: ${moveLabel(error.message)}`));
+    out.dataset.state = "failed";
     failed(error);
   } finally {
     endSearch();

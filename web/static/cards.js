@@ -5,6 +5,7 @@ export const SUITS = ["S", "H", "D", "C"];
 const SPANISH_RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"];
 const SPANISH_SUITS = { S: "e", H: "c", D: "o", C: "b" };
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const FROM_SYMBOLS = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
 const FROM_SPANISH_SUITS = { e: "S", c: "H", o: "D", b: "C" };
 
 export const DECK = SUITS.flatMap((s) => RANKS.map((r) => r + s));
@@ -38,10 +39,14 @@ export function label(code) {
   return rank + SYMBOLS[suit];
 }
 
-// Move text (French) shown in the current labels: each card token relabelled.
+// A card token of a text: a French code ("KH") or one already shown with its suit symbol ("K♥"),
+// standing alone (not inside a word such as "JSON").
+const CARD_TOKEN = /(?<![\w♠♥♦♣])(A|[2-7]|J|Q|K)([SHDC♠♥♦♣])(?![\w♠♥♦♣])/g;
+
+// Move text or a message (the server writes cards as French codes) shown in the current labels:
+// each card as the board's cards and buttons show it ("3♣", or "3b" with Spanish labels).
 export function moveLabel(text) {
-  if (labels === "french") return text;
-  return text.replace(/\b(A|[2-7]|J|Q|K)([SHDC])\b/g, (m) => label(m));
+  return String(text).replace(CARD_TOKEN, (_, rank, suit) => label(rank + (FROM_SYMBOLS[suit] || suit)));
 }
 
 // A notation (the server writes it in French labels) shown in the current labels: the labels
@@ -80,6 +85,6 @@ export function cardElement(code, { back = false, tag = "span" } = {}) {
   el.dataset.card = code;
   el.classList.add(`suit-${code.slice(-1)}`);
   el.textContent = label(code);
-  el.title = code;
+  el.title = cardName(code);
   return el;
 }

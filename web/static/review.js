@@ -124,7 +124,11 @@ async function showPly(ply, marked) {
   render($("#board"), drawCurrent);
   let text = `Before ply ${ply.ply}: played ${moveLabel(ply.move)}`;
   if (marked) text += `; best ${moveLabel(marked.best)} (win ${pct(marked.win_best)} against ${pct(marked.win_played)}): ${marked.label}`;
-  if (state.mode === "review") status(text);
+  if (state.mode !== "review") return;
+  status(text);
+  // On a phone the list of moves is below the board: bring the explanation (and the board under
+  // it) into view.
+  if (window.matchMedia("(max-width: 600px)").matches) $("#status").scrollIntoView({ block: "start", behavior: "smooth" });
 }
 
 // A new review: the last one's results, board and status line go (they were about its record).

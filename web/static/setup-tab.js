@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
-import { DECK, cardElement, frenchCode, label } from "./cards.js";
+import { DECK, cardElement, cardName, frenchCode, label, moveLabel } from "./cards.js";
 import { openPosition } from "./analysis.js";
 import { cardMoved, drawSetupControls, emptyPosition, optionOf } from "./setup.js";
 import {
@@ -146,7 +146,8 @@ export function drawEditing(message) {
   } catch {
     $("#board").replaceChildren();
   }
-  $("#edit-status").textContent = message ? `Not valid: ${message}` : "Valid position.";
+  markPlaced();
+  $("#edit-status").textContent = message ? `Not valid: ${moveLabel(message)}` : "Valid position.";
   $("#edit-status").dataset.valid = message ? "false" : "true";
   const onControl = drawSetupControls(
     $("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message, state.variants?.variants, { forceable },
@@ -154,7 +155,7 @@ export function drawEditing(message) {
   showProblem($("#board"), zoneOf(message), onControl ? "" : message, $("#problem"));
   const line = $("#notation-line");
   if (message) {
-    line.textContent = `invalid position: ${message}`;
+    line.textContent = `invalid position: ${moveLabel(message)}`;
     line.dataset.invalid = "true";
   } else {
     delete line.dataset.invalid;
@@ -213,7 +214,47 @@ export function drawPalette() {
       palette.append(card);
     }
     markChosen();
+    markPlaced();
   });
+}
+
+// Where each card of `position` is (its French code -> [zone, words]): the zone as the board
+// names it (data-zone) and the place in words for the palette's titles.
+function placedCards(position) {
+  const where = new Map();
+  const put = (cards, zone, words) => {
+    for (const c of Array.isArray(cards) ? cards : []) {
+      const code = frenchCode(c);
+      if (code && !where.has(code)) where.set(code, [zone, words]);
+    }
+  };
+  (Array.isArray(position?.players) ? position.players : []).forEach((player, p) => {
+    put(player?.hand, `hand-${p}`, `in player ${p}'s hand`);
+    for (const meld of Array.isArray(player?.layout) ? player.layout : []) put(meld, `layout-${p}`, `in player ${p}'s layout`);
+  });
+  if (position?.centre) put([position.centre.card], "centre", "the centre card");
+  put(position?.stock, "stock", "in the stock");
+  put(position?.dead, "dead", "a dead card");
+  // A hidden hand's card chosen to pass (R9) is in the position though no zone shows it.
+  (Array.isArray(position?.exchange?.chosen) ? position.exchange.chosen : []).forEach((c, p) => {
+    put(c ? [c] : [], `chosen-${p}`, `chosen by player ${p} to pass (R9)`);
+  });
+  return where;
+}
+
+// The palette's cards already placed are dimmed (data-placed: the zone), each titled with where
+// it is: choosing one moves it.
+function markPlaced() {
+  const where = placedCards(state.editing || state.current?.position);
+  for (const card of $("#palette").querySelectorAll("[data-card]")) {
+    const code = card.dataset.card;
+    const place = where.get(code);
+    card.classList.toggle("placed", Boolean(place));
+    if (place) card.dataset.placed = place[0];
+    else delete card.dataset.placed;
+    card.title = place ? `${label(code)}: ${place[1]} (choose it to move it)` : `${label(code)}: not placed`;
+    card.setAttribute("aria-label", place ? `${cardName(code)}, ${place[1]}` : cardName(code));
+  }
 }
 
 function markChosen() {
@@ -342,7 +383,8 @@ function zonesAsButtons() {
 
 // The position being edited drawn again (the labels switched), with the problem it shows.
 export function redrawEditing() {
-  if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? $("#problem").textContent : "");
+  // The problem as the server wrote it (French codes), so that it is shown in the new labels.
+  if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? state.invalid || $("#problem").textContent : "");
 }
 
 export function newMeld() {

@@ -8,7 +8,7 @@
 // as `variants` (the list of presets), never written here; so are who may be forced (the
 // server's legal moves, asked through `forceable`).
 
-import { DECK, frenchCode, label } from "./cards.js";
+import { DECK, frenchCode, label, moveLabel } from "./cards.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -223,7 +223,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
   const found = message ? controlOf(message) : null;
   const about = found === "dealer" || found === "players" ? "variant" : found;
   if (!about || !rows[about]) return false;
-  rows[about].problem.textContent = message;
+  rows[about].problem.textContent = moveLabel(message);
   rows[about].line.classList.add("wrong");
   return true;
 }

@@ -111,7 +111,7 @@ export function drawCurrent() {
       board.replaceChildren();
     }
     $("#description").textContent = "";
-    line.textContent = `invalid position: ${state.invalid}`;
+    line.textContent = `invalid position: ${moveLabel(state.invalid)}`;
     line.dataset.invalid = "true";
     board.dataset.variant = state.editing.variant || "";
     return;
