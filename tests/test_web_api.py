@@ -495,3 +495,41 @@ def test_why_from_the_players_view_gives_the_hints_figures_where_every_card_is_k
     assert comparison["win"] == pytest.approx(row["win"])
     exact, _ = answer(json.dumps({"id": 3, "cmd": "why", "position": position, "move": row["move"]}))
     assert exact["ok"] and exact["result"]["comparison"].get("exact") is True
+
+
+def test_a_view_record_says_what_can_be_entered_next(client: Any) -> None:
+    """The record request with 'view' answers 'next' (docs/engine.md): at a turn the cards that
+    can come (R10), at the viewer's decision his legal moves, for another player the kinds of
+    move left to him, whom he may force (R14) and the cards his move may show, the viewer's pass
+    known in the next player's hand (R9); at the end of the deal null."""
+    from analyzer.core.cards import Labels
+    from analyzer.core.seen import parse_seen_move
+
+    def entered(name: str, count: int) -> dict[str, Any]:
+        lines = [json.loads(line) for line in (ROOT / "examples" / "records" / f"{name}.jsonl").read_text().splitlines()]
+        header = lines[0]
+        own = Labels(header["start"].get("labels", "french"))
+        moves = [parse_seen_move(m["move"], own).text(Labels.FRENCH) for m in lines[1:] if "move" in m]
+        request = {"id": 1, "cmd": "record", "position": header["start"], "view": header["view"],
+                   "moves": moves[:count], "labels": "french"}  # fmt: skip
+        reply = post(client, request)
+        assert reply.status_code == 200, reply.text
+        result: dict[str, Any] = reply.json()["result"]
+        return result
+
+    turn = entered("classic-view", 0)["next"]
+    assert turn["player"] is None and turn["kinds"] == ["turn"]
+    assert "JS" in turn["cards"] and "KS" not in turn["cards"]  # KS is in the viewer's hand (R1)
+    mine = entered("classic-view", 1)["next"]
+    assert mine["player"] == 1 and [m["text"] for m in mine["moves"]] == ["pass"]
+    other = entered("classic-view", 4)["next"]  # player 0 offered 6H, which he takes
+    assert other["player"] == 0 and other["kinds"] == ["pass", "take"] and other["forces"] == []
+    assert other["hand"] == 10 and "6H" not in other["cards"] and "5S" in other["cards"]
+    assert entered("classic-view", 63)["next"] is None  # the deal is over
+    gives = [entered("megajogos-view", k)["next"] for k in (0, 1)]
+    assert [g["give"] for g in gives] == ["?", "card"]  # player 2 passes to the viewer (R9)
+    forcing = entered("megajogos-view", 55)["next"]
+    assert forcing["forces"] == [0] and "force" in forcing["kinds"]
+    # 4c (4H), the viewer's pass, is known in player 1's hand: his to show, nobody else's.
+    assert entered("megajogos-view", 10)["next"]["known"] == ["4H"]
+    assert "4H" not in entered("megajogos-view", 11)["next"]["cards"]

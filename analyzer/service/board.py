@@ -19,10 +19,11 @@ from analyzer.analysis.puzzles import Puzzle, load_puzzle
 from analyzer.analysis.review import review_record
 from analyzer.bots.deals import deal_position
 from analyzer.bots.registry import check_bot, installed_bot
-from analyzer.core.cards import Labels, clip, format_card, format_mask, parse_card
+from analyzer.core.cards import Labels, clip, format_card, format_mask, iter_mask, parse_card
 from analyzer.core.dealing import view
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Take, Turn, parse_move
+from analyzer.core.offers import Phase
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.rules import Rules
 from analyzer.core.seen import SeenMove, ViewPlay, parse_seen_move
@@ -40,6 +41,7 @@ __all__ = [
     "examples_data",
     "move_entry",
     "moves_data",
+    "next_entry",
     "play_data",
     "puzzle_data",
     "read_move",
@@ -341,7 +343,61 @@ def view_record_data(
         "position": dump_position(play.state),
         "plies": replay_plies(replay),
         "unseen": format_mask(play.unseen(), play.state.rules.labels),
+        "next": next_entry(play),
     }
+
+
+def next_entry(play: ViewPlay) -> dict[str, Any] | None:
+    """What can be entered next in a view record, as ``conquian record``'s ``moves`` tells it
+    (``None`` once the deal is over): ``player`` (``None`` at a turn, R10), ``phase`` and
+    ``kinds`` (the kinds of move left to him: turn, pass, force, take, meld, lay, give); the
+    viewer's own legal ``moves`` (as ``moves``, without ``after``); for another player,
+    ``forces`` (whom he may force, R14), ``give`` (in the exchange: ``"card"`` when he passes to
+    the viewer, who names it, else ``"?"``, R9), ``hand`` (his count of cards) and ``known``
+    (cards known to be in his hand: the viewer's pass, R9); ``cards``: the cards a turn or his
+    move may show (those the viewer has not seen and does not know to be elsewhere, R1)."""
+    state = play.state
+    if state.is_terminal():
+        return None
+    lab = state.rules.labels
+    acting = play.acting()
+    held = play.held()
+    elsewhere = 0
+    for p, mask in held.items():
+        if p != acting:
+            elsewhere |= mask
+
+    def cards(mask: int) -> list[str]:
+        return [format_card(c, lab) for c in iter_mask(mask)]
+
+    data: dict[str, Any] = {"player": acting, "phase": str(state.phase)}
+    if acting is None:
+        data.update(kinds=["turn"], cards=cards(play.unseen() & ~elsewhere))
+        return data
+    if acting == play.viewer:
+        moves = state.legal_moves()
+        kinds = [move_entry(m, lab)["kind"] for m in moves]
+        data.update(kinds=list(dict.fromkeys(kinds)), moves=[move_entry(m, lab) for m in moves])
+        return data
+    data.update(
+        cards=cards(play.unseen() & ~elsewhere),
+        hand=state.counts[acting],
+        known=cards(held.get(acting, 0)),
+        forces=state.forceable_players(),
+    )
+    if state.phase is Phase.EXCHANGE:
+        giver = (play.viewer - 1) % state.rules.players
+        data.update(kinds=["give"], give="card" if acting == giver else "?")
+    elif state.phase is Phase.FORCED:
+        data["kinds"] = ["lay"]
+    else:
+        centre = state.centre
+        own = centre is not None and centre.kind == "paid" and centre.source == acting
+        kinds = ["pass"] + (["force"] if data["forces"] else [])
+        if not own:  # his own paid card: force or pass only (R14a)
+            kinds += ["take"] + (["meld"] if state.rules.hand_melds else [])
+        data["kinds"] = kinds
+    return data
 
 
 # ------------------------------------------------------------- bundled files
