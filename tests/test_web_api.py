@@ -5,6 +5,7 @@ JSON error naming the field, searches in the bounded pool (503 when full, 504 pa
 from __future__ import annotations
 
 import filecmp
+import itertools
 import json
 import re
 import threading
@@ -221,6 +222,11 @@ def test_play_a_deal_against_greedy_to_its_end_and_record_it(client: Any) -> Non
     lines = record.json()["result"]["record"].splitlines()
     assert json.loads(lines[-1])["result"]["winner"] == result["winner"]
     assert len(lines) == len(history) + 2
+    # Its plies: each move with the positions before and after it, one after the other.
+    plies = record.json()["result"]["plies"]
+    assert [p["move"] for p in plies] == history and plies[0]["before"] == start
+    assert all(a["after"] == b["before"] for a, b in itertools.pairwise(plies))
+    assert plies[-1]["after"] == record.json()["result"]["notation"]
 
 
 def test_puzzle_checks_a_move_and_hides_the_answer(client: Any) -> None:

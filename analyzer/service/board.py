@@ -277,7 +277,8 @@ def record_data(
     start: GameState, texts: list[str], players: list[str] | None, seed: int | None
 ) -> dict[str, Any]:
     """``record``: the game record (JSON lines, ``docs/record-format.md``) of ``texts`` played
-    from ``start``, each checked (R8-R19).
+    from ``start``, each checked (R8-R19), with ``plies`` (each move and the positions before
+    and after it, as ``review``'s).
 
     Raises
     ------
@@ -288,19 +289,23 @@ def record_data(
         raise IllegalMoveError(f"a record holds at most {MAX_PLIES} moves, got {len(texts)}")
     state = start
     history: list[tuple[int | None, Move]] = []
+    states = []
     for number, text in enumerate(texts, 1):
         try:
             move = read_move(state, text)
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"move {number}: {exc}") from None
         history.append((None if state.is_chance_node() else state.to_act, move))
+        states.append(state)
         state = state.apply(move, check=False)
     lines = record_lines(start, history, state, seed=seed, players=players)
+    replay = Replay(start, state, [m for _, m in history], states=states)
     return {
         "record": "\n".join(lines) + "\n",
         "moves": len(history),
         **_situation(state),
         "notation": format_notation(state),
+        "plies": replay_plies(replay),
     }
 
 
