@@ -29,7 +29,7 @@ from typing import Any
 
 from analyzer.core.cards import clip, counted, format_card, parse_card
 from analyzer.core.errors import ConquianError, PositionError
-from analyzer.core.moves import LayIn, Move, Take, parse_move
+from analyzer.core.moves import LayIn, Move, Take, Turn, parse_move
 from analyzer.core.state import GameState
 from analyzer.formats.jsonio import json_text
 from analyzer.formats.notation import looks_like_notation
@@ -65,12 +65,16 @@ class Puzzle:
         ``{"kind": ..., "player": int, "turns": int}`` as needed.
     answer : dict or None
         The stored answer, to be checked.
+    info : dict
+        The keys of a mined puzzle that are stored (``theme``, ``difficulty``, ``line``,
+        ``source``; docs/puzzle-format.md, Mined puzzles).
     """
 
     title: str
     state: GameState
     question: dict[str, Any]
     answer: dict[str, Any] | None
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 def load_puzzle(data: Any) -> Puzzle:
@@ -123,7 +127,8 @@ def load_puzzle(data: Any) -> Puzzle:
     answer = data.get("answer")
     if answer is not None:
         answer = _normalised_answer(answer, question["kind"], state)
-    return Puzzle(_title(data.get("title", "")), state, question, answer)
+    info = {key: data[key] for key in MINED_KEYS if key in data}
+    return Puzzle(_title(data.get("title", "")), state, question, answer, info)
 
 
 def _title(value: object) -> str:
@@ -147,6 +152,10 @@ def _title(value: object) -> str:
             "control character: a title is one line of printable text"
         )
     return text
+
+
+MINED_KEYS = ("theme", "difficulty", "line", "source")
+"""The optional keys of a mined puzzle (docs/puzzle-format.md, Mined puzzles)."""
 
 
 QUESTION_KEYS = {
@@ -354,15 +363,44 @@ def _not_legal(state: GameState, key: str, texts: list[str]) -> list[str]:
     return []
 
 
+def _line_problems(puzzle: Puzzle) -> list[str]:
+    """What is wrong with a mined puzzle's stored ``line``: a move that cannot be read or is
+    illegal where it comes (R8-R19), a first move that is not one of the answer's moves, an end
+    that is not the question player's win (R15, R18), or a ply count (turns left out, R10) that
+    is not the difficulty's ``plies``."""
+    state, labels = puzzle.state, puzzle.state.rules.labels
+    line = puzzle.info["line"]
+    plies = 0
+    for k, text in enumerate(line, 1):
+        try:
+            move = parse_move(text, labels)
+        except ConquianError as exc:
+            return [f"line: move {k}: {exc}"]
+        if not state.is_legal(move):
+            return [f"line: move {k} {clip(text, 60)!r} is illegal where it comes ({state.describe()})"]
+        if k == 1 and puzzle.answer and "moves" in puzzle.answer and move.text(labels) not in puzzle.answer["moves"]:
+            return [f"line: its first move {clip(text, 60)!r} is not one of the answer's moves"]
+        plies += not isinstance(move, Turn)
+        state = state.apply(move)
+    player = puzzle.question.get("player")
+    if player is not None and (not state.is_terminal() or state.winner != player):
+        return [f"line: it does not end with player {player}'s win; it ends: {state.describe()}"]
+    stored = (puzzle.info.get("difficulty") or {}).get("plies")
+    if stored is not None and stored != plies:
+        return [f"difficulty: 'plies' is {stored}, but the line has {plies} (turns not counted)"]
+    return []
+
+
 def check_puzzle(puzzle: Puzzle, found: dict[str, Any]) -> list[str]:
     """Differences between the stored answer and ``found`` (empty when they agree or no answer is stored).
 
     Lists are compared as sets of moves or cards, whatever their order,
-    case or spacing in the file.  Call it only with a proven answer.
+    case or spacing in the file.  Call it only with a proven answer.  A mined puzzle's stored
+    ``line`` is checked too (:func:`_line_problems`).
     """
+    problems = _line_problems(puzzle) if "line" in puzzle.info else []
     if puzzle.answer is None:
-        return []
-    problems = []
+        return problems
     for key, expected in puzzle.answer.items():
         got = found.get(key)
         if isinstance(expected, list) and isinstance(got, list):

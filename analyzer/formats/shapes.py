@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
 from pydantic import (
     BaseModel,
@@ -41,6 +41,7 @@ from pydantic_core import PydanticCustomError
 __all__ = [
     "KINDS",
     "NOTE_PREFIX",
+    "PUZZLE_THEMES",
     "RECORD_FORMAT",
     "Centre",
     "Exchange",
@@ -50,8 +51,11 @@ __all__ = [
     "Position",
     "PositionWrapper",
     "PuzzleAnswer",
+    "PuzzleDifficulty",
     "PuzzleFile",
+    "PuzzleHint",
     "PuzzleQuestion",
+    "PuzzleSource",
     "RecordHeader",
     "RecordMove",
     "RecordResult",
@@ -445,6 +449,55 @@ class PuzzleAnswer(_Shape):
     pays: list[Card] | None = None
 
 
+PuzzleTheme = Literal[
+    "going_out", "forcing", "declining", "hand_meld", "giving", "arranging", "paying_safe", "melding"
+]
+
+PUZZLE_THEMES: tuple[str, ...] = get_args(PuzzleTheme)
+"""The themes of a mined puzzle, in the order they are tried (docs/puzzle-format.md, Mined puzzles)."""
+
+
+class PuzzleHint(_Shape):
+    """One hint asked for a mined puzzle's difficulty."""
+
+    samples: int = Field(ge=1, description="Deals the hint sampled.")
+    move: str = Field(description="The hint's best move.")
+    found: bool = Field(description="The hint's best move is one of the answer's moves.")
+
+
+class PuzzleDifficulty(_Shape):
+    """How hard a mined puzzle is (docs/puzzle-format.md, Mined puzzles)."""
+
+    nullable_keys = frozenset({"found_at"})
+
+    plies: int = Field(
+        ge=1,
+        description="Plies to the win under best play (the winner hurries, the others delay; "
+        "turns of stock cards not counted).",
+    )
+    hint: list[PuzzleHint] = Field(
+        default=[], description="The hint from the player's own view at each number of samples."
+    )
+    found_at: int | None = Field(
+        default=None, ge=1, description="The fewest samples whose hint finds the move; null: none does."
+    )
+    hint_seed: int | None = Field(default=None, ge=0, description="The seed of the hints.")
+
+
+class PuzzleSource(_Shape):
+    """Where a mined puzzle comes from: a record, or a self-play game."""
+
+    record: str | None = Field(default=None, description="The record file's name.")
+    deal: int | None = Field(default=None, ge=1, description="The deal of a match record, from 1.")
+    bots: list[str] | None = Field(default=None, description="Self-play: the bot at each seat.")
+    seed: int | None = Field(default=None, ge=0, description="Self-play: the run's seed.")
+    game: int | None = Field(default=None, ge=0, description="Self-play: the game's number in the run, from 0.")
+    move: int | None = Field(
+        default=None, ge=1, description="The number of the move played at the puzzle's position, from 1."
+    )
+    played: str | None = Field(default=None, description="The move played there in the game.")
+
+
 class PuzzleFile(_Shape):
     """A puzzle file."""
 
@@ -460,6 +513,15 @@ class PuzzleFile(_Shape):
     question: PuzzleQuestion
     answer: PuzzleAnswer | None = None
     position: Position
+    theme: PuzzleTheme | None = Field(
+        default=None, description="Mined puzzles: what decides the win (docs/puzzle-format.md)."
+    )
+    difficulty: PuzzleDifficulty | None = Field(default=None, description="Mined puzzles: how hard.")
+    line: list[str] | None = Field(
+        default=None,
+        description="Mined puzzles: a line of best play from the position to the win, turns included.",
+    )
+    source: PuzzleSource | None = Field(default=None, description="Mined puzzles: where from.")
 
 
 class MeldQueryAnswer(_Shape):
