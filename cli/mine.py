@@ -152,7 +152,7 @@ def mine_puzzles(
     written: list[dict[str, Any]] = []
     numbers: dict[str, int] = {}
     interrupted = False
-    bar = progress("deals ({task.fields[puzzles]} puzzles)", as_json, transient=True)
+    bar = progress("deals, puzzles found: {task.fields[puzzles]}", as_json, transient=True)
     try:
         with bar:
             task = bar.add_task("deals", total=planned, puzzles=0)

@@ -27,7 +27,7 @@ from analyzer.analysis.mining import (
 from analyzer.analysis.puzzles import check_puzzle, load_puzzle, read_puzzle, solve_puzzle
 from analyzer.core import native
 from analyzer.core.errors import ConquianError, PositionError
-from analyzer.core.moves import Force, Move, Pass, Turn
+from analyzer.core.moves import Force, Move, Pass, Turn, parse_move
 from analyzer.core.state import GameState
 from analyzer.formats.records import replay_file
 from analyzer.search.exact import Solver
@@ -97,13 +97,16 @@ def test_unique_win_agrees_with_the_puzzle_answer(path: Path) -> None:
 
 
 def test_unique_win_refuses_a_position_without_a_choice() -> None:
-    state = read_puzzle(HAND_MADE_WINS[0]).state
-    after = state.apply(state.legal_moves()[0])
-    while not after.is_chance_node() and not after.is_terminal():
-        after = after.apply(after.legal_moves()[0])
-    if after.is_chance_node():
-        with pytest.raises(PositionError, match="no move to choose"):
-            unique_win(after)
+    # A turn of the stock (R10) along a shipped puzzle's line: nobody chooses there.
+    puzzle = next(p for p in map(read_puzzle, SAMPLE) if any(m.startswith("turn ") for m in p.info["line"]))
+    state = puzzle.state
+    for text in puzzle.info["line"]:
+        if text.startswith("turn "):
+            break
+        state = state.apply(parse_move(text, state.rules.labels))
+    assert state.is_chance_node()
+    with pytest.raises(PositionError, match="no move to choose"):
+        unique_win(state)
 
 
 def test_a_small_budget_is_unproven_not_wrong() -> None:
