@@ -40,7 +40,7 @@ def record(
     source: Annotated[
         str | None,
         typer.Argument(
-            metavar="[RECORD]",
+            metavar="RECORD",
             help="A game record to print from one player's view (--view); without it, enter a "
             "game at the prompt.",
             show_default=False,
@@ -206,12 +206,12 @@ def _start(
     if seat >= rules.players:
         usage(f"--view must be below {rules.players} in {rules.name}")
     if hand is None:
-        hand = out.input(f"your hand ({rules.hand_size} cards)> ").strip()
+        hand = _ask(f"your hand ({rules.hand_size} cards)> ", "--hand CARDS")
     cards = cards_arg(hand, rules.labels, "--hand")
     up = None
     if rules.upcard:
         if upcard is None:
-            upcard = out.input("the upcard the dealer turned (R10a)> ").strip()
+            upcard = _ask("the upcard the dealer turned (R10a)> ", "--upcard CARD")
         up = next(iter(iter_mask(cards_arg(upcard, rules.labels, "--upcard"))), None)
     elif upcard is not None:
         usage(f"--upcard: {rules.name} turns up no card at the deal (R10a)")
@@ -219,6 +219,15 @@ def _start(
         return ViewPlay.deal(rules, seat, cards, dealer, up)
     except ConquianError as exc:
         usage(str(exc))
+
+
+def _ask(prompt: str, option: str) -> str:
+    """A line typed at ``prompt``; the input ending first is a usage error naming ``option``."""
+    try:
+        return out.input(prompt).strip()
+    except EOFError:
+        out.print()
+        usage(f"the input ended: give {option}")
 
 
 def _seat(state: GameState, viewer: int | None) -> int:
