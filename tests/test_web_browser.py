@@ -582,7 +582,7 @@ def test_each_tab_shows_only_what_belongs_to_it(page: Any) -> None:
 
 def test_every_tab_fits_a_phone_without_sideways_scrolling(browser: Any, base: str) -> None:
     """At 390x844: no tab wider than the screen (the Setup palette included), every button of
-    the analysis bar on screen (Stop too), and a review's move numbers kept with their moves."""
+    the analysis bar on screen (Cards and Stop too), and a review's move numbers kept with their moves."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.base = base
@@ -594,7 +594,7 @@ def test_every_tab_fits_a_phone_without_sideways_scrolling(browser: Any, base: s
             assert width <= 390, (mode, width)
         page.click('nav [data-mode="analysis"]')
         bar = page.query_selector_all('[data-panel="analysis"] > .buttons button')
-        assert len(bar) == 5
+        assert len(bar) == 6  # Hint, Static hint, Analyze, All moves' values, Cards, Stop
         for b in bar:
             box = b.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (b.inner_text(), box)

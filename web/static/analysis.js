@@ -3,6 +3,7 @@
 
 import { api, stream } from "./api.js";
 import { drawBoard } from "./board.js";
+import { loadCards, drawCardGrids } from "./cardgrid.js";
 import { frenchCode, label, moveLabel, notationLabel } from "./cards.js";
 import { $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
 
@@ -29,10 +30,28 @@ export async function openPosition(input, { description = "", names = [], keepUr
     url.searchParams.set("position", result.notation);
     window.history.replaceState(null, "", url);
   }
-  $("#analysis-output").replaceChildren();
-  leavePreview();
+  clearOutputs();
   if (state.mode === "analysis") await loadMoves();
   return state.current;
+}
+
+// The answers about the position before (hint, analysis, card table, a move's preview) go.
+export function clearOutputs() {
+  $("#analysis-output").replaceChildren();
+  $("#analysis-cards").replaceChildren();
+  leavePreview();
+}
+
+// The Review tab's selected position made the board's (its legal moves, why, hint and card
+// table then apply to it), the address bar left as it is: `shown` as drawCurrent takes it.
+export function adoptPosition(shown) {
+  if (state.current?.notation === shown.notation && !state.invalid) return;
+  state.current = { ...shown };
+  state.editing = null;
+  state.invalid = null;
+  clearOutputs();
+  listed = { notation: null, moves: [] };
+  $("#analysis-moves").replaceChildren();
 }
 
 // The sampling settings of the board's hints. A move clicked in a hint (or in the list of legal
@@ -212,6 +231,15 @@ function drawHints(container, result, onChoose) {
       table.append(hintRow(rank, m, onChoose));
     }
     container.append(table);
+    const context = hintContexts.get(container);
+    const lined = result.moves.some((m) => m.line);
+    if (context && result.evaluation !== "static" && !lined && !["running", "early"].includes(container.dataset.state) && result.moves.length) {
+      // The lines are searched only when asked: the hint itself stays as fast as it was.
+      const lines = button("Show lines", { action: "hint-lines" });
+      lines.title = "the line the hint expects after each move shown, on one typical sampled deal";
+      lines.addEventListener("click", () => showLines(container, result, onChoose).catch(failed));
+      container.append(lines);
+    }
     if (result.moves.length > HINT_ROWS) {
       const more = button(state.hintsExpanded ? `show the top ${HINT_ROWS}` : `show all ${result.moves.length}`, { action: "hint-all" });
       more.classList.add("hint-more");
@@ -257,12 +285,87 @@ function hintRow(rank, m, onChoose) {
     details.addEventListener("click", (event) => event.stopPropagation());
     row.append(details);
   }
+  if (m.line) row.append(lineBlock(m.line, rank === 0));
   if (onChoose) row.addEventListener("click", () => onChoose(m.move));
   return row;
 }
 
+// The line the hint expects after a move (a hint's `line`, docs/hint.md): the server's heading
+// (on which sampled deal, its result, that the hidden cards are the deal's, not known), then its
+// moves, each card drawn from the sampled deal marked * (class "sampled").
+function lineBlock(line, open) {
+  const details = el("details", "hint-line");
+  details.dataset.deal = String(line.deal);
+  details.dataset.deals = String(line.deals);
+  details.dataset.sampled = String(line.sampled);
+  details.open = open;
+  const [first = "", ...rest] = line.text || [];
+  details.append(el("summary", "", `expected line, on sampled deal ${line.deal} of ${line.deals}`));
+  details.append(el("div", "line-head", moveLabel(first.replace(/:$/, "."))));
+  const list = el("ol", "line-moves");
+  for (const text of rest) {
+    const item = el("li");
+    // A card marked * ("KS*") is the sampled deal's: shown in the labels, marked.
+    String(text).split(/((?:A|[2-7]|J|Q|K)[SHDC])\*/).forEach((part, k) => {
+      if (k % 2 === 0) item.append(moveLabel(part));
+      else {
+        const card = el("span", "sampled", `${label(part)}*`);
+        card.title = "drawn on the sampled deal: not known";
+        item.append(card);
+      }
+    });
+    list.append(item);
+  }
+  details.append(list);
+  details.addEventListener("click", (event) => event.stopPropagation());
+  return details;
+}
+
+// The hint containers' requests ({position, progressBar}), for their lines asked later.
+const hintContexts = new WeakMap();
+
+// The lines of the moves shown (the hint asked again with "line": the same seed and settings,
+// so the same ranking), each drawn under its row.
+async function showLines(container, result, onChoose) {
+  const context = hintContexts.get(container);
+  const shown = state.hintsExpanded ? result.moves.length : Math.min(HINT_ROWS, result.moves.length);
+  const trigger = container.querySelector('[data-action="hint-lines"]');
+  if (trigger) {
+    trigger.disabled = true;
+    trigger.textContent = "finding the lines…";
+  }
+  const signal = startSearch();
+  const bar = context.progressBar;
+  bar.hidden = false;
+  bar.value = 0;
+  container.dataset.lines = "running";
+  try {
+    const lined = await stream(
+      "hint",
+      { position: context.position, labels: "french", ...HINT_SETTINGS, line: true, top: shown },
+      (p) => { bar.max = p.planned || 1; bar.value = p.done; },
+      { signal },
+    );
+    const lines = new Map(lined.moves.map((m) => [m.move, m.line]));
+    drawHints(container, { ...result, moves: result.moves.map((m) => (lines.get(m.move) ? { ...m, line: lines.get(m.move) } : m)) }, onChoose);
+    container.dataset.lines = "shown";
+  } catch (error) {
+    container.dataset.lines = "failed";
+    if (trigger) {
+      trigger.disabled = false;
+      trigger.textContent = "Show lines";
+    }
+    throw error;
+  } finally {
+    bar.hidden = true;
+    endSearch();
+  }
+}
+
 export async function runHint(position, container, progressBar, onChoose) {
   if (container.id === "analysis-output" && (await boardInvalid())) return;
+  hintContexts.set(container, { position, progressBar });
+  delete container.dataset.lines;
   const signal = startSearch();
   status(""); // a line about an earlier answer no longer applies
   container.dataset.state = "running";
@@ -286,8 +389,8 @@ export async function runHint(position, container, progressBar, onChoose) {
         },
       },
     );
-    drawHints(container, result, onChoose);
     container.dataset.state = "done";
+    drawHints(container, result, onChoose);
     // On a phone the answer is below the board: bring its verdict into view.
     if (window.matchMedia("(max-width: 600px)").matches) container.scrollIntoView({ block: "start", behavior: "smooth" });
   } catch (error) {
@@ -325,6 +428,34 @@ export function hintCurrent() {
 export async function staticHint() {
   const result = await api("hint", { position: state.current.notation, static: true, labels: "french" });
   drawHints($("#analysis-output"), result);
+}
+
+// ------------------------------------------------------------------ the card table
+// The seat whose view a card table takes: the one hand a position shows (a view), else the
+// player to act (as hint --cards).
+export function cardsSeat(position) {
+  const shown = (position.players || []).flatMap((p, k) => (Array.isArray(p.hand) ? [k] : []));
+  return shown.length === 1 ? shown[0] : position.to_act ?? 0;
+}
+
+// The Cards button: the grids of where the cards the player cannot see may be (docs/hint.md).
+export async function cardsInto(out, notation, position) {
+  out.dataset.state = "running";
+  out.replaceChildren(el("div", "hint-head", "reading where the cards can be…"));
+  try {
+    const cards = await loadCards(notation, cardsSeat(position));
+    drawCardGrids(out, cards);
+    out.dataset.state = "done";
+  } catch (error) {
+    render(out, () => out.replaceChildren(el("div", "hint-head", `no card table: ${moveLabel(error.message)}`)));
+    out.dataset.state = "failed";
+    if (error.name === "AbortError") throw error;
+  }
+}
+
+export async function cardsCurrent() {
+  if (await boardInvalid()) return;
+  await cardsInto($("#analysis-cards"), state.current.notation, state.current.position);
 }
 
 // ------------------------------------------------------------------ analysis

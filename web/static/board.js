@@ -49,7 +49,7 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
     } else {
       const count = Number(player.hand) || 0;
       for (let i = 0; i < count; i += 1) hand.cards.append(cardElement("", { back: true }));
-      hand.cards.append(el("span", "count", `${count} cards`));
+      hand.cards.append(el("span", "count", `${count} card${count === 1 ? "" : "s"}`));
       hand.box.dataset.count = String(count);
       hand.box.dataset.hidden = "true";
     }

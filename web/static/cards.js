@@ -88,3 +88,25 @@ export function cardElement(code, { back = false, tag = "span" } = {}) {
   el.title = cardName(code);
   return el;
 }
+
+// The ranks and suits as the labels chosen write them, for the headers of a 4x10 grid of cards.
+export function rankLabel(rank) {
+  return labels === "spanish" ? SPANISH_RANKS[RANKS.indexOf(rank)] : rank;
+}
+
+export function suitLabel(suit) {
+  return labels === "spanish" ? SPANISH_SUITS[suit] : SYMBOLS[suit];
+}
+
+const SPANISH_TOKEN = /(?<![\w♠♥♦♣])(1[0-2]|[1-7])([ocebOCEB])(?![\w♠♥♦♣])/g;
+const FRENCH_TOKEN = /(?<![\w♠♥♦♣])(A|[2-7]|J|Q|K)([SHDC♠♥♦♣])(?![\w♠♥♦♣])/gi;
+
+// A move text written in `set` labels ("french" or "spanish", R2; default the labels shown) with
+// every card as its French code, the page's own ("take [10e 11e 12e] pay 12b" -> "take [JS QS KS]
+// pay KC"); what is not a card is left as it is, for the server to read or refuse.
+export function toFrench(text, set = labels) {
+  if (set === "spanish") {
+    return String(text).replace(SPANISH_TOKEN, (_, rank, suit) => RANKS[SPANISH_RANKS.indexOf(rank)] + FROM_SPANISH_SUITS[suit.toLowerCase()]);
+  }
+  return String(text).replace(FRENCH_TOKEN, (_, rank, suit) => rank.toUpperCase() + (FROM_SYMBOLS[suit] || suit.toUpperCase()));
+}

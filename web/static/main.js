@@ -2,7 +2,7 @@
 // puzzles.js) wired to the page's buttons, the switch between them, and the first position opened.
 
 import { setLabels } from "./cards.js";
-import { analyzeCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
+import { analyzeCurrent, cardsCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
   boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
   drawExampleList, drawPalette, newMeld, openExample, openText, pickShownExample, redrawEditing,
@@ -11,7 +11,11 @@ import {
   drawBotList, drawPlayChoices, drawSeatBots, gameRecord, newGame, nextDeal, playBotChosen, playControls, playHint,
   playMatchChosen, playVariantChosen, saveRecord, takeBack,
 } from "./play.js";
-import { drawRecordList, loadRecord, runReview } from "./review.js";
+import {
+  closeThisVariation, copyTreeRecord, drawRecordList, enterTyped, loadRecord, openRecord, openSharedRecord, reviewControls, reviewHint,
+  reviewKey, runReview, saveTreeRecord, shareTreeRecord, startEntry, toggleCards, toggleEntryForm,
+} from "./review.js";
+import { entryPlayersChosen, entryVariantChosen } from "./entry.js";
 import { drawPuzzleList, revealPuzzle } from "./puzzles.js";
 import {
   $, $$, boardDefaults, drawCurrent, failed, loadExamples, loadVariants, problem, render, renders, setModeSwitch, state, status,
@@ -51,6 +55,7 @@ function wire() {
   on("static-hint", staticHint);
   on("analyze", analyzeCurrent);
   on("solve", solveCurrent);
+  on("cards", cardsCurrent);
   on("stop", () => state.running?.abort());
   on("open-text", () => openText($("#setup-text").value));
   on("open-example", () => openExample($("#setup-examples").value));
@@ -69,7 +74,23 @@ function wire() {
     await runReview();
   });
   on("load-record", loadRecord);
+  on("open-record", () => openRecord());
   on("review", runReview);
+  on("enter-game", toggleEntryForm);
+  on("entry-start", startEntry);
+  on("entry-enter", enterTyped);
+  on("record-save", saveTreeRecord);
+  on("record-copy", copyTreeRecord);
+  on("record-share", shareTreeRecord);
+  on("review-hint", reviewHint);
+  on("review-cards", toggleCards);
+  on("close-this-variation", closeThisVariation);
+  $("#entry-variant").addEventListener("change", entryVariantChosen);
+  $("#entry-players").addEventListener("change", entryPlayersChosen);
+  $("#entry-text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") Promise.resolve().then(enterTyped).catch(failed);
+  });
+  document.addEventListener("keydown", reviewKey);
   on("reveal", revealPuzzle);
 
   $("#setup-file").addEventListener("change", async (event) => {
@@ -78,7 +99,9 @@ function wire() {
   });
   $("#review-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
-    if (file) $("#review-text").value = await file.text();
+    if (!file) return;
+    $("#review-text").value = await file.text();
+    await openRecord().catch(failed);
   });
   $("#labels").addEventListener("change", (event) => {
     setLabels(event.target.value);
@@ -101,7 +124,10 @@ async function start() {
   setModeSwitch(setMode); // a tab opening another one (Setup a record in Review) goes through setMode
   wire();
   playControls(false); // no game yet
-  const given = new URLSearchParams(window.location.search).get("position");
+  reviewControls(); // no record yet
+  const params = new URLSearchParams(window.location.search);
+  const given = params.get("position");
+  const shared = params.get("record");
   try {
     await Promise.all([loadExamples(), loadVariants()]);
     drawExampleList();
@@ -111,7 +137,11 @@ async function start() {
     drawDealChoices();
     drawPuzzleList();
     const defaults = boardDefaults();
-    if (given) {
+    if (shared) {
+      // A record in the address (docs/web.md): opened in Review; Analysis on its start.
+      setMode("review");
+      await openSharedRecord(shared);
+    } else if (given) {
       try {
         await openPosition(given, { keepUrl: true });
       } catch (error) {

@@ -1,78 +1,254 @@
-// The Review tab: a game record reviewed by the engine (each player's accuracy, a chart of his win
-// chance, every ply with its mark), each ply shown on the board on a click.
+// The Review tab (docs/web.md): a game record opened as a move tree (tree.js) or entered move by
+// move as it was played at a table (entry.js), reviewed by the engine (each player's accuracy, a
+// chart of his win chance, every decision marked), the position selected shown on the board with
+// its explanation, the hint, the card table and the Analysis tab following it; variations played
+// from any position; the record saved, copied or put in the address.
 
-import { stream } from "./api.js";
-import { moveLabel } from "./cards.js";
-import { $, $$, boardPosition, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
+import { api, stream } from "./api.js";
+import { adoptPosition, cardsInto, runHint } from "./analysis.js";
+import { drawChart } from "./chart.js";
+import { currentLabels, moveLabel } from "./cards.js";
+import { drawEntryForm, drawInput, entryStart, hideInput, typedMove } from "./entry.js";
+import { decodeRecord, encodeRecord, parseRecord } from "./records.js";
+import { addMove, closeLine, drawTree, forget, newNode, newTree, overAt, pathTo, plyAt, positionAt, sameCursor, step } from "./tree.js";
+import {
+  $, boardPosition, counted, download, drawCurrent, el, endSearch, failed, pct, problem, render, renders, startSearch, state, status,
+} from "./shared.js";
 
-const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??", best: "", good: "" };
+// Each opening or review of a record takes a token: an answer for an older one is dropped.
+let opening = 0;
 
-// The review chart: each player's win chance after his decisions (0-100%) against the ply, with
-// labelled axes, a legend, and marks at mistakes and blunders; a record of one decision is a dot.
-function drawChart(container, review) {
-  render(container, () => {
-    container.replaceChildren();
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    const [width, height] = [360, 170];
-    const [left, right, top, bottom] = [40, 12, 10, 32];
-    const plotW = width - left - right;
-    const plotH = height - top - bottom;
-    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    svg.setAttribute("class", "chart-svg");
-    svg.setAttribute("role", "img");
-    const moves = review.moves;
-    const first = Math.min(...review.plies.map((p) => p.ply), 1);
-    const last = Math.max(first + 1, ...review.plies.map((p) => p.ply));
-    const x = (ply) => left + ((ply - first) / (last - first)) * plotW;
-    const y = (win) => top + (1 - win) * plotH;
-    const add = (tag, attrs, text) => {
-      const node = document.createElementNS(ns, tag);
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-      if (text !== undefined) node.textContent = text;
-      svg.append(node);
-      return node;
-    };
-    // Axes: win chance 0, 50, 100% on the left; plies along the bottom.
-    for (const win of [0, 0.5, 1]) {
-      add("line", { x1: left, x2: width - right, y1: y(win), y2: y(win), class: win === 0.5 ? "grid mid" : "grid" });
-      add("text", { x: left - 4, y: y(win) + 4, "text-anchor": "end", class: "axis" }, `${win * 100}%`);
-    }
-    for (const ply of [...new Set([first, Math.round((first + last) / 2), last])]) {
-      add("text", { x: x(ply), y: height - bottom + 14, "text-anchor": "middle", class: "axis" }, String(ply));
-    }
-    add("text", { x: left + plotW / 2, y: height - 3, "text-anchor": "middle", class: "axis-title" }, "ply");
-    add("text", { x: 10, y: top + plotH / 2, "text-anchor": "middle", class: "axis-title", transform: `rotate(-90 10 ${top + plotH / 2})` }, "win chance");
-    const colours = ["#2b6cb0", "#c05621", "#2f855a", "#805ad5"];
-    const players = [...new Set(moves.map((m) => m.player))].sort();
-    for (const player of players) {
-      const mine = moves.filter((m) => m.player === player);
-      const colour = colours[player % colours.length];
-      if (mine.length > 1) {
-        add("polyline", {
-          points: mine.map((m) => `${x(m.ply)},${y(m.win_played)}`).join(" "),
-          fill: "none", stroke: colour, "stroke-width": 2,
-        });
-      }
-      for (const m of mine) {
-        const marked = m.label === "blunder" || m.label === "mistake";
-        const dot = add("circle", { cx: x(m.ply), cy: y(m.win_played), r: marked ? 5 : 3, fill: colour });
-        if (marked) dot.setAttribute("class", `dot-${m.label}`);
-        dot.append(Object.assign(document.createElementNS(ns, "title"), { textContent: `ply ${m.ply}, player ${m.player}: ${pct(m.win_played)}${marked ? `, ${m.label}` : ""}` }));
-      }
-    }
-    const legend = el("div", "chart-legend");
-    for (const player of review.summary.map((s) => s.player)) {
-      const none = players.includes(player) ? "" : " (no decision to review)";
-      const key = el("span", "legend-key", `■ player ${player}${none}`);
-      key.style.color = colours[player % colours.length];
-      legend.append(key);
-    }
-    legend.append(el("span", "legend-key", "● large: mistake or blunder"));
-    container.append(el("div", "hint-head", "Each player's win chance after his decisions, by ply"), svg, legend);
-  });
+// ------------------------------------------------------------------ the tree
+function treeNames(tree) {
+  const n = tree.startData?.players?.length || 0;
+  return Array.from({ length: n }, (_, p) => (p === tree.view ? "you" : tree.players?.[p] || ""));
 }
 
+// The tree of `game` (a parsed record, records.js): the server replays it (`record`, with `view`
+// for a view record) and answers every ply's positions; `source` is the text and deal it came
+// from (a review of the same text keeps the tree and its variations).
+async function treeOf(game, source) {
+  const request = { position: game.start, moves: game.moves, labels: "french" };
+  if (game.view !== null) request.view = game.view;
+  if (game.players) request.players = game.players;
+  if (game.seed !== null && game.view === null) request.seed = game.seed;
+  const result = await api("record", request);
+  const start = result.plies.length ? result.plies[0].before : result.notation;
+  const tree = newTree({ start, startData: game.start, view: game.view, players: game.players });
+  tree.seed = game.seed;
+  tree.source = source;
+  tree.cache = new Map();
+  for (const ply of result.plies) tree.main.moves.push(newNode(ply));
+  const last = tree.main.moves[tree.main.moves.length - 1];
+  if (last) Object.assign(last, { over: result.over, winner: result.winner });
+  if (game.view !== null) tree.cache.set(JSON.stringify(pathTo({ line: tree.main, index: tree.main.moves.length })), result);
+  tree.record = result.record;
+  return tree;
+}
+
+function drawTreeNow() {
+  const list = $("#review-moves");
+  const tree = state.tree;
+  const draw = () => {
+    if (!tree) {
+      list.replaceChildren();
+      forget(list);
+      return;
+    }
+    drawTree(list, tree, state.cursor, {
+      onSelect: (cursor) => select(cursor, { scroll: true }).catch(failed),
+      onClose: (line) => select(closeLine(tree, line)).catch(failed),
+    });
+  };
+  // A labels switch draws the moves again in full; otherwise the rows stay as they are when
+  // only the selection or the marks change.
+  renders.set(list, () => {
+    forget(list);
+    draw();
+  });
+  draw();
+  list.dataset.cursor = state.tree ? `${state.cursor.line.id}:${state.cursor.index}` : "";
+  const inVariation = Boolean(state.tree && state.cursor.line.parent);
+  const close = $('[data-action="close-this-variation"]');
+  close.disabled = !inVariation;
+  for (const action of ["record-save", "record-copy", "record-share", "review-hint", "review-cards"]) {
+    $(`[data-action="${action}"]`).disabled = !state.tree;
+  }
+}
+
+// A tree shown from its start (a record opened) or its end (a game entered).
+function install(tree, cursor) {
+  state.tree = tree;
+  state.review = tree.review;
+  if (!tree.review) {
+    for (const id of ["#review-summary", "#review-chart"]) render($(id), () => $(id).replaceChildren());
+  }
+  $("#share-link").hidden = true;
+  return select(cursor || { line: tree.main, index: 0 });
+}
+
+// What the status line says of the position selected: the move played there and, once reviewed,
+// the better move and the mark.
+function explanation(tree, cursor) {
+  const { line, index } = cursor;
+  const ply = plyAt(cursor);
+  if (index < line.moves.length) {
+    const node = line.moves[index];
+    let text = `Before ply ${ply}: played ${moveLabel(node.move)}`;
+    if (line.parent) text += " (in a variation)";
+    const marked = line === tree.main ? tree.review?.moves.find((m) => m.ply === ply) : null;
+    if (marked) text += `; best ${moveLabel(marked.best)} (win ${pct(marked.win_best)} against ${pct(marked.win_played)}): ${marked.label}`;
+    return text;
+  }
+  if (overAt(tree, cursor)) {
+    const last = line.moves[index - 1];
+    const end = last.winner === null ? "a draw (R18)" : last.winner === tree.view ? "you won" : `player ${last.winner} won`;
+    return `After ply ${ply - 1}: the deal is over, ${end}.`;
+  }
+  if (!index && !line.parent) return "The start of the game: enter or choose the first move below.";
+  return `After ply ${ply - 1}${line.parent ? " (a variation)" : ""}: the next move is entered below.`;
+}
+
+// The answer the input of the next move needs: for a view, the `record` answer of the path (its
+// `next`, `description`), else the position's legal moves; kept per path.
+async function inputInfo(tree, cursor) {
+  const path = pathTo(cursor);
+  const key = JSON.stringify(path);
+  if (!tree.cache.has(key)) {
+    const info = tree.view !== null
+      ? await api("record", { position: tree.startData, moves: path, view: tree.view, labels: "french" })
+      : await api("moves", { position: positionAt(tree, cursor), labels: "french" });
+    tree.cache.set(key, info);
+  }
+  return tree.cache.get(key);
+}
+
+let selecting = 0;
+
+// The position at `cursor` selected: marked in the tree at once, then drawn on the board with its
+// explanation, made the Analysis tab's position, and the next move's input drawn for it.
+export async function select(cursor, { scroll = false } = {}) {
+  const tree = state.tree;
+  state.cursor = cursor;
+  drawTreeNow();
+  const token = ++selecting;
+  const notation = positionAt(tree, cursor);
+  const over = overAt(tree, cursor);
+  const last = over ? cursor.line.moves[cursor.index - 1] : null;
+  const shown = await boardPosition(notation, { names: treeNames(tree), over, winner: last ? last.winner : null });
+  if (token !== selecting || state.tree !== tree) return;
+  state.shown.review = shown;
+  adoptPosition({ ...shown, description: `From the Review tab: ${explanation(tree, cursor).replace(/:.*$/, "")}.` });
+  $("#review-hint").replaceChildren();
+  if (state.mode === "review") {
+    render($("#board"), drawCurrent);
+    status(explanation(tree, cursor));
+    // On a phone the list is below the board: bring the explanation (and the board) into view.
+    if (scroll && window.matchMedia("(max-width: 600px)").matches) $("#status").scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+  const cards = $('[data-action="review-cards"]');
+  if (cards.getAttribute("aria-pressed") === "true") cardsInto($("#review-cards"), notation, shown.position).catch(failed);
+  else render($("#review-cards"), () => $("#review-cards").replaceChildren());
+  const info = await inputInfo(tree, cursor);
+  if (token !== selecting || state.tree !== tree) return;
+  drawInput({
+    key: `${cursor.line.id}:${cursor.index}:${JSON.stringify(pathTo(cursor))}`,
+    ply: plyAt(cursor),
+    view: tree.view,
+    info,
+    position: shown.position,
+    onMove: (text) => playMove(text),
+  });
+  $("#review-moves").dataset.shown = `${cursor.line.id}:${cursor.index}`;
+}
+
+// `text` played at the position selected, checked by the server (a view: `record` with `view` on
+// the path's moves; else `play`): the line goes on, a variation is followed or opened; at the end
+// of the main line the game (its record) grows. An illegal move rejects with the server's words
+// and changes nothing.
+async function playMove(text) {
+  const tree = state.tree;
+  const from = state.cursor;
+  let node;
+  let info = null;
+  if (tree.view !== null) {
+    const request = { position: tree.startData, moves: [...pathTo(from), text], view: tree.view, labels: "french" };
+    if (tree.players) request.players = tree.players;
+    info = await api("record", request);
+    const ply = info.plies[info.plies.length - 1];
+    node = newNode({ ...ply, over: info.over, winner: info.winner });
+  } else {
+    const before = positionAt(tree, from);
+    const result = await api("play", { position: before, move: text, labels: "french" });
+    const played = result.played[0];
+    node = newNode({ move: played.move, player: played.player, before, after: result.notation, over: result.over, winner: result.winner });
+  }
+  if (state.tree !== tree || !sameCursor(state.cursor, from)) return;
+  const grows = from.line === tree.main && from.index === tree.main.moves.length;
+  const cursor = addMove(tree, from, node);
+  if (info) tree.cache.set(JSON.stringify(pathTo(cursor)), info);
+  if (grows) {
+    tree.record = info ? info.record : (await api("record", recordRequest(tree, "french"))).record;
+    await showRecord(tree);
+  }
+  await select(cursor);
+}
+
+// The record request of the main line, in `labels`.
+function recordRequest(tree, labels) {
+  const moves = pathTo({ line: tree.main, index: tree.main.moves.length });
+  const request = {
+    position: tree.startData,
+    moves: labels === "french" ? moves : moves.map((m) => moveLabel(m)),
+    labels,
+  };
+  if (tree.view !== null) request.view = tree.view;
+  if (tree.players) request.players = tree.players;
+  if (tree.seed !== null && tree.seed !== undefined && tree.view === null) request.seed = tree.seed;
+  return request;
+}
+
+// The game's record (its main line) in the labels shown (R2).
+async function recordText() {
+  const tree = state.tree;
+  const labels = currentLabels();
+  if (labels === "french" && tree.record) return tree.record;
+  return (await api("record", recordRequest(tree, labels))).record;
+}
+
+// The record entered so far put in the text box (in the labels shown), so that Review reviews it
+// and the tree, its variations with it, is kept.
+async function showRecord(tree) {
+  const text = await recordText();
+  if (state.tree !== tree) return;
+  $("#review-text").value = text;
+  tree.source = { text, deal: 1 };
+}
+
+// ------------------------------------------------------------------ opening
+// The record in the text box opened as a move tree, without reviewing it.
+export async function openRecord({ text = $("#review-text").value } = {}) {
+  if (!text.trim()) {
+    problem("paste a record, upload one, or use a bundled one");
+    return;
+  }
+  const token = ++opening;
+  const deal = Number($("#review-deal").value) || 1;
+  problem("");
+  const tree = await treeOf(parseRecord(text, deal), { text, deal });
+  if (token !== opening) return;
+  await install(tree);
+}
+
+// A record an address carries (`?record=`, records.js): opened in the Review tab.
+export async function openSharedRecord(code) {
+  const text = await decodeRecord(code);
+  $("#review-text").value = text;
+  await openRecord({ text });
+  status("A record from the address: its moves below; Review marks them.");
+}
+
+// ------------------------------------------------------------------ review
 function drawReview(review) {
   const summary = $("#review-summary");
   render(summary, () => {
@@ -85,61 +261,20 @@ function drawReview(review) {
       row.dataset.deals = String(review.match.deals);
       summary.append(row);
     }
-    for (const s of review.summary) {
+    // A view record's review is about its player's decisions alone (docs/review.md).
+    const view = review.view ?? null;
+    if (view !== null) summary.append(el("div", "summary-row", `Player ${view}'s view: his decisions reviewed from what he saw.`));
+    for (const s of review.summary.filter((x) => view === null || x.player === view)) {
       const name = review.players && review.players[s.player] ? ` (${review.players[s.player]})` : "";
-      summary.append(el("div", "summary-row",
+      const row = el("div", "summary-row",
         `Player ${s.player}${name}: accuracy ${s.accuracy === null ? "none (no decision of his to review: every move forced)" : s.accuracy}; ` +
         `${counted(s.blunder, "blunder")}, ${counted(s.mistake, "mistake")}, ` +
-        `${counted(s.inaccuracy, "inaccuracy", "inaccuracies")}`));
+        `${counted(s.inaccuracy, "inaccuracy", "inaccuracies")}`);
+      row.dataset.player = String(s.player);
+      summary.append(row);
     }
   });
   drawChart($("#review-chart"), review);
-  const list = $("#review-moves");
-  const byPly = new Map(review.moves.map((m) => [m.ply, m]));
-  render(list, () => {
-    list.replaceChildren();
-    for (const p of review.plies) {
-      const marked = byPly.get(p.ply);
-      const row = el("div", "review-row");
-      row.dataset.ply = String(p.ply);
-      const who = p.player === null ? "stock" : `P${p.player}`;
-      row.append(el("span", "ply", `${p.ply}. ${who}`), el("span", "review-move", moveLabel(p.move)));
-      if (marked) {
-        row.dataset.label = marked.label;
-        row.append(el("span", `mark mark-${marked.label}`, `${MARKS[marked.label]} ${marked.label}`));
-      }
-      row.addEventListener("click", () => showPly(p, marked));
-      list.append(row);
-    }
-  });
-}
-
-async function showPly(ply, marked) {
-  $$(".review-row.selected").forEach((r) => r.classList.remove("selected"));
-  $(`.review-row[data-ply="${ply.ply}"]`)?.classList.add("selected");
-  const review = state.review;
-  const shown = await boardPosition(ply.before, { names: review?.players || [] });
-  if (state.review !== review) return; // another review began meanwhile
-  state.shown.review = shown;
-  render($("#board"), drawCurrent);
-  let text = `Before ply ${ply.ply}: played ${moveLabel(ply.move)}`;
-  if (marked) text += `; best ${moveLabel(marked.best)} (win ${pct(marked.win_best)} against ${pct(marked.win_played)}): ${marked.label}`;
-  if (state.mode !== "review") return;
-  status(text);
-  // On a phone the list of moves is below the board: bring the explanation (and the board under
-  // it) into view.
-  if (window.matchMedia("(max-width: 600px)").matches) $("#status").scrollIntoView({ block: "start", behavior: "smooth" });
-}
-
-// A new review: the last one's results, board and status line go (they were about its record).
-function clearReview() {
-  state.review = null;
-  state.shown.review = null;
-  for (const id of ["#review-summary", "#review-chart", "#review-moves"]) $(id).replaceChildren();
-  if (state.mode === "review") {
-    render($("#board"), drawCurrent);
-    status("");
-  }
 }
 
 export async function runReview() {
@@ -148,37 +283,48 @@ export async function runReview() {
     problem("paste a record, upload one, or use a bundled one");
     return;
   }
+  const token = ++opening;
   const signal = startSearch();
-  clearReview();
   const bar = $("#review-progress");
   bar.hidden = false;
   bar.value = 0;
   problem("");
+  const dealBox = Number($("#review-deal").value) || 0;
+  const kept = state.tree && state.tree.source?.text === text && state.tree.source.deal === (dealBox || 1) ? state.tree : null;
+  let tree = kept;
   try {
+    // The tree of this record (unless it is the one shown), listed with the review's marks.
+    if (!tree) {
+      if (state.tree) {
+        state.tree.review = null;
+        for (const id of ["#review-summary", "#review-chart"]) render($(id), () => $(id).replaceChildren());
+      }
+      tree = await treeOf(parseRecord(text, dealBox || 1), { text, deal: dealBox || 1 }).catch(() => null);
+      if (token !== opening) return;
+    }
     // No samples given: each decision samples until its verdict is settled, as `conquian review`
     // does by default, so that the board and the command give the same marks.
     const samples = Number($("#review-samples").value) || 0;
     const request = { record: text, labels: "french" };
     if (samples > 0) request.samples = samples;
-    const deal = Number($("#review-deal").value) || 0;
-    if (deal > 0) request.deal = deal; // a match record's deal (the server refuses it for a game)
-    const review = await stream(
-      "review",
-      request,
-      (p) => { bar.max = p.planned || 1; bar.value = p.done; },
-      { signal },
-    );
-    state.review = review;
-    drawReview(review);
-    // The board shows the record's start until a ply is chosen.
-    if (review.plies.length) {
-      const start = await boardPosition(review.plies[0].before, { names: review.players || [] });
-      if (state.review === review && !state.shown.review) {
-        state.shown.review = start;
-        render($("#board"), drawCurrent);
-      }
+    if (dealBox > 0) request.deal = dealBox; // a match record's deal (the server refuses it for a game)
+    const review = await stream("review", request, (p) => { bar.max = p.planned || 1; bar.value = p.done; }, { signal });
+    if (token !== opening) return;
+    if (!tree) {
+      // Not opened by itself (the review's message is the one to read when it fails): its plies.
+      tree = newTree({ start: review.plies[0]?.before, startData: review.position, view: review.view ?? null, players: review.players });
+      for (const ply of review.plies) tree.main.moves.push(newNode(ply));
+      Object.assign(tree, { cache: new Map(), source: { text, deal: dealBox || 1 }, seed: null });
     }
+    tree.review = review;
+    drawReview(review);
+    if (tree !== state.tree) await install(tree);
+    state.review = review;
+    drawTreeNow();
+    if (state.mode === "review" && state.tree === tree) status(explanation(tree, state.cursor));
   } catch (error) {
+    // The review failed: the record's moves are listed all the same when they replay.
+    if (tree && tree !== state.tree && token === opening) await install(tree).catch(() => {});
     failed(error);
   } finally {
     bar.hidden = true;
@@ -186,7 +332,121 @@ export async function runReview() {
   }
 }
 
-// The list of bundled records.
+// ------------------------------------------------------------------ the move tree's keys
+// Left and Right step through the moves, Home and End go to the start and the line's end, when
+// the Review tab is shown and no text box, list or input has the keys.
+export function reviewKey(event) {
+  if (state.mode !== "review" || !state.tree) return;
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.target;
+  if (target instanceof Element && target.closest("input, textarea, select, [contenteditable]")) return;
+  event.preventDefault();
+  const next = step(state.tree, state.cursor, event.key);
+  if (!sameCursor(next, state.cursor)) select(next).catch(failed);
+}
+
+// ------------------------------------------------------------------ the position selected
+export function reviewHint() {
+  const shown = state.shown.review;
+  const tree = state.tree;
+  const out = $("#review-hint");
+  if (!shown || !tree) return undefined;
+  const position = shown.position;
+  const acting = position.to_act;
+  const turn = !position.centre && !position.exchange;
+  if (shown.over || turn || !Array.isArray(position.players[acting]?.hand)) {
+    const why = shown.over ? "the deal is over" : turn ? "the next move is a turn of the stock (R10)"
+      : `player ${acting}'s hand is hidden from you: a hint is for the decisions of a player whose hand is known (Cards shows where his cards may be)`;
+    render(out, () => out.replaceChildren(el("div", "hint-head", `No hint here: ${why}.`)));
+    return undefined;
+  }
+  return runHint(shown.notation, out, $("#review-progress"), (move) => playMove(move).catch((error) => problem(error.message)));
+}
+
+// The Cards toggle: the card table of each position selected while it is on.
+export function toggleCards() {
+  const b = $('[data-action="review-cards"]');
+  const on = b.getAttribute("aria-pressed") !== "true";
+  b.setAttribute("aria-pressed", String(on));
+  const shown = state.shown.review;
+  if (on && shown) return cardsInto($("#review-cards"), shown.notation, shown.position);
+  render($("#review-cards"), () => $("#review-cards").replaceChildren());
+  return undefined;
+}
+
+export function closeThisVariation() {
+  if (state.tree && state.cursor.line.parent) return select(closeLine(state.tree, state.cursor.line));
+  return undefined;
+}
+
+// ------------------------------------------------------------------ entering a game
+export function toggleEntryForm() {
+  const form = $("#entry-form");
+  form.hidden = !form.hidden;
+  if (!form.hidden) {
+    drawEntryForm();
+    form.scrollIntoView({ block: "nearest" });
+  }
+}
+
+// Start: the new deal from your view, checked by the server (`record` with `view`, no move yet).
+export async function startEntry() {
+  const { position, seat } = entryStart();
+  const token = ++opening;
+  const result = await api("record", { position, moves: [], view: seat, labels: "french" });
+  if (token !== opening) return;
+  const tree = newTree({ start: result.notation, startData: position, view: seat });
+  Object.assign(tree, { cache: new Map([["[]", result]]), record: result.record, seed: null });
+  $("#review-deal").value = "";
+  $("#entry-form").hidden = true;
+  await install(tree);
+  await showRecord(tree);
+  status(`A new game from player ${seat}'s view: enter each move as it happened, by clicks below.`);
+}
+
+export function enterTyped() {
+  const input = $("#entry-text");
+  if (!state.tree) return undefined;
+  return typedMove({ onMove: (text) => playMove(text) }, input);
+}
+
+// ------------------------------------------------------------------ saving
+export async function saveTreeRecord() {
+  download("game.jsonl", await recordText(), "application/x-ndjson");
+}
+
+export async function copyTreeRecord() {
+  const text = await recordText();
+  $("#review-text").value = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    status("record copied (and put in the text box above)");
+  } catch {
+    status("record put in the text box above: copy it from there");
+  }
+}
+
+// The record put in the address (`?record=`), the link shown to copy.
+export async function shareTreeRecord() {
+  const text = await recordText();
+  const url = new URL(window.location.href);
+  url.searchParams.delete("position");
+  url.searchParams.set("record", await encodeRecord(text));
+  window.history.replaceState(null, "", url);
+  const link = $("#share-link");
+  link.value = url.href;
+  link.hidden = false;
+  link.select();
+  try {
+    await navigator.clipboard.writeText(url.href);
+    status(`link copied (${url.href.length} characters): it opens this record in Review`);
+  } catch {
+    status("the link is in the address bar and the box below: it opens this record in Review");
+  }
+}
+
+// ------------------------------------------------------------------ the bundled records
 export function drawRecordList() {
   const records = $("#review-examples");
   records.replaceChildren();
@@ -197,8 +457,17 @@ export function drawRecordList() {
   }
 }
 
-// The bundled record chosen, put in the text box.
-export function loadRecord() {
+// The bundled record chosen, put in the text box and opened.
+export async function loadRecord() {
   const r = state.examples.records.find((x) => x.name === $("#review-examples").value);
-  if (r) $("#review-text").value = r.text;
+  if (!r) return;
+  $("#review-text").value = r.text;
+  $("#review-deal").value = "";
+  await openRecord({ text: r.text });
+}
+
+// No tree: the input of moves hidden (main.js calls it once).
+export function reviewControls() {
+  hideInput();
+  drawTreeNow();
 }

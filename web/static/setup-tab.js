@@ -58,6 +58,7 @@ export async function openText(text) {
       if (state.current) state.current.description = parsed.description;
       $("#description").textContent = parsed.description;
       $("#analysis-output").replaceChildren();
+      $("#analysis-cards").replaceChildren();
       $("#analysis-moves").replaceChildren();
       drawEditing(error.message);
     } else {
@@ -168,6 +169,7 @@ function edited() {
   if (state.current) state.current.description = "";
   $("#description").textContent = "";
   $("#analysis-output").replaceChildren();
+  $("#analysis-cards").replaceChildren();
   $("#why-output").replaceChildren();
 }
 
@@ -347,6 +349,7 @@ async function validateEditing() {
     state.invalid = error.message;
     $("#analysis-moves").replaceChildren();
     $("#analysis-output").replaceChildren();
+    $("#analysis-cards").replaceChildren();
     drawEditing(error.message);
   }
 }

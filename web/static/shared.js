@@ -42,6 +42,8 @@ export const state = {
   match: null, // the match in progress, null for a single deal (play)
   game: null, // the game in progress (play)
   review: null, // the last review (review)
+  tree: null, // the move tree of the record opened or the game entered (review, tree.js)
+  cursor: null, // the position selected in the tree: {line, index} (review)
   puzzle: null, // the puzzle being solved (puzzles)
   hintsExpanded: false, // a hint shows every move, not only the top ones (analysis, play)
   // The board of the tabs that have their own (the game's view, the reviewed ply, the puzzle):
@@ -88,7 +90,7 @@ export function switchMode(mode) {
 // What a tab with its own board shows before it has a position.
 const NONE_YET = {
   play: "No game yet: choose a variant, a bot and a seed, then New game.",
-  review: "No record reviewed yet: paste, upload or choose one, then Review.",
+  review: "No record reviewed yet: paste, upload or choose one, then Open or Review; or Enter a game you played.",
   puzzles: "No puzzle open: choose one from the list.",
 };
 
