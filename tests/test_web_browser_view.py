@@ -7,8 +7,11 @@ tests/artifacts/."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import urllib.parse
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -197,6 +200,10 @@ def test_enter_a_real_table_game_by_clicks_save_share_and_review_it(browser: Any
         page.wait_for_selector("#share-link:not([hidden])", timeout=WAIT)
         link = page.input_value("#share-link")
         assert "?record=" in link and len(link) < len((RECORDS / f"{name}.jsonl").read_text())
+        # The address's code as docs/web.md gives it: raw DEFLATE in base64url, no padding.
+        code = urllib.parse.parse_qs(urllib.parse.urlsplit(link).query)["record"][0]
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        assert [json.loads(line) for line in zlib.decompress(packed, -15).decode().splitlines()] == saved
         page.goto(link)
         page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
         shown(page, "m:0")
@@ -210,6 +217,31 @@ def test_enter_a_real_table_game_by_clicks_save_share_and_review_it(browser: Any
         players = [r.get_attribute("data-player") for r in page.query_selector_all("#review-summary .summary-row[data-player]")]
         assert players == [str(header["view"])]
         page.screenshot(path=str(ARTIFACTS / f"view-reviewed-{name}.png"), full_page=True)
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_a_view_record_uploaded_is_reviewed_from_its_players_view(browser: Any, base: str) -> None:
+    """An uploaded view record opens as its player saw it (the other hands as counts) and its
+    review marks his decisions as `conquian review` does, the summary his alone."""
+    _, _, moves = view_record("megajogos-view")
+    context, page, errors = tab(browser, base)
+    try:
+        open_board(page)
+        page.click('nav [data-mode="review"]')
+        page.set_input_files("#review-file", str(RECORDS / "megajogos-view.jsonl"))
+        shown(page, "m:0")
+        assert main_moves(page) == [m for _, m in moves]
+        hands = [page.get_attribute(f'[data-zone="hand-{p}"]', "data-hidden") for p in range(3)]
+        assert hands == [None, "true", "true"] and page.locator('[data-zone="hand-0"] [data-card]').count() == 8
+        page.click('#right [data-panel="review"] [data-action="review"]')
+        page.wait_for_selector("#review-summary .summary-row[data-player]", timeout=WAIT)
+        assert board_marks(page) == cli_marks(RECORDS / "megajogos-view.jsonl")
+        assert [r.get_attribute("data-player") for r in page.query_selector_all("#review-summary [data-player]")] == ["0"]
+        page.click('.review-row[data-ply="40"]')  # his take of 4e: marked, explained
+        page.wait_for_function("() => document.querySelector('#status').innerText.includes('Before ply 40')", timeout=WAIT)
+        assert "best" in page.inner_text("#status")
         assert errors == [], errors
     finally:
         context.close()
@@ -295,8 +327,30 @@ def test_the_hints_lines_and_the_card_grid_are_shown(browser: Any, base: str, wi
         check_grids(page, "#analysis-cards", ["0", "stock"], {"0": 2, "stock": 18})
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(ARTIFACTS / f"lines-cards-analysis-{width}.png"), full_page=True)
-        # The Review tab: a view record's position, its hint's lines and the card grid.
+        # The Review tab: a view record's decision, its hint with the lines; a row played from
+        # there opens a variation.
         page.click('nav [data-mode="review"]')
+        page.select_option("#review-examples", "classic-view")
+        page.click('[data-action="load-record"]')
+        shown(page, "m:0")
+        page.click('.review-row[data-ply="18"]')
+        shown(page, "m:17")
+        page.click('[data-action="review-hint"]')
+        page.wait_for_selector("#review-hint[data-state=done]", timeout=WAIT)
+        page.click('#review-hint [data-action="hint-lines"]')
+        page.wait_for_selector('#review-hint[data-lines="shown"]', timeout=WAIT)
+        rows = page.locator("#review-hint .hint-row[data-move]")
+        assert rows.count() >= 2 and page.locator("#review-hint .hint-row .hint-line").count() == rows.count()
+        assert "sampled deal" in page.inner_text("#review-hint .hint-line")
+        played = page.get_attribute('.review-row[data-ply="18"]', "data-move")
+        other = next(r for r in rows.all() if r.get_attribute("data-move") != played)
+        move = other.get_attribute("data-move")
+        other.locator(".hint-move").click()
+        shown(page, "v1:1")
+        assert page.get_attribute("#review-moves .variation-row", "data-move") == move
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(ARTIFACTS / f"lines-review-{width}.png"), full_page=True)
+        # A view record's position with three players: the card grid.
         page.select_option("#review-examples", "megajogos-view")
         page.click('[data-action="load-record"]')
         shown(page, "m:0")

@@ -28,6 +28,7 @@ export async function openPosition(input, { description = "", names = [], keepUr
   if (!keepUrl) {
     const url = new URL(window.location.href);
     url.searchParams.set("position", result.notation);
+    url.searchParams.delete("record"); // the address holds what is shown: this position
     window.history.replaceState(null, "", url);
   }
   clearOutputs();

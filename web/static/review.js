@@ -76,9 +76,19 @@ function drawTreeNow() {
   }
 }
 
+// The address's record (a shared link) dropped: it is no longer the record shown.
+function dropSharedRecord() {
+  if (!new URLSearchParams(window.location.search).has("record")) return;
+  const url = new URL(window.location.href);
+  url.searchParams.delete("record");
+  window.history.replaceState(null, "", url);
+  $("#share-link").hidden = true;
+}
+
 // A tree shown from its start (a record opened) or its end (a game entered).
-function install(tree, cursor) {
+function install(tree, cursor, { keepUrl = false } = {}) {
   state.tree = tree;
+  if (!keepUrl) dropSharedRecord();
   state.review = tree.review;
   if (!tree.review) {
     for (const id of ["#review-summary", "#review-chart"]) render($(id), () => $(id).replaceChildren());
@@ -223,11 +233,12 @@ async function showRecord(tree) {
   if (state.tree !== tree) return;
   $("#review-text").value = text;
   tree.source = { text, deal: 1 };
+  dropSharedRecord();
 }
 
 // ------------------------------------------------------------------ opening
 // The record in the text box opened as a move tree, without reviewing it.
-export async function openRecord({ text = $("#review-text").value } = {}) {
+export async function openRecord({ text = $("#review-text").value, keepUrl = false } = {}) {
   if (!text.trim()) {
     problem("paste a record, upload one, or use a bundled one");
     return;
@@ -237,14 +248,14 @@ export async function openRecord({ text = $("#review-text").value } = {}) {
   problem("");
   const tree = await treeOf(parseRecord(text, deal), { text, deal });
   if (token !== opening) return;
-  await install(tree);
+  await install(tree, null, { keepUrl });
 }
 
 // A record an address carries (`?record=`, records.js): opened in the Review tab.
 export async function openSharedRecord(code) {
   const text = await decodeRecord(code);
   $("#review-text").value = text;
-  await openRecord({ text });
+  await openRecord({ text, keepUrl: true });
   status("A record from the address: its moves below; Review marks them.");
 }
 

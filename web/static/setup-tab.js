@@ -336,6 +336,7 @@ async function validateEditing() {
     pickShownExample();
     const url = new URL(window.location.href); // the address bar follows the position shown
     url.searchParams.set("position", result.notation);
+    url.searchParams.delete("record"); // the address holds what is shown: this position
     window.history.replaceState(null, "", url);
   } catch (error) {
     if (error.status === 0) {
