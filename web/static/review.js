@@ -41,7 +41,7 @@ async function treeOf(game, source) {
   for (const ply of result.plies) tree.main.moves.push(newNode(ply));
   const last = tree.main.moves[tree.main.moves.length - 1];
   if (last) Object.assign(last, { over: result.over, winner: result.winner });
-  if (game.view !== null) tree.cache.set(JSON.stringify(pathTo({ line: tree.main, index: tree.main.moves.length })), result);
+  if (game.view !== null) tree.cache.set(JSON.stringify(pathTo({ line: tree.main, index: tree.main.moves.length })), inputPart(result));
   tree.record = result.record;
   return tree;
 }
@@ -119,6 +119,12 @@ function explanation(tree, cursor) {
   return `After ply ${ply - 1}${line.parent ? " (a variation)" : ""}: the next move is entered below.`;
 }
 
+// What the input of the next move reads of an answer (the rest, the plies and the record, can
+// be long and is not kept).
+function inputPart({ next, moves, description, over, winner }) {
+  return { next, moves, description, over, winner };
+}
+
 // The answer the input of the next move needs: for a view, the `record` answer of the path (its
 // `next`, `description`), else the position's legal moves; kept per path.
 async function inputInfo(tree, cursor) {
@@ -128,7 +134,7 @@ async function inputInfo(tree, cursor) {
     const info = tree.view !== null
       ? await api("record", { position: tree.startData, moves: path, view: tree.view, labels: "french" })
       : await api("moves", { position: positionAt(tree, cursor), labels: "french" });
-    tree.cache.set(key, info);
+    tree.cache.set(key, inputPart(info));
   }
   return tree.cache.get(key);
 }
@@ -196,7 +202,7 @@ async function playMove(text) {
   if (state.tree !== tree || !sameCursor(state.cursor, from)) return;
   const grows = from.line === tree.main && from.index === tree.main.moves.length;
   const cursor = addMove(tree, from, node);
-  if (info) tree.cache.set(JSON.stringify(pathTo(cursor)), info);
+  if (info) tree.cache.set(JSON.stringify(pathTo(cursor)), inputPart(info));
   if (grows) {
     tree.record = info ? info.record : (await api("record", recordRequest(tree, "french"))).record;
     await showRecord(tree);
@@ -408,7 +414,7 @@ export async function startEntry() {
   const result = await api("record", { position, moves: [], view: seat, labels: "french" });
   if (token !== opening) return;
   const tree = newTree({ start: result.notation, startData: position, view: seat });
-  Object.assign(tree, { cache: new Map([["[]", result]]), record: result.record, seed: null });
+  Object.assign(tree, { cache: new Map([["[]", inputPart(result)]]), record: result.record, seed: null });
   $("#review-deal").value = "";
   $("#entry-form").hidden = true;
   await install(tree);
