@@ -422,6 +422,13 @@ def test_an_illegal_entered_move_shows_the_servers_message_and_changes_nothing(b
         assert page.input_value("#review-text") == record and len(main_moves(page)) == 4
         assert page.get_attribute("#review-moves", "data-shown") == "m:4"
         page.screenshot(path=str(ARTIFACTS / "view-illegal-move.png"), full_page=True)
+        # An address whose record does not decode says so; Analysis has the bundled example.
+        page.goto(page.base + "/?record=AAAA")
+        page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+        assert "cannot be read" in page.inner_text("#problem")
+        assert page.locator("#review-moves .tree-row").count() == 0
+        page.click('nav [data-mode="analysis"]')
+        assert page.inner_text("#notation-line") == FORCING
         assert errors == [], errors
     finally:
         context.close()

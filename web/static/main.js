@@ -138,9 +138,16 @@ async function start() {
     drawPuzzleList();
     const defaults = boardDefaults();
     if (shared) {
-      // A record in the address (docs/web.md): opened in Review; Analysis on its start.
+      // A record in the address (docs/web.md): opened in Review, Analysis on its start; one that
+      // does not open is said, and Analysis opens the bundled example.
       setMode("review");
-      await openSharedRecord(shared);
+      try {
+        await openSharedRecord(shared);
+      } catch (error) {
+        const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
+        await openPosition(first.notation, { description: first.description, keepUrl: true });
+        failed(error);
+      }
     } else if (given) {
       try {
         await openPosition(given, { keepUrl: true });

@@ -316,7 +316,10 @@ export async function runReview() {
         state.tree.review = null;
         for (const id of ["#review-summary", "#review-chart"]) render($(id), () => $(id).replaceChildren());
       }
-      tree = await treeOf(parseRecord(text, dealBox || 1), { text, deal: dealBox || 1 }).catch(() => null);
+      // A record that does not open is told by the review's own message, the server's.
+      tree = await Promise.resolve()
+        .then(() => treeOf(parseRecord(text, dealBox || 1), { text, deal: dealBox || 1 }))
+        .catch(() => null);
       if (token !== opening) return;
     }
     // No samples given: each decision samples until its verdict is settled, as `conquian review`
