@@ -4,15 +4,26 @@ full record converted to one player's view (docs/record-format.md, View records)
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from analyzer.core.cards import Labels, counted, format_card, format_mask, iter_mask
+from analyzer.core.cards import (
+    Labels,
+    clip,
+    counted,
+    format_card,
+    format_mask,
+    iter_mask,
+    mask_of,
+    parse_cards,
+)
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import small_number
 from analyzer.core.plain import relabel
+from analyzer.core.rules import Rules
 from analyzer.core.seen import SeenMove, ViewPlay, parse_seen_move
 from analyzer.core.state import GameState, Phase
 from analyzer.formats.matches import replay_any
@@ -107,6 +118,16 @@ def record(
             show_default=False,
         ),
     ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            metavar="FILE",
+            help="Go on entering the view record FILE where it stops (a game ended with 'end' "
+            "or cut short); it is written back to FILE after every move.",
+            show_default=False,
+        ),
+    ] = None,
     force: ForceOpt = False,
     labels: RecordLabelsOpt = None,
     as_json: JsonOpt = False,
@@ -130,6 +151,12 @@ def record(
         return
     if as_json:
         usage("--json is for printing a RECORD; an entered game is written to --out as JSON lines")
+    if resume is not None:
+        given = [o for o, v in (("--hand", hand), ("--start", start), ("--upcard", upcard), ("--dealer", dealer), ("--out", out_file)) if v is not None]
+        if given:
+            usage(f"{given[0]}: --resume goes on with the record's own deal and writes it back")
+        _resume(resume, viewer)
+        return
     if out_file is None or out_file == "-":
         usage("give --out FILE: the record you enter is written there after every move")
     target = output_file(out_file, "--out", force=force)
@@ -137,6 +164,29 @@ def record(
     with maybe(target):
         assert target is not None
         _enter(play, target)
+
+
+def _resume(path: str, viewer: int | None) -> None:
+    """Go on entering the view record at ``path`` from its last move, writing it back there."""
+    text, _ = input_text(path, "record file")
+    replays, match = replay_any(text.splitlines())
+    if match is not None:
+        usage(f"--resume {clip(path)!r} is a match record: --resume goes on with one deal's view record")
+    (replay,) = replays
+    if replay.view is None:
+        usage(
+            f"--resume {clip(path)!r} knows every card: --resume goes on with a record from one "
+            "player's view ('conquian record RECORD --view P' writes one)"
+        )
+    if viewer is not None and viewer != replay.view:
+        usage(f"--view {viewer}: {clip(path)!r} is player {replay.view}'s view")
+    if replay.finished:
+        domain(f"the deal in {clip(path)!r} is over: nothing more to enter")
+    target = output_file(path, "--resume", force=True)
+    play = ViewPlay.start(replay.start, replay.view)
+    with maybe(target):
+        assert target is not None
+        _enter(play, target, replay.moves, replay.header.get("players"))
 
 
 def _convert(
@@ -152,6 +202,8 @@ def _convert(
     players = replay.start.rules.players
     if viewer is not None and viewer >= players:
         usage(f"--view {viewer}: {replay.start.rules.name} here is played by {players} (players 0 to {players - 1})")
+    if viewer is not None and replay.view is not None and viewer != replay.view:
+        usage(f"--view {viewer}: this record is player {replay.view}'s view; it hides player {viewer}'s hand")
     if viewer is None:
         if replay.view is None:
             usage("give --view P: the player whose view of this record to print")
@@ -174,7 +226,8 @@ def _convert(
                 out.print(line, markup=False, soft_wrap=True, highlight=False)
         else:
             target.publish("\n".join(lines) + "\n")
-            out.print(f"Player {viewer}'s view: {counted(len(lines) - 1, 'line')} written to {target.path}.", markup=False)
+            moves = len(replay.moves)
+            out.print(f"Player {viewer}'s view of {counted(moves, 'move')} written to {target.path}.", markup=False)
 
 
 def _start(
@@ -205,9 +258,7 @@ def _start(
     seat = 0 if viewer is None else viewer
     if seat >= rules.players:
         usage(f"--view must be below {rules.players} in {rules.name}")
-    if hand is None:
-        hand = _ask(f"your hand ({rules.hand_size} cards)> ", "--hand CARDS")
-    cards = cards_arg(hand, rules.labels, "--hand")
+    cards = _hand_prompted(rules) if hand is None else cards_arg(hand, rules.labels, "--hand")
     up = None
     if rules.upcard:
         if upcard is None:
@@ -219,6 +270,24 @@ def _start(
         return ViewPlay.deal(rules, seat, cards, dealer, up)
     except ConquianError as exc:
         usage(str(exc))
+
+
+def _hand_prompted(rules: Rules) -> int:
+    """The hand typed at the prompt, asked again until it is ``rules.hand_size`` cards (R8)."""
+    while True:
+        text = _ask(f"your hand ({rules.hand_size} cards)> ", "--hand CARDS")
+        try:
+            cards = mask_of(parse_cards(text, rules.labels))
+        except ConquianError as exc:
+            out.print(f"Not a hand: {exc}", markup=False)
+            continue
+        if cards.bit_count() == rules.hand_size:
+            return cards
+        out.print(
+            f"A hand in {rules.name} has {rules.hand_size} cards (R8); that is "
+            f"{counted(cards.bit_count(), 'card')}. Type them all again.",
+            markup=False,
+        )
 
 
 def _ask(prompt: str, option: str) -> str:
@@ -240,33 +309,45 @@ def _seat(state: GameState, viewer: int | None) -> int:
     return known[0]
 
 
-def _enter(play: ViewPlay, target: OutputFile) -> None:
-    """The prompt loop: one move a line until the deal ends, 'end', or the input ends."""
+def _enter(
+    play: ViewPlay,
+    target: OutputFile,
+    moves: Sequence[SeenMove] = (),
+    players: list[str] | None = None,
+) -> None:
+    """The prompt loop: one move a line until the deal ends, 'end', or the input ends; ``moves``
+    already entered (a resumed record) are played first."""
     viewer, lab = play.viewer, play.state.rules.labels
     history: list[tuple[int | None, SeenMove]] = []
     earlier: list[ViewPlay] = []
     begin = play
+    for move in moves:
+        earlier.append(play)
+        history.append((play.acting(), move))
+        play = play.apply(move)
 
     def save() -> None:
-        lines = record_lines(begin.state, history, play.state, view=viewer)
+        lines = record_lines(begin.state, history, play.state, players=players, view=viewer)
         target.publish("\n".join(lines) + "\n")
 
     save()
+    again = f", going on after move {len(history)}" if history else ""
     out.print(
-        f"conquian record: {play.state.rules.title}, you are player {viewer}. "
+        f"conquian record: {play.state.rules.title}, you are player {viewer}{again}. "
         "Type each move as it happened; 'help' for the words.",
         markup=False,
     )
     _table(play.state, viewer)
+    kept = f"the record is saved in {target.path}; 'conquian record --resume {target.path}' goes on"
     while not play.state.is_terminal():
         try:
             text = out.input(_prompt(play, len(history) + 1)).strip()
         except EOFError:
             out.print()
-            domain(
-                f"the input ended before the deal did, after {counted(len(history), 'move')}; "
-                f"the record is saved in {target.path}"
-            )
+            domain(f"the input ended before the deal did, after {counted(len(history), 'move')}; {kept}")
+        except KeyboardInterrupt:
+            out.print(f"\nStopped after {counted(len(history), 'move')}: {kept}.", markup=False)
+            raise typer.Exit(130) from None
         word = text.lower()
         if not text:
             continue
@@ -289,10 +370,11 @@ def _enter(play: ViewPlay, target: OutputFile) -> None:
             out.print(f"Took back move {len(history)}: {history.pop()[1].text(lab)}.", markup=False)
             save()
             continue
-        move = _read(play, text)
-        if isinstance(move, str):
-            out.print(move, markup=False)
+        read = _read(play, text)
+        if isinstance(read, str):
+            out.print(read, markup=False)
             continue
+        move = read
         acting = play.acting()
         try:
             after = play_seen(play, move)
@@ -327,8 +409,8 @@ def _read(play: ViewPlay, text: str) -> SeenMove | str:
     """The move ``text`` names (a number from 'moves' for your own decision, a bare card at a
     turn, '?' for a pass you did not see), or the line that says why it is not one."""
     state, lab = play.state, play.state.rules.labels
-    if state.phase is Phase.TURN and " " not in text and not text.lower().startswith("turn"):
-        text = f"turn {text}"
+    if state.phase is Phase.TURN and " " not in text and text.lower() not in _VERBS:
+        text = f"turn {text}"  # a card alone: the card turned (R10)
     if text.strip() == "?":
         text = "give ?"
     number = small_number(text)
@@ -344,6 +426,10 @@ def _read(play: ViewPlay, text: str) -> SeenMove | str:
     except ConquianError as exc:
         message = str(exc)
         return message[:1].upper() + message[1:]
+
+
+_VERBS = ("pass", "take", "force", "lay", "meld", "give", "turn")
+"""The words a move starts with: a word alone at a turn is read as one, not as a card."""
 
 
 def _prompt(play: ViewPlay, number: int) -> str:

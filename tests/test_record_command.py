@@ -42,7 +42,9 @@ def test_record_refuses_what_it_cannot_do_with_one_line() -> None:
     cases = [
         (["record", str(FULL)], 2, "give --view P"),
         (["record", str(FULL), "--view", "2"], 2, "--view 2: classic here is played by 2"),
-        (["record", str(VIEW), "--view", "0"], 1, "player 1's view: it hides player 0's hand"),
+        (["record", str(VIEW), "--view", "0"], 2, "player 1's view; it hides player 0's hand"),
+        (["record", "--resume", str(FULL)], 2, "knows every card: --resume goes on with a record from one"),
+        (["record", "--resume", str(VIEW), "--hand", "AS"], 2, "--hand: --resume goes on with the record's own deal"),
         (["record", str(FULL), "--view", "0", "--hand", "AS"], 2, "--hand is for entering a game"),
         (["record", "--hand", "AS 2S"], 2, "give --out FILE"),
     ]
@@ -121,3 +123,37 @@ def test_the_engine_builds_and_reviews_a_view_record() -> None:
     assert all(m["player"] == 1 for m in a["result"]["moves"]) and a["result"]["view"] == 1
     c = answer({"id": 5, "cmd": "review", "record": full, "view": 4})
     assert not c["ok"] and c["field"] == "view"
+
+
+def test_a_game_stopped_with_end_is_resumed_where_it_stopped(tmp_path: Path) -> None:
+    moves = _moves(VIEW)
+    code, out, err, target = _entered(tmp_path, VIEW, [], [*moves[:9], "end"])
+    assert code == 0, err
+    code, out, err = run("record", "--resume", str(target), input="\n".join(moves[9:]) + "\n")
+    assert code == 0, err
+    assert "going on after move 9" in out
+    assert target.read_text().splitlines()[1:] == VIEW.read_text().splitlines()[1:]
+    code, _, err = run("record", "--resume", str(target))
+    assert code == 1 and "is over: nothing more to enter" in err
+
+
+def test_the_prompt_asks_again_for_a_hand_and_words_at_a_turn(tmp_path: Path) -> None:
+    header = json.loads(VIEW.read_text().splitlines()[0])
+    hand = " ".join(header["start"]["players"][1]["hand"])
+    target = tmp_path / "h.jsonl"
+    answers = ["AS 2C", "AS ZZ", hand, "pass", "give AS", "end"]
+    code, out, err = run("record", "--view", "1", "--dealer", "1", "--out", str(target), input="\n".join(answers) + "\n")
+    assert code == 0, err
+    assert "A hand in classic has 10 cards (R8); that is 2 cards" in out
+    assert "Not a hand:" in out
+    # A word alone at a turn is a move, not a card: the rule that forbids it is told (R10).
+    assert "no card is offered: player 0 turns the next stock card first (R10)" in out
+    assert "player None" not in out and "Illegal move 'give AS'" in out
+
+
+def test_converting_says_how_many_moves(tmp_path: Path) -> None:
+    target = tmp_path / "v0.jsonl"
+    code, out, err = run("record", str(FULL), "--view", "0", "--out", str(target))
+    moves = len(_moves(FULL))
+    assert code == 0 and f"Player 0's view of {moves} moves written" in out, err
+    assert len(replay_file(target).moves) == moves

@@ -140,3 +140,37 @@ def test_inference_from_declines_keeps_only_deals_consistent_with_them() -> None
         sample = sample_deal(mine, 1, rng, infer=True)
         assert is_consistent(sample, mine, 1)
         assert _broken(list(sample.hands), pairs) == 0
+
+
+def test_a_players_own_paid_card_is_not_read_as_declined_by_him() -> None:
+    # Player 1 paid 2D (it died); player 0 paid JD (it died too). A paid card is offered to the
+    # players after its payer (R11): player 1 declined JD and the centre card, never his own 2D.
+    from analyzer.formats.notation import parse_notation
+    from analyzer.search.sampling import declined_cards, declined_pairs
+
+    line = "classic french 1 0 3S,4S,5S,JC[5H,6H,7H][KS,KH,KD]/7[QS,QH,QC] 4H:turned:1:1 2D,JD 17 paid:QH,JD/2D"
+    state = parse_notation(line)
+    names = lambda cards: sorted(format_mask(1 << c) for c in cards)  # noqa: E731
+    assert names(declined_cards(state, 1)) == ["4H", "JD"]
+    pairs = declined_pairs(state, 0)[1]
+    two_d = next(c for c in state.dead if format_mask(1 << c) == "2D")
+    assert not any(any((m | 1 << two_d) == meld for meld in _melds3()) for m in pairs)
+    # The sampler with the reading (both cores) may give him a pair that melds with 2D.
+    rng = random.Random(3)
+    seen_pair = False
+    for _ in range(400):
+        deal_ = sample_deal(state, 0, rng, infer=True)
+        hand = deal_.hands[1] or 0
+        if any(meld >> two_d & 1 and (meld & ~(1 << two_d)) & hand == meld & ~(1 << two_d) for meld in _melds3()):
+            seen_pair = True
+            break
+    assert seen_pair
+    # Without the history every dead card counts, as before.
+    bare = state.evolve(paid=())
+    assert names(declined_cards(bare, 1)) == ["2D", "4H", "JD"]
+
+
+def _melds3() -> list[int]:
+    from analyzer.core.melds import catalog
+
+    return [m for m in catalog(CLASSIC) if m.bit_count() == 3]

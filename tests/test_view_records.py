@@ -215,3 +215,31 @@ def test_the_view_review_of_a_full_record_gives_that_players_marks() -> None:
         # The same review from the view record itself.
         again = review_record(replay_lines(view_lines(full, viewer)), samples=4, seed=3)
         assert [(m.ply, m.label) for m in again.moves] == [(p, lab) for p, _, _, lab, _ in expected]
+
+
+def test_a_hidden_players_pay_of_the_centre_card_and_a_lay_in_with_hand_cards_cite_their_rules() -> None:
+    start = {
+        "variant": "classic", "dealer": 0, "to_act": 1,
+        "players": [
+            {"hand": ["AH", "2H", "3D", "4D", "6D", "7D", "JH", "QH", "JS", "QS"], "layout": []},
+            {"hand": 4, "layout": [["AC", "2C", "3C"], ["4S", "5S", "6S"]]},
+        ],
+        "stock": 19, "dead": [], "centre": {"card": "7S", "kind": "turned", "source": 1, "declined": []},
+    }  # fmt: skip
+    header = json.dumps({"format": "conquian-record", "view": 0, "start": start})
+    paid_centre = json.dumps({"player": 1, "move": "take [AC 2C 3C] [4S 5S 6S 7S] pay 7S"})
+    with pytest.raises(RecordError, match=r"player 1 can only pay a card from his hand, and 7S is the centre card \(R13\)"):
+        replay_lines([header, paid_centre])
+    # Player 1 passes, player 0 forces him (R14): his lay-in adds no hand card.
+    lines = [header, json.dumps({"player": 1, "move": "pass"}), json.dumps({"player": 0, "move": "force 1"})]
+    assert replay_lines(lines).final.phase == "forced"
+    bad = json.dumps({"player": 1, "move": "lay [AC 2C 3C 4C] [4S 5S 6S 7S] pay 6H"})
+    with pytest.raises(RecordError, match=r"adds no hand card, and 4C is from player 1's hand \(R14\)"):
+        replay_lines([*lines, bad])
+    good = json.dumps({"player": 1, "move": "lay [AC 2C 3C] [4S 5S 6S 7S] pay 6H"})
+    assert replay_lines([*lines, good]).final.counts[1] == 3
+    # A give after the exchange (none in classic) is refused by the rules, never by "player None".
+    turn = json.dumps({"player": None, "move": "give 6H"})
+    with pytest.raises(RecordError) as caught:
+        replay_lines([*lines, good, json.dumps({"player": 0, "move": "pass"}), turn])
+    assert "None" not in str(caught.value) and "R10" in str(caught.value)

@@ -30,7 +30,7 @@ from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.melds import catalog
 from analyzer.core.state import GameState
 from analyzer.search.inference import infer_weights, read_cards
-from analyzer.search.sampling import sample_deal, unseen_cards
+from analyzer.search.sampling import declined_cards, sample_deal, unseen_cards
 
 __all__ = ["DEFAULT_CARD_SAMPLES", "STOCK", "Whereabouts", "basis_text", "whereabouts"]
 
@@ -184,17 +184,15 @@ def _exchange(view: GameState, player: int, unseen: int) -> dict[int, int]:
 def _declined(
     view: GameState, player: int, free: int, exchange: dict[int, int]
 ) -> dict[int, tuple[int, ...]]:
-    """Per other seat, the cards he declined (every dead card, the centre card if he passed it,
-    as :func:`analyzer.search.sampling.declined_pairs` counts them) that have two cards he could
+    """Per other seat, the cards he declined (:func:`analyzer.search.sampling.declined_cards`:
+    every dead card but his own paid ones, the centre card if he passed it) that have two cards he could
     hold making a three-card meld with them: those rule hands out."""
     melds3 = [m for m in catalog(view.rules) if m.bit_count() == 3]
     out: dict[int, tuple[int, ...]] = {}
     for q in range(view.rules.players):
         if q == player:
             continue
-        cards = list(view.dead)
-        if view.centre is not None and q in view.centre.declined:
-            cards.append(view.centre.card)
+        cards = declined_cards(view, q)
         could = free | (1 << exchange[q] if q in exchange else 0)
         used = tuple(
             c for c in dict.fromkeys(cards)

@@ -288,21 +288,19 @@ class ViewPlay:
             As :meth:`apply`, for what the view alone decides (cards seen elsewhere, counts,
             unseen passes).
         """
-        state, labels = self.state, self.state.rules.labels
+        state = self.state
         acting = self.acting()
-        shown = self.shown_cards(move)
         if state.phase is Phase.EXCHANGE:
             self._check_pass(move)
         elif isinstance(move, UnseenGive):
             raise IllegalMoveError("'give ?' is a pass in the exchange, and there is none now (R9)")
+        if not _fits_phase(move, state.phase):
+            # Not a move of this moment (a pass at a turn, a give after the exchange): the
+            # engine refuses it, and its explanation says why.
+            return self._filled(dict(self.held()), 0)
+        shown = self.shown_cards(move)
         if acting != self.viewer or isinstance(move, Turn):
-            for card in iter_mask(shown):
-                where = self.where(card)
-                if where is not None and not self._holds(acting, card):
-                    who = "turned" if isinstance(move, Turn) else f"shown by player {acting}"
-                    raise IllegalMoveError(
-                        f"{format_card(card, labels)} cannot be {who}: it is {where} (R1: each card is in one place)"
-                    )
+            self._check_shown(move, shown, acting)
         need: dict[int, int] = dict(self.held())
         avoid = 0
         if isinstance(move, Turn):
@@ -321,6 +319,25 @@ class ViewPlay:
         return self._filled(need, avoid)
 
     # --------------------------------------------------------------- helpers
+    def _check_shown(self, move: SeenMove, shown: int, acting: int | None) -> None:
+        """Every card ``move`` shows from a hidden place is one the viewer has not seen elsewhere
+        (R1); a card paid is a hand card, never the centre card (R13)."""
+        state, labels = self.state, self.state.rules.labels
+        centre = state.centre
+        pay = move.pay if isinstance(move, Take | LayIn) else None
+        if pay is not None and centre is not None and pay == centre.card:
+            raise IllegalMoveError(
+                f"player {acting} can only pay a card from his hand, and "
+                f"{format_card(pay, labels)} is the centre card (R13)"
+            )
+        for card in iter_mask(shown):
+            where = self.where(card)
+            if where is not None and not self._holds(acting, card):
+                who = "turned" if isinstance(move, Turn) else f"shown by player {acting}"
+                raise IllegalMoveError(
+                    f"{format_card(card, labels)} cannot be {who}: it is {where} (R1: each card is in one place)"
+                )
+
     def _giver(self) -> int:
         """The player who passes to the viewer in the exchange (R9)."""
         return (self.viewer - 1) % self.state.rules.players
@@ -390,3 +407,15 @@ class ViewPlay:
                     gifts[q] = known if known is not None else next(iter_mask(hands[q] or 0))
             world = world.evolve(gifts=tuple(gifts))
         return world
+
+
+def _fits_phase(move: SeenMove, phase: Phase) -> bool:
+    """True when ``move`` is of the kind ``phase`` asks for: a turn at a turn (R10), a pass in the
+    exchange (R9), a lay-in from a forced player (R14), the rest when a card is offered (R12)."""
+    if isinstance(move, Turn):
+        return phase is Phase.TURN
+    if isinstance(move, Give | UnseenGive):
+        return phase is Phase.EXCHANGE
+    if isinstance(move, LayIn):
+        return phase is Phase.FORCED
+    return phase is Phase.OFFER

@@ -28,6 +28,7 @@ from analyzer.core.state import GameState, Phase
 
 __all__ = [
     "MAX_TRIES",
+    "declined_cards",
     "declined_pairs",
     "is_consistent",
     "sample_deal",
@@ -61,10 +62,10 @@ def declined_pairs(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
     had he taken the cards he declined (``infer=True`` of :func:`sample_deal`).
 
     A dead card was declined by every player it was offered to (R11, R17),
-    except that the payer of a paid card was not offered it; the dead list
-    does not say who paid, so a dead card counts for every other player, as
-    does the centre card for the players in its ``declined`` list.  A pair
-    is two cards that make a three-card meld with the declined card.
+    except that the payer of a paid card was not offered it: the cards he is
+    read as declining are :func:`declined_cards` (every dead card but his own
+    paid ones, as the ``paid`` history tells; the centre card if he passed
+    it).  A pair is two cards that make a three-card meld with the declined card.
     """
     from analyzer.core.melds import catalog
 
@@ -73,12 +74,27 @@ def declined_pairs(view: GameState, player: int) -> dict[int, tuple[int, ...]]:
     for p, hand in enumerate(view.hands):
         if p == player or hand is not None:
             continue
-        cards = list(view.dead)
-        if view.centre is not None and p in view.centre.declined:
-            cards.append(view.centre.card)
+        cards = declined_cards(view, p)
         pairs = {m & ~(1 << c) for c in cards for m in melds3 if m >> c & 1}
         out[p] = tuple(sorted(pairs))
     return out
+
+
+def declined_cards(view: GameState, player: int) -> list[int]:
+    """The cards ``player`` is read as having declined (:func:`declined_pairs`): every dead card
+    but those he paid himself, and the centre card if he has passed it and did not pay it.
+
+    A paid card is offered to the players after its payer (R11), never to be taken by him (under
+    R14a he is offered it first, to force with it or pass): his own paid cards say nothing of what
+    he holds.  A position that does not list its ``paid`` history counts every dead card.
+    """
+    own = set(view.paid[player]) if view.paid and player < len(view.paid) else set()
+    cards = [c for c in view.dead if c not in own]
+    centre = view.centre
+    own_centre = centre is not None and centre.kind == "paid" and centre.source == player
+    if centre is not None and player in centre.declined and not own_centre:
+        cards.append(centre.card)
+    return cards
 
 
 def _broken(hands: list[int | None], pairs: dict[int, tuple[int, ...]]) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from analyzer.core.cards import Labels, format_card, format_mask, iter_mask
+from analyzer.core.cards import Labels, counted, format_card, format_mask, iter_mask
 from analyzer.core.legal import borrow_fault
 from analyzer.core.melds import cards_of, catalog, is_meld, is_run, is_set
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn, parse_move
@@ -303,7 +303,7 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
     assert isinstance(move, (Take, LayIn))
     if isinstance(move, LayIn) and move.pay is None and hand:
         return [
-            f"player {me} still holds {hand.bit_count()} cards: a forced player goes out only "
+            f"player {me} still holds {counted(hand.bit_count(), 'card')}: a forced player goes out only "
             f"when he has no hand card left, since he adds none (R14, R15); he must pay one"
         ]
     new = cards_of(move.layout)
@@ -324,6 +324,13 @@ def _facts(state: GameState, move: Move | None) -> list[str]:
             facts.append(f"{format_card(move.pay, labels)} cannot be both melded and paid (R13)")
     if facts:
         return facts
+    added = new & hand
+    if lay_in and added:
+        verb = "is" if added.bit_count() == 1 else "are"
+        return [
+            f"a forced player lays in {card} alone and adds no hand card, and "
+            f"{format_mask(added, labels)} {verb} from player {me}'s hand (R14)"
+        ]
     if state.rules.rearrange is Rearrange.BORROW:
         problem = _borrow_problem(state.layouts[me], move.layout, labels)
         if problem:

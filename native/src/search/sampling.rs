@@ -38,9 +38,13 @@ pub fn declined_pairs(engine: &Engine, view: &State, player: usize) -> [Option<V
         if p == player || !view.is_hidden(p) {
             continue;
         }
-        let mut declined: Vec<u8> = view.dead_cards().to_vec();
+        // A paid card is offered to the players after its payer (R11), never taken by him: his
+        // own paid cards, dead or in the centre, say nothing of his hand (Python's declined_cards).
+        let own: Vec<u8> = view.paid.of(p as u8).collect();
+        let mut declined: Vec<u8> = view.dead_cards().iter().copied().filter(|c| !own.contains(c)).collect();
         if let Some(c) = view.centre {
-            if c.declined().contains(&(p as u8)) {
+            let his = c.paid && c.source as usize == p;
+            if c.declined().contains(&(p as u8)) && !his {
                 declined.push(c.card);
             }
         }
