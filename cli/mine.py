@@ -240,5 +240,4 @@ def _report(data: dict[str, Any]) -> None:
         f"{s['unsure']} not a sure win, {s['unproven']} not proven within the budget, "
         f"{s['short']} too short, {s['repeated']} met before.",
         markup=False,
-        soft_wrap=True,
     )
