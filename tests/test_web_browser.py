@@ -984,6 +984,32 @@ def test_open_data_that_is_no_drawable_position_shows_the_servers_message(page: 
     assert "Cannot read" not in page.inner_text("#problem")
 
 
+def test_the_validity_line_follows_the_last_text_opened(page: Any) -> None:
+    """A text that opens no position says so on Setup's validity line (never "Valid position."
+    beside the server's error), in the labels shown; a position opened after it is valid again;
+    an uploaded file that is not UTF-8 is not opened and says so."""
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    page.fill("#setup-text", '{"variant":"classic","players":7}')
+    page.click('[data-action="open-text"]')
+    page.wait_for_function("() => document.querySelector('#problem').textContent.includes('players must be a list')", timeout=WAIT)
+    status = page.inner_text("#edit-status")
+    assert page.get_attribute("#edit-status", "data-valid") == "false" and "Valid position" not in status
+    assert "players must be a list, got 7" in status and "position before" in status, status
+    page.select_option("#labels", "spanish")  # written again, still about the text
+    assert "players must be a list, got 7" in page.inner_text("#edit-status")
+    page.select_option("#labels", "french")
+    page.fill("#setup-text", FORCING)
+    page.click('[data-action="open-text"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    assert page.inner_text("#edit-status") == "Valid position."
+    page.set_input_files("#setup-file", files=[{"name": "p.json", "mimeType": "application/json", "buffer": b'{"variant": "cl\xe1ssic"}'}])
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "p.json is not UTF-8" in page.inner_text("#edit-status") and "p.json is not UTF-8" in page.inner_text("#problem")
+    assert page.get_attribute('[data-zone="centre"] [data-card]', "data-card") == "5C"  # the board kept
+
+
 def test_a_server_that_cannot_be_reached_is_said_so_and_no_spinner_stays(page: Any) -> None:
     open_board(page, FORCING)
     page.route("**/api**", lambda route: route.abort())  # the server stopped

@@ -211,6 +211,13 @@ function drawHints(container, result, onChoose) {
       ? "Static evaluation (one move deep), best first: points for the position each move leaves (1000 going out, 10 a card melded, 2 an out kept, -3 a card released that fits another layout, ...), not a win chance"
       : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.method ? `${result.method} (${result.engine})` : result.engine}, ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
+    // Which seed sampled it, where the caller says (the Review tab: the review's for the ply).
+    const seed = hintContexts.get(container)?.note;
+    if (seed && result.evaluation !== "static") {
+      const note = el("div", "hint-seed", seed.text);
+      note.dataset.seed = String(seed.seed);
+      container.append(note);
+    }
     if (result.verdict && result.moves.length) {
       // The server's sentence, the one `conquian hint` prints (cards in the labels shown).
       const verdict = el("div", "hint-verdict", moveLabel(result.verdict_text || ""));
@@ -322,7 +329,8 @@ function lineBlock(line, open) {
   return details;
 }
 
-// The hint containers' requests ({position, progressBar}), for their lines asked later.
+// The hint containers' requests ({position, progressBar, settings, note}), for their lines asked
+// later with the same settings.
 const hintContexts = new WeakMap();
 
 // The lines of the moves shown (the hint asked again with "line": the same seed and settings,
@@ -343,7 +351,7 @@ async function showLines(container, result, onChoose) {
   try {
     const lined = await stream(
       "hint",
-      { position: context.position, labels: "french", ...HINT_SETTINGS, line: true, top: shown },
+      { position: context.position, labels: "french", ...context.settings, line: true, top: shown },
       (p) => { bar.max = p.planned || 1; bar.value = p.done; },
       { signal },
     );
@@ -363,9 +371,12 @@ async function showLines(container, result, onChoose) {
   }
 }
 
-export async function runHint(position, container, progressBar, onChoose) {
+// A hint of `position` drawn into `container`: the static ranking at once, then the sampled one
+// with `settings` (the board's, HINT_SETTINGS, unless given: the Review tab gives a reviewed ply
+// the review's); `note` ({seed, text}) says under the head which seed sampled it.
+export async function runHint(position, container, progressBar, onChoose, { settings = HINT_SETTINGS, note = null } = {}) {
   if (container.id === "analysis-output" && (await boardInvalid())) return;
-  hintContexts.set(container, { position, progressBar });
+  hintContexts.set(container, { position, progressBar, settings, note });
   delete container.dataset.lines;
   const signal = startSearch();
   status(""); // a line about an earlier answer no longer applies
@@ -379,7 +390,7 @@ export async function runHint(position, container, progressBar, onChoose) {
     progressBar.value = 0;
     const result = await stream(
       "hint",
-      { position, labels: "french", ...HINT_SETTINGS },
+      { position, labels: "french", ...settings },
       (p) => { progressBar.max = p.planned || 1; progressBar.value = p.done; },
       {
         signal,

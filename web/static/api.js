@@ -11,6 +11,15 @@ export class ApiError extends Error {
   }
 }
 
+// An error's message without the API's field name in front of it ("moves: move 19 'lay …': …" ->
+// "move 19 'lay …': …"), for a line where the field is plain from the context (the entry's error
+// line is about the move entered); any other error's message as it is.
+export function messageOf(error) {
+  const text = error && error.message ? String(error.message) : String(error);
+  const field = error && typeof error.field === "string" ? error.field : "";
+  return field && text.startsWith(`${field}: `) ? text.slice(field.length + 2) : text;
+}
+
 // A BigInt field (a match's deal seed, up to 2**63) is sent as a JSON whole number, every digit
 // kept: JSON.stringify knows no BigInt, and a Number holds only 53 bits.
 const BIG = "\u0000bigint:";

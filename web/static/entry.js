@@ -8,13 +8,20 @@
 // variant allows comes from the server's `variants` and `record` answers, never from here.
 
 import { drawMoves } from "./analysis.js";
-import { DECK, cardElement, cardName, label, moveLabel, toFrench } from "./cards.js";
+import { messageOf } from "./api.js";
+import { DECK, RANKS, SUITS, cardElement, cardName, label, moveLabel, toFrench } from "./cards.js";
 import {
   $, boardDefaults, button, defaultPlayers, el, fillPlayersSelect, fillSelect, fillVariantSelect, render, status, variantInfo,
 } from "./shared.js";
 
 // ------------------------------------------------------------------ the new deal
-const picked = { hand: [], upcard: null }; // French codes, in the order clicked
+const picked = { hand: [], upcard: null }; // French codes, the hand in the board's order
+
+// The order the board shows a hand in (the server's): by rank, then suit (S H D C), R1.
+function byRank(a, b) {
+  const key = (code) => RANKS.indexOf(code.slice(0, -1)) * SUITS.length + SUITS.indexOf(code.slice(-1));
+  return key(a) - key(b);
+}
 
 export function drawEntryForm() {
   fillVariantSelect($("#entry-variant"), $("#entry-variant").value || boardDefaults().variant);
@@ -75,7 +82,8 @@ export function drawEntryPalette() {
 }
 
 function pickCard(code) {
-  const upcard = $('input[name="entry-pick"]:checked')?.value === "upcard";
+  // The upcard only where the rules turn one up (R10a): the choice is hidden elsewhere.
+  const upcard = $('input[name="entry-pick"]:checked')?.value === "upcard" && Boolean(variantInfo($("#entry-variant").value)?.upcard);
   if (upcard) {
     picked.upcard = picked.upcard === code ? null : code;
     picked.hand = picked.hand.filter((c) => c !== code);
@@ -85,7 +93,7 @@ function pickCard(code) {
     status(`your hand has ${handSize()} cards already: click one of them to take it out`);
     return;
   } else {
-    picked.hand.push(code);
+    picked.hand = [...picked.hand, code].sort(byRank);
     if (picked.upcard === code) picked.upcard = null;
   }
   status("");
@@ -128,13 +136,19 @@ export function entryStart() {
 // the position shown stays the same.
 let composer = null;
 
+// The input drawn last (its ctx): a typed move is read at its position.
+let shownInput = null;
+
 // The input of the move at the position shown. ctx: {key (the position's path: a new one ends a
 // composition), ply, view (your seat, or null: every card known), info (the `record` answer of
 // the path, with `next`, for a view; the `moves` answer otherwise), position (the position's
 // data), onMove(text) (a promise: rejected, the server's message is shown)}.
 export function drawInput(ctx) {
   if (!composer || composer.key !== ctx.key) composer = null;
+  shownInput = ctx;
   $("#entry-input").hidden = false;
+  // At the end of the deal nothing more can be entered: no text box, no Enter.
+  $("#entry-type").hidden = ended(ctx);
   $("#entry-error").textContent = "";
   const moves = $("#entry-moves");
   const next = ctx.info.next;
@@ -147,6 +161,7 @@ export function drawInput(ctx) {
 // No position to enter a move at (no tree): the input is hidden.
 export function hideInput() {
   composer = null;
+  shownInput = null;
   $("#entry-input").hidden = true;
   render($("#entry-moves"), () => $("#entry-moves").replaceChildren());
   render($("#entry-choices"), () => $("#entry-choices").replaceChildren());
@@ -159,8 +174,30 @@ async function submit(ctx, text) {
     await ctx.onMove(text);
   } catch (e) {
     if (e && e.name === "AbortError") return;
-    error.textContent = moveLabel(e && e.message ? e.message : String(e));
+    // The line is about the move entered: the API's field name ("moves: ") is left out.
+    error.textContent = moveLabel(messageOf(e));
   }
+}
+
+// Whether the deal is over at the input's position (nothing more to enter).
+function ended(ctx) {
+  return Boolean(ctx.info.over || (ctx.view !== null && !ctx.info.next));
+}
+
+// Whether the next move at the input's position is a turn of the stock (R10).
+function atTurn(ctx) {
+  if (ended(ctx)) return false;
+  if (ctx.view !== null) return ctx.info.next.player === null;
+  return !ctx.position.centre && !ctx.position.exchange;
+}
+
+// A typed move with the shorthands `conquian record` takes: a bare card at a turn is the card
+// turned (`5H`: `turn 5H`, R10), and `?` a pass made face down (`give ?`, R9).
+function typedText(text, turn) {
+  const t = text.trim();
+  if (t === "?") return "give ?";
+  if (turn && !/\s/.test(t) && !t.toLowerCase().startsWith("turn")) return `turn ${t}`;
+  return t;
 }
 
 // The typed move (in the labels shown) sent as the page writes moves, French codes.
@@ -168,10 +205,11 @@ export function typedMove(ctx) {
   const box = $("#entry-text");
   const text = box.value.trim();
   if (!text) {
-    $("#entry-error").textContent = "type a move first, as the record writes it (pass, force 1, take [..] pay CARD, give ?, ...)";
+    $("#entry-error").textContent = "type a move first, as the record writes it (pass, force 1, take [..] pay CARD, give ?, ...; at a turn the card alone)";
     return Promise.resolve();
   }
-  return submit(ctx, toFrench(text)).then(() => {
+  const turn = Boolean(shownInput && atTurn(shownInput));
+  return submit(ctx, toFrench(typedText(text, turn))).then(() => {
     if (!$("#entry-error").textContent) box.value = "";
   });
 }
@@ -184,7 +222,7 @@ function drawChoices(ctx) {
   const box = $("#entry-choices");
   box.replaceChildren();
   const { info, view, ply } = ctx;
-  if (info.over || (view !== null && !info.next)) {
+  if (ended(ctx)) {
     head(`The deal is over after move ${ply - 1}: nothing more to enter.`);
     return;
   }
@@ -339,16 +377,20 @@ function drawComposer(ctx, next) {
   const preview = el("div", "composer-text", moveLabel(composedText(end)));
   preview.dataset.move = composedText(end);
   box.append(preview);
-  // The cards he may show: the centre card first (a take or lay-in melds it), then the unseen.
+  // The cards he may show: the centre card first (a take or lay-in melds it), then the unseen;
+  // a forced player lays in the centre card alone, adding no hand card to his layout (R14).
   const cards = [...(c.centre ? [c.centre] : []), ...next.cards.filter((code) => code !== c.centre)];
+  const meldable = c.kind === "lay" ? cards.filter((code) => code === c.centre) : cards;
   const known = new Set(next.known || []);
   if (c.paying) {
     box.append(el("div", "entry-note", "Click the card he paid:"));
     const payable = cards.filter((code) => code !== c.centre && meldOf(code) < 0);
     box.append(palette("composer-cards", payable, (code) => submit(ctx, composedText(` pay ${code}`)), (code) => (known.has(code) ? { className: "known", title: "you passed it to him (R9)" } : null)));
   } else {
-    box.append(el("div", "entry-note", "Click a card to put it in the chosen meld (outlined); click it again to take it out:"));
-    box.append(palette("composer-cards", cards, (code) => {
+    box.append(el("div", "entry-note", c.kind === "lay"
+      ? "Click the centre card to put it in the chosen meld (his hand cards stay in his hand, R14); click it again to take it out:"
+      : "Click a card to put it in the chosen meld (outlined); click it again to take it out:"));
+    box.append(palette("composer-cards", meldable, (code) => {
       const at = meldOf(code);
       if (at >= 0 && c.old.has(code)) return;
       if (at >= 0) c.melds[at].splice(c.melds[at].indexOf(code), 1);

@@ -5,7 +5,7 @@ import { setLabels } from "./cards.js";
 import { analyzeCurrent, cardsCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
   boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
-  drawExampleList, drawPalette, newMeld, openExample, openText, pickShownExample, redrawEditing,
+  drawExampleList, drawPalette, newMeld, openExample, openText, openUpload, pickShownExample, redrawEditing,
 } from "./setup-tab.js";
 import {
   drawBotList, drawPlayChoices, drawSeatBots, gameRecord, newGame, nextDeal, playBotChosen, playControls, playHint,
@@ -18,7 +18,8 @@ import {
 import { entryPlayersChosen, entryVariantChosen } from "./entry.js";
 import { drawPuzzleList, revealPuzzle } from "./puzzles.js";
 import {
-  $, $$, boardDefaults, drawCurrent, failed, loadExamples, loadVariants, problem, render, renders, setModeSwitch, state, status,
+  $, $$, boardDefaults, drawCurrent, failed, loadExamples, loadVariants, problem, readText, render, renders, setModeSwitch, state,
+  status,
 } from "./shared.js";
 
 // Each tab shows only what belongs to it: its own board (drawCurrent), no status or problem
@@ -93,14 +94,23 @@ function wire() {
   document.addEventListener("keydown", reviewKey);
   on("reveal", revealPuzzle);
 
+  // An upload is read once: the same file chosen again is read again.
   $("#setup-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
-    if (file) await openText(await file.text()).catch(failed);
+    event.target.value = "";
+    if (file) await openUpload(file).catch(failed);
   });
   $("#review-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
+    event.target.value = "";
     if (!file) return;
-    $("#review-text").value = await file.text();
+    // A file that is not UTF-8 text is no record: the text box and the record shown stay.
+    try {
+      $("#review-text").value = await readText(file);
+    } catch (error) {
+      failed(error);
+      return;
+    }
     await openRecord().catch(failed);
   });
   $("#labels").addEventListener("change", (event) => {

@@ -7,21 +7,31 @@ import { toFrench } from "./cards.js";
 import { variantInfo } from "./shared.js";
 
 // The game of a record's text: {header, start (position data, its own labels), view (the viewing
-// seat of a view record, or null), players (names, or null), seed, moves (French texts), deals
-// (how many the text holds)}; of a match record (R21), deal `deal` (from 1). Error: a line that is
-// not JSON, no game header, no such deal. The server checks the rest.
+// seat of a view record, or null), players (names, or null), seed, moves (French texts), lines
+// (each move's line: its number in the text, its text as written, and the seat it names when it
+// names one, for checkPlayers), deals (how many the text holds)}; of a match record (R21), deal
+// `deal` (from 1). Error: a line that is not JSON, a move number that is not the move's, no game
+// header, no such deal. The server checks the rest.
 export function parseRecord(text, deal = 1) {
-  const lines = String(text).split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const games = [];
-  lines.forEach((line, k) => {
+  // Lines are numbered as the server numbers them: blank lines counted, not read.
+  String(text).split(/\r?\n/).forEach((raw, k) => {
+    const line = raw.trim();
+    if (!line) return;
     let item;
     try {
       item = JSON.parse(line);
     } catch {
       throw new Error(`line ${k + 1} of the record is not JSON`);
     }
-    if (item && item.format === "conquian-record") games.push({ header: item, moves: [] });
-    else if (item && typeof item.move === "string" && games.length) games[games.length - 1].moves.push(item.move);
+    if (item && item.format === "conquian-record") games.push({ header: item, moves: [], lines: [] });
+    else if (item && typeof item.move === "string" && games.length) {
+      const game = games[games.length - 1];
+      const n = game.moves.length + 1;
+      if ("n" in item && item.n !== n) throw new Error(`line ${k + 1}: move number ${JSON.stringify(item.n)} should be ${n}`);
+      game.moves.push(item.move);
+      game.lines.push({ number: k + 1, text: item.move, named: "player" in item, player: item.player });
+    }
   });
   if (!games.length) throw new Error('not a game record: no line with "format": "conquian-record"');
   if (deal > games.length) throw new Error(`deal ${deal}: the match record holds ${games.length} deals`);
@@ -38,8 +48,24 @@ export function parseRecord(text, deal = 1) {
     players: names,
     seed: Number.isInteger(header.seed) ? header.seed : null,
     moves: moves.map((m) => toFrench(m, own)),
+    lines: games[deal - 1].lines,
     deals: games.length,
   };
+}
+
+// The record's `player` keys checked against the seats that acted in its replay (`plies`, the
+// server's `record` answer: each ply's `player`, null for a turn of the stock), as the server's
+// reading of a record checks them (docs/record-format.md). Error: the first line that names
+// another seat, in the server's words.
+export function checkPlayers(game, plies) {
+  game.lines.forEach((line, k) => {
+    const ply = plies[k];
+    if (!line.named || !ply || line.player === ply.player) return;
+    const text = line.text.length <= 40 ? line.text : `${line.text.slice(0, 39)}…`;
+    const said = `player ${JSON.stringify(line.player)}${line.player === null ? " (a chance move)" : ""}`;
+    const acts = ply.player === null ? "chance" : `player ${ply.player}`;
+    throw new Error(`line ${line.number} (move ${k + 1}) '${text}': the record says ${said}, but ${acts} acts here`);
+  });
 }
 
 function base64url(bytes) {

@@ -5,11 +5,11 @@
 // from any position; the record saved, copied or put in the address.
 
 import { api, stream } from "./api.js";
-import { adoptPosition, cardsInto, runHint } from "./analysis.js";
+import { HINT_SETTINGS, adoptPosition, cardsInto, runHint } from "./analysis.js";
 import { drawChart } from "./chart.js";
 import { currentLabels, moveLabel } from "./cards.js";
 import { drawEntryForm, drawInput, entryStart, hideInput, typedMove } from "./entry.js";
-import { decodeRecord, encodeRecord, parseRecord } from "./records.js";
+import { checkPlayers, decodeRecord, encodeRecord, parseRecord } from "./records.js";
 import { addMove, closeLine, drawTree, forget, newNode, newTree, overAt, pathTo, plyAt, positionAt, sameCursor, step } from "./tree.js";
 import {
   $, boardPosition, counted, download, drawCurrent, el, endSearch, failed, pct, problem, render, renders, startSearch, state, status,
@@ -33,6 +33,7 @@ async function treeOf(game, source) {
   if (game.players) request.players = game.players;
   if (game.seed !== null && game.view === null) request.seed = game.seed;
   const result = await api("record", request);
+  checkPlayers(game, result.plies);
   const start = result.plies.length ? result.plies[0].before : result.notation;
   const tree = newTree({ start, startData: game.start, view: game.view, players: game.players });
   tree.seed = game.seed;
@@ -83,6 +84,25 @@ function dropSharedRecord() {
   url.searchParams.delete("record");
   window.history.replaceState(null, "", url);
   $("#share-link").hidden = true;
+}
+
+// No record shown: the tree, its review, its positions and the input of moves cleared (a record
+// that does not read leaves nothing of the one before, which is no longer the text box's).
+function clearTree() {
+  state.tree = null;
+  state.cursor = null;
+  state.review = null;
+  state.shown.review = null;
+  selecting += 1; // a selection under way is dropped
+  dropSharedRecord();
+  hideInput();
+  for (const id of ["#review-summary", "#review-chart", "#review-hint", "#review-cards"]) render($(id), () => $(id).replaceChildren());
+  drawTreeNow();
+  delete $("#review-moves").dataset.shown;
+  if (state.mode === "review") {
+    render($("#board"), drawCurrent);
+    status(""); // its explanation was about a position of the record before
+  }
 }
 
 // A tree shown from its start (a record opened) or its end (a game entered).
@@ -252,7 +272,13 @@ export async function openRecord({ text = $("#review-text").value, keepUrl = fal
   const token = ++opening;
   const deal = Number($("#review-deal").value) || 1;
   problem("");
-  const tree = await treeOf(parseRecord(text, deal), { text, deal });
+  let tree;
+  try {
+    tree = await treeOf(parseRecord(text, deal), { text, deal });
+  } catch (error) {
+    if (token === opening) clearTree();
+    throw error;
+  }
   if (token !== opening) return;
   await install(tree, null, { keepUrl });
 }
@@ -294,10 +320,29 @@ function drawReview(review) {
   drawChart($("#review-chart"), review);
 }
 
+// The samples box read: {samples} (0: empty, sample until each verdict is settled, as `conquian
+// review` does) or {error}, said beside the box, for anything but a whole number from 1.
+function samplesChosen() {
+  const box = $("#review-samples");
+  const text = box.value.trim();
+  let error = "";
+  if (box.validity.badInput) error = "a whole number of deals per decision, at least 1 (empty: until decided)";
+  else if (text && !/^[0-9]+$/.test(text)) error = `${text} is not a whole number of at least 1 (empty: until decided)`;
+  else if (text && Number(text) < 1) error = "at least 1 deal per decision (empty: until decided)";
+  $("#review-samples-problem").textContent = error;
+  box.setAttribute("aria-invalid", String(Boolean(error)));
+  return error ? { error } : { samples: text ? Number(text) : 0 };
+}
+
 export async function runReview() {
   const text = $("#review-text").value;
   if (!text.trim()) {
     problem("paste a record, upload one, or use a bundled one");
+    return;
+  }
+  const chosen = samplesChosen();
+  if (chosen.error) {
+    $("#review-samples").focus();
     return;
   }
   const token = ++opening;
@@ -321,10 +366,12 @@ export async function runReview() {
         .then(() => treeOf(parseRecord(text, dealBox || 1), { text, deal: dealBox || 1 }))
         .catch(() => null);
       if (token !== opening) return;
+      // The record shown before is not the text box's: it goes (the review says what is wrong).
+      if (!tree && state.tree) clearTree();
     }
     // No samples given: each decision samples until its verdict is settled, as `conquian review`
     // does by default, so that the board and the command give the same marks.
-    const samples = Number($("#review-samples").value) || 0;
+    const { samples } = chosen;
     const request = { record: text, labels: "french" };
     if (samples > 0) request.samples = samples;
     if (dealBox > 0) request.deal = dealBox; // a match record's deal (the server refuses it for a game)
@@ -343,8 +390,14 @@ export async function runReview() {
     drawTreeNow();
     if (state.mode === "review" && state.tree === tree) status(explanation(tree, state.cursor));
   } catch (error) {
-    // The review failed: the record's moves are listed all the same when they replay.
-    if (tree && tree !== state.tree && token === opening) await install(tree).catch(() => {});
+    if (token === opening && error.field === "record") {
+      // The record does not read (the server's reading of its lines): nothing of it is shown,
+      // and nothing of the record before.
+      clearTree();
+    } else if (tree && tree !== state.tree && token === opening) {
+      // The review failed otherwise (stopped, busy): the record's moves are listed all the same.
+      await install(tree).catch(() => {});
+    }
     failed(error);
   } finally {
     bar.hidden = true;
@@ -381,7 +434,29 @@ export function reviewHint() {
     render(out, () => out.replaceChildren(el("div", "hint-head", `No hint here: ${why}.`)));
     return undefined;
   }
-  return runHint(shown.notation, out, $("#review-progress"), (move) => playMove(move).catch((error) => problem(error.message)));
+  return runHint(shown.notation, out, $("#review-progress"), (move) => playMove(move).catch((error) => problem(error.message)),
+    hintSettings(tree, state.cursor));
+}
+
+// The settings of the Review tab's hint at `cursor`. On the main line, the review's for that ply
+// (docs/review.md: the decision at ply k is evaluated with seed S + k, S the review's seed, with
+// its samples and engine), so that the hint ranks the moves as the review marked them; before a
+// review, the seed the board's review gives the ply (S = 0). In a variation, which no review
+// evaluates, the board's own seed, 0.
+function hintSettings(tree, cursor) {
+  const ply = plyAt(cursor);
+  if (cursor.line !== tree.main) {
+    return { settings: { ...HINT_SETTINGS }, note: { seed: HINT_SETTINGS.seed, text: `Seed ${HINT_SETTINGS.seed}: a variation's position, which no review evaluates (the board's seed).` } };
+  }
+  const review = tree.review?.settings;
+  const base = review ? review.seed : 0;
+  const settings = { seed: base + ply };
+  if (review && !review.until_decided) settings.samples = review.samples;
+  if (review?.engine) settings.engine = review.engine;
+  if (review && review.time_limit !== null && review.time_limit !== undefined) settings.time_limit = review.time_limit;
+  const whose = review ? "the review's" : "the one a review of this record gives it";
+  const text = `Seed ${settings.seed}: ${whose} for ply ${ply} (seed ${base} + ${ply}, as conquian review evaluates this decision), so the hint and the review's mark agree.`;
+  return { settings, note: { seed: settings.seed, text } };
 }
 
 // The Cards toggle: the card table of each position selected while it is on.

@@ -1,14 +1,14 @@
 // The Setup tab: a position opened from text, a file, an example or a new deal, and edited on
 // the board (a palette card placed on a zone) and with setup.js's controls, checked at each change.
 
-import { api } from "./api.js";
+import { api, messageOf } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
 import { DECK, cardElement, cardName, frenchCode, label, moveLabel } from "./cards.js";
 import { openPosition } from "./analysis.js";
 import { cardMoved, drawSetupControls, emptyPosition, optionOf } from "./setup.js";
 import {
-  $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, render, state, status,
-  switchMode,
+  $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, readText, render, state,
+  status, switchMode,
 } from "./shared.js";
 
 // ------------------------------------------------------------------ open
@@ -36,6 +36,7 @@ export async function openText(text) {
     parsed = readInput(text);
   } catch (error) {
     problem(`not JSON: ${error.message}`);
+    notOpened(`not JSON: ${error.message}`);
     return;
   }
   try {
@@ -63,8 +64,31 @@ export async function openText(text) {
       drawEditing(error.message);
     } else {
       failed(error);
+      notOpened(messageOf(error));
     }
   }
+}
+
+// The text opened is no position the board can draw: the board keeps the one before, and the
+// validity line says so (it follows the last text opened, not the board's earlier position).
+function notOpened(message) {
+  const line = $("#edit-status");
+  line.textContent = `Not opened: ${moveLabel(message)}; the board still shows the position before.`;
+  line.dataset.valid = "false";
+  line.dataset.notOpened = message; // as the server wrote it: a labels switch writes it again
+}
+
+// An uploaded file opened as a text (a file that is not UTF-8 is not opened: said so).
+export async function openUpload(file) {
+  let text;
+  try {
+    text = await readText(file);
+  } catch (error) {
+    problem(error.message);
+    notOpened(error.message);
+    return;
+  }
+  await openText(text);
 }
 
 export async function openExample(name) {
@@ -148,6 +172,7 @@ export function drawEditing(message) {
     $("#board").replaceChildren();
   }
   markPlaced();
+  delete $("#edit-status").dataset.notOpened;
   $("#edit-status").textContent = message ? `Not valid: ${moveLabel(message)}` : "Valid position.";
   $("#edit-status").dataset.valid = message ? "false" : "true";
   const onControl = drawSetupControls(
@@ -388,6 +413,12 @@ function zonesAsButtons() {
 // The position being edited drawn again (the labels switched), with the problem it shows.
 export function redrawEditing() {
   // The problem as the server wrote it (French codes), so that it is shown in the new labels.
+  const unopened = $("#edit-status").dataset.notOpened;
+  if (unopened !== undefined && state.editing && state.mode === "setup") {
+    drawEditing(state.invalid || "");
+    notOpened(unopened);
+    return;
+  }
   if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? state.invalid || $("#problem").textContent : "");
 }
 

@@ -171,6 +171,16 @@ export function download(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+// An uploaded file's text. Error: it is not UTF-8 (a record, a position and a puzzle are UTF-8
+// text), rather than its bytes shown as replacement characters.
+export async function readText(file) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+  } catch {
+    throw new Error(`${file.name} is not UTF-8 text: not a record, a position or a puzzle (JSON text in UTF-8); nothing of it is opened`);
+  }
+}
+
 // The bundled examples (positions, records, puzzles) and the bots this server plays, asked once.
 export async function loadExamples() {
   if (!state.examples) state.examples = await api("examples", { labels: "french" });
