@@ -205,3 +205,31 @@ def test_a_record_that_does_not_read_leaves_nothing_of_the_one_before(browser: A
         assert errors == [], errors
     finally:
         context.close()
+
+
+def test_the_hint_says_when_a_reviews_fixed_iterations_cannot_be_matched(browser: Any, base: str) -> None:
+    """A megajogos review given a number of IS-MCTS iterations ran one search per decision, a hint
+    several: the hint at its reviewed ply uses the review's seed and iterations and says that the
+    figures can differ."""
+    context, page, errors = tab(browser, base)
+    try:
+        open_board(page)
+        page.click('nav [data-mode="review"]')
+        page.select_option("#review-examples", "megajogos-view")
+        page.click('[data-action="load-record"]')
+        shown(page, "m:0")
+        page.fill("#review-samples", "200")
+        review_button(page)
+        page.wait_for_selector("#review-summary .summary-row[data-player]", timeout=WAIT)
+        ply = int(page.get_attribute("#review-moves .review-row[data-label]", "data-ply"))
+        page.click(f'.review-row[data-ply="{ply}"]')
+        shown(page, f"m:{ply - 1}")
+        page.click('[data-action="review-hint"]')
+        page.wait_for_selector("#review-hint[data-state=done]", timeout=WAIT)
+        note = page.locator("#review-hint .hint-seed")
+        assert note.get_attribute("data-seed") == str(ply)
+        assert "200 iterations" in note.inner_text() and "can differ" in note.inner_text()
+        assert "200 IS-MCTS iterations" in page.inner_text("#review-hint .hint-head")
+        assert errors == [], errors
+    finally:
+        context.close()

@@ -455,7 +455,12 @@ function hintSettings(tree, cursor) {
   if (review?.engine) settings.engine = review.engine;
   if (review && review.time_limit !== null && review.time_limit !== undefined) settings.time_limit = review.time_limit;
   const whose = review ? "the review's" : "the one a review of this record gives it";
-  const text = `Seed ${settings.seed}: ${whose} for ply ${ply} (seed ${base} + ${ply}, as conquian review evaluates this decision), so the hint and the review's mark agree.`;
+  let text = `Seed ${settings.seed}: ${whose} for ply ${ply} (seed ${base} + ${ply}, as conquian review evaluates this decision), so the hint and the review's mark agree.`;
+  // A review with a fixed number of IS-MCTS iterations ran one search per decision, where a hint
+  // runs several (docs/review.md): the same seed does not give the same figures there.
+  if (review && !review.until_decided && review.engine === "v3") {
+    text = `Seed ${settings.seed}, the review's for ply ${ply} (seed ${base} + ${ply}), with its ${review.samples} iterations; but the review ran one IS-MCTS search per decision and a hint runs several, so their figures can differ (a review with samples left empty agrees with the hint).`;
+  }
   return { settings, note: { seed: settings.seed, text } };
 }
 
