@@ -157,3 +157,21 @@ def test_converting_says_how_many_moves(tmp_path: Path) -> None:
     moves = len(_moves(FULL))
     assert code == 0 and f"Player 0's view of {moves} moves written" in out, err
     assert len(replay_file(target).moves) == moves
+
+
+def test_the_engine_reads_a_records_text_as_replay_does() -> None:
+    got = answer({"id": 1, "cmd": "record", "text": VIEW.read_text()})
+    assert got["ok"], got
+    result = got["result"]
+    assert result["view"] == 1 and result["texts"] == _moves(VIEW) and result["deals"] == 1
+    assert result["record"].splitlines()[1:] == VIEW.read_text().splitlines()[1:]
+    assert len(result["plies"]) == len(_moves(VIEW))
+    lines = VIEW.read_text().splitlines()
+    wrong = json.loads(lines[3])
+    wrong["player"] = 1 - wrong["player"] if wrong["player"] is not None else 0
+    bad = answer({"id": 2, "cmd": "record", "text": "\n".join([*lines[:3], json.dumps(wrong), *lines[4:]])})
+    assert not bad["ok"] and bad["field"] == "text" and "line 4 (move 3)" in bad["error"]
+    mixed = answer({"id": 3, "cmd": "record", "text": VIEW.read_text(), "moves": []})
+    assert not mixed["ok"] and mixed["field"] == "moves"
+    deal = answer({"id": 4, "cmd": "record", "text": VIEW.read_text(), "deal": 2})
+    assert not deal["ok"] and deal["field"] == "deal"

@@ -45,6 +45,7 @@ __all__ = [
     "play_data",
     "puzzle_data",
     "read_move",
+    "read_record_data",
     "record_data",
     "replay_plies",
     "review_request_data",
@@ -307,6 +308,41 @@ def record_data(
         "notation": format_notation(state),
         "plies": replay_plies(replay),
     }
+
+
+def read_record_data(text: str, deal: int | None, labels: Labels | None) -> dict[str, Any]:
+    """``record`` with ``text``: the record's JSON lines read and checked as ``conquian replay``
+    reads them (every line, R8-R19; a view record against what its player knows), then answered
+    as ``record`` answers its start and moves, with what the page needs to show it: ``start``
+    (the start position's data), ``view``, ``players``, ``seed``, ``texts`` (the moves as written
+    in ``labels``), and ``deal`` and ``deals`` (of a match record, R21: the deal read, from 1).
+
+    Raises
+    ------
+    ConquianError
+        If the record does not read (the message gives the line), or has no deal ``deal``;
+        ``deal`` given for a game record.
+    """
+    replays, match = replay_any(text.splitlines())
+    if match is None and deal is not None:
+        raise ConquianError("'deal' is for a match record; this is a game record")
+    k = deal or 1
+    if k > len(replays):
+        raise ConquianError(f"deal {k}: the match record holds {len(replays)} deals")
+    replay = replays[k - 1]
+    start = relabel(replay.start, labels)
+    texts = [m.text(start.rules.labels) for m in replay.moves]
+    header = replay.header
+    names = header.get("players")
+    players = names if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+    seed = header.get("seed") if isinstance(header.get("seed"), int) else None
+    if replay.view is not None:
+        data = view_record_data(start, texts, replay.view, players)
+    else:
+        data = record_data(start, texts, players, seed)
+    data.update(start=dump_position(start), view=replay.view, players=players, seed=seed,
+                texts=texts, deal=k, deals=len(replays))  # fmt: skip
+    return data
 
 
 def view_record_data(

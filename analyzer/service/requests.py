@@ -454,6 +454,8 @@ def _play(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _record(request: dict[str, Any]) -> dict[str, Any]:
+    if "text" in request:
+        return _read_record(request)
     state, _ = _position(request)
     moves = request.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
@@ -472,6 +474,23 @@ def _record(request: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.about(exc, "moves") from None
     except PositionError as exc:
         raise RequestError.about(exc, "view") from None
+
+
+def _read_record(request: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with ``text``: a record's JSON lines read and checked as ``replay`` reads them."""
+    given = sorted(request.keys() & {"position", "moves", "players", "seed", "view"})
+    if given:
+        raise RequestError(f"'{given[0]}' goes with 'position' and 'moves'; 'text' is a whole record", given[0])
+    text = request.get("text")
+    if isinstance(text, list) and all(isinstance(line, str) for line in text):
+        text = "\n".join(text)
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError("'text' must be the record's JSON lines, as text or a list", "text")
+    try:
+        return board.read_record_data(text, _int(request, "deal", None, 1), _labels(request))
+    except ConquianError as exc:
+        field = "deal" if str(exc).startswith(("deal ", "'deal'")) else "text"
+        raise RequestError.about(exc, field) from None
 
 
 def _review(request: dict[str, Any]) -> dict[str, Any]:
@@ -582,7 +601,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "deal": (_deal, frozenset({"variant", "players", "rules", "seed", "after", "dealer", "seat"})),
     "moves": (_moves, frozenset({"position"})),
     "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
-    "record": (_record, frozenset({"position", "moves", "players", "seed", "view"})),
+    "record": (_record, frozenset({"position", "moves", "players", "seed", "view", "text", "deal"})),
     "review": (
         _review,
         frozenset({"record", "samples", "seed", "time_limit", "budget", "engine", "deal", "view"}),

@@ -9,7 +9,7 @@ import { HINT_SETTINGS, adoptPosition, cardsInto, runHint } from "./analysis.js"
 import { drawChart } from "./chart.js";
 import { currentLabels, moveLabel } from "./cards.js";
 import { drawEntryForm, drawInput, entryStart, hideInput, typedMove } from "./entry.js";
-import { checkPlayers, decodeRecord, encodeRecord, parseRecord } from "./records.js";
+import { decodeRecord, encodeRecord } from "./records.js";
 import { addMove, closeLine, drawTree, forget, newNode, newTree, overAt, pathTo, plyAt, positionAt, sameCursor, step } from "./tree.js";
 import {
   $, boardPosition, counted, download, drawCurrent, el, endSearch, failed, pct, problem, render, renders, startSearch, state, status,
@@ -24,16 +24,15 @@ function treeNames(tree) {
   return Array.from({ length: n }, (_, p) => (p === tree.view ? "you" : tree.players?.[p] || ""));
 }
 
-// The tree of `game` (a parsed record, records.js): the server replays it (`record`, with `view`
-// for a view record) and answers every ply's positions; `source` is the text and deal it came
-// from (a review of the same text keeps the tree and its variations).
-async function treeOf(game, source) {
-  const request = { position: game.start, moves: game.moves, labels: "french" };
-  if (game.view !== null) request.view = game.view;
-  if (game.players) request.players = game.players;
-  if (game.seed !== null && game.view === null) request.seed = game.seed;
+// The tree of the record `source.text` (deal `source.deal` of a match record): the server reads
+// and checks it as `conquian replay` does (`record` with `text`: every line, a view record
+// against what its player knows) and answers its start, moves and every ply's positions; a
+// review of the same text keeps the tree and its variations.
+async function treeOf(source) {
+  const request = { text: source.text, labels: "french" };
+  if (source.deal > 1) request.deal = source.deal;
   const result = await api("record", request);
-  checkPlayers(game, result.plies);
+  const game = { start: result.start, view: result.view, players: result.players, seed: result.seed };
   const start = result.plies.length ? result.plies[0].before : result.notation;
   const tree = newTree({ start, startData: game.start, view: game.view, players: game.players });
   tree.seed = game.seed;
@@ -274,7 +273,7 @@ export async function openRecord({ text = $("#review-text").value, keepUrl = fal
   problem("");
   let tree;
   try {
-    tree = await treeOf(parseRecord(text, deal), { text, deal });
+    tree = await treeOf({ text, deal });
   } catch (error) {
     if (token === opening) clearTree();
     throw error;
@@ -363,7 +362,7 @@ export async function runReview() {
       }
       // A record that does not open is told by the review's own message, the server's.
       tree = await Promise.resolve()
-        .then(() => treeOf(parseRecord(text, dealBox || 1), { text, deal: dealBox || 1 }))
+        .then(() => treeOf({ text, deal: dealBox || 1 }))
         .catch(() => null);
       if (token !== opening) return;
       // The record shown before is not the text box's: it goes (the review says what is wrong).
