@@ -180,8 +180,6 @@ def _resume(path: str, viewer: int | None) -> None:
         )
     if viewer is not None and viewer != replay.view:
         usage(f"--view {viewer}: {clip(path)!r} is player {replay.view}'s view")
-    if replay.finished:
-        domain(f"the deal in {clip(path)!r} is over: nothing more to enter")
     target = output_file(path, "--resume", force=True)
     play = ViewPlay.start(replay.start, replay.view)
     with maybe(target):
@@ -339,17 +337,28 @@ def _enter(
     )
     _table(play.state, viewer)
     kept = f"the record is saved in {target.path}; 'conquian record --resume {target.path}' goes on"
-    while not play.state.is_terminal():
+    told = False  # the end of the deal announced
+    while True:
+        over = play.state.is_terminal()
+        if over and not told:
+            _outcome(play.state, viewer)
+            told = True
+        told = told and over
+        prompt = "deal over ('undo' takes the last move back, 'end' finishes)> " if over else _prompt(play, len(history) + 1)
         try:
-            text = out.input(_prompt(play, len(history) + 1)).strip()
+            text = out.input(prompt).strip()
         except EOFError:
             out.print()
+            if over:
+                break
             domain(f"the input ended before the deal did, after {counted(len(history), 'move')}; {kept}")
         except KeyboardInterrupt:
             out.print(f"\nStopped after {counted(len(history), 'move')}: {kept}.", markup=False)
             raise typer.Exit(130) from None
         word = text.lower()
         if not text:
+            if over:
+                break
             continue
         if word in ("end", "quit", "exit"):
             break
@@ -359,7 +368,7 @@ def _enter(
         if word == "show":
             _table(play.state, viewer)
             continue
-        if word == "moves":
+        if word == "moves" and not over:
             _moves(play)
             continue
         if word == "undo":
@@ -370,6 +379,9 @@ def _enter(
             out.print(f"Took back move {len(history)}: {history.pop()[1].text(lab)}.", markup=False)
             save()
             continue
+        if over:
+            out.print("The deal is over: 'undo' takes the last move back, 'end' finishes.", markup=False)
+            continue
         read = _read(play, text)
         if isinstance(read, str):
             out.print(read, markup=False)
@@ -379,8 +391,7 @@ def _enter(
         try:
             after = play_seen(play, move)
         except ConquianError as exc:
-            message = str(exc)
-            out.print(f"Not accepted: {message[:1].upper()}{message[1:]}", markup=False)
+            out.print(f"Not accepted: {exc}", markup=False)
             continue
         exchanging = play.state.phase is Phase.EXCHANGE
         earlier.append(play)
@@ -391,18 +402,20 @@ def _enter(
             got = play.state.gave[(viewer - 1) % play.state.rules.players]
             if got is not None:
                 out.print(f"The exchange is done: you received {format_card(got, lab)} (R9).", markup=False)
-    final = play.state
-    if final.is_terminal():
-        _table(final, viewer)
-        outcome = "a draw (R18)" if final.winner is None else (
-            "you won" if final.winner == viewer else f"player {final.winner} won"
-        )
-        out.print(f"The deal is over: {outcome}.", markup=False)
     out.print(
         f"Record saved to {target.path} ({counted(len(history), 'move')}); "
         f"'conquian review {target.path}' reviews your decisions.",
         markup=False,
     )
+
+
+def _outcome(final: GameState, viewer: int) -> None:
+    """The table at the end of the deal and who won (R15, R18)."""
+    _table(final, viewer)
+    outcome = "a draw (R18)" if final.winner is None else (
+        "you won" if final.winner == viewer else f"player {final.winner} won"
+    )
+    out.print(f"The deal is over: {outcome}.", markup=False)
 
 
 def _read(play: ViewPlay, text: str) -> SeenMove | str:
@@ -436,14 +449,17 @@ def _prompt(play: ViewPlay, number: int) -> str:
     """``move 7, player 1 (7H turned by player 0)> ``: whose move it is and on what."""
     state = play.state
     lab = state.rules.labels
+    def name(p: int) -> str:
+        return "you" if p == play.viewer else f"player {p}"
+
     if state.phase is Phase.TURN:
-        return f"move {number}, player {state.to_act} turns> "
-    who = "you" if state.to_act == play.viewer else f"player {state.to_act}"
+        return f"move {number}, {name(state.to_act)} {'turn' if state.to_act == play.viewer else 'turns'}> "
+    who = name(state.to_act)
     if state.phase is Phase.EXCHANGE:
         return f"move {number}, {who}: the pass (R9)> "
     assert state.centre is not None
     c = state.centre
-    what = f"{format_card(c.card, lab)} {c.origin} by player {c.source}"
+    what = f"{format_card(c.card, lab)} {c.origin} by {name(c.source)}"
     if state.phase is Phase.FORCED:
         what = f"forced to take {format_card(c.card, lab)}"
     return f"move {number}, {who} ({what})> "

@@ -443,7 +443,9 @@ def review_svg(
           cls="axis-label", anchor="middle")  # fmt: skip
     _text(axis, 14, top + plot_h / 2, "win chance", size=12, fill=palette["axis"],
           cls="axis-label", anchor="middle").set("transform", f"rotate(-90 14 {top + plot_h / 2:g})")
-    for p in range(count):
+    # A view review (docs/review.md) is one player's: only his line and legend.
+    seats = [review["view"]] if review.get("view") is not None else list(range(count))
+    for slot, p in enumerate(seats):
         colour = palette.get(f"player{p}", palette["axis"])
         mine = sorted((m for m in moves if m.get("player") == p), key=lambda m: int(m["ply"]))
         g = ET.SubElement(root, "g", {"class": f"series player-{p}"})
@@ -467,7 +469,7 @@ def review_svg(
                                             "class": label})  # fmt: skip
                 _text(g, x, y - 12, _MARKS[label], size=12 if label == "blunder" else 10,
                       fill=ring, cls=f"mark {label}", anchor="middle", weight="bold")  # fmt: skip
-        lx = left + 10 + p * 110
+        lx = left + 10 + slot * 110
         ET.SubElement(root, "line", {"x1": f"{lx:g}", "x2": f"{lx + 18:g}", "y1": f"{top + 10:g}",
                                      "y2": f"{top + 10:g}", "stroke": colour, "stroke-width": "3",
                                      "class": f"legend player-{p}"})  # fmt: skip

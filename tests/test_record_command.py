@@ -133,8 +133,10 @@ def test_a_game_stopped_with_end_is_resumed_where_it_stopped(tmp_path: Path) -> 
     assert code == 0, err
     assert "going on after move 9" in out
     assert target.read_text().splitlines()[1:] == VIEW.read_text().splitlines()[1:]
-    code, _, err = run("record", "--resume", str(target))
-    assert code == 1 and "is over: nothing more to enter" in err
+    # A finished deal resumed: the last move can still be taken back (the deal's end shown).
+    code, out, err = run("record", "--resume", str(target), input="undo\nend\n")
+    assert code == 0 and "The deal is over" in out and f"Took back move {len(moves)}" in out, err
+    assert len(replay_file(target).moves) == len(moves) - 1
 
 
 def test_the_prompt_asks_again_for_a_hand_and_words_at_a_turn(tmp_path: Path) -> None:
@@ -148,7 +150,7 @@ def test_the_prompt_asks_again_for_a_hand_and_words_at_a_turn(tmp_path: Path) ->
     assert "Not a hand:" in out
     # A word alone at a turn is a move, not a card: the rule that forbids it is told (R10).
     assert "no card is offered: player 0 turns the next stock card first (R10)" in out
-    assert "player None" not in out and "Illegal move 'give AS'" in out
+    assert "player None" not in out and "illegal move 'give AS'" in out
 
 
 def test_converting_says_how_many_moves(tmp_path: Path) -> None:
@@ -175,3 +177,36 @@ def test_the_engine_reads_a_records_text_as_replay_does() -> None:
     assert not mixed["ok"] and mixed["field"] == "moves"
     deal = answer({"id": 4, "cmd": "record", "text": VIEW.read_text(), "deal": 2})
     assert not deal["ok"] and deal["field"] == "deal"
+
+
+def test_a_records_json_array_reads_back_and_other_files_are_named(tmp_path: Path) -> None:
+    code, out, _ = run("record", str(FULL), "--view", "1", "--json")
+    array = tmp_path / "v1.json"
+    array.write_text(out)
+    code, out, err = run("replay", str(array))
+    assert code == 0 and "Valid record from player 1's view" in out, err
+    code, _, err = run("replay", str(ROOT / "examples" / "positions" / "example1-runs.json"))
+    assert code == 1 and "a meld query file, not a game record" in err
+    line = tmp_path / "n.txt"
+    line.write_text(run("notation", str(ROOT / "examples" / "positions" / "forcing.json"))[1])
+    code, _, err = run("replay", str(line))
+    assert code == 1 and "one-line notation, not a game record" in err
+
+
+def test_no_message_places_a_card_the_viewer_has_not_seen(tmp_path: Path) -> None:
+    # The viewer's own take with cards he does not hold: "not yours", never where they are.
+    answers = "turn 4H\npass\ntake [2H 3H 4H 5H 6H 7H] pay AS\nend\n"
+    code, out, err = run("record", "--view", "1", "--dealer", "1", "--hand", "AS 2C 4D 5H 6H 7H JH JC QC KH",
+                         "--out", str(tmp_path / "r.jsonl"), input=answers)  # fmt: skip
+    assert code == 0, err
+    flat = " ".join(out.split())
+    assert "2H is not yours" in flat and "3H is not yours" in flat, flat
+    assert "in player 0's hand" not in flat
+
+
+def test_the_plot_of_a_view_review_is_his_alone(tmp_path: Path) -> None:
+    target = tmp_path / "plot.svg"
+    code, _, err = run("review", str(VIEW), "--samples", "4", "--svg", str(target))
+    assert code == 0, err
+    text = target.read_text()
+    assert "player-1" in text and "legend player-0" not in text

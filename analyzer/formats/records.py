@@ -22,6 +22,7 @@ checks every card a move shows against what that player knows (R1, R7).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,6 +189,8 @@ def _not_a_record(entry: Any) -> str | None:
         return None  # keys of a record header only: a header with a misspelt 'format'
     if entry.get("type") == "puzzle":
         return "a puzzle, not a game record: use 'conquian puzzle'"
+    if entry.get("type") == "melds" or "queries" in entry:
+        return "a meld query file, not a game record: use 'conquian melds --file'"
     if "players" in entry or "position" in entry:
         return "a position, not a game record: use 'conquian hint', 'analyze' or 'show'"
     return None
@@ -344,14 +347,23 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             raise RecordError(f"line {number}: {exc}") from None
         except json.JSONDecodeError as exc:
             if replay is None:
-                # A pretty-printed position or puzzle: one JSON object over many lines.
+                # One JSON value over many lines: a record's lines as one array (what
+                # 'conquian record --json' prints), or a pretty-printed position or puzzle.
                 whole = text + "".join(lines)
                 try:
-                    instead = _not_a_record(json.loads(whole))
+                    parsed = load_json(whole)
                 except (ValueError, RecursionError):
-                    instead = None
+                    parsed = None
+                if isinstance(parsed, list) and parsed and all(isinstance(x, dict) for x in parsed):
+                    return replay_lines(json.dumps(x, ensure_ascii=False) for x in parsed)
+                instead = _not_a_record(parsed)
                 if instead is not None:
                     raise RecordError(f"this is {instead} (docs/record-format.md)") from None
+                if looks_like_notation(text):
+                    raise RecordError(
+                        "this is a position's one-line notation, not a game record: use "
+                        "'conquian hint', 'analyze' or 'show' (docs/record-format.md)"
+                    ) from None
             raise RecordError(f"line {number}: not valid JSON ({json_error_text(exc)})") from None
         except RecursionError:
             raise RecordError(f"line {number}: {TOO_DEEP}") from None
@@ -424,7 +436,9 @@ def replay_lines(lines: Iterable[str]) -> Replay:
 
 def play_seen(play: ViewPlay, move: SeenMove) -> ViewPlay:
     """``play.apply(move)``; an illegal move's message gives the rule facts that forbid it
-    (:func:`analyzer.solver.why.explain` on a world consistent with the view).
+    (:func:`analyzer.solver.why.explain`), told from what the viewer knows: on his view, with the
+    acting player's hand (when it is hidden) holding the cards his move shows, and in that
+    player's name, so that no fact places a card the viewer has not seen.
 
     Raises
     ------
@@ -440,13 +454,27 @@ def play_seen(play: ViewPlay, move: SeenMove) -> ViewPlay:
             world = play.world(move)
         except ConquianError:
             raise exc from None
-        facts = explain(world, move.text(world.rules.labels)).facts
-        if play.acting() != play.viewer:
-            # The acting hand is hidden: the world's filling says nothing of what he holds.
-            facts = tuple(f for f in facts if "not yours" not in f)
+        acting = play.acting()
+        known = play.state
+        if acting is not None and acting != play.viewer:
+            known = known.evolve(hands=tuple(
+                world.hands[p] if p == acting else h for p, h in enumerate(known.hands)
+            ))  # fmt: skip
+        facts = explain(known, move.text(known.rules.labels)).facts
+        if acting is not None and acting != play.viewer:
+            # His hand is the world's filling: what it lacks says nothing of what he holds, and
+            # the facts speak of him, not of the viewer.
+            facts = tuple(_his(f, acting) for f in facts if "not yours" not in f)
         if not facts:
             raise
         raise IllegalMoveError(f"{exc}: {'; '.join(facts)}") from None
+
+
+def _his(fact: str, player: int) -> str:
+    """``fact``, written to the player who acts ("you", "your"), said of ``player``."""
+    fact = re.sub(r"\byour\b", f"player {player}'s", fact)
+    fact = re.sub(r"\bYour\b", f"Player {player}'s", fact)
+    return re.sub(r"\byou\b", f"player {player}", fact)
 
 
 def view_lines(replay: Replay, viewer: int) -> list[str]:

@@ -480,7 +480,7 @@ def _read_record(request: dict[str, Any]) -> dict[str, Any]:
     """``record`` with ``text``: a record's JSON lines read and checked as ``replay`` reads them."""
     given = sorted(request.keys() & {"position", "moves", "players", "seed", "view"})
     if given:
-        raise RequestError(f"'{given[0]}' goes with 'position' and 'moves'; 'text' is a whole record", given[0])
+        raise RequestError(f"'{given[0]}' is for a record built from 'position' and 'moves'; 'text' is a whole record", given[0])
     text = request.get("text")
     if isinstance(text, list) and all(isinstance(line, str) for line in text):
         text = "\n".join(text)
