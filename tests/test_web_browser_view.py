@@ -43,13 +43,27 @@ def browser() -> Iterator[Any]:
 
 def tab(browser: Any, base: str, width: int = 1280, height: int = 800) -> tuple[Any, Any, list[str]]:
     """A new page of the board at ``width`` x ``height`` (a phone's when 390 wide) that accepts
-    downloads, and the list its script errors go to."""
+    downloads, and the list its script errors go to. Its dialogs (the question before a game
+    being entered is replaced, the warning before the page is left) are answered by
+    ``page.answer`` (True: accept, the default) and listed in ``page.dialogs`` as (type,
+    message)."""
     phone = {"is_mobile": True, "has_touch": True} if width <= 600 else {}
     context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True, **phone)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.base = base
+    page.dialogs = []
+    page.answer = True
+
+    def answer(dialog: Any) -> None:
+        page.dialogs.append((dialog.type, dialog.message))
+        if page.answer:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
     return context, page, errors
 
 

@@ -5,7 +5,9 @@ import { api, stream } from "./api.js";
 import { drawBoard } from "./board.js";
 import { loadCards, drawCardGrids } from "./cardgrid.js";
 import { frenchCode, label, moveLabel, notationLabel } from "./cards.js";
-import { $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, startSearch, state, status } from "./shared.js";
+import {
+  $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, setNotation, startSearch, state, status,
+} from "./shared.js";
 
 // ------------------------------------------------------------------ position
 export async function openPosition(input, { description = "", names = [], keepUrl = false } = {}) {
@@ -180,7 +182,7 @@ async function previewMove(entry) {
     const shown = await api("notation", { position: entry.after, labels: "french" });
     if (!current()) return;
     drawBoard($("#board"), shown.position, {});
-    $("#notation-line").textContent = `after ${moveLabel(entry.text)}: ${notationLabel(shown.notation)}`;
+    setNotation($("#notation-line"), `after ${moveLabel(entry.text)}: ${notationLabel(shown.notation)}`);
     const back = button("Back to the position", { action: "back" });
     back.addEventListener("click", () => { leavePreview(); drawCurrent(); });
     out.append(back);

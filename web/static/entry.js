@@ -11,7 +11,7 @@ import { drawMoves } from "./analysis.js";
 import { messageOf } from "./api.js";
 import { DECK, RANKS, SUITS, cardElement, cardName, label, moveLabel, toFrench } from "./cards.js";
 import {
-  $, boardDefaults, button, defaultPlayers, el, fillPlayersSelect, fillSelect, fillVariantSelect, render, status, variantInfo,
+  $, boardDefaults, button, defaultPlayers, el, fillPlayersSelect, fillSelect, fillVariantSelect, render, variantInfo,
 } from "./shared.js";
 
 // ------------------------------------------------------------------ the new deal
@@ -81,6 +81,12 @@ export function drawEntryPalette() {
   });
 }
 
+// The form's message (what stops Start, said beside it), or "" to clear it: cleared whenever a
+// choice of the form changes, since it was about the choice before.
+export function formError(text) {
+  $("#entry-form-error").textContent = moveLabel(text || "");
+}
+
 function pickCard(code) {
   // The upcard only where the rules turn one up (R10a): the choice is hidden elsewhere.
   const upcard = $('input[name="entry-pick"]:checked')?.value === "upcard" && Boolean(variantInfo($("#entry-variant").value)?.upcard);
@@ -90,13 +96,13 @@ function pickCard(code) {
   } else if (picked.hand.includes(code)) {
     picked.hand = picked.hand.filter((c) => c !== code);
   } else if (picked.hand.length >= handSize()) {
-    status(`your hand has ${handSize()} cards already: click one of them to take it out`);
+    formError(`your hand has ${handSize()} cards already: click one of them to take it out`);
     return;
   } else {
     picked.hand = [...picked.hand, code].sort(byRank);
     if (picked.upcard === code) picked.upcard = null;
   }
-  status("");
+  formError("");
   drawEntryPalette();
   $(`#entry-palette [data-card="${code}"]`)?.focus();
 }
@@ -191,12 +197,17 @@ function atTurn(ctx) {
   return !ctx.position.centre && !ctx.position.exchange;
 }
 
-// A typed move with the shorthands `conquian record` takes: a bare card at a turn is the card
-// turned (`5H`: `turn 5H`, R10), and `?` a pass made face down (`give ?`, R9).
+// The words a move starts with (`conquian record`'s): a word alone at a turn is read as one of
+// them ("pass": refused by the rules, R10), not as a card.
+const VERBS = ["pass", "take", "force", "lay", "meld", "give", "turn"];
+
+// A typed move with the shorthands `conquian record` takes: a word alone at a turn that is no
+// move word is the card turned (`5H`: `turn 5H`, R10), and `?` a pass made face down (`give ?`,
+// R9).
 function typedText(text, turn) {
   const t = text.trim();
   if (t === "?") return "give ?";
-  if (turn && !/\s/.test(t) && !t.toLowerCase().startsWith("turn")) return `turn ${t}`;
+  if (turn && !/\s/.test(t) && !VERBS.includes(t.toLowerCase())) return `turn ${t}`;
   return t;
 }
 
@@ -263,6 +274,7 @@ function drawChoices(ctx) {
   if (next.kinds.includes("pass")) choice("pass", "pass", () => submit(ctx, "pass"));
   for (const seat of next.forces || []) choice(`force ${seat}`, `force ${seat}`, () => submit(ctx, `force ${seat}`));
   const compose = (kind, redraw = true) => {
+    if (redraw) $("#entry-error").textContent = ""; // a message about another move
     const layout = ctx.position.players[p].layout || [];
     const melds = kind === "meld" ? [[]] : [...layout.map((m) => m.slice()), []];
     composer = {
@@ -283,22 +295,39 @@ function drawChoices(ctx) {
   if (composer) box.append(drawComposer(ctx, next));
 }
 
-// A palette of the cards `codes` (buttons, data-card) calling `onCard(code)`.
+// A palette of the cards `codes` (buttons, data-card) calling `onCard(code)`, laid out as the
+// hand's palette: one row per suit (S H D C), each card in its rank's column, a gap where a
+// card is not offered; a suit none of whose cards is offered has no row.
 function palette(id, codes, onCard, mark = () => null) {
   const box = el("div", "palette entry-cards");
   box.id = id;
-  for (const code of codes) {
-    const card = cardElement(code, { tag: "button" });
-    const note = mark(code);
-    if (note) {
-      card.classList.add(note.className);
-      card.title = `${label(code)}: ${note.title}`;
-      card.setAttribute("aria-label", `${cardName(code)}, ${note.title}`);
+  const offered = new Set(codes);
+  for (const suit of SUITS) {
+    if (!RANKS.some((rank) => offered.has(rank + suit))) continue;
+    for (const rank of RANKS) {
+      const code = rank + suit;
+      if (!offered.has(code)) {
+        const gap = el("span", "palette-gap");
+        gap.setAttribute("aria-hidden", "true");
+        box.append(gap);
+        continue;
+      }
+      box.append(paletteCard(code, onCard, mark));
     }
-    card.addEventListener("click", () => onCard(code));
-    box.append(card);
   }
   return box;
+}
+
+function paletteCard(code, onCard, mark) {
+  const card = cardElement(code, { tag: "button" });
+  const note = mark(code);
+  if (note) {
+    card.classList.add(note.className);
+    card.title = `${label(code)}: ${note.title}`;
+    card.setAttribute("aria-label", `${cardName(code)}, ${note.title}`);
+  }
+  card.addEventListener("click", () => onCard(code));
+  return card;
 }
 
 function meldOf(code) {
@@ -322,7 +351,12 @@ function drawComposer(ctx, next) {
     meld: `Player ${c.player} lays a meld of his hand cards only (R16): click its cards, then Enter the meld.`,
   }[c.kind];
   box.append(el("div", "entry-note", what));
-  const redraw = () => drawChoices(ctx);
+  // Every change of the move composed: the message about the move tried before (Out, Pay)
+  // no longer applies.
+  const redraw = () => {
+    $("#entry-error").textContent = "";
+    drawChoices(ctx);
+  };
   const melds = el("div", "composer-melds");
   c.melds.forEach((meld, i) => {
     const frame = el("div", `composer-meld${i === c.chosen ? " chosen" : ""}`);
@@ -348,12 +382,11 @@ function drawComposer(ctx, next) {
           meld.splice(meld.indexOf(code), 1);
           c.melds[c.chosen].push(code);
         } else if (c.old.has(code)) {
-          status(`${label(code)} is in his layout and stays in it (R13): choose another meld, then click it to move it there`);
+          $("#entry-error").textContent = `${label(code)} is in his layout and stays in it (R13): choose another meld, then click it to move it there`;
           return;
         } else {
           meld.splice(meld.indexOf(code), 1);
         }
-        status("");
         redraw();
       });
       frame.append(chip);
@@ -377,8 +410,8 @@ function drawComposer(ctx, next) {
   const preview = el("div", "composer-text", moveLabel(composedText(end)));
   preview.dataset.move = composedText(end);
   box.append(preview);
-  // The cards he may show: the centre card first (a take or lay-in melds it), then the unseen;
-  // a forced player lays in the centre card alone, adding no hand card to his layout (R14).
+  // The cards he may show: the centre card (marked: a take or lay-in melds it) and the unseen, by
+  // suit; a forced player lays in the centre card alone, adding no hand card to his layout (R14).
   const cards = [...(c.centre ? [c.centre] : []), ...next.cards.filter((code) => code !== c.centre)];
   const meldable = c.kind === "lay" ? cards.filter((code) => code === c.centre) : cards;
   const known = new Set(next.known || []);

@@ -12,10 +12,12 @@ import {
   playMatchChosen, playVariantChosen, saveRecord, takeBack,
 } from "./play.js";
 import {
-  closeThisVariation, copyTreeRecord, drawRecordList, enterTyped, loadRecord, openRecord, openSharedRecord, reviewControls, reviewHint,
-  reviewKey, runReview, saveTreeRecord, shareTreeRecord, startEntry, toggleCards, toggleEntryForm,
+  closeThisVariation, copyTreeRecord, discardKept, drawRecordList, enterTyped, loadRecord, offerKept, openRecord, openSharedRecord,
+  promoteThisVariation, relabelRecord, restoreKept, reviewControls, reviewHint, reviewKey, runReview, saveTreeRecord, shareTreeRecord,
+  startEntry, toggleCards, toggleEntryForm, undoLast,
 } from "./review.js";
-import { entryPlayersChosen, entryVariantChosen } from "./entry.js";
+import { entryPlayersChosen, entryVariantChosen, formError } from "./entry.js";
+import { leavingLoses, mayReplace } from "./keep.js";
 import { drawPuzzleList, revealPuzzle } from "./puzzles.js";
 import {
   $, $$, boardDefaults, drawCurrent, failed, loadExamples, loadVariants, problem, readText, render, renders, setModeSwitch, state,
@@ -70,6 +72,7 @@ function wire() {
   on("take-back", takeBack);
   on("save-record", saveRecord);
   on("review-game", async () => {
+    if (!mayReplace("the game played")) return;
     $("#review-text").value = await gameRecord();
     setMode("review");
     await runReview();
@@ -86,8 +89,21 @@ function wire() {
   on("review-hint", reviewHint);
   on("review-cards", toggleCards);
   on("close-this-variation", closeThisVariation);
+  on("promote-this-variation", promoteThisVariation);
+  on("entry-undo", undoLast);
+  on("restore-entry", restoreKept);
+  on("discard-entry", discardKept);
+  // A game being entered, not saved, copied or shared: the browser asks before the page is left
+  // (it is kept in the browser's storage all the same, offered back when the page opens).
+  window.addEventListener("beforeunload", (event) => {
+    if (!leavingLoses()) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
   $("#entry-variant").addEventListener("change", entryVariantChosen);
   $("#entry-players").addEventListener("change", entryPlayersChosen);
+  // A message of the form is about what was chosen: another choice clears it.
+  $("#entry-form").addEventListener("change", () => formError(""));
   $("#entry-text").addEventListener("keydown", (event) => {
     if (event.key === "Enter") Promise.resolve().then(enterTyped).catch(failed);
   });
@@ -105,12 +121,15 @@ function wire() {
     event.target.value = "";
     if (!file) return;
     // A file that is not UTF-8 text is no record: the text box and the record shown stay.
+    let text;
     try {
-      $("#review-text").value = await readText(file);
+      text = await readText(file);
     } catch (error) {
       failed(error);
       return;
     }
+    if (!mayReplace(file.name)) return;
+    $("#review-text").value = text;
     await openRecord().catch(failed);
   });
   $("#labels").addEventListener("change", (event) => {
@@ -119,6 +138,7 @@ function wire() {
     leavePreview();
     for (const fn of renders.values()) fn();
     redrawEditing();
+    relabelRecord().catch(failed); // the record in the text box as Save writes it
   });
   on("clear-board", clearBoard);
   $("#deal-variant").addEventListener("change", dealVariantChosen);
@@ -177,6 +197,7 @@ async function start() {
   } catch (error) {
     failed(error);
   }
+  offerKept(); // a game being entered when the page was last left
   document.body.dataset.ready = "true";
 }
 

@@ -4,15 +4,20 @@
 // its explanation, the hint, the card table and the Analysis tab following it; variations played
 // from any position; the record saved, copied or put in the address.
 
-import { api, stream } from "./api.js";
+import { ApiError, api, messageOf, stream } from "./api.js";
 import { HINT_SETTINGS, adoptPosition, cardsInto, runHint } from "./analysis.js";
 import { drawChart } from "./chart.js";
 import { currentLabels, moveLabel } from "./cards.js";
-import { drawEntryForm, drawInput, entryStart, hideInput, typedMove } from "./entry.js";
+import { drawEntryForm, drawInput, entryStart, formError, hideInput, typedMove } from "./entry.js";
+import { dropKept, keepGame, keptGame, keptText, mayReplace } from "./keep.js";
 import { decodeRecord, encodeRecord } from "./records.js";
-import { addMove, closeLine, drawTree, forget, newNode, newTree, overAt, pathTo, plyAt, positionAt, sameCursor, step } from "./tree.js";
+import {
+  addMove, closeLine, cursorOf, drawTree, forget, newNode, newTree, overAt, pathTo, plyAt, positionAt, promote, sameCursor, step,
+  takeBackLast,
+} from "./tree.js";
 import {
   $, boardPosition, counted, download, drawCurrent, el, endSearch, failed, pct, problem, render, renders, startSearch, state, status,
+  switchMode,
 } from "./shared.js";
 
 // Each opening or review of a record takes a token: an answer for an older one is dropped.
@@ -58,6 +63,7 @@ function drawTreeNow() {
     drawTree(list, tree, state.cursor, {
       onSelect: (cursor) => select(cursor, { scroll: true }).catch(failed),
       onClose: (line) => select(closeLine(tree, line)).catch(failed),
+      onPromote: (line) => promoteLine(line).catch(failed),
     });
   };
   // A labels switch draws the moves again in full; otherwise the rows stay as they are when
@@ -69,8 +75,9 @@ function drawTreeNow() {
   draw();
   list.dataset.cursor = state.tree ? `${state.cursor.line.id}:${state.cursor.index}` : "";
   const inVariation = Boolean(state.tree && state.cursor.line.parent);
-  const close = $('[data-action="close-this-variation"]');
-  close.disabled = !inVariation;
+  $('[data-action="close-this-variation"]').disabled = !inVariation;
+  $('[data-action="promote-this-variation"]').disabled = !inVariation;
+  $('[data-action="entry-undo"]').disabled = !state.tree?.main.moves.length;
   for (const action of ["record-save", "record-copy", "record-share", "review-hint", "review-cards"]) {
     $(`[data-action="${action}"]`).disabled = !state.tree;
   }
@@ -107,6 +114,7 @@ function clearTree() {
 // A tree shown from its start (a record opened) or its end (a game entered).
 function install(tree, cursor, { keepUrl = false } = {}) {
   state.tree = tree;
+  problem(""); // a message about the record before is not about this one
   if (!keepUrl) dropSharedRecord();
   state.review = tree.review;
   if (!tree.review) {
@@ -204,6 +212,10 @@ export async function select(cursor, { scroll = false } = {}) {
 async function playMove(text) {
   const tree = state.tree;
   const from = state.cursor;
+  const grows = from.line === tree.main && from.index === tree.main.moves.length;
+  if (grows && !claim(tree)) {
+    throw new Error("not entered: the game kept in this browser stays; Go on with it or Discard it (the bar at the top) first");
+  }
   let node;
   let info = null;
   if (tree.view !== null) {
@@ -219,14 +231,143 @@ async function playMove(text) {
     node = newNode({ move: played.move, player: played.player, before, after: result.notation, over: result.over, winner: result.winner });
   }
   if (state.tree !== tree || !sameCursor(state.cursor, from)) return;
-  const grows = from.line === tree.main && from.index === tree.main.moves.length;
+  problem(""); // an earlier message (a hint's row that failed) is not about this move
   const cursor = addMove(tree, from, node);
   if (info) tree.cache.set(JSON.stringify(pathTo(cursor)), inputPart(info));
-  if (grows) {
-    tree.record = info ? info.record : (await api("record", recordRequest(tree, "french"))).record;
-    await showRecord(tree);
-  }
+  if (grows) await gameChanged(tree, info ? info.record : (await api("record", recordRequest(tree, "french"))).record);
   await select(cursor);
+}
+
+// ------------------------------------------------------------------ the game being entered
+// The game kept in the browser (keep.js) offered back by the bar at the top of the page, until it
+// is taken up or discarded, or another game takes its place there.
+let offered = null;
+
+// Whether the main line of `tree` may change: a tree that becomes the game being entered takes
+// the browser's storage from the game kept there and offered back, asked when that one was not
+// saved.
+function claim(tree) {
+  if (tree.entered || !offered) return true;
+  if (offered.unsaved && !window.confirm(
+    `The game you were entering before (${keptText(offered)}) is kept in this browser and offered above. ` +
+    "Discard it, to keep this game in its place?",
+  )) return false;
+  hideOffer();
+  return true;
+}
+
+// The main line changed on the page (a game started, a move added at its end, taken back, a
+// variation promoted), `record` its record (French labels) as the server wrote it: the game
+// being entered, unsaved; kept in the browser and put in the text box. A review of the game
+// before no longer applies (its summary counts other moves): it goes.
+async function gameChanged(tree, record) {
+  tree.record = record;
+  tree.entered = true;
+  tree.unsaved = true;
+  if (tree.review) {
+    tree.review = null;
+    if (state.tree === tree) state.review = null;
+    for (const id of ["#review-summary", "#review-chart"]) render($(id), () => $(id).replaceChildren());
+  }
+  keepGame(tree);
+  await showRecord(tree);
+}
+
+// Saved, copied or shared: the game being entered may be replaced without a question.
+function gameSaved(tree) {
+  tree.unsaved = false;
+  if (tree.entered) keepGame(tree);
+}
+
+// The bar offering the game kept in the browser, shown when the page opens (main.js) unless that
+// game is over and was saved.
+export function offerKept() {
+  const kept = keptGame();
+  if (!kept) return;
+  if (kept.over && !kept.unsaved) {
+    dropKept();
+    return;
+  }
+  offered = kept;
+  $("#restore-text").textContent = `Go on with the game you were entering? ${keptText(kept)}.`;
+  $("#restore-entry").hidden = false;
+}
+
+function hideOffer() {
+  offered = null;
+  $("#restore-entry").hidden = true;
+}
+
+// "Go on": the game kept opened in the Review tab (read by the server as any record), at the end
+// of its main line, the game being entered again.
+export async function restoreKept() {
+  const kept = offered;
+  if (!kept || !mayReplace("the game you were entering before")) return;
+  switchMode("review");
+  const token = ++opening;
+  const tree = await treeOf({ text: kept.record, deal: 1 }).catch((error) => {
+    throw withoutField(error);
+  });
+  if (token !== opening) return;
+  hideOffer();
+  Object.assign(tree, { entered: true, unsaved: kept.unsaved });
+  $("#review-deal").value = "";
+  await install(tree, { line: tree.main, index: tree.main.moves.length });
+  await showRecord(tree);
+  status(`The game you were entering, ${counted(tree.main.moves.length, "move")}: go on below from its last move.`);
+}
+
+export function discardKept() {
+  dropKept();
+  hideOffer();
+}
+
+// Undo last move: the main line's last move taken back, as `conquian record`'s undo (with the
+// variations played instead of it, asked first), the moves left checked by the server as any
+// entry is (`record` on them); the position before it selected, to enter the right move there.
+export async function undoLast() {
+  const tree = state.tree;
+  const n = tree?.main.moves.length || 0;
+  if (!n) return;
+  const last = tree.main.moves[n - 1];
+  const branches = last.variations.length;
+  if (branches && !window.confirm(
+    `Take back move ${n}, ${moveLabel(last.move)}? The ${counted(branches, "variation")} played instead of it go with it.`,
+  )) return;
+  if (!claim(tree)) return;
+  const moves = pathTo({ line: tree.main, index: n - 1 });
+  const info = await api("record", { ...recordRequest(tree, "french"), moves });
+  if (state.tree !== tree || tree.main.moves[n - 1] !== last || tree.main.moves.length !== n) return;
+  const cursor = takeBackLast(tree);
+  if (tree.view !== null) tree.cache.set(JSON.stringify(moves), inputPart(info));
+  await gameChanged(tree, info.record);
+  await select(cursor);
+  if (state.mode === "review") status(`Took back move ${n}: ${moveLabel(last.move)}. ${explanation(tree, cursor)}`);
+}
+
+// Promote to main line: the variation `line` made the game's moves (tree.js promote), the line it
+// replaces kept as a variation; the new main line checked by the server as any entry is.
+export async function promoteLine(line) {
+  const tree = state.tree;
+  if (!tree || !line.parent || !claim(tree)) return;
+  const end = () => pathTo({ line, index: line.moves.length });
+  const moves = end();
+  const info = await api("record", { ...recordRequest(tree, "french"), moves });
+  if (state.tree !== tree || !tree.lines.has(line.id) || JSON.stringify(end()) !== JSON.stringify(moves)) return;
+  const at = pathTo(state.cursor);
+  promote(tree, line);
+  if (tree.view !== null) tree.cache.set(JSON.stringify(moves), inputPart(info));
+  await gameChanged(tree, info.record);
+  const cursor = cursorOf(tree, at) || { line: tree.main, index: tree.main.moves.length };
+  await select(cursor);
+  if (state.mode === "review") {
+    status(`The variation is the main line now (${counted(moves.length, "move")}; the moves it replaced are a variation). ${explanation(tree, cursor)}`);
+  }
+}
+
+export function promoteThisVariation() {
+  if (state.tree && state.cursor.line.parent) return promoteLine(state.cursor.line);
+  return undefined;
 }
 
 // The record request of the main line, in `labels`.
@@ -251,14 +392,42 @@ async function recordText() {
   return (await api("record", recordRequest(tree, labels))).record;
 }
 
-// The record entered so far put in the text box (in the labels shown), so that Review reviews it
-// and the tree, its variations with it, is kept.
+// The record shown put in the text box in the labels shown (as Save writes it), so that Review
+// reviews it and the tree, its variations with it, is kept; the address's record (another one)
+// dropped.
 async function showRecord(tree) {
+  if (await writeBox(tree)) dropSharedRecord();
+}
+
+async function writeBox(tree) {
   const text = await recordText();
-  if (state.tree !== tree) return;
+  if (state.tree !== tree) return false;
   $("#review-text").value = text;
   tree.source = { text, deal: 1 };
-  dropSharedRecord();
+  return true;
+}
+
+function isMatch(text) {
+  return text.trimStart().split("\n", 1)[0].includes('"conquian-match"');
+}
+
+// The labels a record's text is written in (its start's `labels`, French by default, R2).
+function labelsOf(text) {
+  try {
+    return JSON.parse(text.trimStart().split("\n", 1)[0])?.start?.labels || "french";
+  } catch {
+    return "french";
+  }
+}
+
+// The text box, while it holds the record shown (not edited by hand, not a match record, whose
+// other deals it keeps), in the labels shown: rewritten as Save writes it when the labels are
+// switched or a record written in the other labels is opened.
+export async function relabelRecord() {
+  const tree = state.tree;
+  const text = $("#review-text").value;
+  if (!tree || !tree.source || text !== tree.source.text || isMatch(text) || labelsOf(text) === currentLabels()) return;
+  await writeBox(tree);
 }
 
 // ------------------------------------------------------------------ opening
@@ -268,6 +437,7 @@ export async function openRecord({ text = $("#review-text").value, keepUrl = fal
     problem("paste a record, upload one, or use a bundled one");
     return;
   }
+  if (!mayReplace("the record in the text box")) return;
   const token = ++opening;
   const deal = Number($("#review-deal").value) || 1;
   problem("");
@@ -276,10 +446,18 @@ export async function openRecord({ text = $("#review-text").value, keepUrl = fal
     tree = await treeOf({ text, deal });
   } catch (error) {
     if (token === opening) clearTree();
-    throw error;
+    throw withoutField(error);
   }
   if (token !== opening) return;
   await install(tree, null, { keepUrl });
+  await relabelRecord();
+}
+
+// A refusal of the record in the text box told without the API's field name ("text: line 3:
+// …" -> "line 3: …", "record: …" likewise): the line is about the record opened or reviewed.
+function withoutField(error) {
+  if (error instanceof ApiError && ["text", "record"].includes(error.field)) error.message = messageOf(error);
+  return error;
 }
 
 // A record an address carries (`?record=`, records.js): opened in the Review tab.
@@ -344,6 +522,8 @@ export async function runReview() {
     $("#review-samples").focus();
     return;
   }
+  const same = state.tree?.source?.text === text && state.tree.source.deal === (Number($("#review-deal").value) || 1);
+  if (!same && !mayReplace("the record in the text box")) return;
   const token = ++opening;
   const signal = startSearch();
   const bar = $("#review-progress");
@@ -384,7 +564,10 @@ export async function runReview() {
     }
     tree.review = review;
     drawReview(review);
-    if (tree !== state.tree) await install(tree);
+    if (tree !== state.tree) {
+      await install(tree);
+      await relabelRecord();
+    }
     state.review = review;
     drawTreeNow();
     if (state.mode === "review" && state.tree === tree) status(explanation(tree, state.cursor));
@@ -397,7 +580,7 @@ export async function runReview() {
       // The review failed otherwise (stopped, busy): the record's moves are listed all the same.
       await install(tree).catch(() => {});
     }
-    failed(error);
+    failed(withoutField(error));
   } finally {
     bar.hidden = true;
     endSearch();
@@ -489,18 +672,34 @@ export function toggleEntryForm() {
   }
 }
 
-// Start: the new deal from your view, checked by the server (`record` with `view`, no move yet).
+// Start: the new deal from your view, checked by the server (`record` with `view`, no move yet);
+// what is wrong with the form is said beside Start (entry.js formError), not under the board.
 export async function startEntry() {
-  const { position, seat } = entryStart();
+  formError("");
+  let start;
+  try {
+    start = entryStart();
+  } catch (error) {
+    formError(error.message);
+    return;
+  }
+  const { position, seat } = start;
   const token = ++opening;
-  const result = await api("record", { position, moves: [], view: seat, labels: "french" });
+  let result;
+  try {
+    result = await api("record", { position, moves: [], view: seat, labels: "french" });
+  } catch (error) {
+    if (token === opening) formError(messageOf(error));
+    return;
+  }
   if (token !== opening) return;
   const tree = newTree({ start: result.notation, startData: position, view: seat });
   Object.assign(tree, { cache: new Map([["[]", inputPart(result)]]), record: result.record, seed: null });
+  if (!mayReplace("a new game") || !claim(tree)) return;
   $("#review-deal").value = "";
   $("#entry-form").hidden = true;
   await install(tree);
-  await showRecord(tree);
+  await gameChanged(tree, result.record);
   status(`A new game from player ${seat}'s view: enter each move as it happened, by clicks below.`);
 }
 
@@ -512,14 +711,20 @@ export function enterTyped() {
 
 // ------------------------------------------------------------------ saving
 export async function saveTreeRecord() {
+  const tree = state.tree;
   download("game.jsonl", await recordText(), "application/x-ndjson");
+  gameSaved(tree);
 }
 
 export async function copyTreeRecord() {
+  const tree = state.tree;
   const text = await recordText();
   $("#review-text").value = text;
+  $("#review-deal").value = ""; // one game's record, a match's deal included
+  tree.source = { text, deal: 1 };
   try {
     await navigator.clipboard.writeText(text);
+    gameSaved(tree);
     status("record copied (and put in the text box above)");
   } catch {
     status("record put in the text box above: copy it from there");
@@ -528,6 +733,7 @@ export async function copyTreeRecord() {
 
 // The record put in the address (`?record=`), the link shown to copy.
 export async function shareTreeRecord() {
+  const tree = state.tree;
   const text = await recordText();
   const url = new URL(window.location.href);
   url.searchParams.delete("position");
@@ -537,6 +743,7 @@ export async function shareTreeRecord() {
   link.value = url.href;
   link.hidden = false;
   link.select();
+  gameSaved(tree); // the address holds it (a reload opens it)
   try {
     await navigator.clipboard.writeText(url.href);
     status(`link copied (${url.href.length} characters): it opens this record in Review`);
@@ -559,7 +766,7 @@ export function drawRecordList() {
 // The bundled record chosen, put in the text box and opened.
 export async function loadRecord() {
   const r = state.examples.records.find((x) => x.name === $("#review-examples").value);
-  if (!r) return;
+  if (!r || !mayReplace(`the bundled record ${r.name}`)) return;
   $("#review-text").value = r.text;
   $("#review-deal").value = "";
   await openRecord({ text: r.text });

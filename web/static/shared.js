@@ -128,8 +128,21 @@ export function drawCurrent() {
   }
   drawBoard(board, cur.position, { names: cur.names || [], over: cur.over, winner: cur.winner });
   $("#description").textContent = cur.description || "";
-  line.textContent = notationLabel(cur.notation || "");
+  setNotation(line, notationLabel(cur.notation || ""));
   board.dataset.variant = cur.position.variant || "";
+}
+
+// A notation written into the notation line, breakable only at its spaces and after its commas
+// (a <wbr> after each comma), never inside a card or a meld's bracket: "KS,KH[AC,2C]" wraps as
+// "KS,KH[AC," / "2C]", not "K" / "S,KH".
+export function setNotation(line, text) {
+  const parts = String(text).split(",");
+  const nodes = [];
+  parts.forEach((part, i) => {
+    nodes.push(document.createTextNode(i < parts.length - 1 ? `${part},` : part));
+    if (i < parts.length - 1) nodes.push(document.createElement("wbr"));
+  });
+  line.replaceChildren(...nodes);
 }
 
 // A position for a tab's own board, its data read from the notation by the server.

@@ -95,6 +95,66 @@ export function closeLine(tree, line) {
   return { line: line.parent.line, index: line.parent.index };
 }
 
+// The main line's last move taken back (as `conquian record`'s undo), with the variations
+// played instead of it; returns the cursor at the main line's new end.
+export function takeBackLast(tree) {
+  const node = tree.main.moves.pop();
+  if (!node) return { line: tree.main, index: 0 };
+  changed(tree);
+  const drop = (l) => {
+    tree.lines.delete(l.id);
+    for (const n of l.moves) n.variations.forEach(drop);
+  };
+  node.variations.forEach(drop);
+  return { line: tree.main, index: tree.main.moves.length };
+}
+
+// The variation `line` made the main line, as lichess's "make main line": at each level, from
+// its branch point on, its moves take the place of the line it branched from, whose moves from
+// there become a variation under its first move (first among the alternatives there), so that
+// no move is lost; the lines branching from the moves moved follow them.
+export function promote(tree, line) {
+  if (!line.parent) return;
+  changed(tree);
+  while (line.parent) {
+    const { line: up, index: at } = line.parent;
+    const anchor = up.moves[at];
+    const tail = up.moves.splice(at);
+    const old = { id: `v${tree.next}`, moves: tail, parent: { line: up, index: at } };
+    tree.next += 1;
+    for (const l of tree.lines.values()) {
+      if (l === line || !l.parent) continue;
+      if (l.parent.line === line) l.parent = { line: up, index: at + l.parent.index };
+      else if (l.parent.line === up && l.parent.index > at) l.parent = { line: old, index: l.parent.index - at };
+    }
+    up.moves.push(...line.moves);
+    const head = line.moves[0];
+    head.variations = [old, ...anchor.variations.filter((v) => v !== line), ...head.variations];
+    anchor.variations = [];
+    tree.lines.delete(line.id);
+    tree.lines.set(old.id, old);
+    line = up;
+  }
+}
+
+// The cursor at the end of the moves `path` from the start, following the main line and the
+// variations; null when the tree has no such line.
+export function cursorOf(tree, path) {
+  let cursor = { line: tree.main, index: 0 };
+  for (const move of path) {
+    const { line, index } = cursor;
+    if (index >= line.moves.length) return null;
+    if (line.moves[index].move === move) {
+      cursor = { line, index: index + 1 };
+      continue;
+    }
+    const variation = line.moves[index].variations.find((v) => v.moves[0].move === move);
+    if (!variation) return null;
+    cursor = { line: variation, index: 1 };
+  }
+  return cursor;
+}
+
 // The cursor one step on (Right), back (Left), at the start (Home) or at the end of its line
 // (End); back from a variation's first move is the position it branched from.
 export function step(tree, cursor, key) {
@@ -119,10 +179,10 @@ function who(tree, player) {
 }
 
 // The tree drawn into `container`: the main line's moves (rows data-ply, data-label once
-// reviewed), each move's variations indented under it with a Close button, and the end of each
-// line (the position after its last move). `onSelect(cursor)` and `onClose(line)` are called on
-// clicks; the row of `cursor` is marked selected.
-export function drawTree(container, tree, cursor, { onSelect, onClose }) {
+// reviewed), each move's variations indented under it with Promote and Close buttons, and the end
+// of each line (the position after its last move). `onSelect(cursor)`, `onPromote(line)` and
+// `onClose(line)` are called on clicks; the row of `cursor` is marked selected.
+export function drawTree(container, tree, cursor, { onSelect, onClose, onPromote }) {
   if (drawn.get(container) === `${tree.id}:${tree.version}`) {
     // The same moves: the selection and the marks updated in place (the rows stay).
     refresh(container, tree, cursor);
@@ -163,7 +223,16 @@ export function drawTree(container, tree, cursor, { onSelect, onClose }) {
           event.stopPropagation();
           onClose(variation);
         });
-        head.append(close);
+        const up = el("button", "variation-close", "Promote");
+        up.type = "button";
+        up.dataset.action = "promote-variation";
+        up.dataset.line = variation.id;
+        up.title = "make this variation the game's moves (the moves it replaces become a variation)";
+        up.addEventListener("click", (event) => {
+          event.stopPropagation();
+          onPromote(variation);
+        });
+        head.append(up, close);
         box.append(head);
         drawLine(variation, box);
         into.append(box);
