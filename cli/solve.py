@@ -19,6 +19,7 @@ from analyzer.core.errors import PositionError
 from analyzer.core.state import GameState
 from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
@@ -30,8 +31,9 @@ from analyzer.service.results import (
     solve_notes,
 )
 from cli.console import emit, err, out
+from cli.endgame import print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
-from cli.options import BudgetOpt, JsonOpt, LabelsOpt
+from cli.options import BudgetOpt, JsonOpt, LabelsOpt, given_options
 from cli.progress import interruptible, progress
 
 __all__ = [
@@ -62,9 +64,14 @@ class SearchMode(enum.StrEnum):
 
 
 def solve(
+    ctx: typer.Context,
     position: Annotated[
         str,
-        typer.Argument(metavar="POSITION", help=POSITION_HELP + " Every hand must be known."),
+        typer.Argument(
+            metavar="POSITION",
+            help=POSITION_HELP + " Every hand known, or a two-player view (the hand of the player "
+            "to act): then the endgame's equilibrium.",
+        ),
     ],
     budget: BudgetOpt = 2_000_000,
     time_limit: Annotated[
@@ -138,10 +145,24 @@ def solve(
             show_default=False,
         ),
     ] = None,
+    read: Annotated[
+        bool,
+        typer.Option(
+            "--read",
+            help="A view: deal the hidden hands by the reading of the cards each player gave up "
+            "(as hint --read), instead of uniformly.",
+        ),
+    ] = False,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a position with every hand known under best play (double-dummy).
+
+    On a two-player view (the hand of the player to act known, the other hidden) the answer is
+    the endgame's equilibrium: the hidden hands dealt uniformly (or --read), the deal played out
+    as a game of hidden cards and solved exactly; the strategy of the player to act (mixed
+    where it mixes), his hand's value, each move's value and the exploitability; --budget caps
+    the endgame's positions (default 200,000).
 
     With the stock order unknown the answer is anytime: each move's exact expectimax where it
     finishes within --prove positions, else its mean over --samples sampled stock orders, each
@@ -150,9 +171,14 @@ def solve(
     pos = position_arg(position, labels)
     state = pos.state
     if any(h is None for h in state.hands):
-        raise PositionError(
-            "solving needs every hand, but a hand is hidden in this position (use hint for a view)"
-        )
+        useless = given_options(ctx, "time_limit", "mode", "all_moves", "samples", "seed", "prove", "exact")
+        for option in useless:
+            err.print(f"Note: {option} has no effect on a view (the endgame's equilibrium).", markup=False)
+        limit = budget if given_options(ctx, "budget") else DEFAULT_MAX_NODES
+        _view(state, pos.name, limit, read, top, as_json)
+        return
+    if read:
+        err.print("Note: --read has no effect with every hand known.", markup=False)
     anytime = needs_anytime(state) and not exact
     given = {"mode": mode is not SearchMode.AUTO, "samples": samples is not None,
              "seed": seed is not None, "prove": prove is not None, "exact": exact}  # fmt: skip
@@ -228,6 +254,26 @@ def solve(
         out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+def _view(state: GameState, name: str, max_nodes: int, read: bool, top: int | None, as_json: bool) -> None:
+    """``solve`` on a two-player view: the endgame's equilibrium (cli/endgame.py).
+
+    Raises
+    ------
+    PositionError
+        If the view is not one whose endgame can be solved (three players or more, the
+        exchange, the hand of the player to act hidden), naming what to use instead.
+    """
+    if state.rules.players != 2:
+        raise PositionError(
+            f"solving a view is for two players (the endgame's equilibrium); this {state.rules.name} "
+            f"deal has {state.rules.players}: use hint, or give every hand"
+        )
+    found = try_equilibrium(state, max_nodes, read)
+    if isinstance(found, str):
+        raise PositionError(f"{found}; 'conquian hint' answers from the view by sampled deals")
+    print_equilibrium(state, found, name=name, read=read, as_json=as_json, top=top)
 
 
 def _bounds_text(lower: float, upper: float) -> str:

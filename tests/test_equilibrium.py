@@ -79,3 +79,31 @@ def test_refuses_what_is_not_a_two_player_endgame() -> None:
         state = deal("classic", 3)
         state = state.apply(state.chance_outcomes()[0][0])
         solve_endgame(view(state, state.to_act), max_nodes=1_000)
+
+
+def test_solve_on_a_view_answers_the_equilibrium_through_the_cli_and_the_engine(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from cli_run import run
+
+    from analyzer.core.plain import dump_position
+    from cli.engine import answer
+
+    mine = next(v for v in _late_views("classic", 2, 6) if len(v.legal_moves()) >= 3)
+    path = tmp_path / "view.json"
+    path.write_text(json.dumps(dump_position(mine)))
+    code, out, err = run("solve", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    eq = solve_endgame(mine, max_nodes=5_000)
+    lab = mine.rules.labels
+    assert data["method"] == "equilibrium" and data["player"] == mine.to_act
+    assert data["value"] == pytest.approx(eq.value, abs=1e-6)
+    assert data["move_values"] == {m.text(lab): pytest.approx(v, abs=1e-6) for m, v in eq.move_values.items()}
+    assert sum(data["strategy"].values()) == pytest.approx(1.0) and data["exploitability"] < 1e-6
+    code, out, err = run("solve", str(path))
+    assert code == 0 and "Equilibrium of the endgame from player" in out and "exploitability" in out
+    code, _, err = run("solve", str(path), "--budget", "10")
+    assert code == 1 and "more than 10 positions" in err and "conquian hint" in err
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "solve", "position": dump_position(mine), "read": True}))
+    assert reply["ok"] and reply["result"]["prior"] == "read" and reply["result"]["exploitability"] < 1e-6

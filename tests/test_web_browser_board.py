@@ -18,7 +18,7 @@ CODE = re.compile(r"(?<![\w♠♥♦♣])(?:A|[2-7]|J|Q|K)[SHDC](?![\w♠♥♦�
 """A card written as its French code ("3C"): the page writes "3♣" wherever it shows a card."""
 
 HIDDEN = FORCING.replace("KS,KH[", "2[", 1)
-"""Worked example 5 with player 0's hand hidden (a count): every move's value cannot be solved."""
+"""Worked example 5 with player 0's hand hidden (a count): its endgame is far too large to solve."""
 
 # What the page writes about cards and moves (not the notation line, which is the notation).
 SHOWN = ["#analysis-output", "#analysis-moves", "#why-output", "#status", "#problem", "#board",
@@ -122,18 +122,18 @@ def test_every_card_and_move_is_written_as_the_buttons_write_it(browser: Any, ba
 
 
 def test_all_moves_values_that_fail_say_so_and_a_preview_clears_the_error(browser: Any, base: str) -> None:
-    """A hidden hand cannot be solved: the output says why instead of "solving every move…", and
-    the error under the board goes when a move is previewed."""
+    """A hidden hand whose endgame is too large to solve exactly: the output says why instead of
+    "solving every move…", and the error under the board goes when a move is previewed."""
     context, page, errors = tab(browser, base, 1280, 800)
     try:
         open_board(page, HIDDEN)
         page.wait_for_selector('#analysis-moves [data-move="force 0"]', timeout=WAIT)
         page.click('[data-action="solve"]')
-        page.wait_for_function("() => document.querySelector('#problem').innerText.includes('hidden')", timeout=WAIT)
+        page.wait_for_function("() => document.querySelector('#problem').innerText.includes('too many to solve exactly')", timeout=WAIT)
         page.wait_for_selector('[data-action="stop"][disabled]', state="attached", timeout=WAIT)  # nothing runs
         wrong = []
         output = page.inner_text("#analysis-output")
-        if "solving every move" in output or "no values:" not in output or "hidden" not in output:
+        if "solving every move" in output or "no values:" not in output or "too many to solve exactly" not in output:
             wrong.append(f"the output after the error: {output!r}")
         if page.get_attribute("#analysis-output", "data-state") != "failed":
             wrong.append("the output is not marked failed")

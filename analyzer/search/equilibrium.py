@@ -25,6 +25,7 @@ The uniform deal ignores what earlier play says about the hands (a card declined
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -217,6 +218,16 @@ def build_endgame(
     if view.phase is Phase.OVER:
         raise PositionError(f"no move to choose: {view.describe()}")
     unseen, known, counts = _public_hidden(view)
+    free = (unseen & ~(known[0] | known[1])).bit_count()
+    need = [counts[p] - known[p].bit_count() for p in (0, 1)]
+    if min(need) >= 0 and need[0] + need[1] <= free:
+        # Each deal is at least one position more: a tree with more deals than the budget is
+        # refused before they are listed (an early deal has billions).
+        number = math.comb(free, need[0]) * math.comb(free - need[0], need[1])
+        if number + 1 > max_nodes:
+            raise EndgameTooLarge(
+                f"the endgame has more than {max_nodes:,} positions ({number:,} deals of the hidden hands)"
+            )
     deals = _deals(unseen, known, counts, prior)
     tree = EndgameTree()
     tree.kind.append("chance")

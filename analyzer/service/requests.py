@@ -43,8 +43,9 @@ from analyzer.formats.shape_errors import nearest_key
 from analyzer.formats.sniff import unwrap_position
 from analyzer.search.allmoves import solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
-from analyzer.service import board
+from analyzer.service import board, endgames
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import (
@@ -273,6 +274,8 @@ def _engine(request: dict[str, Any]) -> str:
 
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = _position(request)
+    if None in state.hands:  # a view: the endgame's equilibrium (docs/solve.md)
+        return endgames.solve_view_data(state, _int(request, "budget", DEFAULT_MAX_NODES, 1), _bool(request, "read"))
     budget = _int(request, "budget", 2_000_000, 1)
     mode = _text(request, "mode", "auto").lower()
     if mode not in ("auto", "maxn", "paranoid"):
@@ -593,7 +596,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
         _solve,
         frozenset(
             {"position", "budget", "time_limit", "mode", "all_moves", "samples", "seed", "prove"}
-            | {"exact"}
+            | {"exact", "read"}
         ),
     ),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit", "view"})),
