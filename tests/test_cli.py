@@ -260,13 +260,20 @@ def test_solve_unknown_stock_order_gives_probabilities() -> None:
     assert set(probs) == {"0", "1", "draw"} and abs(sum(probs.values()) - 1) < 1e-9
 
 
-def test_solve_needs_every_hand(tmp_path: Path) -> None:
+def test_solve_on_a_view_too_large_says_so_and_names_hint(tmp_path: Path) -> None:
+    # Worked example 5 from player 1's view: its endgame has billions of deals (docs/solve.md).
     data = json.loads((EXAMPLES / "forcing.json").read_text())
     data["players"][0]["hand"] = 2
     path = tmp_path / "hidden.json"
     path.write_text(json.dumps(data))
     code, _, err = run("solve", str(path))
-    assert code == 1 and "hidden" in err
+    assert code == 1 and "too many to solve exactly" in err and "conquian hint" in err
+    # The hand of the player to act hidden: nothing to solve from his view.
+    data["players"][0]["hand"] = ["KS", "KH"]
+    data["players"][1]["hand"] = 10
+    path.write_text(json.dumps(data))
+    code, _, err = run("solve", str(path))
+    assert code == 1 and "player 1's hand is hidden" in err
 
 
 def test_tree_export_and_bad_format(tmp_path: Path) -> None:
