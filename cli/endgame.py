@@ -10,13 +10,24 @@ from rich.table import Table
 from analyzer.analysis.endgame import solve_view
 from analyzer.core.cards import counted
 from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import EndgameTooLarge, Equilibrium
 from analyzer.service.endgames import equilibrium_data
 from cli.console import emit, err, out
 from cli.progress import interruptible
 
-__all__ = ["print_equilibrium", "too_large_text", "try_equilibrium"]
+__all__ = ["PLAYED", "played", "print_equilibrium", "too_large_text", "try_equilibrium"]
+
+PLAYED = 1e-3
+"""The least probability of a move the text counts as played: an equilibrium found to a tolerance
+(CFR) leaves traces of the others, within its exploitability."""
+
+
+def played(eq: Equilibrium) -> list[Move]:
+    """The moves the equilibrium plays (probability at least :data:`PLAYED`), most likely first."""
+    moves = sorted(eq.strategy, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    return [m for m in moves if eq.strategy[m] >= PLAYED]
 
 
 def try_equilibrium(state: GameState, max_nodes: int, read: bool) -> Equilibrium | str:
@@ -78,11 +89,11 @@ def print_equilibrium(state: GameState, eq: Equilibrium, *, name: str, read: boo
     shown = moves if top is None or top == 0 else moves[:top]
     for move in shown:
         p = eq.strategy[move]
-        table.add_row(move.text(lab), f"{p:.3f}" if p > 0.5e-6 else "0", f"{eq.move_values[move]:+.3f}")
+        table.add_row(move.text(lab), f"{p:.3f}" if p >= PLAYED else "0", f"{eq.move_values[move]:+.3f}")
     out.print(table)
     if len(shown) < len(moves):
         out.print(f"... and {counted(len(moves) - len(shown), 'more move')}: --top 0 lists all.", markup=False)
-    mixed = [m for m in moves if eq.strategy[m] > 0.5e-6]
+    mixed = played(eq)
     if len(mixed) > 1:
         out.print(
             f"The equilibrium mixes {len(mixed)} moves: each is worth the hand's value, and playing "

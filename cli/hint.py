@@ -20,15 +20,19 @@ from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
 from analyzer.analysis.whereabouts import DEFAULT_CARD_SAMPLES, STOCK, Whereabouts, basis_text
 from analyzer.core.cards import counted, format_card
+from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.evaluation import evaluator_for
+from analyzer.service.endgames import equilibrium_data
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
 from cli.console import emit, note, out
+from cli.endgame import played, print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import SAMPLES_DEFAULTS, EngineOpt, JsonOpt, LabelsOpt, given_options
 from cli.progress import interruptible, progress
@@ -164,6 +168,15 @@ def hint(
             show_default=False,
         ),
     ] = None,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact",
+            help="Two players: solve the endgame exactly as a game of hidden cards (the "
+            "equilibrium, as solve on a view) where it is small enough; else the sampled hint, "
+            "with a note.",
+        ),
+    ] = False,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -233,6 +246,8 @@ def hint(
         )
     if found.read_open:
         note("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
+    if exact and _exact_hint(state, name, bool(read), top, as_json):
+        return
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)
@@ -336,6 +351,30 @@ def hint(
     if table is not None:
         _print_cards(state, table)
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
+
+def _exact_hint(state: GameState, name: str, read: bool, top: int | None, as_json: bool) -> bool:
+    """``hint --exact``: the endgame's equilibrium from the player to act's view, printed with the
+    verdict "solved"; False (with a note) where it cannot be had, for the sampled hint."""
+    if state.rules.players != 2:
+        note(f"--exact solves two-player endgames; this {state.rules.name} deal has {state.rules.players}: the sampled hint instead")
+        return False
+    mine = view(state, state.to_act)
+    found = try_equilibrium(mine, DEFAULT_MAX_NODES, read)
+    if isinstance(found, str):
+        note(f"--exact: {found}; the sampled hint instead")
+        return False
+    lab = state.rules.labels
+    moves = played(found)
+    best = moves[0]
+    if not as_json:
+        what = f"the equilibrium mixes {len(moves)} moves" if len(moves) > 1 else "solved"
+        out.print(f"[bold]{_escape(f'{best.text(lab)}: {what} (the endgame solved exactly, value {found.value:+.3f}).')}[/bold]")
+        print_equilibrium(mine, found, name=name, read=read, as_json=False, top=top)
+        return True
+    data = equilibrium_data(mine, found, read=read)
+    emit({**data, "verdict": "solved"})
+    return True
 
 
 def _extra_notes(ctx: typer.Context, options: HintOptions, state: GameState) -> None:

@@ -1,0 +1,43 @@
+"""``hint --exact``: the endgame's equilibrium where it is small enough (verdict "solved"), else the
+sampled hint with a note (docs/hint.md, docs/solve.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_run import run
+from conftest import EXAMPLES
+
+from analyzer.bots.deals import deal_position
+from analyzer.core.dealing import view
+from analyzer.core.plain import dump_position
+from analyzer.search.equilibrium import solve_endgame
+
+
+def test_hint_exact_answers_the_equilibrium_where_it_is_small(tmp_path: Path) -> None:
+    state, _ = deal_position("classic", seed=9, after=33)
+    mine = view(state, state.to_act)
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(dump_position(mine)))
+    code, out, err = run("hint", str(path), "--exact", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    eq = solve_endgame(mine)
+    lab = mine.rules.labels
+    assert data["verdict"] == "solved" and data["method"] == "equilibrium"
+    assert data["value"] == round(eq.value, 6)
+    assert set(data["move_values"]) == {m.text(lab) for m in mine.legal_moves()}
+    best = max(eq.strategy, key=lambda m: (eq.strategy[m], eq.move_values[m]))
+    assert data["best"] == best.text(lab)
+    code, out, err = run("hint", str(path), "--exact")
+    assert code == 0 and f"{best.text(lab)}: solved" in " ".join(out.split())
+
+
+def test_hint_exact_falls_back_to_the_sampled_hint_with_a_note() -> None:
+    code, out, err = run("hint", str(EXAMPLES / "forcing.json"), "--exact", "--samples", "8", "--json")
+    assert code == 0, err
+    assert "--exact: the endgame has more than" in err and "the sampled hint instead" in err
+    assert json.loads(out)["verdict"] in ("clear", "close", "small")
+    code, out, err = run("hint", str(EXAMPLES / "megajogos-four-players.json"), "--exact", "--samples", "8")
+    assert code == 0 and "--exact solves two-player endgames" in err
