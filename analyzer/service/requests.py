@@ -14,19 +14,15 @@ import itertools
 import json
 import math
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any
 
 from analyzer.analysis.advisor import (
     DEFAULT_ENGINE,
-    ENGINE_NAMES,
     check_open,
 )
-from analyzer.analysis.review import DEFAULT_REVIEW_TIME_LIMIT
 from analyzer.analysis.static import static_hints
-from analyzer.core.cards import Labels, clip, format_mask, mask_of, parse_cards, text_labels
+from analyzer.core.cards import Labels, format_mask, mask_of, parse_cards, text_labels
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
-from analyzer.core.plain import relabel
 from analyzer.core.rules import PRESETS, get_rules
 from analyzer.core.stakes import StakeRule, Standing, default_stakes
 from analyzer.core.state import GameState
@@ -37,17 +33,27 @@ from analyzer.formats.jsonio import (
     json_error_text,
     load_json,
 )
-from analyzer.formats.notation import parse_notation
-from analyzer.formats.position import load_position
 from analyzer.formats.shape_errors import nearest_key
-from analyzer.formats.sniff import unwrap_position
 from analyzer.search.allmoves import solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
 from analyzer.service import board, endgames
+from analyzer.service.fields import (
+    PROGRESS,
+    RequestError,
+    get_bool,
+    get_engine,
+    get_float,
+    get_int,
+    get_labels,
+    get_position,
+    get_text,
+    get_value,
+)
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
+from analyzer.service.record_requests import record_request, review_request
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
@@ -74,151 +80,39 @@ MAX_INPUT = 32 * 1024 * 1024
 PROTOCOL = 1
 """Version of the request and answer format (``docs/engine.md``)."""
 
-_PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("progress", default=None)
-"""The ``progress`` callback of the request being answered (:func:`answer`)."""
-
-
-class RequestError(ConquianError):
-    """A bad request: answered with ``ok: false``, naming the request's ``field``."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-    @classmethod
-    def about(cls, exc: ConquianError, field: str) -> RequestError:
-        """``exc`` found reading the request's ``field``, as ``field: message``; an error about
-        an option (:attr:`ConquianError.option`, e.g. the labels) names that field instead."""
-        if exc.option is not None:
-            return cls(exc.request_message or str(exc), exc.option)
-        return cls(f"{field}: {exc}", field)
-
-
-# ------------------------------------------------------------- field readers
-def _get(request: dict[str, Any], key: str, kinds: tuple[type, ...], what: str) -> Any:
-    value = request[key]
-    if isinstance(value, bool) and bool not in kinds:
-        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)}", key)
-    if not isinstance(value, kinds):
-        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)[:40]}", key)
-    return value
-
-
-def _int(
-    request: dict[str, Any], key: str, default: Any, low: int, high: int | None = None
-) -> Any:
-    if key not in request:
-        return default
-    value: int = _get(request, key, (int,), "a whole number")
-    if value < low or (high is not None and value > high):
-        span = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise RequestError(f"'{key}' must be {span}, got {value}", key)
-    return value
-
-
-def _float(request: dict[str, Any], key: str, default: float, low: float) -> float:
-    if key not in request:
-        return default
-    value = float(_get(request, key, (int, float), "a number of seconds"))
-    if math.isnan(value) or value < low:  # infinity (1e400) is no limit, as --time-limit inf
-        raise RequestError(
-            f"'{key}' must be a number of seconds of at least {low:g} (1e400: no limit), got "
-            f"{json.dumps(value)}",
-            key,
-        )
-    return value
-
-
-def _bool(request: dict[str, Any], key: str) -> bool:
-    if key not in request:
-        return False
-    value: bool = _get(request, key, (bool,), "true or false")
-    return value
-
-
-def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
-    if key not in request:
-        if default is None:
-            raise RequestError(f"'{key}' is missing", key)
-        return default
-    value: str = _get(request, key, (str,), "text")
-    return value
-
-
-def _labels(request: dict[str, Any]) -> Labels | None:
-    if "labels" not in request or request["labels"] is None:
-        return None
-    value = _get(request, "labels", (str,), '"french" or "spanish"')
-    try:
-        return Labels(value.lower())
-    except ValueError:
-        raise RequestError(f"'labels' must be \"french\" or \"spanish\", got {value!r}", "labels") from None
-
-
-def _position(request: dict[str, Any]) -> tuple[GameState, Labels]:
-    """The request's position (position data, or the notation as text) in the answer's labels,
-    with the position's own labels (R2)."""
-    if "position" not in request:
-        raise RequestError("'position' is missing: position data or the notation text", "position")
-    data = request["position"]
-    if isinstance(data, str) and len(data.split()) == 1:
-        word = data.strip()
-        if word.lower().endswith(".json") or "/" in word or "\\" in word or word == "-":
-            raise RequestError(
-                f"position {clip(word)!r} looks like a file name: the engine does not read "
-                "files; give the position data itself or the notation text",
-                "position",
-            )
-        if word.lower() not in PRESETS:
-            raise RequestError(
-                f"position {clip(word)!r} is not a position: give the position data (a JSON "
-                "object) or the notation text, which starts with the variant (classic, megajogos, mexican, ...)",
-                "position",
-            )
-    try:
-        if isinstance(data, str):
-            state = parse_notation(data)
-        else:
-            state = load_position(unwrap_position(data))
-    except RecursionError:
-        raise RequestError("position: nested too deeply to read", "position") from None
-    except ConquianError as exc:
-        raise RequestError.about(exc, "position") from None
-    return relabel(state, _labels(request)), state.rules.labels
-
 
 # ------------------------------------------------------------------ commands
 def _analyze(request: dict[str, Any]) -> dict[str, Any]:
-    state, _ = _position(request)
+    state, _ = get_position(request)
     return analyze_data(state)
 
 
 def _notation(request: dict[str, Any]) -> dict[str, Any]:
-    state, _ = _position(request)
+    state, _ = get_position(request)
     return notation_data(state)
 
 
 def _hint(request: dict[str, Any]) -> dict[str, Any]:
-    state, _ = _position(request)
-    top = _int(request, "top", 0, 1) if "top" in request else None
+    state, _ = get_position(request)
+    top = get_int(request, "top", 0, 1) if "top" in request else None
     given = frozenset(k for k in (*SAMPLING, *CARD_OPTIONS, *HINT_ONLY) if k in request)
-    static, cards = _bool(request, "static"), _bool(request, "cards")
+    static, cards = get_bool(request, "static"), get_bool(request, "cards")
     # A static hint does not read the sampling fields (they only get a note), except those the
     # card table reads: the seed, the engine and 'read'.
     sampled, drawn = not static, not static or cards
     options = HintOptions(
         static=static,
-        open_hands=_bool(request, "open"),
-        samples=_int(request, "samples", None, 1, 100_000) if sampled else None,
-        seed=_int(request, "seed", 0, 0) if drawn else 0,
-        time_limit=_float(request, "time_limit", math.inf, 0.05) if sampled else math.inf,
-        budget=(_int(request, "budget", 0, 100) or None) if sampled else None,
-        engine=_engine(request) if drawn else DEFAULT_ENGINE,
-        read=_bool(request, "read") if drawn and "read" in request else None,
+        open_hands=get_bool(request, "open"),
+        samples=get_int(request, "samples", None, 1, 100_000) if sampled else None,
+        seed=get_int(request, "seed", 0, 0) if drawn else 0,
+        time_limit=get_float(request, "time_limit", math.inf, 0.05) if sampled else math.inf,
+        budget=(get_int(request, "budget", 0, 100) or None) if sampled else None,
+        engine=get_engine(request) if drawn else DEFAULT_ENGINE,
+        read=get_bool(request, "read") if drawn and "read" in request else None,
         cards=cards,
-        line=_bool(request, "line"),
-        view=_int(request, "view", None, 0),
-        card_samples=_int(request, "card_samples", None, 1, 100_000),
+        line=get_bool(request, "line"),
+        view=get_int(request, "view", None, 0),
+        card_samples=get_int(request, "card_samples", None, 1, 100_000),
         given=given,
     )
     try:
@@ -253,7 +147,7 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
             check_open(state)
         data = static_data(state, static_hints(state, own_view=not options.open_hands), top=top)
     else:
-        advice = options.advise(state, progress=_PROGRESS.get())
+        advice = options.advise(state, progress=PROGRESS.get())
         data = hint_data(state, advice, seed=options.seed, open_hands=options.open_hands, top=top)
         if options.line:
             shown = [e.move for e in (advice.estimates[:top] if top else advice.estimates)]
@@ -263,44 +157,35 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     return {**data, "notes": notes} if notes else data
 
 
-def _engine(request: dict[str, Any]) -> str:
-    name = _text(request, "engine", DEFAULT_ENGINE).strip().lower()
-    if name not in ENGINE_NAMES:
-        raise RequestError(
-            f"'engine' must be one of {', '.join(ENGINE_NAMES)}, got {json.dumps(name)[:40]}", "engine"
-        )
-    return name
-
-
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
-    state, _ = _position(request)
+    state, _ = get_position(request)
     if None in state.hands:  # a view: the endgame's equilibrium (docs/solve.md)
-        return endgames.solve_view_data(state, _int(request, "budget", DEFAULT_MAX_NODES, 1), _bool(request, "read"))
-    budget = _int(request, "budget", 2_000_000, 1)
-    mode = _text(request, "mode", "auto").lower()
+        return endgames.solve_view_data(state, get_int(request, "budget", DEFAULT_MAX_NODES, 1), get_bool(request, "read"))
+    budget = get_int(request, "budget", 2_000_000, 1)
+    mode = get_text(request, "mode", "auto").lower()
     if mode not in ("auto", "maxn", "paranoid"):
         raise RequestError(f"'mode' must be auto, maxn or paranoid, got {mode!r}", "mode")
     # As `conquian solve`: a key with no effect here is noted ("notes"), not refused.
-    exact = _bool(request, "exact")
+    exact = get_bool(request, "exact")
     given = {key: key in request for key in ("samples", "seed", "prove")}
     notes = solve_notes(state, {**given, "mode": mode != "auto", "exact": exact}, "'{}'".format)
     if state.rules.players == 2:
         mode = "auto"  # the same search either way (noted when given)
-    all_moves = _bool(request, "all_moves")
+    all_moves = get_bool(request, "all_moves")
     data: dict[str, Any]
     if needs_anytime(state) and not exact:
         result = solve_anytime(
             state,
-            samples=_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
-            seed=_int(request, "seed", 0, 0),
-            prove=_int(request, "prove", DEFAULT_PROVE, 0),
+            samples=get_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
+            seed=get_int(request, "seed", 0, 0),
+            prove=get_int(request, "prove", DEFAULT_PROVE, 0),
             mode=mode,
             max_nodes=budget,
-            time_limit=_float(request, "time_limit", ANYTIME_TIME_LIMIT, 0.01),
+            time_limit=get_float(request, "time_limit", ANYTIME_TIME_LIMIT, 0.01),
         )
         data = anytime_data(state, result, all_moves=all_moves)
     else:
-        time_limit = _float(request, "time_limit", EXACT_TIME_LIMIT, 0.01)
+        time_limit = get_float(request, "time_limit", EXACT_TIME_LIMIT, 0.01)
         if all_moves:
             values = solve_moves(state, mode=mode, max_nodes=budget, time_limit=time_limit)
             data = all_moves_data(state, values)
@@ -313,8 +198,8 @@ def _solve(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _why(request: dict[str, Any]) -> dict[str, Any]:
-    state, own = _position(request)
-    move = _text(request, "move")
+    state, own = get_position(request)
+    move = get_text(request, "move")
     try:
         explanation = explain(state, move, labels=own)
     except IllegalMoveError as exc:
@@ -322,10 +207,10 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
     return why_data(
         state,
         explanation,
-        samples=_int(request, "samples", None, 1, 100_000),
-        seed=_int(request, "seed", 0, 0),
-        time_limit=_float(request, "time_limit", math.inf, 0.05),
-        view=_bool(request, "view"),
+        samples=get_int(request, "samples", None, 1, 100_000),
+        seed=get_int(request, "seed", 0, 0),
+        time_limit=get_float(request, "time_limit", math.inf, 0.05),
+        view=get_bool(request, "view"),
     )
 
 
@@ -337,16 +222,16 @@ def _card_text(request: dict[str, Any], key: str) -> str:
     value = request[key]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return " ".join(value)
-    text: str = _get(request, key, (str,), "cards as text or a list of card texts")
+    text: str = get_value(request, key, (str,), "cards as text or a list of card texts")
     return text
 
 
 def _melds(request: dict[str, Any]) -> dict[str, Any]:
     try:
-        rules = get_rules(_text(request, "variant", "classic"))
+        rules = get_rules(get_text(request, "variant", "classic"))
     except ConquianError as exc:
         raise RequestError(str(exc), "variant") from None
-    labels = _labels(request)
+    labels = get_labels(request)
     cards, must = _card_text(request, "cards"), _card_text(request, "must")
     if not cards.replace(",", " ").split():
         raise RequestError("'cards': no cards given", "cards")
@@ -372,16 +257,16 @@ def _melds(request: dict[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------- the web board's commands
 def _moves(request: dict[str, Any]) -> dict[str, Any]:
-    state, _ = _position(request)
+    state, _ = get_position(request)
     return board.moves_data(state)
 
 
 def _deal(request: dict[str, Any]) -> dict[str, Any]:
     try:
-        rules = get_rules(_text(request, "variant", "classic"))
+        rules = get_rules(get_text(request, "variant", "classic"))
     except ConquianError as exc:
         raise RequestError(str(exc), "variant") from None
-    players = _int(request, "players", None, 2, 4)
+    players = get_int(request, "players", None, 2, 4)
     if players is not None:
         try:
             rules = rules.with_players(players)
@@ -398,13 +283,13 @@ def _deal(request: dict[str, Any]) -> dict[str, Any]:
             rules = rules.with_options(options)
         except ValueError as exc:
             raise RequestError(f"rules: {exc}", "rules") from None
-    labels = _labels(request)
+    labels = get_labels(request)
     if labels is not None:
         rules = rules.with_labels(labels)
-    seed = _int(request, "seed", 0, 0)
-    after = _int(request, "after", 0, 0, board.MAX_PLIES)
-    dealer = _int(request, "dealer", None, 0, rules.players - 1)
-    seat = _int(request, "seat", None, 0, rules.players - 1)
+    seed = get_int(request, "seed", 0, 0)
+    after = get_int(request, "after", 0, 0, board.MAX_PLIES)
+    dealer = get_int(request, "dealer", None, 0, rules.players - 1)
+    seat = get_int(request, "seat", None, 0, rules.players - 1)
     try:
         return board.deal_data(rules, seed, after, dealer, seat)
     except ConquianError as exc:
@@ -413,7 +298,7 @@ def _deal(request: dict[str, Any]) -> dict[str, Any]:
 
 def _move(request: dict[str, Any], state: GameState) -> Any:
     try:
-        return board.read_move(state, _text(request, "move"))
+        return board.read_move(state, get_text(request, "move"))
     except IllegalMoveError as exc:
         raise RequestError.about(exc, "move") from None
 
@@ -438,8 +323,8 @@ def _bot_names(request: dict[str, Any], state: GameState) -> list[str]:
 
 
 def _play(request: dict[str, Any]) -> dict[str, Any]:
-    state, _ = _position(request)
-    seat = _int(request, "seat", None, 0, state.rules.players - 1)
+    state, _ = get_position(request)
+    seat = get_int(request, "seat", None, 0, state.rules.players - 1)
     if seat is None and "bots" in request:
         raise RequestError("'bots' play the seats other than 'seat': give 'seat' too", "bots")
     bots = _bot_names(request, state) if seat is not None else []
@@ -451,83 +336,13 @@ def _play(request: dict[str, Any]) -> dict[str, Any]:
     if move is None and seat is None:
         raise RequestError("'move' is missing: the move to play (or 'seat' to let bots play)", "move")
     try:
-        return board.play_data(state, move, seat, bots, _int(request, "seed", 0, 0))
+        return board.play_data(state, move, seat, bots, get_int(request, "seed", 0, 0))
     except PositionError as exc:
         raise RequestError.about(exc, "position") from None
 
 
-def _record(request: dict[str, Any]) -> dict[str, Any]:
-    if "text" in request:
-        return _read_record(request)
-    state, _ = _position(request)
-    moves = request.get("moves")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise RequestError("'moves' must be a list of move texts (turns included)", "moves")
-    players = request.get("players")
-    if players is not None and (
-        not isinstance(players, list) or not all(isinstance(p, str) for p in players)
-    ):
-        raise RequestError("'players' must be a list of names", "players")
-    viewer = _int(request, "view", None, 0)
-    try:
-        if viewer is not None:
-            return board.view_record_data(state, moves, viewer, players)
-        return board.record_data(state, moves, players, _int(request, "seed", None, 0))
-    except IllegalMoveError as exc:
-        raise RequestError.about(exc, "moves") from None
-    except PositionError as exc:
-        raise RequestError.about(exc, "view") from None
-
-
-def _read_record(request: dict[str, Any]) -> dict[str, Any]:
-    """``record`` with ``text``: a record's JSON lines read and checked as ``replay`` reads them."""
-    given = sorted(request.keys() & {"position", "moves", "players", "seed", "view"})
-    if given:
-        raise RequestError(f"'{given[0]}' is for a record built from 'position' and 'moves'; 'text' is a whole record", given[0])
-    text = request.get("text")
-    if isinstance(text, list) and all(isinstance(line, str) for line in text):
-        text = "\n".join(text)
-    if not isinstance(text, str) or not text.strip():
-        raise RequestError("'text' must be the record's JSON lines, as text or a list", "text")
-    try:
-        return board.read_record_data(text, _int(request, "deal", None, 1), _labels(request))
-    except ConquianError as exc:
-        field = "deal" if str(exc).startswith(("deal ", "'deal'")) else "text"
-        raise RequestError.about(exc, field) from None
-
-
-def _review(request: dict[str, Any]) -> dict[str, Any]:
-    record = request.get("record")
-    if isinstance(record, list) and all(isinstance(line, str) for line in record):
-        record = "\n".join(record)
-    if not isinstance(record, str) or not record.strip():
-        raise RequestError("'record' must be the record's JSON lines, as text or a list", "record")
-    engine = _engine(request)
-    try:
-        return board.review_request_data(
-            record,
-            samples=_int(request, "samples", None, 1, 100_000),
-            seed=_int(request, "seed", 0, 0),
-            time_limit=_float(request, "time_limit", DEFAULT_REVIEW_TIME_LIMIT, 0.05),
-            budget=_int(request, "budget", 0, 100) or None,
-            engine=engine,
-            labels=_labels(request),
-            progress=_PROGRESS.get(),
-            deal=_int(request, "deal", None, 1),
-            view=_int(request, "view", None, 0),
-        )
-    except RequestError:
-        raise
-    except ConquianError as exc:
-        if str(exc).startswith(("deal ", "'deal'")):
-            raise RequestError(str(exc), "deal") from None
-        if str(exc).startswith(("no player", "this record is player")):
-            raise RequestError(str(exc), "view") from None
-        raise RequestError.about(exc, "record") from None
-
-
 def _examples(request: dict[str, Any]) -> dict[str, Any]:
-    return board.examples_data(_labels(request))
+    return board.examples_data(get_labels(request))
 
 
 def _variants(request: dict[str, Any]) -> dict[str, Any]:
@@ -543,9 +358,9 @@ def _variants(request: dict[str, Any]) -> dict[str, Any]:
 def _standing(request: dict[str, Any]) -> dict[str, Any]:
     # A match's standing after the deals won by 'winners' (null: a draw), R21: the board keeps
     # the winners and asks here, so the stakes are counted in one place.
-    players = _int(request, "players", 2, 2, 4)
-    dealer = _int(request, "dealer", 0, 0, players - 1)
-    rule = _text(request, "stakes", "single")
+    players = get_int(request, "players", 2, 2, 4)
+    dealer = get_int(request, "dealer", 0, 0, players - 1)
+    rule = get_text(request, "stakes", "single")
     winners = request.get("winners", [])
     if not isinstance(winners, list) or not all(
         w is None or (isinstance(w, int) and not isinstance(w, bool)) for w in winners
@@ -570,10 +385,10 @@ def _standing(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _puzzle(request: dict[str, Any]) -> dict[str, Any]:
-    name = _text(request, "name")
-    move = _text(request, "move") if "move" in request else None
+    name = get_text(request, "name")
+    move = get_text(request, "move") if "move" in request else None
     try:
-        return board.puzzle_data(name, move, _bool(request, "reveal"), _labels(request))
+        return board.puzzle_data(name, move, get_bool(request, "reveal"), get_labels(request))
     except IllegalMoveError as exc:
         raise RequestError.about(exc, "move") from None
     except PositionError as exc:
@@ -604,9 +419,9 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
     "deal": (_deal, frozenset({"variant", "players", "rules", "seed", "after", "dealer", "seat"})),
     "moves": (_moves, frozenset({"position"})),
     "play": (_play, frozenset({"position", "move", "seat", "bots", "seed"})),
-    "record": (_record, frozenset({"position", "moves", "players", "seed", "view", "text", "deal"})),
+    "record": (record_request, frozenset({"position", "moves", "players", "seed", "view", "text", "deal"})),
     "review": (
-        _review,
+        review_request,
         frozenset({"record", "samples", "seed", "time_limit", "budget", "engine", "deal", "view"}),
     ),
     "examples": (_examples, frozenset()),
@@ -741,11 +556,11 @@ def answer(
                 )
         if labels is not None and request.get("labels") is None:
             request = {**request, "labels": str(labels)}
-        token = _PROGRESS.set(progress)
+        token = PROGRESS.set(progress)
         try:
             result = handler(request)
         finally:
-            _PROGRESS.reset(token)
+            PROGRESS.reset(token)
     except RequestError as exc:
         return _error(request_id, str(exc), exc.field), False
     except RecursionError:
