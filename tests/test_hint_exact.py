@@ -41,3 +41,16 @@ def test_hint_exact_falls_back_to_the_sampled_hint_with_a_note() -> None:
     assert json.loads(out)["verdict"] in ("clear", "close", "small")
     code, out, err = run("hint", str(EXAMPLES / "megajogos-four-players.json"), "--exact", "--samples", "8")
     assert code == 0 and "--exact solves two-player endgames" in err
+
+
+def test_the_engine_hint_takes_exact() -> None:
+    from cli.engine import answer
+
+    state, _ = deal_position("classic", seed=9, after=33)
+    mine = dump_position(view(state, state.to_act))
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": mine, "exact": True}))
+    assert reply["ok"] and reply["result"]["verdict"] == "solved" and "strategy" in reply["result"]
+    big = json.loads((EXAMPLES / "forcing.json").read_text())
+    reply, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": big, "exact": True, "samples": 8}))
+    assert reply["ok"] and "estimates" not in reply["result"] or reply["result"]["verdict"] != "solved"
+    assert any("'exact'" in n and "sampled hint instead" in n for n in reply["result"]["notes"])

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from analyzer.analysis.endgame import solve_view
+from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
 from analyzer.core.state import GameState
-from analyzer.search.equilibrium import EndgameTooLarge, Equilibrium
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES, EndgameTooLarge, Equilibrium
 
-__all__ = ["equilibrium_data", "solve_view_data"]
+__all__ = ["equilibrium_data", "exact_hint_data", "solve_view_data"]
 
 DIGITS = 6
 """Decimals of the probabilities and values in the answer."""
@@ -62,3 +63,16 @@ def solve_view_data(state: GameState, max_nodes: int, read: bool) -> dict[str, A
     except EndgameTooLarge as exc:
         raise PositionError(f"{exc}, too many to solve exactly ('budget'); 'hint' answers from the view by sampled deals") from None
     return equilibrium_data(state, found, read=read)
+
+
+def exact_hint_data(state: GameState, read: bool) -> tuple[dict[str, Any] | None, str | None]:
+    """The engine's ``hint`` with ``exact``: :func:`equilibrium_data` of the endgame from the player
+    to act's view with ``verdict`` ``"solved"``, or ``None`` and the note saying why not (the
+    sampled hint answers instead), as ``hint --exact``."""
+    if state.rules.players != 2:
+        return None, f"'exact' solves two-player endgames; this deal has {state.rules.players} players: the sampled hint instead"
+    try:
+        found = solve_view(view(state, state.to_act), max_nodes=DEFAULT_MAX_NODES, read=read)
+    except EndgameTooLarge as exc:
+        return None, f"'exact': {exc}, too many to solve exactly: the sampled hint instead"
+    return {**equilibrium_data(state, found, read=read), "verdict": "solved"}, None

@@ -142,7 +142,13 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     if found.line_static:
         notes.append("'line' has no effect with \"static\": true (no search, so no line)")
     notes += [f"'{key}' has no effect without \"cards\": true" for key in found.no_cards]
-    if options.static:
+    solved = None
+    if get_bool(request, "exact") and not options.static:
+        solved, note = endgames.exact_hint_data(state, get_bool(request, "read"))
+        notes += [note] if note else []
+    if solved is not None:
+        data = solved
+    elif options.static:
         if options.open_hands:
             check_open(state)
         data = static_data(state, static_hints(state, own_view=not options.open_hands), top=top)
@@ -403,7 +409,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
         frozenset(
             {
                 "position", "static", "samples", "seed", "time_limit", "budget", "engine", "open",
-                "top", "read", "cards", "line", "view", "card_samples",
+                "top", "read", "cards", "line", "view", "card_samples", "exact",
             }
         ),
     ),
