@@ -17,6 +17,19 @@ hand, the value of his hand, each move's value if he deviates to it (both playin
 equilibrium afterwards), and the exploitability of the solution, from best responses computed
 by the same sequence form.
 
+Two methods solve the tree (``method=``):
+
+* ``"lp"``: the sequence-form LP above, the reference, exact up to the LP's floating-point
+  tolerance;
+* ``"cfr"``: CFR+ (:mod:`analyzer.search.cfr`) until the exploitability of its average
+  strategies is at most ``tolerance`` (default 1e-4) or a cap is reached, by the native core
+  when it is in use (``native/src/search/equilibrium.rs``: the same tree built and the same
+  iterates, 30 to 100 times faster end to end, ``bench/equilibrium.py``), else in Python.
+
+By default (``method=None``) the native core's CFR+ solves a tree of more than
+:data:`LP_NODES` positions and the LP a smaller one (exact, and quick at that size); without
+the native core the LP solves every tree.
+
 The uniform deal ignores what earlier play says about the hands (a card declined, a card paid):
 ``prior`` weights the deals by per-card weights instead (the hint's hand reading,
 :func:`analyzer.search.inference.infer_weights`).
@@ -28,15 +41,21 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from analyzer.core import native
 from analyzer.core.cards import FULL_DECK, iter_mask
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
+from analyzer.search.cfr import solve_cfr
 
 __all__ = [
+    "DEFAULT_ITERATIONS",
     "DEFAULT_MAX_NODES",
+    "DEFAULT_TOLERANCE",
+    "LP_NODES",
+    "METHODS",
     "EndgameTooLarge",
     "EndgameTree",
     "Equilibrium",
@@ -46,6 +65,19 @@ __all__ = [
 
 DEFAULT_MAX_NODES = 200_000
 """Most positions of an endgame tree built by default (the chance deals counted)."""
+
+METHODS = ("lp", "cfr")
+"""The methods of :func:`solve_endgame`: the sequence-form LP and CFR+."""
+
+DEFAULT_TOLERANCE = 1e-4
+"""The exploitability at which CFR+ stops by default."""
+
+DEFAULT_ITERATIONS = 100_000
+"""The most CFR+ iterations by default."""
+
+LP_NODES = 5_000
+"""The largest tree the LP solves by default when the native core is in use (about 0.2 s end
+to end: ``bench/equilibrium.py``); a larger one goes to the native CFR+."""
 
 _TOLERANCE = 1e-9
 
@@ -123,6 +155,16 @@ class Equilibrium:
     deals : int
         The chance deals of the two hands at the root.
     seconds : float
+    method : str
+        ``"lp"`` or ``"cfr"`` (module docstring).
+    iterations : int
+        CFR+ iterations run (0 for the LP).
+    tolerance : float
+        The exploitability CFR+ was asked to reach (0 for the LP, exact up to its
+        floating-point tolerance); ``exploitability`` is the one reached.
+    stopped_by : str or None
+        Why CFR+ stopped before reaching ``tolerance``: ``"iterations"``, ``"time"`` or
+        ``"interrupted"``; ``None`` when it reached it (and for the LP).
     """
 
     player: int
@@ -135,6 +177,10 @@ class Equilibrium:
     infosets: int
     deals: int
     seconds: float
+    method: str = "lp"
+    iterations: int = 0
+    tolerance: float = 0.0
+    stopped_by: str | None = None
 
 
 def _public_hidden(view: GameState) -> tuple[int, tuple[int, int], tuple[int, int]]:
@@ -180,6 +226,30 @@ def _deals(
     return [(h0, h1, w / total) for h0, h1, w in out]
 
 
+def _check_view(view: GameState, max_nodes: int) -> None:
+    """Refuse what is not a two-player endgame with a move to choose after the exchange, and a
+    tree with more deals than the budget (each deal is at least one position more), before the
+    deals are listed (an early deal has billions)."""
+    rules = view.rules
+    if rules.players != 2:
+        raise PositionError(
+            f"equilibrium endgames are for two players; this {rules.name} deal has {rules.players}"
+        )
+    if view.phase is Phase.EXCHANGE:
+        raise PositionError("the exchange comes first (R9): solve the endgame after it")
+    if view.phase is Phase.OVER:
+        raise PositionError(f"no move to choose: {view.describe()}")
+    unseen, known, counts = _public_hidden(view)
+    free = (unseen & ~(known[0] | known[1])).bit_count()
+    need = [counts[p] - known[p].bit_count() for p in (0, 1)]
+    if min(need) >= 0 and need[0] + need[1] <= free:
+        number = math.comb(free, need[0]) * math.comb(free - need[0], need[1])
+        if number + 1 > max_nodes:
+            raise EndgameTooLarge(
+                f"the endgame has more than {max_nodes:,} positions ({number:,} deals of the hidden hands)"
+            )
+
+
 def build_endgame(
     view: GameState,
     *,
@@ -208,26 +278,8 @@ def build_endgame(
     EndgameTooLarge
         If the tree has more than ``max_nodes`` positions.
     """
-    rules = view.rules
-    if rules.players != 2:
-        raise PositionError(
-            f"equilibrium endgames are for two players; this {rules.name} deal has {rules.players}"
-        )
-    if view.phase is Phase.EXCHANGE:
-        raise PositionError("the exchange comes first (R9): solve the endgame after it")
-    if view.phase is Phase.OVER:
-        raise PositionError(f"no move to choose: {view.describe()}")
+    _check_view(view, max_nodes)
     unseen, known, counts = _public_hidden(view)
-    free = (unseen & ~(known[0] | known[1])).bit_count()
-    need = [counts[p] - known[p].bit_count() for p in (0, 1)]
-    if min(need) >= 0 and need[0] + need[1] <= free:
-        # Each deal is at least one position more: a tree with more deals than the budget is
-        # refused before they are listed (an early deal has billions).
-        number = math.comb(free, need[0]) * math.comb(free - need[0], need[1])
-        if number + 1 > max_nodes:
-            raise EndgameTooLarge(
-                f"the endgame has more than {max_nodes:,} positions ({number:,} deals of the hidden hands)"
-            )
     deals = _deals(unseen, known, counts, prior)
     tree = EndgameTree()
     tree.kind.append("chance")
@@ -468,6 +520,10 @@ def solve_endgame(
     max_nodes: int = DEFAULT_MAX_NODES,
     prior: Mapping[int, Sequence[float]] | None = None,
     stop: Callable[[], bool] | None = None,
+    method: str | None = None,
+    tolerance: float = DEFAULT_TOLERANCE,
+    max_iterations: int = DEFAULT_ITERATIONS,
+    time_limit: float | None = None,
 ) -> Equilibrium:
     """The equilibrium of the endgame of ``view`` for its player to act (module docstring).
 
@@ -475,8 +531,18 @@ def solve_endgame(
     ----------
     view : GameState
         A two-player position after the exchange, the hand of the player to act known.
-    max_nodes, prior, stop
+    max_nodes, prior
         As :func:`build_endgame`.
+    stop : callable, optional
+        Polled while the tree is built (True stops it with :class:`EndgameTooLarge`) and once
+        per CFR+ iteration (True ends it with the answer so far, ``stopped_by="interrupted"``).
+    method : str, optional
+        ``"lp"`` or ``"cfr"``; by default CFR+ on the native core for a tree of more than
+        :data:`LP_NODES` positions, else the LP (module docstring).
+    tolerance, max_iterations, time_limit
+        CFR+ stops when the exploitability is at most ``tolerance``, or after
+        ``max_iterations`` iterations or ``time_limit`` seconds (the answer then says the
+        exploitability reached).
 
     Returns
     -------
@@ -489,17 +555,37 @@ def solve_endgame(
         of the player to act known).
     EndgameTooLarge
         If its tree is larger than ``max_nodes``.
+    ConquianError
+        If ``method`` names no method or a CFR+ cap is not a number at least 0 (iterations: 1).
     """
     begin = time.perf_counter()
+    if method is not None and method not in METHODS:
+        raise ConquianError(f"no equilibrium method {method!r} (lp or cfr)")
+    if not (tolerance >= 0.0 and max_iterations >= 1 and (time_limit is None or time_limit >= 0.0)):
+        raise ConquianError("CFR+ needs a tolerance of at least 0, at least one iteration and seconds of at least 0")
     if view.rules.players != 2:
         raise PositionError(
             f"equilibrium endgames are for two players; this {view.rules.name} deal has {view.rules.players}"
         )
     me = view.to_act
-    hand = view.hands[me]
-    if hand is None:
+    if view.hands[me] is None:
         raise PositionError(f"player {me}'s hand is hidden: the equilibrium is his, from his view")
+    if method != "lp" and native.ACTIVE:
+        _check_view(view, max_nodes)
+        found = _native_solve(
+            view, max_nodes, prior, stop, tolerance, max_iterations, time_limit, LP_NODES if method is None else 0
+        )
+        if found is not None:
+            return replace(found, seconds=time.perf_counter() - begin)
+        method = "lp"  # a tree small enough for the LP
     tree = build_endgame(view, max_nodes=max_nodes, prior=prior, stop=stop)
+    if method == "cfr":
+        solved = solve_cfr(tree, tolerance=tolerance, max_iterations=max_iterations, time_limit=time_limit, stop=stop)
+        policy = dict(enumerate(solved.average))
+        values = _values(tree, policy)
+        answer = _answer(tree, view, policy, values, solved.exploitability, values[0])
+        answer = replace(answer, method="cfr", iterations=solved.iterations, tolerance=tolerance, stopped_by=solved.stopped_by)
+        return replace(answer, seconds=time.perf_counter() - begin)
     pay = _payoffs(tree)
     plan0, value0 = _realization_lp(tree, pay, 0)
     plan1, _ = _realization_lp(tree, pay, 1)
@@ -507,20 +593,41 @@ def solve_endgame(
     values = _values(tree, policy)
     best0 = _best_response(tree, policy, 0)
     best1 = _best_response(tree, policy, 1)
-    exploitability = max(0.0, (best0 - best1) / 2.0)
+    answer = _answer(tree, view, policy, values, max(0.0, (best0 - best1) / 2.0), value0)
+    return replace(answer, seconds=time.perf_counter() - begin)
+
+
+def _answer(
+    tree: EndgameTree,
+    view: GameState,
+    policy: Mapping[int, Sequence[float]],
+    values: Sequence[float],
+    exploitability: float,
+    game_value: float,
+) -> Equilibrium:
+    """The answer for the player to act of ``view`` at his own hand, from both players'
+    ``policy`` and every node's value for player 0 under it (``seconds`` left at 0)."""
+    me = view.to_act
+    hand = view.hands[me]
     # His own information set: the root deals that give him his hand; he acts first.
     mine = [(child, prob) for child, prob in tree.children[0] if tree.root_hands[child][me] == hand]
     weight = sum(prob for _, prob in mine)
     if not mine or weight <= 0:
         raise PositionError("his hand is not among the deals of the endgame (a prior of 0?)")
-    infoset = tree.infoset[mine[0][0]]
     sign = 1.0 if me == 0 else -1.0
-    actions = tree.actions[infoset]
-    move_values = {
-        move: sign * sum(prob * values[tree.children[child][a][0]] for child, prob in mine) / weight
-        for a, move in enumerate(actions)
-    }
-    strategy = dict(zip(actions, policy[infoset], strict=True))
+    first = mine[0][0]
+    infoset = tree.infoset[first]
+    if infoset >= 0 and not tree.infosets[infoset][2]:
+        actions = tree.actions[infoset]
+        move_values = {
+            move: sign * sum(prob * values[tree.children[child][a][0]] for child, prob in mine) / weight
+            for a, move in enumerate(actions)
+        }
+        strategy = dict(zip(actions, policy[infoset], strict=True))
+    else:  # one legal move: no information set, and the hand's value is the move's
+        actions = view.legal_moves()
+        move_values = {actions[0]: sign * sum(prob * values[child] for child, prob in mine) / weight}
+        strategy = {actions[0]: 1.0}
     value = sum(strategy[m] * move_values[m] for m in actions)
     return Equilibrium(
         player=me,
@@ -528,10 +635,68 @@ def solve_endgame(
         value=value,
         move_values=move_values,
         exploitability=exploitability,
-        game_value=value0,
+        game_value=game_value,
         nodes=tree.nodes,
         infosets=len(tree.infosets),
         deals=len(tree.children[0]),
-        seconds=time.perf_counter() - begin,
+        seconds=0.0,
     )
 
+
+def native_prior(prior: Mapping[int, Sequence[float]] | None) -> list[list[float] | None] | None:
+    """A prior as the native core reads it: per player his 40 card weights, or ``None``."""
+    if not prior:
+        return None
+    return [[float(w) for w in prior[p]] if p in prior else None for p in (0, 1)]
+
+
+def _native_solve(
+    view: GameState,
+    max_nodes: int,
+    prior: Mapping[int, Sequence[float]] | None,
+    stop: Callable[[], bool] | None,
+    tolerance: float,
+    max_iterations: int,
+    time_limit: float | None,
+    lp_below: int,
+) -> Equilibrium | None:
+    """CFR+ by the native core; ``None`` for a tree of at most ``lp_below`` positions (left to
+    the LP)."""
+    try:
+        found, why, (nodes, infosets, deals) = native.native_module().equilibrium(
+            native.pack_rules(view.rules),
+            native.pack_state(view),
+            max_nodes,
+            tolerance,
+            max_iterations,
+            time_limit,
+            native_prior(prior),
+            stop,
+            lp_below,
+        )
+    except ValueError as exc:
+        raise PositionError(str(exc)) from None
+    if why == "positions":
+        raise EndgameTooLarge(f"the endgame has more than {max_nodes:,} positions")
+    if why == "interrupted":
+        raise EndgameTooLarge("stopped while building the endgame")
+    if found is None:
+        return None
+    player, moves, strategy, move_values, value, exploitability, game_value, iterations, stopped_by, _ = found
+    actions = [native.unpack_move(m) for m in moves]
+    return Equilibrium(
+        player=player,
+        strategy=dict(zip(actions, strategy, strict=True)),
+        value=value,
+        move_values=dict(zip(actions, move_values, strict=True)),
+        exploitability=exploitability,
+        game_value=game_value,
+        nodes=nodes,
+        infosets=infosets,
+        deals=deals,
+        seconds=0.0,
+        method="cfr",
+        iterations=iterations,
+        tolerance=tolerance,
+        stopped_by=stopped_by,
+    )

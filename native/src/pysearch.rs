@@ -1,5 +1,5 @@
 //! The searches of `analyzer._native`: a solver and a lookahead that keep their tables between
-//! calls, IS-MCTS, sampling and playouts.  Each releases the GIL while it searches and polls the
+//! calls, IS-MCTS, sampling, playouts and equilibrium endgames.  Each releases the GIL while it searches and polls the
 //! caller's `stop` (and Python's signals, so Ctrl-C is seen) as the Python searches do.
 //!
 //! Random draws use the caller's `random.Random` state (`getstate()[1]` in, the new state out),
@@ -12,9 +12,10 @@ use pyo3::prelude::*;
 
 use crate::core::moves::Move;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::Engine;
+use crate::core::state::{Engine, Phase, State};
 use crate::py::{give_engine, guard, take_engine, with_engine, move_data, move_of, rules_of, state_data, state_of, MoveData, RulesData, StateData};
 use crate::rng::PyRandom;
+use crate::search::equilibrium::{self as endgame, BuildStop, Prior};
 use crate::search::evaluation::{Evaluator, Fitted, Leaf};
 use crate::search::exact::{Asked, Solver, SolveResult};
 use crate::search::lookahead::{Lookahead, LookaheadResult, Options as LookOptions};
@@ -488,6 +489,182 @@ pub fn evaluate(
     }))
 }
 
+/// The prior of an endgame's deal: per player, 40 card weights (finite, at least 0) or `None`.
+fn prior_of(prior: Option<Vec<Option<Vec<f64>>>>) -> PyResult<Option<Prior>> {
+    let Some(list) = prior else { return Ok(None) };
+    if list.len() != 2 {
+        return Err(PyValueError::new_err("an endgame's prior has one entry per player (two)"));
+    }
+    let mut out: Prior = Default::default();
+    for (p, w) in list.into_iter().enumerate() {
+        if let Some(w) = &w {
+            if w.len() != 40 || w.iter().any(|x| !(x.is_finite() && *x >= 0.0)) {
+                return Err(PyValueError::new_err("card weights are 40 numbers of at least 0"));
+            }
+        }
+        out[p] = w;
+    }
+    Ok(Some(out))
+}
+
+/// The view of an endgame, checked: two players, after the exchange, a move to choose, the
+/// hand of the player to act known (the Python caller checks the same first, in its words).
+fn endgame_view(engine: &Engine, view: &StateData) -> PyResult<State> {
+    let s = state_of(&engine.rules, view)?;
+    if engine.players() != 2 {
+        return Err(PyValueError::new_err("equilibrium endgames are for two players"));
+    }
+    if matches!(s.phase, Phase::Exchange | Phase::Over) || s.is_hidden(s.to_act as usize) {
+        return Err(PyValueError::new_err("an endgame starts after the exchange, at a move of a known hand"));
+    }
+    Ok(s)
+}
+
+/// Why a tree was not built, as Python names it: `"positions"` (the budget) or `"interrupted"`.
+fn build_stop(stop: BuildStop) -> PyResult<&'static str> {
+    match stop {
+        BuildStop::TooLarge => Ok("positions"),
+        BuildStop::Interrupted => Ok("interrupted"),
+        BuildStop::Position(text) => Err(PyValueError::new_err(text)),
+    }
+}
+
+/// Positions, information sets and root deals of a tree.
+type SizeData = (usize, usize, usize);
+/// Per information set (player, hand as dealt, public moves), the deals (hand 0, hand 1,
+/// probability), and per information set its parent sequence and first sequence.
+type KeysData = (Vec<(u8, u64, Vec<MoveData>)>, Vec<(u64, u64, f64)>, Vec<u32>, Vec<u32>);
+
+/// The tree of the endgame of `view` (`analyzer.search.equilibrium.build_endgame`): why it
+/// was not built (`"positions"`, `"interrupted"`, else `None`), its size and, with `keys`, its
+/// information sets and deals in the order built.
+#[pyfunction]
+#[pyo3(signature = (rules, view, max_nodes, prior=None, stop=None, keys=false))]
+pub fn equilibrium_tree(
+    py: Python<'_>,
+    rules: RulesData,
+    view: StateData,
+    max_nodes: usize,
+    prior: Option<Vec<Option<Vec<f64>>>>,
+    stop: Option<Py<PyAny>>,
+    keys: bool,
+) -> PyResult<(Option<&'static str>, SizeData, Option<KeysData>)> {
+    guard(|| {
+        let mut engine = take_engine(rules)?;
+        let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
+        let (s, prior) = match checked {
+            Ok(found) => found,
+            Err(e) => {
+                give_engine(rules, engine);
+                return Err(e);
+            }
+        };
+        let mut hooks = PyHooks::new(stop, None);
+        let (engine_ref, hooks_ref, s_ref, prior_ref) = (&mut engine, &mut hooks, &s, prior.as_ref());
+        let built = py.detach(move || endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, keys));
+        let found = match built {
+            Err(stop) => build_stop(stop).map(|why| (Some(why), (0, 0, 0), None)),
+            Ok(tree) => {
+                let data = keys.then(|| {
+                    let infosets = (0..tree.infosets())
+                        .map(|k| {
+                            let (a, b) = (tree.act_base[k] as usize, tree.act_base[k + 1] as usize);
+                            debug_assert!(a < b);
+                            let history = &tree.history_moves[k];
+                            (tree.owner[k], tree.hand[k], history.iter().map(|m| move_data(&engine.rules, m)).collect())
+                        })
+                        .collect();
+                    let deals = tree.deal_hands.iter().zip(&tree.deal_prob).map(|(h, &p)| (h[0], h[1], p)).collect();
+                    (infosets, deals, tree.parent_seq.clone(), tree.seq_base.clone())
+                });
+                Ok((None, (tree.nodes(), tree.infosets(), tree.deal_prob.len()), data))
+            }
+        };
+        give_engine(rules, engine);
+        hooks.finish(())?;
+        found
+    })
+}
+
+/// The answer of an equilibrium: player, moves, strategy, move values, value, exploitability,
+/// game value, iterations, why it stopped short (`None`: the tolerance was reached) and, when
+/// asked, every information set's average strategy.
+type EquilibriumData = (usize, Vec<MoveData>, Vec<f64>, Vec<f64>, f64, f64, f64, u64, Option<&'static str>, Option<Vec<Vec<f64>>>);
+
+/// The equilibrium of the endgame of `view` for its player to act by CFR+
+/// (`analyzer.search.cfr.solve_cfr` on `build_endgame`'s tree): the answer, or `None` with why
+/// (`"positions"`, `"interrupted"` while building, `"small"` for a tree of at most `lp_below`
+/// positions, left to the linear program), and the tree's size.  Position errors are
+/// ValueErrors.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rules, view, max_nodes, tolerance, max_iterations, time_limit=None, prior=None, stop=None, lp_below=0, every=false))]
+pub fn equilibrium(
+    py: Python<'_>,
+    rules: RulesData,
+    view: StateData,
+    max_nodes: usize,
+    tolerance: f64,
+    max_iterations: u64,
+    time_limit: Option<f64>,
+    prior: Option<Vec<Option<Vec<f64>>>>,
+    stop: Option<Py<PyAny>>,
+    lp_below: usize,
+    every: bool,
+) -> PyResult<(Option<EquilibriumData>, Option<&'static str>, SizeData)> {
+    guard(|| {
+        let below_0 = |x: f64| x.is_nan() || x < 0.0;
+        if below_0(tolerance) || max_iterations == 0 || time_limit.is_some_and(below_0) {
+            return Err(PyValueError::new_err("a tolerance of at least 0, at least one iteration, seconds of at least 0"));
+        }
+        let mut engine = take_engine(rules)?;
+        let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
+        let (s, prior) = match checked {
+            Ok(found) => found,
+            Err(e) => {
+                give_engine(rules, engine);
+                return Err(e);
+            }
+        };
+        let opts = endgame::Options { tolerance, max_iterations, time_limit };
+        let mut hooks = PyHooks::new(stop, None);
+        let (engine_ref, hooks_ref, s_ref, prior_ref) = (&mut engine, &mut hooks, &s, prior.as_ref());
+        let found = py.detach(move || {
+            let tree = endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, false)?;
+            let size = (tree.nodes(), tree.infosets(), tree.deal_prob.len());
+            if size.0 <= lp_below {
+                return Ok((None, size));
+            }
+            let answer = endgame::solve(engine_ref, s_ref, &tree, &opts, every, hooks_ref);
+            Ok((Some(answer), size))
+        });
+        let out = match found {
+            Err(stop) => build_stop(stop).map(|why| (None, Some(why), (0, 0, 0))),
+            Ok((None, size)) => Ok((None, Some("small"), size)),
+            Ok((Some(Err(text)), _)) => Err(PyValueError::new_err(text)),
+            Ok((Some(Ok(a)), size)) => {
+                let moves = a.moves.iter().map(|m| move_data(&engine.rules, m)).collect();
+                let data: EquilibriumData = (
+                    a.player,
+                    moves,
+                    a.strategy,
+                    a.move_values,
+                    a.value,
+                    a.exploitability,
+                    a.game_value,
+                    a.iterations,
+                    a.stopped_by,
+                    a.every,
+                );
+                Ok((Some(data), None, size))
+            }
+        };
+        give_engine(rules, engine);
+        hooks.finish(())?;
+        out
+    })
+}
+
 /// Register the searches in the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeModel>()?;
@@ -498,5 +675,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mcts_search, m)?)?;
     m.add_function(wrap_pyfunction!(features, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(equilibrium_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(equilibrium, m)?)?;
     Ok(())
 }

@@ -1,5 +1,6 @@
-//! Layer 4, evaluating positions: exact search, lookahead, leaf evaluations, playouts, IS-MCTS
-//! and sampling, each the port of its `analyzer.search` namesake.
+//! Layer 4, evaluating positions: exact search, lookahead, leaf evaluations, playouts, IS-MCTS,
+//! sampling and equilibrium endgames, each the port of its `analyzer.search` namesake.
+pub mod equilibrium;
 pub mod evaluation;
 pub mod exact;
 pub mod lookahead;
