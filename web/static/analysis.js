@@ -5,6 +5,7 @@ import { api, stream } from "./api.js";
 import { drawBoard } from "./board.js";
 import { loadCards, drawCardGrids } from "./cardgrid.js";
 import { frenchCode, label, moveLabel, notationLabel } from "./cards.js";
+import { drawEquilibrium, drawNotes, figuresText, isEquilibrium } from "./equilibrium.js";
 import {
   $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, setNotation, startSearch, state, status,
 } from "./shared.js";
@@ -167,7 +168,9 @@ function comparisonText(c) {
   return `Legal. Rank ${c.rank} of ${c.of}: wins ${pct(c.win)} (best ${moveLabel(c.best)}: ${pct(c.best_win)}) over ${deals}.`;
 }
 
-async function previewMove(entry) {
+// `figures` (equilibrium.js's moveFigures): the move chosen in an equilibrium, whose line is its
+// probability and value there, not the sampled comparison.
+async function previewMove(entry, figures = null) {
   leavePreview();
   status("");
   problem(""); // an error of an earlier request (a refused solve, a failed hint) is not about this move
@@ -192,13 +195,15 @@ async function previewMove(entry) {
     const why = await api(
       "why",
       // view: from the acting player's view, as the hint's row was (no exact search even where
-      // every card is known), so the figures are the row's.
-      { position, move: entry.text, labels: "french", view: true, ...HINT_SETTINGS },
+      // every card is known), so the figures are the row's. A move of an equilibrium shows its
+      // figures there instead, and the why its facts alone (one sampled deal is enough).
+      { position, move: entry.text, labels: "french", view: true, ...HINT_SETTINGS, ...(figures ? { samples: 1 } : {}) },
       { signal: controller.signal },
     );
     if (!current()) return;
     const c = why.comparison;
-    out.append(el("div", "why-line", c ? comparisonText(c) : why.legal ? "Legal." : "Illegal."));
+    const line = figures ? figuresText(figures) : c ? comparisonText(c) : why.legal ? "Legal." : "Illegal.";
+    out.append(el("div", "why-line", line));
     for (const fact of why.facts || []) out.append(el("div", "why-line", moveLabel(fact)));
   } catch (error) {
     if (current() && error.name !== "AbortError") out.append(el("div", "why-line", error.message));
@@ -207,6 +212,11 @@ async function previewMove(entry) {
 
 // ------------------------------------------------------------------ hints
 function drawHints(container, result, onChoose) {
+  // hint with "exact", solved: the endgame's equilibrium, its moves' probabilities and values.
+  if (isEquilibrium(result)) {
+    drawEquilibrium(container, result, onChoose, { solved: true });
+    return;
+  }
   render(container, () => {
     container.replaceChildren();
     const head = result.evaluation === "static"
@@ -220,6 +230,7 @@ function drawHints(container, result, onChoose) {
       note.dataset.seed = String(seed.seed);
       container.append(note);
     }
+    drawNotes(container, result); // with "exact", why the endgame was sampled, not solved
     if (result.verdict && result.moves.length) {
       // The server's sentence, the one `conquian hint` prints (cards in the labels shown).
       const verdict = el("div", "hint-verdict", moveLabel(result.verdict_text || ""));
@@ -376,6 +387,8 @@ async function showLines(container, result, onChoose) {
 // A hint of `position` drawn into `container`: the static ranking at once, then the sampled one
 // with `settings` (the board's, HINT_SETTINGS, unless given: the Review tab gives a reviewed ply
 // the review's); `note` ({seed, text}) says under the head which seed sampled it.
+// With "exact" in `settings` the endgame is solved where it is small enough (else sampled, with a
+// note): its heads meanwhile say "solving…".
 export async function runHint(position, container, progressBar, onChoose, { settings = HINT_SETTINGS, note = null } = {}) {
   if (container.id === "analysis-output" && (await boardInvalid())) return;
   hintContexts.set(container, { position, progressBar, settings, note });
@@ -383,11 +396,17 @@ export async function runHint(position, container, progressBar, onChoose, { sett
   const signal = startSearch();
   status(""); // a line about an earlier answer no longer applies
   container.dataset.state = "running";
-  container.replaceChildren(el("div", "hint-head", "sampling…"));
+  const doing = settings.exact ? "solving the endgame…" : "sampling…";
+  const pending = (text) => {
+    const head = el("div", "hint-head", text);
+    head.dataset.pending = "true";
+    return head;
+  };
+  container.replaceChildren(pending(doing));
   try {
     const quick = await api("hint", { position, static: true, labels: "french" });
     drawHints(container, quick, onChoose);
-    container.prepend(el("div", "hint-head", "sampling… (static ranking meanwhile)"));
+    container.prepend(pending(`${doing} (static ranking meanwhile)`));
     progressBar.hidden = false;
     progressBar.value = 0;
     const result = await stream(
@@ -399,7 +418,7 @@ export async function runHint(position, container, progressBar, onChoose, { sett
         onEarly: (early) => {
           drawHints(container, early, onChoose);
           container.dataset.state = "early";
-          container.prepend(el("div", "hint-head", "sampling… (an early estimate meanwhile)"));
+          container.prepend(pending(`${doing} (an early estimate meanwhile)`));
         },
       },
     );
@@ -410,9 +429,7 @@ export async function runHint(position, container, progressBar, onChoose, { sett
   } catch (error) {
     container.dataset.state = "failed";
     // The search did not finish: no "sampling…" line may stay as if it were still running.
-    for (const head of container.querySelectorAll(".hint-head")) {
-      if (head.textContent.startsWith("sampling…")) head.remove();
-    }
+    for (const head of container.querySelectorAll('.hint-head[data-pending="true"]')) head.remove();
     if (error.name !== "AbortError") {
       container.prepend(el("div", "hint-head", `no hint: ${error.message}`));
     }
@@ -431,11 +448,26 @@ export function hintCurrent() {
   leavePreview();
   drawCurrent();
   const position = state.current.notation;
-  return runHint(position, $("#analysis-output"), $("#hint-progress"), (move) => {
-    if (state.current?.notation !== position) return; // the hint was about another position
-    const entry = listed.notation === position ? listed.moves.find((m) => m.text === move) : null;
-    previewMove(entry || { text: move, kind: "", after: null });
-  });
+  const settings = { ...HINT_SETTINGS, ...exactOptions($("#hint-exact"), $("#hint-read")) };
+  return runHint(position, $("#analysis-output"), $("#hint-progress"), (move, figures) => chosen(position, move, figures), { settings });
+}
+
+// A move clicked in an answer about `position` (a hint's row, an equilibrium's, a solved move):
+// previewed with its why, and with `figures` its probability and value in the equilibrium.
+function chosen(position, move, figures = null) {
+  if (state.current?.notation !== position) return; // the answer was about another position
+  const entry = listed.notation === position ? listed.moves.find((m) => m.text === move) : null;
+  previewMove(entry || { text: move, kind: "", after: null }, figures);
+}
+
+// A hint's exact options from a panel's boxes (docs/web.md): Exact sends "exact" (the endgame's
+// equilibrium from the view of the player to act, where it is small enough; else the sampled
+// hint with a note), and with it Deal by the reading sends "read" (the hidden hands dealt by the
+// reading of the cards each player gave up, the sampled fallback reading them too). Unticked,
+// nothing is sent: the hint is the board's usual one.
+export function exactOptions(exactBox, readBox) {
+  if (!exactBox?.checked) return {};
+  return readBox?.checked ? { exact: true, read: true } : { exact: true };
 }
 
 // The Static hint button: the one-move-deep ranking alone.
@@ -487,14 +519,27 @@ export async function analyzeCurrent() {
   });
 }
 
+// All moves' values: every hand known, each move solved (solve with "all_moves"); on a two-player
+// view, the endgame's equilibrium (each move's probability and value), with "read" when Deal by
+// the reading is ticked; an endgame too large is the server's message, naming the hint.
 export async function solveCurrent() {
   if (await boardInvalid()) return;
   const signal = startSearch();
   const out = $("#analysis-output");
+  const position = state.current.notation;
+  const hidden = (state.current.position.players || []).some((p) => !Array.isArray(p.hand));
   out.dataset.state = "running";
-  out.replaceChildren(el("div", "hint-head", "solving every move…"));
+  // Through render, so that a labels switch redraws this and not an answer from before.
+  render(out, () => out.replaceChildren(el("div", "hint-head", "solving every move…")));
   try {
-    const result = await api("solve", { position: state.current.notation, all_moves: true, time_limit: 10, labels: "french" }, { signal });
+    const request = { position, all_moves: true, time_limit: 10, labels: "french" };
+    if (hidden && $("#hint-read").checked) request.read = true;
+    const result = await api("solve", request, { signal });
+    if (isEquilibrium(result)) {
+      drawEquilibrium(out, result, (move, figures) => chosen(position, move, figures), { all: true });
+      out.dataset.state = "done";
+      return;
+    }
     render(out, () => {
       out.replaceChildren(el("div", "hint-head", `every move's value (${result.mode}), best first`));
       for (const m of result.moves) {
@@ -509,8 +554,10 @@ export async function solveCurrent() {
     out.dataset.state = "done";
   } catch (error) {
     // The values did not come: no "solving every move…" may stay as if it were still running.
-    out.replaceChildren();
-    if (error.name !== "AbortError") out.append(el("div", "hint-head", `no values: ${moveLabel(error.message)}`));
+    render(out, () => {
+      out.replaceChildren();
+      if (error.name !== "AbortError") out.append(el("div", "hint-head", `no values: ${moveLabel(error.message)}`));
+    });
     out.dataset.state = "failed";
     failed(error);
   } finally {

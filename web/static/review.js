@@ -5,7 +5,7 @@
 // from any position; the record saved, copied or put in the address.
 
 import { ApiError, api, messageOf, stream } from "./api.js";
-import { HINT_SETTINGS, adoptPosition, cardsInto, runHint } from "./analysis.js";
+import { HINT_SETTINGS, adoptPosition, cardsInto, exactOptions, runHint } from "./analysis.js";
 import { drawChart } from "./chart.js";
 import { currentLabels, moveLabel } from "./cards.js";
 import { drawEntryForm, drawInput, entryStart, formError, hideInput, typedMove } from "./entry.js";
@@ -616,8 +616,10 @@ export function reviewHint() {
     render(out, () => out.replaceChildren(el("div", "hint-head", `No hint here: ${why}.`)));
     return undefined;
   }
-  return runHint(shown.notation, out, $("#review-progress"), (move) => playMove(move).catch((error) => problem(error.message)),
-    hintSettings(tree, state.cursor));
+  // Exact (and Deal by the reading) beside the Hint: the endgame's equilibrium where it is small.
+  const { settings, note } = hintSettings(tree, state.cursor);
+  const exact = { settings: { ...settings, ...exactOptions($("#review-exact"), $("#review-read")) }, note };
+  return runHint(shown.notation, out, $("#review-progress"), (move) => playMove(move).catch((error) => problem(error.message)), exact);
 }
 
 // The settings of the Review tab's hint at `cursor`. On the main line, the review's for that ply
