@@ -16,6 +16,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from analyzer.bots.base import Bot, BotFactory, bot_option, obvious_move
+from analyzer.bots.exact import ExactBot
 from analyzer.bots.greedy import GreedyBot, RandomBot
 from analyzer.bots.reply import BestReplyBot, SampledReplyBot, StockBlindReplyBot
 from analyzer.bots.searchbots import HintBot, HintV1Bot, HintV2Bot, MctsBot, OracleBot, PeekBot
@@ -58,6 +59,7 @@ BOTS: dict[str, str | BotFactory] = {
     "blind-greedy": StockBlindReplyBot,
     "reply-greedy": SampledReplyBot,
     "mcts": MctsBot,
+    "exact": ExactBot,
 }
 """Every bot by name: a factory, or ``"module:attribute"`` imported when the bot is made.
 
