@@ -54,3 +54,26 @@ def test_the_engine_hint_takes_exact() -> None:
     reply, _ = answer(json.dumps({"id": 2, "cmd": "hint", "position": big, "exact": True, "samples": 8}))
     assert reply["ok"] and "estimates" not in reply["result"] or reply["result"]["verdict"] != "solved"
     assert any("'exact'" in n and "sampled hint instead" in n for n in reply["result"]["notes"])
+
+
+def test_the_solve_request_notes_the_fields_a_view_does_not_read() -> None:
+    from cli.engine import answer
+
+    state, _ = deal_position("classic", seed=9, after=33)
+    mine = dump_position(view(state, state.to_act))
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "solve", "position": mine, "all_moves": True, "time_limit": 5}))
+    assert reply["ok"] and reply["result"]["method"] == "equilibrium"
+    assert sorted(reply["result"]["notes"]) == [
+        "'all_moves' has no effect on a view (the endgame's equilibrium)",
+        "'time_limit' has no effect on a view (the endgame's equilibrium)",
+    ]
+    full = json.loads((EXAMPLES / "example6-going-out.json").read_text())
+    reply, _ = answer(json.dumps({"id": 2, "cmd": "solve", "position": full, "read": True, "exact": True}))
+    assert reply["ok"] and "'read' has no effect with every hand known" in reply["result"]["notes"]
+
+
+def test_a_streamed_exact_hint_has_no_early_answer() -> None:
+    from web.pool import _early_hint
+
+    assert _early_hint(json.dumps({"id": 1, "cmd": "hint", "position": "x", "exact": True})) is None
+    assert _early_hint(json.dumps({"id": 1, "cmd": "hint", "position": "x"})) is not None

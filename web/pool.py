@@ -90,14 +90,17 @@ EARLY_SECONDS = 0.5
 
 
 def _early_hint(line: str) -> str | None:
-    """The request ``line`` with a short time limit, when it is a sampling ``hint``: its early
-    answer comes within :data:`EARLY_SECONDS` (the same seed, so the same first deals)."""
+    """The request ``line`` with a short time limit, when it is a sampling ``hint`` (not
+    ``static``, not ``exact``): its early answer comes within :data:`EARLY_SECONDS` (the same
+    seed, so the same first deals)."""
     try:
         request = json.loads(line)
     except (ValueError, RecursionError):
         return None
     if not isinstance(request, dict) or request.get("cmd") != "hint" or request.get("static") is True:
         return None
+    if request.get("exact") is True:
+        return None  # the endgame's equilibrium takes no time limit: one answer, not two solves
     limit = request.get("time_limit", 2.0)
     if not isinstance(limit, int | float) or isinstance(limit, bool) or not limit > EARLY_SECONDS:
         return None

@@ -166,7 +166,13 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = get_position(request)
     if None in state.hands:  # a view: the endgame's equilibrium (docs/solve.md)
-        return endgames.solve_view_data(state, get_int(request, "budget", DEFAULT_MAX_NODES, 1), get_bool(request, "read"))
+        solved = endgames.solve_view_data(state, get_int(request, "budget", DEFAULT_MAX_NODES, 1), get_bool(request, "read"))
+        unread = sorted(request.keys() & {"time_limit", "mode", "all_moves", "samples", "seed", "prove", "exact"})
+        notes = [f"'{key}' has no effect on a view (the endgame's equilibrium)" for key in unread]
+        return {**solved, "notes": notes} if notes else solved
+    if get_bool(request, "read"):
+        return {**_solve({k: v for k, v in request.items() if k != "read"}),
+                "notes": ["'read' has no effect with every hand known"]}  # fmt: skip
     budget = get_int(request, "budget", 2_000_000, 1)
     mode = get_text(request, "mode", "auto").lower()
     if mode not in ("auto", "maxn", "paranoid"):
