@@ -6,6 +6,7 @@ same iterates as the Python reference."""
 
 from __future__ import annotations
 
+import signal
 from functools import cache
 from typing import Any
 
@@ -61,13 +62,13 @@ def _endgames(variant: str) -> tuple[GameState, ...]:
     return tuple(found)
 
 
-def _size(mine: GameState) -> int:
-    """The positions of the endgame of ``mine``, 0 above ``SMALL`` (by the native core when it
+def _size(mine: GameState, cap: int = SMALL) -> int:
+    """The positions of the endgame of ``mine``, 0 above ``cap`` (by the native core when it
     is built: its tree is Python's, test_the_native_tree_is_pythons)."""
     if native.native_available():
-        return int(_native_tree(mine, SMALL, keys=False)[1][0])
+        return int(_native_tree(mine, cap, keys=False)[1][0])
     try:
-        return build_endgame(mine, max_nodes=SMALL).nodes
+        return build_endgame(mine, max_nodes=cap).nodes
     except EndgameTooLarge:
         return 0
 
@@ -190,10 +191,7 @@ def test_the_default_method_is_the_lp_on_a_small_tree_and_cfr_on_a_larger_one_na
         for _, move in game.moves:
             if state.phase is Phase.OFFER and state.stock_count <= 8 and len(state.legal_moves()) >= 2:
                 mine = view(state, state.to_act)
-                try:
-                    nodes = build_endgame(mine, max_nodes=4 * LP_NODES).nodes
-                except EndgameTooLarge:
-                    nodes = 0
+                nodes = _size(mine, 4 * LP_NODES)
                 if nodes > LP_NODES:
                     found = solve_endgame(mine, max_nodes=4 * LP_NODES)
                     assert found.nodes == nodes
@@ -263,3 +261,32 @@ def test_a_single_legal_move_is_the_whole_strategy() -> None:
                 return
             state = state.apply(move)
     pytest.skip("no late view with a single legal move among the seeded deals")
+
+
+class _Alarm(Exception):
+    """Raised by the SIGALRM handler of the test below."""
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="interval timers are POSIX")
+def test_a_signal_handler_and_a_stop_that_raise_end_cfr_with_their_exception() -> None:
+    """Python's signal handlers run while CFR+ runs (natively: polled with the GIL taken back),
+    so Ctrl-C is seen; an exception of ``stop`` ends the solve with it."""
+    mine = _sized(200, 1_023)
+
+    def alarm(signum: int, frame: object) -> None:
+        raise _Alarm
+
+    before = signal.signal(signal.SIGALRM, alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(_Alarm):
+            solve_endgame(mine, method="cfr", tolerance=0.0, max_iterations=10**9, time_limit=60.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+        signal.signal(signal.SIGALRM, before)
+
+    def broken() -> bool:
+        raise _Alarm
+
+    with pytest.raises(_Alarm):
+        solve_endgame(mine, method="cfr", tolerance=0.0, max_iterations=10**9, time_limit=60.0, stop=broken)

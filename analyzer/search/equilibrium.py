@@ -60,6 +60,7 @@ __all__ = [
     "EndgameTree",
     "Equilibrium",
     "build_endgame",
+    "native_prior",
     "solve_endgame",
 ]
 
