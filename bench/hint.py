@@ -2,6 +2,7 @@
 seeds that both call the verdict clear agree on the best move.
 
     python3 bench/hint.py [--positions 50] [--seed 0] [--variant classic] [--seeds 2]
+                          [--rule anytime|ttest] [--command]
 
 Each position comes from a seeded deal of greedy bots (``classic`` by default;
 ``megajogos`` answers with the ``v3`` engine, ``classic`` with ``v2``), at the first
@@ -11,10 +12,11 @@ The hint runs as ``conquian hint`` does by default: it samples in seeded batches
 verdict is settled (``until_decided``; IS-MCTS in independent searches), with no time limit,
 so each answer is the same on any machine.  Prints the median, p90 and max time per hint
 (wall clock, and the CPU time of this process, which does not grow when other work shares the
-cores), the deals sampled, the share of ``clear`` verdicts, the share *decided* (the verdict is
-``clear`` or ``only``, or ``close`` with the moves left within the margin: not stopped by the cap
-of deals), and over the positions where every seed's verdict is clear, how often the seeds name
-the same best move (goal: always).
+cores), the deals sampled, the share of ``clear`` verdicts, the share *decided* (the verdict names
+a best move, ``clear`` or ``narrow``, or is ``only``, or ``close`` with the moves left within the
+margin: not stopped by the cap of deals), and over the positions where every seed's verdict names
+a best move, how often the seeds name the same one (goal: always).  ``--rule`` picks the verdict's
+rule (``analyzer.analysis.verdict.RULES``; bench/verdict.py sets the two side by side).
 
 With ``--command`` each hint is the whole command, ``conquian hint FILE --seed S --json`` in a
 new process (start-up included), timed by the wall clock and by the CPU time of that process.
@@ -38,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.analysis.advisor import advise  # noqa: E402
 from analyzer.analysis.engines import MCTS_SEARCHES  # noqa: E402
+from analyzer.analysis.verdict import DEFAULT_RULE, RULES  # noqa: E402
 from analyzer.core.dealing import view  # noqa: E402
 from analyzer.core.state import dump_position  # noqa: E402
 from analyzer.core.rules import get_rules  # noqa: E402
@@ -70,8 +73,11 @@ def main() -> None:
     parser.add_argument("--seed", type=whole(0), default=0)
     parser.add_argument("--seeds", type=whole(1), default=2, help="hint seeds per position")
     parser.add_argument("--variant", type=variant, default="classic")
+    parser.add_argument("--rule", choices=RULES, default=DEFAULT_RULE, help="the verdict's rule")
     parser.add_argument("--command", action="store_true", help="time the whole command in a new process")
     args = parser.parse_args()
+    if args.command and args.rule != DEFAULT_RULE:
+        parser.error(f"--command runs the command, whose rule is {DEFAULT_RULE}")
     stops: list[str] = []
     folder = tempfile.mkdtemp(prefix="hint-bench-")
     times: list[float] = []
@@ -112,8 +118,9 @@ def main() -> None:
                     continue
                 start, start_cpu = time.perf_counter(), time.process_time()
                 advice = advise(
-                    state, seed=1000 * k + s, time_limit=math.inf, until_decided=True, searches=MCTS_SEARCHES
-                )
+                    state, seed=1000 * k + s, time_limit=math.inf, until_decided=True,
+                    searches=MCTS_SEARCHES, rule=args.rule,
+                )  # fmt: skip
                 times.append(time.perf_counter() - start)
                 cpu.append(time.process_time() - start_cpu)
                 samples.append(advice.samples)
@@ -123,7 +130,7 @@ def main() -> None:
                 stops.append(advice.stopped_by)
                 answers.append((advice.verdict, advice.estimates[0].move))
             positions += 1
-            if all(v == "clear" for v, _ in answers):
+            if all(v in ("clear", "narrow") for v, _ in answers):
                 both_clear += 1
                 agree += len({m for _, m in answers}) == 1
     except KeyboardInterrupt:  # Ctrl-C: the positions timed so far are reported
@@ -140,18 +147,20 @@ def main() -> None:
         f"median {statistics.median(samples):.0f} deals (v3: iterations) sampled, "
         f"median {statistics.median(moves):.0f} candidate moves; engine {', '.join(sorted(engines))}"
     )
-    counts = {v: verdicts.count(v) for v in ("clear", "close", "only")}
+    counts = {v: verdicts.count(v) for v in ("clear", "narrow", "close", "only")}
     print(
-        f"verdicts: {counts['clear']} clear, {counts['close']} close, {counts['only']} only "
-        f"({100 * counts['clear'] / len(verdicts):.0f}% clear)"
+        f"verdicts ({args.rule} rule): {counts['clear']} clear, {counts['narrow']} narrow, "
+        f"{counts['close']} close, {counts['only']} only ({100 * counts['clear'] / len(verdicts):.0f}% clear)"
     )
-    decided = sum(1 for v, st in zip(verdicts, stops, strict=True) if v in ("clear", "only") or st == "margin")
+    decided = sum(
+        1 for v, st in zip(verdicts, stops, strict=True) if v in ("clear", "narrow", "only") or st == "margin"
+    )
     capped = stops.count("cap")
     print(
-        f"decided (clear, only, or close within the margin): {decided} of {len(verdicts)} "
+        f"decided (clear, narrow, only, or close within the margin): {decided} of {len(verdicts)} "
         f"({100 * decided / len(verdicts):.0f}%); stopped by the cap: {capped}"
     )
-    print(f"positions where every seed says clear: {both_clear}; the seeds agree on {agree} of them")
+    print(f"positions where every seed names a best move: {both_clear}; the seeds agree on {agree} of them")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from analyzer.analysis.candidates import (
     candidate_moves,
     choices,
@@ -57,8 +59,10 @@ from analyzer.analysis.engines import (
     DEFAULT_TIME_LIMIT,
     ENGINE_NAMES,
     ENGINES,
+    MCTS_SEARCH,
     MCTS_SEARCHES,
     OPEN_NODE_BUDGET,
+    TTEST_CAP,
     Engine,
     engine_for,
     searching_engine,
@@ -66,7 +70,7 @@ from analyzer.analysis.engines import (
 from analyzer.analysis.estimates import Advice, MoveEstimate
 from analyzer.analysis.reasons import with_reasons
 from analyzer.analysis.static import Hint, check_chooser, score_move
-from analyzer.analysis.verdict import Comparison, compare, judge, settled
+from analyzer.analysis.verdict import DEFAULT_RULE, RULES, Decision, decide
 from analyzer.core.dealing import view as view_of
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
@@ -165,6 +169,7 @@ def advise(
     stop: Callable[[], bool] | None = None,
     until_decided: bool = False,
     searches: int = 1,
+    rule: str = DEFAULT_RULE,
 ) -> Advice:
     """Rank the candidate moves of the player to act by sampled double-dummy results.
 
@@ -201,12 +206,20 @@ def advise(
         ``Advice.interrupted`` says so.
     until_decided : bool
         Sample in seeded batches of :data:`BATCH` deals until the verdict is settled
-        (:func:`analyzer.analysis.verdict.settled`), with ``samples`` (or the engine's
+        (:func:`analyzer.analysis.verdict.decide`), with ``samples`` (or the engine's
         :data:`DECIDE_CAP`) as the cap; the number of deals then depends on the position and
-        seed only, never on the machine.  ``v3``: independent searches are added instead.
+        seed only, never on the machine.  ``v3``: independent searches of
+        :data:`MCTS_SEARCH` iterations are added instead, :data:`BATCH` at a time.
     searches : int
         ``v3``: independent IS-MCTS searches (different seeds) that share the iterations;
         two or more give the verdict a paired test over searches (with one, it is ``close``).
+        With the anytime rule the iterations go in searches of :data:`MCTS_SEARCH` (fewer
+        iterations: ``searches`` equal searches), at least ``searches`` of them.
+    rule : str
+        How the verdict reads the paired differences (:data:`analyzer.analysis.verdict.RULES`):
+        ``"anytime"``, confidence sequences whose error bound holds however many looks the
+        sampling took, or ``"ttest"``, the Student-t rule before (with its caps,
+        :data:`TTEST_CAP`, and ``v3``'s searches of the engine's ``samples`` over ``searches``).
 
     Returns
     -------
@@ -217,12 +230,14 @@ def advise(
     PositionError
         If nobody has a choice here, or the player to act's hand is hidden.
     ConquianError
-        If the engine is unknown, or ``samples`` or ``node_budget`` is not a
+        If the engine or the rule is unknown, or ``samples`` or ``node_budget`` is not a
         whole number of at least 1, or ``time_limit`` is not a number above 0
         (an infinity is no limit).
     """
     start = time.perf_counter()
     _check_budgets(samples, time_limit, node_budget)
+    if rule not in RULES:
+        raise ConquianError(f"unknown verdict rule: {rule!r} (known: {', '.join(RULES)})")
     if isinstance(searches, bool) or not isinstance(searches, int) or searches < 1:
         raise ConquianError(f"searches must be a whole number of at least 1, got {searches!r}")
     found = searching_engine(engine, state, open_hands=open_hands)
@@ -235,16 +250,17 @@ def advise(
     weights = infer_weights(mine, mine.to_act) if found.read and not open_hands else None
     reading = read_cards(mine, mine.to_act) if weights else {}
     groups, asked = _choices(mine, found, extra)
-    cap = DECIDE_CAP.get(found.search, found.samples) if until_decided else found.samples
+    caps = DECIDE_CAP if rule == "anytime" else TTEST_CAP
+    cap = caps.get(found.search, found.samples) if until_decided else found.samples
     samples = cap if samples is None else samples
     if found.search == "mcts":
         return _advise_mcts(
             mine, groups, asked, found, samples, seed, time_limit, progress, stop, start, weights,
             reading, searches=max(searches, MCTS_SEARCHES) if until_decided else searches,
-            until_decided=until_decided,
+            until_decided=until_decided, rule=rule,
         )
     budget = _node_budget(found, node_budget, open_hands and state.stock is not None)
-    sampling = _Sampling(mine, groups, asked, found, budget, seed, time_limit, stop, weights)
+    sampling = _Sampling(mine, groups, asked, found, budget, seed, time_limit, stop, weights, rule)
     sampling.run(samples, open_hands and state.stock is not None, until_decided, progress, start)
     return sampling.answer(start, reading)
 
@@ -294,8 +310,10 @@ class _Sampling:
         time_limit: float,
         stop: Callable[[], bool] | None,
         weights: Mapping[int, Sequence[float]] | None,
+        rule: str = DEFAULT_RULE,
     ) -> None:
         self.mine, self.groups, self.asked, self.engine = mine, groups, asked, engine
+        self.rule = rule
         self.budget, self.seed, self.time_limit, self.weights = budget, seed, time_limit, weights
         self.player, self.n = mine.to_act, mine.rules.players
         self.candidates = [m for g in groups for m in g]
@@ -351,9 +369,9 @@ class _Sampling:
             if progress is not None:
                 progress(self.done, planned)
             if until_decided and self.done % BATCH == 0 and self.done < planned:
-                now = _comparisons(self.ranking(False), self.results, False)
-                if settled(now):
-                    self.stopped_by = "margin" if judge(now).kind == "close" else "verdict"
+                now = self.decision(self.ranking(False), False, intervals=False)
+                if now.settled:
+                    self.stopped_by = "margin" if now.within_margin else "verdict"
                     break
             if time.perf_counter() - start > self.time_limit:
                 if self.done < planned:
@@ -408,6 +426,12 @@ class _Sampling:
         self.results[move].append(2.0 * win + draw - 1.0)
         self.per_deal[move].append((win, draw))
 
+    def decision(self, ranked: list[MoveEstimate], exact: bool, *, intervals: bool = True) -> Decision:
+        """The verdict on ``ranked`` from each move's results over the same deals."""
+        return decide(
+            [self.results[e.move] for e in ranked], rule=self.rule, exact=exact, intervals=intervals
+        )
+
     def ranking(self, exact: bool) -> list[MoveEstimate]:
         """One estimate per choice, best first (:func:`_ranked`)."""
         return _ranked(self.mine, self.groups, self.asked, self.tallies, self.done, exact, self.scores)
@@ -416,8 +440,8 @@ class _Sampling:
         """The :class:`Advice` of the deals searched: ranking, verdict, reasons."""
         exact = self.exact_deal and self.unproven == 0
         ranked = self.ranking(exact)
-        comparisons = _comparisons(ranked, self.results, exact)
-        verdict = judge(comparisons)
+        decision = self.decision(ranked, exact)
+        comparisons, verdict = decision.comparisons, decision.verdict
         estimates = [
             replace(e, diff=c.diff, diff_ci95=c.ci95) for e, c in zip(ranked, comparisons, strict=True)
         ]
@@ -482,14 +506,6 @@ def _ranked(
     return estimates
 
 
-def _comparisons(
-    ranked: list[MoveEstimate], results: Mapping[Move, list[float]], exact: bool
-) -> list[Comparison]:
-    """Each ranked move's paired comparison with the first, over the same deals."""
-    best = results[ranked[0].move]
-    return [compare(best, results[e.move], exact=exact) for e in ranked]
-
-
 def _advise_mcts(
     mine: GameState,
     groups: list[list[Move]],
@@ -506,6 +522,7 @@ def _advise_mcts(
     *,
     searches: int = 1,
     until_decided: bool = False,
+    rule: str = DEFAULT_RULE,
 ) -> Advice:
     """``advise`` with the ``mcts`` search: IS-MCTS trees over one move per choice.
 
@@ -514,19 +531,21 @@ def _advise_mcts(
     the iterations; per move: the mean win and draw results of the iterations that tried it,
     with a 95% Wilson interval over its visits; moves are ranked by visits (the move the
     searches settled on first), a move that goes out first of all.  The verdict compares each
-    move with the first over the searches that tried both (paired Student-t); with
-    ``until_decided`` pairs of searches are added until it is settled or ``samples``
-    iterations are spent.
+    move with the first over the searches that tried both (:func:`decide`, by ``rule``); with
+    ``until_decided`` searches are added (:func:`_search_plan`) until it is settled or
+    ``samples`` iterations are spent.  Every search of one answer has the same size.
     """
     player = mine.to_act
     roots = [([m for m in g if m in asked] or g)[0] for g in groups]
-    per = max(1, (engine.samples if until_decided else samples) // searches)
-    most = max(searches, samples // per) if until_decided else searches
+    per, first, step, most = _search_plan(engine, samples, searches, until_decided, rule)
     if until_decided and len(roots) == 1:
         most = 1  # one choice: nothing to decide, one search for its figures
-    planned = per * most if until_decided else max(1, samples)
+    # The anytime rule's searches are whole: --samples N plans N rounded down to them.
+    whole = until_decided or (rule == "anytime" and searches > 1)
+    planned = per * most if whole else max(1, samples)
     seeds = random.Random(seed)
     found_all: list[SearchResult] = []
+    pooled = _Pooled()
     stopped_by = "cap" if until_decided else "samples"
     interrupted = False
     while len(found_all) < most:
@@ -558,18 +577,23 @@ def _advise_mcts(
             weights=weights,
         )
         found_all.append(found)
+        pooled.add(found)
         if found.interrupted:
             interrupted = True
             stopped_by = "interrupted"
             break
         k = len(found_all)
-        if until_decided and k >= searches and k % 2 == 0 and k < most:
-            _, comparisons = _mcts_ranking(found_all)
-            if settled(comparisons):
-                stopped_by = "margin" if judge(comparisons).kind == "close" else "verdict"
+        if until_decided and k >= first and (k - first) % step == 0 and k < most:
+            now = decide(pooled.ranking()[1], rule=rule, intervals=False)
+            if now.settled:
+                stopped_by = "margin" if now.within_margin else "verdict"
                 break
-    ranked, comparisons = _mcts_ranking(found_all)
-    verdict = judge(comparisons) if len(found_all) > 1 or len(ranked) == 1 else None
+    ranked, rows = pooled.ranking()
+    # One search (the hint bot's) gives no pairs to test: its verdict is "close" whatever the
+    # rule, and its intervals the whole range.
+    decision = decide(rows, rule=rule if len(found_all) > 1 else "ttest")
+    comparisons = decision.comparisons
+    verdict = decision.verdict if len(found_all) > 1 or len(ranked) == 1 else None
     static = {e.move: score_move(mine, e.move) for e in ranked}
     estimates = [
         replace(e, static_score=static[e.move].score, diff=c.diff, diff_ci95=c.ci95)
@@ -608,54 +632,97 @@ def _advise_mcts(
     )
 
 
-def _mcts_ranking(found_all: list[SearchResult]) -> tuple[list[MoveEstimate], list[Comparison]]:
-    """The moves of independent IS-MCTS searches pooled (visits added, means weighted by visits),
-    most visited first, and each move's paired comparison with the first over the searches."""
-    visits: dict[Move, int] = {}
-    wins: dict[Move, float] = {}
-    draws: dict[Move, float] = {}
-    per_search: dict[Move, list[float | None]] = {}
-    for k, found in enumerate(found_all):
+def _search_plan(
+    engine: Engine, samples: int, searches: int, until_decided: bool, rule: str
+) -> tuple[int, int, int, int]:
+    """How ``v3`` spends ``samples`` iterations: the size of each search, the searches before
+    the first look at the verdict, the searches between two looks, and the most searches.
+
+    The anytime rule (:func:`decide`) compares moves over searches of :data:`MCTS_SEARCH`
+    iterations (fewer iterations: ``searches`` equal searches; ``samples`` rounded down to whole
+    searches), looked at every :data:`BATCH` searches; the ``ttest`` rule, as before, over ``searches`` searches of the engine's
+    ``samples`` and then pairs more of that size.  One search (the ``hint`` bot): all of
+    ``samples``.
+    """
+    if searches == 1 and not until_decided:
+        return max(1, samples), 1, 1, 1
+    if rule == "ttest":
+        per = max(1, (engine.samples if until_decided else samples) // searches)
+        most = max(searches, samples // per) if until_decided else searches
+        return per, searches + searches % 2, 2, most  # looks after an even number of searches
+    if until_decided:
+        return MCTS_SEARCH, BATCH, BATCH, max(BATCH, samples // MCTS_SEARCH)
+    per = MCTS_SEARCH if samples >= searches * MCTS_SEARCH else max(1, samples // searches)
+    count = max(searches, samples // per)
+    return per, count, 1, count
+
+
+class _Pooled:
+    """Independent IS-MCTS searches pooled as they finish: per root move, its visits, win and
+    draw results added, and its mean result in each search (NaN where a search never tried it)."""
+
+    def __init__(self) -> None:
+        self.searches = 0
+        self.index: dict[Move, int] = {}
+        self.moves: list[Move] = []
+        self.visits: list[int] = []
+        self.wins: list[float] = []
+        self.draws: list[float] = []
+        self.values: list[list[float]] = []
+
+    def add(self, found: SearchResult) -> None:
+        """Pool one more search."""
+        k = self.searches
+        self.searches += 1
+        for row in self.values:
+            row.append(math.nan)
         for st in found.moves:
-            visits[st.move] = visits.get(st.move, 0) + st.visits
-            wins[st.move] = wins.get(st.move, 0.0) + st.win * st.visits
-            draws[st.move] = draws.get(st.move, 0.0) + st.draw * st.visits
-            values = per_search.setdefault(st.move, [None] * len(found_all))
-            values[k] = 2.0 * st.win + st.draw - 1.0 if st.visits else None
-    estimates: list[MoveEstimate] = []
-    for move, n in visits.items():
-        # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
-        win = wins[move] / n if n else 0.0
-        draw = draws[move] / n if n else 0.0
-        loss = max(0.0, 1.0 - win - draw) if n else 0.0
-        sure = goes_out(move)  # R15
-        ci = (1.0, 1.0) if sure else wilson(win * n, n) if n else (0.0, 1.0)
-        estimates.append(
-            MoveEstimate(move, win, draw, loss, ci, win - loss, n, 0.0, (), sure=sure)
-        )
-    if len(found_all) > 1:
-        # Independent searches: the best mean result among the moves the searches settled on
-        # (a tenth of the most visits or more) first, so that "vs best" reads down the ranking.
-        floor = 0.1 * max(visits.values())
-        estimates.sort(
-            key=lambda e: (not goes_out(e.move), visits[e.move] < floor, -e.expected, -visits[e.move])
-        )
-    else:
-        estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
-    best = per_search[estimates[0].move]
-    comparisons = []
-    for e in estimates:
-        pairs = [
-            (b, o) for b, o in zip(best, per_search[e.move], strict=True) if b is not None and o is not None
-        ]
-        comparisons.append(compare([b for b, _ in pairs], [o for _, o in pairs]))
-    if len(found_all) > 1:
-        # The rest by their paired difference from the best, so that the column reads down.
-        floor = 0.1 * max(visits.values())
-        order = [0, *sorted(range(1, len(estimates)), key=lambda k: (
-            not goes_out(estimates[k].move), visits[estimates[k].move] < floor,
-            comparisons[k].diff, -visits[estimates[k].move],
-        ))]  # fmt: skip
-        estimates = [estimates[k] for k in order]
-        comparisons = [comparisons[k] for k in order]
-    return estimates, comparisons
+            i = self.index.get(st.move)
+            if i is None:
+                i = self.index[st.move] = len(self.moves)
+                self.moves.append(st.move)
+                self.visits.append(0)
+                self.wins.append(0.0)
+                self.draws.append(0.0)
+                self.values.append([math.nan] * (k + 1))
+            self.visits[i] += st.visits
+            self.wins[i] += st.win * st.visits
+            self.draws[i] += st.draw * st.visits
+            if st.visits:
+                self.values[i][k] = 2.0 * st.win + st.draw - 1.0
+
+    def ranking(self) -> tuple[list[MoveEstimate], list[list[float]]]:
+        """The moves pooled (means weighted by visits), ranked (below), and each one's mean result
+        per search, for the paired comparisons with the first over the searches."""
+        estimates: list[MoveEstimate] = []
+        for move, n, w, d in zip(self.moves, self.visits, self.wins, self.draws, strict=True):
+            # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
+            win = w / n if n else 0.0
+            draw = d / n if n else 0.0
+            loss = max(0.0, 1.0 - win - draw) if n else 0.0
+            sure = goes_out(move)  # R15
+            ci = (1.0, 1.0) if sure else wilson(win * n, n) if n else (0.0, 1.0)
+            estimates.append(
+                MoveEstimate(move, win, draw, loss, ci, win - loss, n, 0.0, (), sure=sure)
+            )
+        visits = dict(zip(self.moves, self.visits, strict=True))
+        if self.searches > 1:
+            # Independent searches: the best mean result among the moves the searches settled on
+            # (a tenth of the most visits or more) first, so that "vs best" reads down the ranking.
+            floor = 0.1 * max(visits.values())
+            estimates.sort(
+                key=lambda e: (not goes_out(e.move), visits[e.move] < floor, -e.expected, -visits[e.move])
+            )
+            # The rest by their mean paired difference from the best (0 with no search in
+            # common), so that the column reads down.
+            table = np.array(self.values)
+            gaps = table[self.index[estimates[0].move]] - table
+            tried = ~np.isnan(gaps)
+            leads = np.where(tried, gaps, 0.0).sum(axis=1) / np.maximum(tried.sum(axis=1), 1)
+            lead = {m: float(leads[i]) for m, i in self.index.items()}
+            estimates = [estimates[0], *sorted(estimates[1:], key=lambda e: (
+                not goes_out(e.move), visits[e.move] < floor, lead[e.move], -visits[e.move],
+            ))]  # fmt: skip
+        else:
+            estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
+        return estimates, [self.values[self.index[e.move]] for e in estimates]

@@ -32,9 +32,11 @@ __all__ = [
     "DEFAULT_TIME_LIMIT",
     "ENGINES",
     "ENGINE_NAMES",
+    "MCTS_SEARCH",
     "MCTS_SEARCHES",
     "METHODS",
     "OPEN_NODE_BUDGET",
+    "TTEST_CAP",
     "Engine",
     "engine_for",
     "searching_engine",
@@ -48,16 +50,28 @@ DEFAULT_NODE_BUDGET = 4_000
 """Positions per double-dummy solve of the ``v1`` engine by default."""
 
 BATCH = 8
-"""Deals sampled between two looks at the verdict when a hint samples until it decides."""
+"""Deals (``v3``: searches) sampled between two looks at the verdict when a hint samples until it
+decides."""
 
-DECIDE_CAP = {"lookahead": 480, "exact": 48, "mcts": 40_000}
+DECIDE_CAP = {"lookahead": 960, "exact": 48, "mcts": 100_000}
 """Most deals (``mcts``: IS-MCTS iterations) a hint that samples until it decides may use, by
-search; the engine's ``samples`` is where the ``mcts`` iterations are first split.  Sized so that
+search, with the anytime verdict rule (:func:`analyzer.analysis.verdict.decide`).  Sized so that
 at least 90% of mid-game positions with a choice are decided before the cap (``bench/hint.py``,
-BENCHMARKS.md), which the native core answers in well under a second."""
+BENCHMARKS.md), which the native core answers in about a second at most."""
+
+TTEST_CAP = {"lookahead": 480, "exact": 48, "mcts": 40_000}
+"""The caps of the rule before (``rule="ttest"``), kept with it so that its answers stay as they
+were."""
+
+MCTS_SEARCH = 100
+"""IS-MCTS iterations of each independent search a ``v3`` hint compares moves over (the anytime
+rule): every search of one hint has this size, so that the searches estimate the same thing and
+their results can be pooled; small, because the bound on a difference over searches needs many
+of them (docs/hint.md)."""
 
 MCTS_SEARCHES = 4
-"""Independent IS-MCTS searches a deciding ``v3`` hint starts with (more are added in pairs)."""
+"""Fewest independent IS-MCTS searches a ``v3`` hint with a verdict runs (a deciding hint with
+the anytime rule runs them :data:`BATCH` at a time)."""
 
 OPEN_NODE_BUDGET = 100_000
 """Positions of ``v2``'s lookahead on the one deal of ``open_hands`` with the stock order given

@@ -33,7 +33,8 @@ class MoveEstimate:
         The best move's expected result minus this one's, over the same sampled deals (or
         independent searches); 0 for the best (:mod:`analyzer.analysis.verdict`).
     diff_ci95 : tuple of float
-        95% interval of ``diff`` (paired Student-t).
+        Interval of ``diff`` by the verdict's rule: the anytime confidence sequence (or, with
+        ``rule="ttest"``, the paired Student-t 95% interval; :mod:`analyzer.analysis.verdict`).
     sure : bool
         The result is certain by the rules (the move goes out, R15), not estimated.
     """
@@ -92,8 +93,9 @@ class Advice:
     clock_cut : bool
         ``v2``: a search within a deal was stopped by the time limit, not by its budget.
     verdict : str
-        ``"clear"`` (the best move's lead over every other is above zero at 95%), ``"close"``
-        or ``"only"`` (one choice); :mod:`analyzer.analysis.verdict`.
+        ``"clear"`` (the best move's lead over every other is above zero, and at least 0.1),
+        ``"narrow"`` (above zero but under 0.1: best, by a small margin), ``"close"`` or
+        ``"only"`` (one choice); :mod:`analyzer.analysis.verdict`.
     close_to_best : tuple of Move
         With ``"close"``: the moves not separated from the best.
     stopped_by : str
