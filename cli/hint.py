@@ -24,9 +24,9 @@ from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
-from analyzer.search.equilibrium import DEFAULT_MAX_NODES
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES, Equilibrium
 from analyzer.search.evaluation import evaluator_for
-from analyzer.service.endgames import equilibrium_data
+from analyzer.service.endgames import auto_hint, solved_hint_data
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
@@ -248,6 +248,8 @@ def hint(
         note("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
     if exact and _exact_hint(state, name, bool(read), top, as_json):
         return
+    if not exact and options.by_default(state) and _small_endgame(state, name, bool(read), top, as_json):
+        return
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
         task = bar.add_task("deals", total=samples)
@@ -364,17 +366,32 @@ def _exact_hint(state: GameState, name: str, read: bool, top: int | None, as_jso
     if isinstance(found, str):
         note(f"--exact: {found}; the sampled hint instead")
         return False
-    lab = state.rules.labels
-    moves = played(found)
-    best = moves[0]
-    if not as_json:
-        what = f"the equilibrium mixes {len(moves)} moves" if len(moves) > 1 else "solved"
-        out.print(f"[bold]{_escape(f'{best.text(lab)}: {what} (the endgame solved exactly, value {found.value:+.3f}).')}[/bold]")
-        print_equilibrium(mine, found, name=name, read=read, as_json=False, top=top)
-        return True
-    data = equilibrium_data(mine, found, read=read)
-    emit({**data, "verdict": "solved"})
+    _print_solved(mine, found, name, read, top, as_json)
     return True
+
+
+def _small_endgame(state: GameState, name: str, read: bool, top: int | None, as_json: bool) -> bool:
+    """The default hint on a small two-player endgame: its equilibrium, the exact answer in a few
+    hundredths of a second (``--samples``, ``--engine`` or ``--budget`` ask for the sampled hint);
+    False where the endgame is larger (:func:`analyzer.service.endgames.auto_hint`)."""
+    found = auto_hint(state, read)
+    if found is None:
+        return False
+    _print_solved(view(state, state.to_act), found, name, read, top, as_json)
+    return True
+
+
+def _print_solved(mine: GameState, found: Equilibrium, name: str, read: bool, top: int | None, as_json: bool) -> None:
+    """Print a hint answered by the endgame's equilibrium (``--exact``, or by default on a small
+    endgame): the verdict, then the equilibrium; JSON as the engine's ``hint`` answers it."""
+    if as_json:
+        emit(solved_hint_data(mine, found, read=read))
+        return
+    lab = mine.rules.labels
+    moves = played(found)
+    what = f"the equilibrium mixes {len(moves)} moves" if len(moves) > 1 else "solved"
+    out.print(f"[bold]{_escape(f'{moves[0].text(lab)}: {what} (the endgame solved exactly, value {found.value:+.3f}).')}[/bold]")
+    print_equilibrium(mine, found, name=name, read=read, as_json=False, top=top)
 
 
 def _extra_notes(ctx: typer.Context, options: HintOptions, state: GameState) -> None:

@@ -1,18 +1,23 @@
 """``hint --exact``: the endgame's equilibrium where it is small enough (verdict "solved"), else the
-sampled hint with a note (docs/hint.md, docs/solve.md)."""
+sampled hint with a note; the default hint solves the smallest endgames by itself (docs/hint.md,
+docs/solve.md)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from cli_run import run
 from conftest import EXAMPLES
 
 from analyzer.bots.deals import deal_position
 from analyzer.core.dealing import view
+from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.plain import dump_position
-from analyzer.search.equilibrium import solve_endgame
+from analyzer.core.state import GameState
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES, EndgameTooLarge, build_endgame, solve_endgame
+from analyzer.service.endgames import AUTO_MAX_NODES
 
 
 def test_hint_exact_answers_the_equilibrium_where_it_is_small(tmp_path: Path) -> None:
@@ -77,3 +82,70 @@ def test_a_streamed_exact_hint_has_no_early_answer() -> None:
 
     assert _early_hint(json.dumps({"id": 1, "cmd": "hint", "position": "x", "exact": True})) is None
     assert _early_hint(json.dumps({"id": 1, "cmd": "hint", "position": "x"})) is not None
+
+
+def _endgame_of_size(low: int, high: int) -> GameState:
+    """A two-player view whose endgame has more than ``low`` and at most ``high`` positions, with
+    a choice to make, from seeded classic deals."""
+    for seed in range(40):
+        for after in range(20, 60):
+            try:
+                state, _ = deal_position("classic", seed=seed, after=after)
+            except ConquianError:
+                break
+            if state.is_terminal() or state.to_act is None or len(state.legal_moves()) < 2:
+                continue
+            mine = view(state, state.to_act)
+            try:
+                tree = build_endgame(mine, max_nodes=high)
+            except (EndgameTooLarge, PositionError):
+                continue
+            if len(tree.kind) > low:
+                return mine
+    raise AssertionError(f"no endgame of {low} to {high} positions in the seeded deals")
+
+
+@pytest.mark.usefixtures("both_cores")
+def test_the_default_hint_solves_a_small_endgame(tmp_path: Path) -> None:
+    """A two-player endgame of at most AUTO_MAX_NODES positions: the hint's default answers with
+    its equilibrium (verdict "solved", the --exact answer plus the sampled hint's keys)."""
+    mine = _endgame_of_size(200, AUTO_MAX_NODES)
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(dump_position(mine)))
+    code, out, err = run("hint", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    code, out, err = run("hint", str(path), "--exact", "--json")
+    exact = json.loads(out)
+    for key in ("strategy", "value", "move_values", "best", "verdict", "moves"):
+        assert data[key] == exact[key], key
+    assert data["verdict"] == "solved" and data["evaluation"] == "equilibrium" and data["exact"] is True
+    eq = solve_endgame(mine)
+    lab = mine.rules.labels
+    assert [m["move"] for m in data["moves"]][0] == data["best"]
+    assert {m["move"] for m in data["moves"]} == {m.text(lab) for m in mine.legal_moves()}
+    top = max(eq.move_values.values())
+    for row in data["moves"]:
+        assert row["score"] == data["move_values"][row["move"]]
+        assert row["diff"] == pytest.approx(top - row["score"], abs=2e-6)
+    # Asked for samples, the sampled hint answers.
+    code, out, err = run("hint", str(path), "--samples", "16", "--json")
+    assert code == 0 and json.loads(out)["evaluation"] == "sampled"
+    # The engine's hint answers as the command.
+    from cli.engine import answer
+
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": dump_position(mine)}))
+    assert reply["ok"] and reply["result"]["strategy"] == data["strategy"]
+    assert reply["result"]["verdict"] == "solved"
+
+
+def test_a_larger_endgame_is_sampled_by_default_and_solved_with_exact(tmp_path: Path) -> None:
+    mine = _endgame_of_size(AUTO_MAX_NODES, DEFAULT_MAX_NODES)
+    path = tmp_path / "larger.json"
+    path.write_text(json.dumps(dump_position(mine)))
+    code, out, err = run("hint", str(path), "--samples", "8", "--json")
+    assert code == 0 and json.loads(out)["verdict"] != "solved"
+    code, out, err = run("hint", str(path), "--json")
+    assert code == 0 and json.loads(out)["evaluation"] == "sampled"
+    code, out, err = run("hint", str(path), "--exact", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "solved"

@@ -4,6 +4,11 @@ CFR+ converges to our value (bench/openspiel_endgames.py runs more endgames)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 pyspiel = pytest.importorskip(
@@ -45,27 +50,12 @@ def _endgames(variant: str, count: int, most: int) -> list[GameState]:
     return found
 
 
-def _strategies(tree: equilibrium.EndgameTree, labels: object) -> tuple[dict[str, list[float]], float]:
-    pay = equilibrium._payoffs(tree)
-    plan0, value = equilibrium._realization_lp(tree, pay, 0)
-    plan1, _ = equilibrium._realization_lp(tree, pay, 1)
-    policy = {**equilibrium._behaviour(tree, plan0, 0), **equilibrium._behaviour(tree, plan1, 1)}
-    keys = {
-        endgame_game.information_key(p, dealt, history, labels): list(policy[k])
-        for k, (p, dealt, history) in enumerate(tree.infosets)
-    }
-    return keys, value
-
-
 @pytest.mark.parametrize("variant", ["classic", "hoyle1897", "cooncan1913", "megajogos", "mexican"])
 def test_openspiel_agrees_with_the_equilibrium(variant: str) -> None:
     views = _endgames(variant, 2, 1_500)
     assert views, f"no small endgame among the seeded {variant} deals"
     for mine in views:
-        tree = equilibrium.build_endgame(mine, max_nodes=1_500)
-        strategies, value = _strategies(tree, mine.rules.labels)
-        game = endgame_game.load(mine)
-        ours = endgame_game.tabular_policy(game, strategies)
+        game, ours, value = endgame_game.equilibrium_policy(mine, 1_500)
         # OpenSpiel's own evaluation of our strategy: the value, and no best response gains.
         theirs = expected_game_score.policy_value(game.new_initial_state(), [ours, ours])
         assert theirs[0] == pytest.approx(value, abs=1e-6)
@@ -87,3 +77,19 @@ def test_the_endgame_game_refuses_what_is_not_an_endgame() -> None:
         pyspiel.load_game("python_conquian_endgame")
     with pytest.raises(ConquianError, match="two-player position after the exchange"):
         endgame_game.load("megajogos spanish 2 0 8/8/8 - - 16")
+
+
+def test_the_bench_checks_each_endgame_and_counts_the_agreements(tmp_path: Path) -> None:
+    """bench/openspiel_endgames.py: one row per endgame, every count in the summary, exit 0 when
+    all agree; its rows' values are OpenSpiel's own evaluation of ours."""
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, str(root / "bench" / "openspiel_endgames.py"), "--endgames", "2",
+         "--variants", "classic", "--iterations", "50", "--json", str(tmp_path / "rows.json")],
+        capture_output=True, text=True, cwd=root,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    rows = json.loads((tmp_path / "rows.json").read_text())["rows"]
+    assert len(rows) == 2 and all(r["agree"] and 30 <= r["nodes"] <= 1_500 for r in rows)
+    assert all(abs(r["policy_value"] - r["value"]) <= 1e-6 for r in rows)
+    assert out.stdout.splitlines()[-1].startswith("all           2 of 2 endgames agree")

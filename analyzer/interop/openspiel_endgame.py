@@ -36,7 +36,7 @@ try:
 except ImportError as _exc:
     raise missing_extra("openspiel", "the OpenSpiel endgame game", _exc) from None
 
-__all__ = ["GAME_NAME", "EndgameGame", "EndgameState", "information_key", "load", "tabular_policy"]
+__all__ = ["GAME_NAME", "EndgameGame", "EndgameState", "equilibrium_policy", "information_key", "load", "tabular_policy"]
 
 GAME_NAME = "python_conquian_endgame"
 """The name the game is registered under."""
@@ -264,6 +264,34 @@ def tabular_policy(game: EndgameGame, strategies: dict[str, list[float]]) -> Any
         row[:] = 0.0
         row[: len(probs)] = probs
     return table
+
+
+def equilibrium_policy(view: GameState, max_nodes: int) -> tuple[EndgameGame, Any, float]:
+    """The endgame game of ``view``, our equilibrium of it as an OpenSpiel ``TabularPolicy`` (both
+    players' strategies from the sequence-form LP of :mod:`analyzer.search.equilibrium`) and its
+    value for player 0, for OpenSpiel's ``policy_value`` and ``exploitability`` to check.
+
+    Raises
+    ------
+    EndgameTooLarge
+        If the endgame has more than ``max_nodes`` positions.
+    ConquianError
+        As :class:`EndgameGame`.
+    """
+    from analyzer.search import equilibrium
+
+    tree = equilibrium.build_endgame(view, max_nodes=max_nodes)
+    pay = equilibrium._payoffs(tree)
+    plan0, value = equilibrium._realization_lp(tree, pay, 0)
+    plan1, _ = equilibrium._realization_lp(tree, pay, 1)
+    policy = {**equilibrium._behaviour(tree, plan0, 0), **equilibrium._behaviour(tree, plan1, 1)}
+    labels = view.rules.labels
+    strategies = {
+        information_key(p, dealt, history, labels): list(policy[k])
+        for k, (p, dealt, history) in enumerate(tree.infosets)
+    }
+    game = load(view)
+    return game, tabular_policy(game, strategies), value
 
 
 def load(position: GameState | str) -> EndgameGame:

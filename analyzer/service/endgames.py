@@ -11,10 +11,18 @@ from analyzer.core.errors import PositionError
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES, EndgameTooLarge, Equilibrium
 
-__all__ = ["equilibrium_data", "exact_hint_data", "solve_view_data"]
+__all__ = ["AUTO_MAX_NODES", "auto_hint", "equilibrium_data", "exact_hint_data", "solve_view_data", "solved_hint_data"]
 
 DIGITS = 6
 """Decimals of the probabilities and values in the answer."""
+
+AUTO_MAX_NODES = 20_000
+"""Positions of the largest endgame the default hint solves by itself, without ``exact``: a few
+hundredths of a second on the native core, about a second on the Python one."""
+
+PLAYED = 1e-3
+"""The least probability of a move the verdict counts as played: an equilibrium found to a
+tolerance (CFR+) leaves traces of the others, within its exploitability."""
 
 
 def equilibrium_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[str, Any]:
@@ -65,14 +73,70 @@ def solve_view_data(state: GameState, max_nodes: int, read: bool) -> dict[str, A
     return equilibrium_data(state, found, read=read)
 
 
+def solved_hint_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[str, Any]:
+    """A hint answered by the endgame's equilibrium: :func:`equilibrium_data` with the keys of the
+    sampled hint a reader may look for: ``to_act``, ``evaluation`` (``"equilibrium"``), ``exact``
+    (true), ``verdict`` (``"solved"``), ``verdict_text``, ``close_to_best`` (the other moves the
+    equilibrium plays), ``stopped_by`` (``"solved"``) and ``moves``: per move, best first,
+    ``move``, ``probability`` (in the equilibrium), ``score`` (its value, -1..1, R20), ``diff``
+    (the best move's value minus its own, so 0 for the best) and ``reasons``."""
+    data = equilibrium_data(state, eq, read=read)
+    lab = state.rules.labels
+    order = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    mixed = [m for m in order if eq.strategy[m] >= PLAYED]
+    top = eq.move_values[order[0]]
+    if len(mixed) > 1:
+        shares = ", ".join(f"{m.text(lab)} {eq.strategy[m]:.0%}" for m in mixed)
+        text = f"Solved: the equilibrium mixes {shares} (the endgame solved exactly, value {eq.value:+.3f})."
+    else:
+        text = f"{order[0].text(lab)} is best: the endgame solved exactly (value {eq.value:+.3f})."
+    moves = [
+        {
+            "move": m.text(lab),
+            "probability": round(eq.strategy[m], DIGITS),
+            "score": round(eq.move_values[m], DIGITS),
+            "diff": round(top - eq.move_values[m], DIGITS),
+            "reasons": [
+                f"played with probability {eq.strategy[m]:.3f} in the equilibrium",
+                f"worth {eq.move_values[m]:+.3f} if both then play the equilibrium",
+            ],
+        }
+        for m in order
+    ]
+    return {
+        **data,
+        "to_act": eq.player,
+        "evaluation": "equilibrium",
+        "exact": True,
+        "verdict": "solved",
+        "verdict_text": text,
+        "close_to_best": [m.text(lab) for m in mixed[1:]],
+        "stopped_by": "solved",
+        "moves": moves,
+    }
+
+
 def exact_hint_data(state: GameState, read: bool) -> tuple[dict[str, Any] | None, str | None]:
-    """The engine's ``hint`` with ``exact``: :func:`equilibrium_data` of the endgame from the player
-    to act's view with ``verdict`` ``"solved"``, or ``None`` and the note saying why not (the
-    sampled hint answers instead), as ``hint --exact``."""
+    """The engine's ``hint`` with ``exact``: :func:`solved_hint_data` of the endgame from the player
+    to act's view, or ``None`` and the note saying why not (the sampled hint answers instead), as
+    ``hint --exact``."""
     if state.rules.players != 2:
         return None, f"'exact' solves two-player endgames; this deal has {state.rules.players} players: the sampled hint instead"
     try:
         found = solve_view(view(state, state.to_act), max_nodes=DEFAULT_MAX_NODES, read=read)
     except EndgameTooLarge as exc:
         return None, f"'exact': {exc}, too many to solve exactly: the sampled hint instead"
-    return {**equilibrium_data(state, found, read=read), "verdict": "solved"}, None
+    return solved_hint_data(state, found, read=read), None
+
+
+def auto_hint(state: GameState, read: bool) -> Equilibrium | None:
+    """The equilibrium the default hint answers with: that of the endgame from the player to act's
+    view when the deal has two players and the endgame at most :data:`AUTO_MAX_NODES` positions;
+    else None (the sampled hint answers). The deal count is checked before any tree is built, so a
+    mid-game position costs next to nothing."""
+    if state.rules.players != 2:
+        return None
+    try:
+        return solve_view(view(state, state.to_act), max_nodes=AUTO_MAX_NODES, read=read)
+    except (EndgameTooLarge, PositionError):
+        return None

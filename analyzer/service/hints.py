@@ -179,6 +179,14 @@ class HintOptions:
             no_cards=no_cards,
         )
 
+    def by_default(self, state: GameState) -> bool:
+        """True when the hint's defaults apply on ``state``: two players, and no ``static``,
+        ``open``, ``samples``, ``budget``, ``engine``, ``line`` or ``cards`` given. A small endgame is then answered by its equilibrium
+        (:func:`analyzer.service.endgames.auto_hint`)."""
+        plain = not (self.static or self.open_hands or self.line or self.cards)
+        unset = self.samples is None and self.budget is None and self.engine == DEFAULT_ENGINE
+        return plain and unset and state.rules.players == 2
+
     def searching(self, state: GameState) -> Engine:
         """The engine that answers on ``state`` (:func:`searching_engine`)."""
         return searching_engine(self.engine, state, open_hands=self.open_hands)

@@ -146,6 +146,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     if get_bool(request, "exact") and not options.static:
         solved, note = endgames.exact_hint_data(state, get_bool(request, "read"))
         notes += [note] if note else []
+    elif options.by_default(state) and (found_eq := endgames.auto_hint(state, bool(options.read))) is not None:
+        solved = endgames.solved_hint_data(state, found_eq, read=bool(options.read))
     if solved is not None:
         data = solved
     elif options.static:
