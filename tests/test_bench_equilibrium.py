@@ -45,3 +45,22 @@ def test_bad_arguments_are_refused() -> None:
     assert out.returncode == 2 and "unknown preset 'clasic'" in out.stderr and "Traceback" not in out.stderr
     out = _bench("--games", "0")
     assert out.returncode == 2 and "at least 1" in out.stderr
+
+
+def test_the_symmetry_bench_counts_the_suit_permutations_that_fix_the_public_state() -> None:
+    """At the first offer of a deal only the centre card is public: the 6 permutations that keep
+    its suit fix it; later, with layouts, only the identity (bench/endgame_symmetry.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import itertools
+
+    from endgame_symmetry import fixes
+    from equilibrium import turns, two_players
+
+    from analyzer.bots.simulate import game_seed
+
+    views = turns(two_players("classic"), game_seed(0, 1))
+    first, late = views[-1], views[0]
+    perms = list(itertools.permutations(range(4)))
+    assert not any(first.layouts) and not first.dead
+    assert sum(fixes(first, p) for p in perms) == 6
+    assert fixes(late, (0, 1, 2, 3)) and sum(fixes(late, p) for p in perms) == 1
