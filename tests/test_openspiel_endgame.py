@@ -93,3 +93,19 @@ def test_the_bench_checks_each_endgame_and_counts_the_agreements(tmp_path: Path)
     assert len(rows) == 2 and all(r["agree"] and 30 <= r["nodes"] <= 1_500 for r in rows)
     assert all(abs(r["policy_value"] - r["value"]) <= 1e-6 for r in rows)
     assert out.stdout.splitlines()[-1].startswith("all           2 of 2 endgames agree")
+
+
+def test_an_endgame_with_every_hand_known_starts_with_the_play() -> None:
+    """Both hands empty (every card melded, R15 not yet reached): nothing to deal, the first
+    state is the turn of the next stock card, and OpenSpiel agrees with our value."""
+    from analyzer.formats.notation import parse_notation
+
+    mine = parse_notation(
+        "classic french 1 1 0[AH,2H,3H,4H][AD,2D,3D,4D,5D,6D]/-[AS,2S,3S][7S,7H,7D][6C,7C,JC,QC] "
+        "4S:turned:1:- QH,KS,6S,KH,JH,JD,KD,QS,6H,5S,5C,3C,QD,4C,2C 4 paid:QS,5S,3C,2C/QH,6H,4C"
+    )
+    game, ours, value = endgame_game.equilibrium_policy(mine, 1_000)
+    start = game.new_initial_state()
+    assert not start.is_chance_node() and start.current_player() == mine.to_act
+    assert expected_game_score.policy_value(start, [ours, ours])[0] == pytest.approx(value, abs=1e-9)
+    assert exploitability.exploitability(game, ours) < 1e-6

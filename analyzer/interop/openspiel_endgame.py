@@ -144,6 +144,8 @@ class EndgameState(pyspiel.State):  # type: ignore[misc]
         self.state: GameState | None = None
         self.history: tuple[Move, ...] = ()
         self.moves: list[Move] = []
+        if self._dealing() is None:
+            self._start_play()  # every hand known (both empty, or given in the exchange)
 
     # ------------------------------------------------------------ the deal
     def _dealing(self) -> int | None:
