@@ -14,8 +14,9 @@ program (Koller, Megiddo and von Stengel, "Efficient computation of equilibria f
 two-person games", 1996) on OR-Tools' GLOP: one LP per player, each giving his realization plan
 and the game value.  The answer for the player to act is his equilibrium strategy at his own
 hand, the value of his hand, each move's value if he deviates to it (both playing the
-equilibrium afterwards), and the exploitability of the solution, from best responses computed
-by the same sequence form.
+equilibrium afterwards), and the exploitability of the solution, from exact best responses
+(:func:`analyzer.search.cfr.exploitability`: each information set, descendants first, plays its
+best move against the other's strategy).
 
 Two methods solve the tree (``method=``):
 
@@ -48,7 +49,7 @@ from analyzer.core.cards import FULL_DECK, iter_mask
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
-from analyzer.search.cfr import solve_cfr
+from analyzer.search.cfr import exploitability, solve_cfr
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -476,45 +477,6 @@ def _values(tree: EndgameTree, policy: Mapping[int, Sequence[float]]) -> list[fl
     return value
 
 
-def _best_response(tree: EndgameTree, policy: Mapping[int, Sequence[float]], player: int) -> float:
-    """The value for player 0 when ``player`` best-responds to the other's ``policy``: the
-    sequence-form LP of ``player`` against the other's fixed realization plan."""
-    other = 1 - player
-    plan = [0.0] * tree.sequences[other]
-    plan[0] = 1.0
-    # The other's realization plan from his behaviour: parents come before children.
-    for k, key in enumerate(tree.infosets):
-        if key[0] != other:
-            continue
-        base = tree.seq_base[k]
-        for a, p in enumerate(policy[k]):
-            plan[base + a] = plan[tree.parent_seq[k]] * p
-    from ortools.linear_solver import pywraplp
-
-    pay = _payoffs(tree)
-    solver = pywraplp.Solver.CreateSolver("GLOP")
-    y = [solver.NumVar(0.0, solver.infinity(), "") for _ in range(tree.sequences[player])]
-    solver.Add(y[0] == 1.0)
-    for k, key in enumerate(tree.infosets):
-        if key[0] == player:
-            base, count = tree.seq_base[k], len(tree.actions[k])
-            solver.Add(sum(y[base + a] for a in range(count)) == y[tree.parent_seq[k]])
-    objective = solver.Objective()
-    coefs = [0.0] * tree.sequences[player]
-    for (s0, s1), amount in pay.items():
-        mine, theirs = (s0, s1) if player == 0 else (s1, s0)
-        coefs[mine] += amount * plan[theirs]
-    for var, coef in zip(y, coefs, strict=True):
-        objective.SetCoefficient(var, coef)
-    if player == 0:
-        objective.SetMaximization()
-    else:
-        objective.SetMinimization()
-    if solver.Solve() != pywraplp.Solver.OPTIMAL:
-        raise ConquianError("the best response's linear program did not solve")
-    return float(objective.Value())
-
-
 def solve_endgame(
     view: GameState,
     *,
@@ -592,9 +554,10 @@ def solve_endgame(
     plan1, _ = _realization_lp(tree, pay, 1)
     policy = {**_behaviour(tree, plan0, 0), **_behaviour(tree, plan1, 1)}
     values = _values(tree, policy)
-    best0 = _best_response(tree, policy, 0)
-    best1 = _best_response(tree, policy, 1)
-    answer = _answer(tree, view, policy, values, max(0.0, (best0 - best1) / 2.0), value0)
+    # The exploitability by exact best responses (descendant information sets first), as CFR+
+    # checks its own: no second linear program, which GLOP may fail to finish.
+    gap = exploitability(tree, [policy[k] for k in range(len(tree.infosets))])
+    answer = _answer(tree, view, policy, values, gap, value0)
     return replace(answer, seconds=time.perf_counter() - begin)
 
 
