@@ -10,6 +10,7 @@ from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
 from analyzer.core.rules import get_rules
 from analyzer.core.state import GameState, Phase
+from analyzer.search import equilibrium
 from analyzer.search.equilibrium import EndgameTooLarge, build_endgame, solve_endgame
 
 pytestmark = pytest.mark.usefixtures("both_cores")
@@ -107,3 +108,17 @@ def test_solve_on_a_view_answers_the_equilibrium_through_the_cli_and_the_engine(
     assert code == 1 and "more than 10 positions" in err and "conquian hint" in err
     reply, _ = answer(json.dumps({"id": 1, "cmd": "solve", "position": dump_position(mine), "read": True}))
     assert reply["ok"] and reply["result"]["prior"] == "read" and reply["result"]["exploitability"] < 1e-6
+
+
+def test_an_lp_that_glop_cannot_finish_is_solved_by_cfr_instead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GLOP's numerical trouble is not the user's: the endgame is solved by CFR+ to the tolerance."""
+    mine = _late_views("classic", 3, 1)[0]
+    exact = equilibrium.solve_endgame(mine, method="lp")
+
+    def fails(*args: object, **kwargs: object) -> object:
+        raise equilibrium.LinearProgramFailed("the endgame's linear program did not solve (status 5)")
+
+    monkeypatch.setattr(equilibrium, "_realization_lp", fails)
+    found = equilibrium.solve_endgame(mine, method="lp")
+    assert found.method == "cfr" and found.exploitability <= equilibrium.DEFAULT_TOLERANCE
+    assert abs(found.game_value - exact.game_value) <= 2 * equilibrium.DEFAULT_TOLERANCE + 1e-9

@@ -88,6 +88,11 @@ class EndgameTooLarge(ConquianError):
     """The endgame's tree has more positions than the budget allows."""
 
 
+class LinearProgramFailed(ConquianError):
+    """GLOP did not solve the sequence-form LP to optimality (numerical trouble); the endgame is
+    then solved by CFR+ instead."""
+
+
 @dataclass(slots=True)
 class EndgameTree:
     """The game tree of an endgame (module docstring), nodes by index, the root at 0.
@@ -438,7 +443,7 @@ def _realization_lp(
     solver.Maximize(q_root)
     status = solver.Solve()
     if status != pywraplp.Solver.OPTIMAL:
-        raise ConquianError(f"the endgame's linear program did not solve (status {status})")
+        raise LinearProgramFailed(f"the endgame's linear program did not solve (status {status})")
     plan = [v.solution_value() for v in x]
     return plan, sign * q_root.solution_value()
 
@@ -541,7 +546,15 @@ def solve_endgame(
         if found is not None:
             return replace(found, seconds=time.perf_counter() - begin)
         method = "lp"  # a tree small enough for the LP
+    method = method or "lp"  # the Python core solves every tree by the LP by default
     tree = build_endgame(view, max_nodes=max_nodes, prior=prior, stop=stop)
+    if method == "lp":
+        try:
+            pay = _payoffs(tree)
+            plan0, value0 = _realization_lp(tree, pay, 0)
+            plan1, _ = _realization_lp(tree, pay, 1)
+        except LinearProgramFailed:
+            method = "cfr"  # GLOP did not finish: CFR+ to the tolerance instead
     if method == "cfr":
         solved = solve_cfr(tree, tolerance=tolerance, max_iterations=max_iterations, time_limit=time_limit, stop=stop)
         policy = dict(enumerate(solved.average))
@@ -549,9 +562,6 @@ def solve_endgame(
         answer = _answer(tree, view, policy, values, solved.exploitability, values[0])
         answer = replace(answer, method="cfr", iterations=solved.iterations, tolerance=tolerance, stopped_by=solved.stopped_by)
         return replace(answer, seconds=time.perf_counter() - begin)
-    pay = _payoffs(tree)
-    plan0, value0 = _realization_lp(tree, pay, 0)
-    plan1, _ = _realization_lp(tree, pay, 1)
     policy = {**_behaviour(tree, plan0, 0), **_behaviour(tree, plan1, 1)}
     values = _values(tree, policy)
     # The exploitability by exact best responses (descendant information sets first), as CFR+
