@@ -1,7 +1,7 @@
 """Equilibrium endgames held to OpenSpiel's solvers, endgame by endgame (the ``openspiel`` extra).
 
-    python3 bench/openspiel_endgames.py [--endgames 10] [--variants classic,mexican] [--max 1500]
-                                        [--iterations 300] [--seed 0] [--json FILE] [--force]
+    python3 bench/openspiel_endgames.py [--endgames 10] [--variants classic,mexican] [--max 400]
+                                        [--iterations 100] [--seed 0] [--json FILE] [--force]
 
 For each two-player preset (bench/equilibrium.py's), ``--endgames`` endgames from seeded deals of
 greedy bots: per deal, the latest first offer of a turned card (R10) whose player has a choice
@@ -91,8 +91,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--endgames", type=whole(1), default=10, help="endgames per preset (default 10)")
     parser.add_argument("--variants", type=variants, default=list(PRESETS), help="comma-separated presets")
-    parser.add_argument("--max", type=whole(30), default=1_500, help="most positions of an endgame")
-    parser.add_argument("--iterations", type=whole(1), default=300, help="OpenSpiel's CFR+ iterations")
+    parser.add_argument("--max", type=whole(30), default=400, help="most positions of an endgame (default 400)")
+    parser.add_argument("--iterations", type=whole(1), default=100, help="OpenSpiel's CFR+ iterations (default 100)")
     parser.add_argument("--seed", type=whole(0), default=0)
     parser.add_argument("--json", type=Path, default=None, help="write every row to this file")
     parser.add_argument("--force", action="store_true", help="replace the --json file")

@@ -13,24 +13,18 @@ from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import EndgameTooLarge, Equilibrium
-from analyzer.service.endgames import equilibrium_data
+from analyzer.service.endgames import PLAYED, equilibrium_data, how_solved, played_moves, signed
 from cli.console import emit, err, out
 from cli.progress import interruptible
 
 __all__ = ["PLAYED", "played", "print_equilibrium", "too_large_text", "try_equilibrium"]
 
-PLAYED = 1e-3
-"""The least probability of a move the text counts as played: an equilibrium found to a tolerance
-(CFR) leaves traces of the others, within its exploitability."""
-
-
 def played(eq: Equilibrium) -> list[Move]:
-    """The moves the equilibrium plays (probability at least :data:`PLAYED`), most likely first."""
-    moves = sorted(eq.strategy, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
-    return [m for m in moves if eq.strategy[m] >= PLAYED]
+    """The moves the equilibrium plays, most likely first (:func:`played_moves`)."""
+    return played_moves(eq)
 
 
-def try_equilibrium(state: GameState, max_nodes: int, read: bool) -> Equilibrium | str:
+def try_equilibrium(state: GameState, max_nodes: int, read: bool, option: str = "--budget") -> Equilibrium | str:
     """The endgame's equilibrium, or why it cannot be had within ``max_nodes`` positions (the
     text of :func:`too_large_text`); Ctrl-C stops the build the same way.
 
@@ -46,21 +40,24 @@ def try_equilibrium(state: GameState, max_nodes: int, read: bool) -> Equilibrium
                 spinner.start()
             return solve_view(state, max_nodes=max_nodes, read=read, stop=stop)
     except EndgameTooLarge as exc:
-        return too_large_text(exc, max_nodes)
+        return too_large_text(exc, max_nodes, option)
     finally:
         if spinner is not None:
             spinner.stop()
 
 
-def too_large_text(exc: ConquianError, max_nodes: int) -> str:
-    """Why an endgame was not solved: too large for the budget, or stopped."""
+def too_large_text(exc: ConquianError, max_nodes: int, option: str = "--budget") -> str:
+    """Why an endgame was not solved: too large for the budget (``option`` raises it), or stopped."""
     if "stopped" in str(exc):
         return "the endgame was not solved: stopped"
-    return f"the endgame has more than {max_nodes:,} positions, too many to solve exactly (--budget)"
+    return f"the endgame has more than {max_nodes:,} positions, too many to solve exactly ({option})"
 
 
-def print_equilibrium(state: GameState, eq: Equilibrium, *, name: str, read: bool, as_json: bool, top: int | None) -> dict[str, Any]:
-    """Print the equilibrium (or, with ``as_json``, its data) and return its data."""
+def print_equilibrium(
+    state: GameState, eq: Equilibrium, *, name: str, read: bool, as_json: bool, top: int | None, more: str = "--top 0 lists all"
+) -> dict[str, Any]:
+    """Print the equilibrium (or, with ``as_json``, its data) and return its data; ``more`` says how
+    to list the moves past ``top``."""
     data = equilibrium_data(state, eq, read=read)
     if as_json:
         emit(data)
@@ -79,7 +76,7 @@ def print_equilibrium(state: GameState, eq: Equilibrium, *, name: str, read: boo
         f"{eq.seconds:.1f} s).",
         markup=False,
     )
-    out.print(f"Value of player {me}'s hand: {eq.value:+.3f} (win +1, draw 0, loss -1).", markup=False)
+    out.print(f"Value of player {me}'s hand: {signed(eq.value)} (win +1, draw 0, loss -1).", markup=False)
     table = Table(show_header=True, box=None, pad_edge=False)
     table.add_column("move")
     table.add_column("probability", justify="right")
@@ -89,10 +86,10 @@ def print_equilibrium(state: GameState, eq: Equilibrium, *, name: str, read: boo
     shown = moves if top is None or top == 0 else moves[:top]
     for move in shown:
         p = eq.strategy[move]
-        table.add_row(move.text(lab), f"{p:.3f}" if p >= PLAYED else "0", f"{eq.move_values[move]:+.3f}")
+        table.add_row(move.text(lab), f"{p:.3f}" if p >= PLAYED else "0", signed(eq.move_values[move]))
     out.print(table)
     if len(shown) < len(moves):
-        out.print(f"... and {counted(len(moves) - len(shown), 'more move')}: --top 0 lists all.", markup=False)
+        out.print(f"... and {counted(len(moves) - len(shown), 'more move')}: {more}.", markup=False)
     mixed = played(eq)
     if len(mixed) > 1:
         out.print(
@@ -100,11 +97,23 @@ def print_equilibrium(state: GameState, eq: Equilibrium, *, name: str, read: boo
             "them in these proportions leaves the other player nothing to exploit.",
             markup=False,
         )
+    traces = [m for m in moves if eq.strategy[m] >= PLAYED and m not in mixed]
+    if traces:
+        out.print(
+            f"{', '.join(m.text(lab) for m in traces)}: worth less than the best, "
+            f"{'it keeps' if len(traces) == 1 else 'they keep'} a trace of probability from CFR+, "
+            f"which stops at a tolerance (the endgame {how_solved(eq)}).",
+            markup=False,
+        )
     out.print(
         "A move's value is what his hand is worth if he plays it and both play the equilibrium "
-        "afterwards; the deal of the hidden hands ignores what earlier play said of them"
-        + ("" if read else " (--read weighs it by the cards each gave up)")
-        + ".",
+        "afterwards; "
+        + (
+            "the hidden hands were dealt by the reading of the cards each player gave up."
+            if read
+            else "the deal of the hidden hands ignores what earlier play said of them (--read weighs it "
+            "by the cards each gave up)."
+        ),
         markup=False,
     )
     return data

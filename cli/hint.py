@@ -26,13 +26,13 @@ from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES, Equilibrium
 from analyzer.search.evaluation import evaluator_for
-from analyzer.service.endgames import auto_hint, solved_hint_data
+from analyzer.service.endgames import auto_hint, solved_hint_data, solved_text
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
 from cli.console import emit, note, out
-from cli.endgame import played, print_equilibrium, try_equilibrium
+from cli.endgame import print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import SAMPLES_DEFAULTS, EngineOpt, JsonOpt, LabelsOpt, given_options
 from cli.progress import interruptible, progress
@@ -223,6 +223,10 @@ def hint(
             "deal --after N can also stop before a turn: try another N)"
             + ("; the card table alone is given at a turn too: --cards --view P" if cards else "")
         )
+    if exact and (static or open_hands):
+        note(f"--exact has no effect with {'--static' if static else '--open'}: "
+             + ("the one-move evaluation" if static else "every hand is used as given (double-dummy)"))
+        exact = False
     if static:
         # Scored from the player's view, as the sampled hint's static_score is (not counting
         # the outs of a hand he cannot see, so that both agree); --open scores the position
@@ -246,9 +250,12 @@ def hint(
         )
     if found.read_open:
         note("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
-    if exact and _exact_hint(state, name, bool(read), top, as_json):
-        return
-    if not exact and options.by_default(state) and _small_endgame(state, name, bool(read), top, as_json):
+    if (exact and _exact_hint(state, name, bool(read), top, as_json)) or (
+        not exact and options.by_default(state) and _small_endgame(state, name, bool(read), top, as_json)
+    ):
+        typed = given_options(ctx, *UNSOLVED)
+        if typed:
+            note(f"{', '.join(typed)} {'has' if len(typed) == 1 else 'have'} no effect: the endgame was solved, nothing sampled")
         return
     bar = progress("sampling deals", as_json, transient=True)
     with bar, interruptible() as stop:
@@ -355,6 +362,10 @@ def hint(
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
 
 
+UNSOLVED = ("samples", "seed", "time_limit", "budget", "engine", "line", "cards", "card_samples")
+"""The options of the sampled hint that a solved endgame does not read."""
+
+
 def _exact_hint(state: GameState, name: str, read: bool, top: int | None, as_json: bool) -> bool:
     """``hint --exact``: the endgame's equilibrium from the player to act's view, printed with the
     verdict "solved"; False (with a note) where it cannot be had, for the sampled hint."""
@@ -362,7 +373,11 @@ def _exact_hint(state: GameState, name: str, read: bool, top: int | None, as_jso
         note(f"--exact solves two-player endgames; this {state.rules.name} deal has {state.rules.players}: the sampled hint instead")
         return False
     mine = view(state, state.to_act)
-    found = try_equilibrium(mine, DEFAULT_MAX_NODES, read)
+    try:
+        found = try_equilibrium(mine, DEFAULT_MAX_NODES, read, option="solve --budget N")
+    except PositionError as exc:
+        note(f"--exact: {exc}; the sampled hint instead")
+        return False
     if isinstance(found, str):
         note(f"--exact: {found}; the sampled hint instead")
         return False
@@ -387,11 +402,8 @@ def _print_solved(mine: GameState, found: Equilibrium, name: str, read: bool, to
     if as_json:
         emit(solved_hint_data(mine, found, read=read))
         return
-    lab = mine.rules.labels
-    moves = played(found)
-    what = f"the equilibrium mixes {len(moves)} moves" if len(moves) > 1 else "solved"
-    out.print(f"[bold]{_escape(f'{moves[0].text(lab)}: {what} (the endgame solved exactly, value {found.value:+.3f}).')}[/bold]")
-    print_equilibrium(mine, found, name=name, read=read, as_json=False, top=top)
+    out.print(f"[bold]{_escape(solved_text(found, mine.rules.labels))}[/bold]")
+    print_equilibrium(mine, found, name=name, read=read, as_json=False, top=top, more="a larger --top lists them")
 
 
 def _extra_notes(ctx: typer.Context, options: HintOptions, state: GameState) -> None:
@@ -479,7 +491,7 @@ def _percent(chance: float) -> str:
 
 def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
     """One line per move: rank, move (in full, wrapped only if it must), win, draw, and the
-    paired difference from the best with the half-width of its 95% interval."""
+    paired difference from the best, ± the larger distance from it to an end of its interval."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("move", overflow="fold")
@@ -496,8 +508,10 @@ def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
         elif exact or m["diff_ci95"][0] == m["diff_ci95"][1]:
             gap = f"{-m['diff']:+.2f}"
         else:
+            # The interval need not be centred on the estimate (a confidence sequence): ± the
+            # larger distance to its ends, so that the range shown holds the whole interval.
             low, high = m["diff_ci95"]
-            gap = f"{-m['diff']:+.2f} ±{(high - low) / 2:.2f}"
+            gap = f"{-m['diff']:+.2f} ±{max(high - m['diff'], m['diff'] - low):.2f}"
         table.add_row(str(k), m["move"], win, f"{100 * m['draw']:.0f}%", gap)
     return table
 

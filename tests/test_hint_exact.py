@@ -15,9 +15,12 @@ from analyzer.bots.deals import deal_position
 from analyzer.core.dealing import view
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.plain import dump_position
-from analyzer.core.state import GameState
-from analyzer.search.equilibrium import DEFAULT_MAX_NODES, EndgameTooLarge, build_endgame, solve_endgame
-from analyzer.service.endgames import AUTO_MAX_NODES
+from analyzer.core.cards import Labels
+from analyzer.core.moves import parse_move
+from analyzer.core.rules import get_rules
+from analyzer.core.state import GameState, Phase
+from analyzer.search.equilibrium import DEFAULT_MAX_NODES, EndgameTooLarge, Equilibrium, build_endgame, solve_endgame
+from analyzer.service.endgames import AUTO_MAX_NODES, equal_moves, played_moves, signed, solved_text
 
 
 def test_hint_exact_answers_the_equilibrium_where_it_is_small(tmp_path: Path) -> None:
@@ -36,7 +39,7 @@ def test_hint_exact_answers_the_equilibrium_where_it_is_small(tmp_path: Path) ->
     best = max(eq.strategy, key=lambda m: (eq.strategy[m], eq.move_values[m]))
     assert data["best"] == best.text(lab)
     code, out, err = run("hint", str(path), "--exact")
-    assert code == 0 and f"{best.text(lab)}: solved" in " ".join(out.split())
+    assert code == 0 and f"{best.text(lab)} is best" in " ".join(out.split())
 
 
 def test_hint_exact_falls_back_to_the_sampled_hint_with_a_note() -> None:
@@ -149,3 +152,53 @@ def test_a_larger_endgame_is_sampled_by_default_and_solved_with_exact(tmp_path: 
     assert code == 0 and json.loads(out)["evaluation"] == "sampled"
     code, out, err = run("hint", str(path), "--exact", "--json")
     assert code == 0 and json.loads(out)["verdict"] == "solved"
+
+
+def _equilibrium(strategy: dict[str, float], values: dict[str, float], method: str = "cfr") -> Equilibrium:
+    moves = {text: parse_move(text) for text in strategy}
+    return Equilibrium(
+        player=0, strategy={moves[t]: p for t, p in strategy.items()}, value=sum(strategy[t] * values[t] for t in strategy),
+        move_values={moves[t]: values[t] for t in strategy}, exploitability=1e-4, game_value=0.0, nodes=9_000,
+        infosets=10, deals=3, seconds=0.0, method=method, iterations=50, tolerance=1e-4, stopped_by=None,
+    )  # fmt: skip
+
+
+def test_a_trace_of_probability_on_a_worse_move_is_not_a_mix() -> None:
+    """CFR+ stops at a tolerance: a move worth much less keeps a trace of probability; it is not
+    played, and the verdict names the best move alone; moves worth the same are named as such."""
+    eq = _equilibrium({"pass": 0.002, "force 1": 0.998}, {"pass": 0.308, "force 1": 1.0})
+    assert [m.text() for m in played_moves(eq)] == ["force 1"]
+    assert solved_text(eq, Labels.FRENCH).startswith("force 1 is best: the endgame solved to an exploitability")
+    tie = _equilibrium({"pass": 1.0, "force 1": 0.0}, {"pass": -0.00004, "force 1": -0.00001}, method="lp")
+    assert [m.text() for m in equal_moves(tie)] == ["pass", "force 1"]
+    assert solved_text(tie, Labels.FRENCH) == "pass is best, and force 1 is worth as much: the endgame solved exactly (value +0.000)."
+    assert signed(-0.00004) == "+0.000"
+
+
+def test_exact_in_the_exchange_notes_it_and_samples(tmp_path: Path) -> None:
+    from cli.engine import answer
+
+    state, _ = deal_position(get_rules("mexican_9_10").with_options({"players": 2}), seed=1, after=1)
+    assert state.phase is Phase.EXCHANGE
+    path = tmp_path / "exchange.json"
+    path.write_text(json.dumps(dump_position(view(state, state.to_act))))
+    code, out, err = run("hint", str(path), "--exact", "--samples", "8", "--json")
+    assert code == 0 and "--exact: the exchange comes first (R9)" in err and "the sampled hint instead" in err
+    assert json.loads(out)["evaluation"] == "sampled"
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": json.loads(path.read_text()), "exact": True, "samples": 8}))
+    assert reply["ok"] and any("exchange comes first" in n for n in reply["result"]["notes"])
+
+
+def test_options_of_the_sampled_hint_are_noted_when_the_endgame_is_solved(tmp_path: Path) -> None:
+    from cli.engine import answer
+
+    mine = _endgame_of_size(200, AUTO_MAX_NODES)
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(dump_position(mine)))
+    code, out, err = run("hint", str(path), "--exact", "--samples", "16", "--seed", "3", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "solved"
+    assert "--samples, --seed have no effect: the endgame was solved" in err
+    code, out, err = run("hint", str(path), "--exact", "--static", "--json")
+    assert code == 0 and "--exact has no effect with --static" in err
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": dump_position(mine), "exact": True, "samples": 16}))
+    assert reply["result"]["notes"] == ["'samples' has no effect: the endgame was solved, nothing sampled"]

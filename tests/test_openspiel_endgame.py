@@ -62,7 +62,7 @@ def test_openspiel_agrees_with_the_equilibrium(variant: str) -> None:
         assert exploitability.exploitability(game, ours) < 1e-6
         # OpenSpiel's CFR+ converges to the same value.
         solver = cfr.CFRPlusSolver(game)
-        for _ in range(300):
+        for _ in range(100):  # the bound below holds at any iteration: its own gap
             solver.evaluate_and_update_policy()
         average = solver.average_policy()
         gap = exploitability.exploitability(game, average)

@@ -208,7 +208,7 @@ def test_an_unknown_rule_is_refused() -> None:
 def test_the_narrow_sentence() -> None:
     text = verdict_sentence("narrow", ["pass", "force 0"], [])
     assert text.startswith("pass is best, by a small margin (ahead of force 0 at 95%")
-    assert "less than 0.1" in text and "clearly" not in text
+    assert "lead is under 0.1" in text and "clearly" not in text
     many = verdict_sentence("narrow", ["pass", "force 0", "take"], [], unit="searches")
     assert "ahead of every other move" in many and "same searches" in many
 
@@ -293,7 +293,7 @@ def test_the_narrow_verdict_in_json_and_text(monkeypatch: pytest.MonkeyPatch) ->
     assert code == 0, err
     data = json.loads(out)
     assert data["verdict"] == "narrow" and data["close_to_best"] == []
-    assert data["verdict_text"].endswith("by less than 0.1 in expected result).")
+    assert data["verdict_text"].endswith("the estimated lead is under 0.1 in expected result).")
     code, out, err = run("hint", position)
     assert code == 0, err
     assert out.splitlines()[0].startswith("take [AS 2S 3S 4S 5S] [5H 5D 5C] [KS KH KD] out is best, by a small margin")

@@ -17,6 +17,7 @@ from test_web_browser_board import CODE, HIDDEN, symbols
 from test_web_browser_view import RECORDS, shown, tab
 from web_support import ARTIFACTS, served
 
+from analyzer.service.endgames import EQUAL
 from analyzer.service.requests import answer
 
 LATE = (
@@ -179,8 +180,8 @@ def test_all_moves_values_on_a_late_view_show_the_equilibrium(browser: Any, base
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_hint_with_exact_says_solved_and_where_too_large_says_why_not(browser: Any, base: str, width: int, height: int) -> None:
     """Hint with Exact on the late view: the verdict says solved, the rows each move's
-    probability and value (no win or draw chances over sampled deals). Unticked, the hint is the
-    sampled one. On a view whose endgame is far too large, Exact gives the sampled hint with the
+    probability and value (no win or draw chances over sampled deals). Unticked, the default hint
+    solves it too: its endgame is small (at most AUTO_MAX_NODES positions). On a view whose endgame is far too large, Exact gives the sampled hint with the
     server's note."""
     server = ask("hint", position=LATE, exact=True)
     assert server["verdict"] == "solved"
@@ -189,17 +190,18 @@ def test_hint_with_exact_says_solved_and_where_too_large_says_why_not(browser: A
         sent = requests_of(page)
         open_board(page, LATE)
         page.wait_for_selector("#analysis-moves [data-move]", timeout=WAIT)
-        page.click('[data-action="hint"]')  # Exact off by default: the sampled hint
-        page.wait_for_selector("#analysis-output[data-state=done] .hint-row .bar-win", state="attached", timeout=WAIT)
-        assert page.locator("#analysis-output .eq-table").count() == 0
+        page.click('[data-action="hint"]')  # Exact off: the default hint solves a small endgame too
+        page.wait_for_selector("#analysis-output[data-state=done] .eq-table", timeout=WAIT)
+        assert page.locator("#analysis-output .bar-win").count() == 0
         page.check("#hint-exact")
         page.click('[data-action="hint"]')
         page.wait_for_selector("#analysis-output[data-state=done] .eq-table", timeout=WAIT)
         hints = [body for body in sent if body.get("cmd") == "hint" and not body.get("static")]
         assert [body.get("exact") for body in hints] == [None, True] and "read" not in hints[-1]
         verdict = page.locator("#analysis-output .hint-verdict")
-        assert verdict.get_attribute("data-verdict") == "solved" and verdict.inner_text().startswith("Solved exactly")
-        for move in (m for m, p in server["strategy"].items() if p >= PLAYED):
+        assert verdict.get_attribute("data-verdict") == "solved" and "the endgame solved" in verdict.inner_text()
+        top = max(server["move_values"].values())
+        for move in (m for m, p in server["strategy"].items() if p >= PLAYED and server["move_values"][m] >= top - EQUAL):
             assert symbols(move) in verdict.inner_text()
         wrong = check_equilibrium(page, "#analysis-output", server, width)
         assert page.locator("#analysis-output .bar-win").count() == 0  # no win chances

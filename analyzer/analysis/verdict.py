@@ -381,8 +381,8 @@ def verdict_sentence(
         whom = moves[1] if len(moves) == 2 else "every other move"
         if verdict == "narrow":
             return (
-                f"{best} is best, by a small margin (ahead of {whom} at 95%, over the same {unit}, "
-                f"by less than {MARGIN:.1f} in expected result)."
+                f"{best} is best, by a small margin (ahead of {whom} at 95%, over the same {unit}; "
+                f"the estimated lead is under {MARGIN:.1f} in expected result)."
             )
         return f"{best} is clearly best (ahead of {whom} at 95%, over the same {unit})."
     close = [m for m in moves if m in close_to_best]

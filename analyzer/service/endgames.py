@@ -8,10 +8,25 @@ from typing import Any
 from analyzer.analysis.endgame import solve_view
 from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
+from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES, EndgameTooLarge, Equilibrium
 
-__all__ = ["AUTO_MAX_NODES", "auto_hint", "equilibrium_data", "exact_hint_data", "solve_view_data", "solved_hint_data"]
+__all__ = [
+    "AUTO_MAX_NODES",
+    "EQUAL",
+    "PLAYED",
+    "auto_hint",
+    "equal_moves",
+    "equilibrium_data",
+    "exact_hint_data",
+    "how_solved",
+    "played_moves",
+    "signed",
+    "solve_view_data",
+    "solved_hint_data",
+    "solved_text",
+]
 
 DIGITS = 6
 """Decimals of the probabilities and values in the answer."""
@@ -24,6 +39,55 @@ PLAYED = 1e-3
 """The least probability of a move the verdict counts as played: an equilibrium found to a
 tolerance (CFR+) leaves traces of the others, within its exploitability."""
 
+EQUAL = 0.01
+"""How far below the best move's value (-1..1) a move still counts as worth as much: at an exact
+equilibrium every move played is worth the hand's value; one found to a tolerance (CFR+) leaves
+small differences, and a trace of probability on moves worth less."""
+
+
+def played_moves(eq: Equilibrium) -> list[Move]:
+    """The moves the equilibrium plays, most likely first: probability at least :data:`PLAYED`
+    and worth as much as the best move (within :data:`EQUAL`)."""
+    top = max(eq.move_values.values())
+    order = sorted(eq.strategy, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    return [m for m in order if eq.strategy[m] >= PLAYED and eq.move_values[m] >= top - EQUAL]
+
+
+def equal_moves(eq: Equilibrium) -> list[Move]:
+    """The moves worth as much as the best (within :data:`EQUAL`), played ones first."""
+    top = max(eq.move_values.values())
+    order = sorted(eq.strategy, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    return [m for m in order if eq.move_values[m] >= top - EQUAL]
+
+
+def how_solved(eq: Equilibrium) -> str:
+    """``"solved exactly"`` (the LP) or ``"solved to an exploitability of 0.0001"`` (CFR+)."""
+    return "solved exactly" if eq.method == "lp" else f"solved to an exploitability of {max(eq.tolerance, eq.exploitability):.4f}"
+
+
+def solved_text(eq: Equilibrium, labels: Any) -> str:
+    """The verdict of a solved hint in a player's words: the move to play, the mix, or the moves
+    worth the same."""
+    mixed, equal = played_moves(eq), equal_moves(eq)
+    value = signed(eq.value)
+    if len(mixed) > 1:
+        shares = ", ".join(f"{m.text(labels)} {eq.strategy[m]:.0%}" for m in mixed)
+        return f"Solved: the equilibrium mixes {shares} (the endgame {how_solved(eq)}, value {value})."
+    best = (mixed or equal)[0].text(labels)
+    others = [m.text(labels) for m in equal if m not in mixed[:1]]
+    same = f", and {' and '.join(others)} {'is' if len(others) == 1 else 'are'} worth as much" if others else ""
+    return f"{best} is best{same}: the endgame {how_solved(eq)} (value {value})."
+
+
+def signed(value: float) -> str:
+    """``+0.250``: a value with its sign, three decimals, never ``-0.000``."""
+    return f"{round(value, 3) + 0.0:+.3f}"
+
+
+def _round(value: float) -> float:
+    """A probability or value to :data:`DIGITS` decimals, never ``-0.0``."""
+    return round(value, DIGITS) + 0.0
+
 
 def equilibrium_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[str, Any]:
     """``solve --json`` on a view (and ``hint --exact --json``): ``method``
@@ -31,19 +95,20 @@ def equilibrium_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[s
     first), ``value`` (of his hand, -1..1, R20), ``move_values`` (move text to value, best first),
     ``exploitability``, ``game_value`` (player 0's, his hand not yet dealt), ``prior``
     (``"uniform"`` or ``"read"``), ``nodes``, ``infosets``, ``deals``, ``seconds`` and
-    ``best``, the move he plays with the highest probability (the best value on a tie)."""
+    ``best``, the move he plays with the highest probability among those worth the best value
+    (within :data:`EQUAL`), the best value on a tie."""
     lab = state.rules.labels
     order = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
     by_value = sorted(eq.move_values, key=lambda m: -eq.move_values[m])
     return {
         "method": "equilibrium",
         "player": eq.player,
-        "best": order[0].text(lab),
-        "strategy": {m.text(lab): round(eq.strategy[m], DIGITS) for m in order if eq.strategy[m] > 0.5e-6},
-        "value": round(eq.value, DIGITS),
-        "move_values": {m.text(lab): round(eq.move_values[m], DIGITS) for m in by_value},
+        "best": (played_moves(eq) or equal_moves(eq))[0].text(lab),
+        "strategy": {m.text(lab): _round(eq.strategy[m]) for m in order if eq.strategy[m] > 0.5e-6},
+        "value": _round(eq.value),
+        "move_values": {m.text(lab): _round(eq.move_values[m]) for m in by_value},
         "exploitability": round(eq.exploitability, 9),
-        "game_value": round(eq.game_value, DIGITS),
+        "game_value": _round(eq.game_value),
         "prior": "read" if read else "uniform",
         "nodes": eq.nodes,
         "infosets": eq.infosets,
@@ -83,34 +148,29 @@ def solved_hint_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[s
     data = equilibrium_data(state, eq, read=read)
     lab = state.rules.labels
     order = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
-    mixed = [m for m in order if eq.strategy[m] >= PLAYED]
-    top = eq.move_values[order[0]]
-    if len(mixed) > 1:
-        shares = ", ".join(f"{m.text(lab)} {eq.strategy[m]:.0%}" for m in mixed)
-        text = f"Solved: the equilibrium mixes {shares} (the endgame solved exactly, value {eq.value:+.3f})."
-    else:
-        text = f"{order[0].text(lab)} is best: the endgame solved exactly (value {eq.value:+.3f})."
+    top = max(eq.move_values.values())
     moves = [
         {
             "move": m.text(lab),
-            "probability": round(eq.strategy[m], DIGITS),
-            "score": round(eq.move_values[m], DIGITS),
-            "diff": round(top - eq.move_values[m], DIGITS),
+            "probability": _round(eq.strategy[m]),
+            "score": _round(eq.move_values[m]),
+            "diff": _round(top - eq.move_values[m]),
             "reasons": [
                 f"played with probability {eq.strategy[m]:.3f} in the equilibrium",
-                f"worth {eq.move_values[m]:+.3f} if both then play the equilibrium",
+                f"worth {signed(eq.move_values[m])} if both then play the equilibrium",
             ],
         }
         for m in order
     ]
+    best = (played_moves(eq) or equal_moves(eq))[0]
     return {
         **data,
         "to_act": eq.player,
         "evaluation": "equilibrium",
         "exact": True,
         "verdict": "solved",
-        "verdict_text": text,
-        "close_to_best": [m.text(lab) for m in mixed[1:]],
+        "verdict_text": solved_text(eq, lab),
+        "close_to_best": [m.text(lab) for m in equal_moves(eq) if m != best],
         "stopped_by": "solved",
         "moves": moves,
     }
@@ -126,6 +186,8 @@ def exact_hint_data(state: GameState, read: bool) -> tuple[dict[str, Any] | None
         found = solve_view(view(state, state.to_act), max_nodes=DEFAULT_MAX_NODES, read=read)
     except EndgameTooLarge as exc:
         return None, f"'exact': {exc}, too many to solve exactly: the sampled hint instead"
+    except PositionError as exc:
+        return None, f"'exact': {exc}: the sampled hint instead"
     return solved_hint_data(state, found, read=read), None
 
 
@@ -134,8 +196,8 @@ def auto_hint(state: GameState, read: bool) -> Equilibrium | None:
     view when the deal has two players and the endgame at most :data:`AUTO_MAX_NODES` positions;
     else None (the sampled hint answers). The deal count is checked before any tree is built, so a
     mid-game position costs next to nothing."""
-    if state.rules.players != 2:
-        return None
+    if state.rules.players != 2 or len(state.legal_moves()) < 2:
+        return None  # one legal move: the sampled hint's "only" says so at once
     try:
         return solve_view(view(state, state.to_act), max_nodes=AUTO_MAX_NODES, read=read)
     except (EndgameTooLarge, PositionError):

@@ -143,11 +143,17 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
         notes.append("'line' has no effect with \"static\": true (no search, so no line)")
     notes += [f"'{key}' has no effect without \"cards\": true" for key in found.no_cards]
     solved = None
-    if get_bool(request, "exact") and not options.static:
+    exact = get_bool(request, "exact")
+    if exact and (options.static or options.open_hands):
+        notes.append(f"'exact' has no effect with \"{'static' if options.static else 'open'}\": true")
+    elif exact:
         solved, note = endgames.exact_hint_data(state, get_bool(request, "read"))
         notes += [note] if note else []
     elif options.by_default(state) and (found_eq := endgames.auto_hint(state, bool(options.read))) is not None:
         solved = endgames.solved_hint_data(state, found_eq, read=bool(options.read))
+    if solved is not None:
+        unread = sorted(options.given & {"samples", "seed", "time_limit", "budget", "engine", "line"})
+        notes += [f"'{key}' has no effect: the endgame was solved, nothing sampled" for key in unread]
     if solved is not None:
         data = solved
     elif options.static:

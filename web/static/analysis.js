@@ -532,7 +532,8 @@ export async function solveCurrent() {
   // Through render, so that a labels switch redraws this and not an answer from before.
   render(out, () => out.replaceChildren(el("div", "hint-head", "solving every move…")));
   try {
-    const request = { position, all_moves: true, time_limit: 10, labels: "french" };
+    // A view is answered by the endgame's equilibrium, which reads neither all_moves nor time_limit.
+    const request = hidden ? { position, labels: "french" } : { position, all_moves: true, time_limit: 10, labels: "french" };
     if (hidden && $("#hint-read").checked) request.read = true;
     const result = await api("solve", request, { signal });
     if (isEquilibrium(result)) {

@@ -88,7 +88,8 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
     addCards(stock.cards, position.stock);
     stock.box.dataset.count = String(position.stock.length);
   } else {
-    stock.cards.append(el("span", "count", `${Number(position.stock) || 0} cards, order hidden`));
+    const left = Number(position.stock) || 0;
+    stock.cards.append(el("span", "count", `${left} ${left === 1 ? "card" : "cards"}, order hidden`));
     stock.box.dataset.count = String(Number(position.stock) || 0);
   }
   const dead = zone("dead", "dead cards");

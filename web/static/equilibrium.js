@@ -31,9 +31,17 @@ export function equilibriumMoves(result) {
   );
 }
 
-// The moves the equilibrium plays (probability at least PLAYED), most likely first.
+// How far below the best move's value a move still counts as worth as much (the server's EQUAL):
+// an equilibrium found to a tolerance (CFR+) leaves a trace of probability on worse moves.
+export const EQUAL = 0.01;
+
+// The moves the equilibrium plays (probability at least PLAYED, worth the best value within
+// EQUAL), most likely first.
 export function playedMoves(result) {
-  return equilibriumMoves(result).filter((m) => probability(result, m) >= PLAYED);
+  const top = Math.max(...Object.values(result.move_values));
+  return equilibriumMoves(result).filter(
+    (m) => probability(result, m) >= PLAYED && result.move_values[m] >= top - EQUAL,
+  );
 }
 
 // An expected result (win +1, draw 0, loss -1, R20) with its sign: "+0.667", "-1.000", "0.000".
@@ -95,6 +103,7 @@ export function figuresText(f) {
 
 // The verdict line of a solved hint: "Solved exactly: <move>." or the mix.
 function verdictText(result) {
+  if (result.verdict_text) return moveLabel(result.verdict_text); // the server's, as the command prints it
   const played = playedMoves(result);
   if (played.length <= 1) return `Solved exactly: ${moveLabel(result.best)}.`;
   const mix = played.map((m) => `${moveLabel(m)} ${probabilityText(probability(result, m))}`).join(", ");
