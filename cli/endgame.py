@@ -64,7 +64,7 @@ def print_equilibrium(
         return data
     me = eq.player
     prior = (
-        "dealt by the reading of the cards each player gave up (--read)"
+        "dealt by the reading of the cards each player gave up, --read"
         if read
         else "dealt uniformly among those consistent with what is public"
     )

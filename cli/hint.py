@@ -362,7 +362,7 @@ def hint(
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
 
 
-UNSOLVED = ("samples", "seed", "time_limit", "budget", "engine", "line", "cards", "card_samples")
+UNSOLVED = ("samples", "seed", "time_limit", "budget", "engine", "line", "cards", "card_samples", "reasons")
 """The options of the sampled hint that a solved endgame does not read."""
 
 
@@ -372,6 +372,8 @@ def _exact_hint(state: GameState, name: str, read: bool, top: int | None, as_jso
     if state.rules.players != 2:
         note(f"--exact solves two-player endgames; this {state.rules.name} deal has {state.rules.players}: the sampled hint instead")
         return False
+    if state.hands[state.to_act] is None:
+        return False  # the hint says why it cannot answer for a hand it does not see
     mine = view(state, state.to_act)
     try:
         found = try_equilibrium(mine, DEFAULT_MAX_NODES, read, option="solve --budget N")
@@ -400,7 +402,8 @@ def _print_solved(mine: GameState, found: Equilibrium, name: str, read: bool, to
     """Print a hint answered by the endgame's equilibrium (``--exact``, or by default on a small
     endgame): the verdict, then the equilibrium; JSON as the engine's ``hint`` answers it."""
     if as_json:
-        emit(solved_hint_data(mine, found, read=read))
+        data = solved_hint_data(mine, found, read=read)
+        emit({**data, "moves": data["moves"][:top]} if top else data)
         return
     out.print(f"[bold]{_escape(solved_text(found, mine.rules.labels))}[/bold]")
     print_equilibrium(mine, found, name=name, read=read, as_json=False, top=top, more="a larger --top lists them")
@@ -510,8 +513,10 @@ def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
         else:
             # The interval need not be centred on the estimate (a confidence sequence): ± the
             # larger distance to its ends, so that the range shown holds the whole interval.
+            # Rounded up, from the estimate as shown, so that the range holds the interval.
             low, high = m["diff_ci95"]
-            gap = f"{-m['diff']:+.2f} ±{max(high - m['diff'], m['diff'] - low):.2f}"
+            shown = round(m["diff"], 2)
+            gap = f"{-shown:+.2f} ±{math.ceil(100 * max(high - shown, shown - low) - 1e-9) / 100:.2f}"
         table.add_row(str(k), m["move"], win, f"{100 * m['draw']:.0f}%", gap)
     return table
 

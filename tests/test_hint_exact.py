@@ -202,3 +202,25 @@ def test_options_of_the_sampled_hint_are_noted_when_the_endgame_is_solved(tmp_pa
     assert code == 0 and "--exact has no effect with --static" in err
     reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": dump_position(mine), "exact": True, "samples": 16}))
     assert reply["result"]["notes"] == ["'samples' has no effect: the endgame was solved, nothing sampled"]
+
+
+def test_the_vs_best_range_holds_the_whole_interval() -> None:
+    """'vs best' is the estimate as shown ± a half-width rounded up: the range shown holds the
+    whole interval, which a confidence sequence need not centre on the estimate."""
+    import re
+
+    from rich.console import Console
+
+    from cli.hint import _move_table
+
+    row = {"evaluated": True, "sure": False, "win": 0.5, "draw": 0.2}
+    rows = [
+        {**row, "move": "pass", "diff": 0.0, "diff_ci95": [0.0, 0.0]},
+        {**row, "move": "force 1", "diff": 0.0951, "diff_ci95": [0.000126, 0.188084]},
+    ]
+    console = Console(width=120, record=True)
+    console.print(_move_table(rows, False))
+    found = re.search(r"([+-]\d\.\d\d) ±(\d\.\d\d)", console.export_text())
+    assert found is not None
+    centre, half = float(found[1]), float(found[2])
+    assert centre - half <= -0.188084 and centre + half >= -0.000126

@@ -149,16 +149,14 @@ def solved_hint_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[s
     lab = state.rules.labels
     order = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
     top = max(eq.move_values.values())
+    mixed = played_moves(eq)
     moves = [
         {
             "move": m.text(lab),
             "probability": _round(eq.strategy[m]),
             "score": _round(eq.move_values[m]),
             "diff": _round(top - eq.move_values[m]),
-            "reasons": [
-                f"played with probability {eq.strategy[m]:.3f} in the equilibrium",
-                f"worth {signed(eq.move_values[m])} if both then play the equilibrium",
-            ],
+            "reasons": [_played_text(eq, m, m in mixed), f"worth {signed(eq.move_values[m])} if both then play the equilibrium"],
         }
         for m in order
     ]
@@ -174,6 +172,16 @@ def solved_hint_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[s
         "stopped_by": "solved",
         "moves": moves,
     }
+
+
+def _played_text(eq: Equilibrium, move: Move, played: bool) -> str:
+    """How the equilibrium plays ``move``: with its probability, a trace, or not at all."""
+    p = eq.strategy[move]
+    if played:
+        return f"played with probability {p:.3f} in the equilibrium"
+    if p >= PLAYED:
+        return f"not played: worth less than the best, it keeps a trace of probability ({p:.3f}) from CFR+, which stops at a tolerance"
+    return "not played in the equilibrium"
 
 
 def exact_hint_data(state: GameState, read: bool) -> tuple[dict[str, Any] | None, str | None]:
