@@ -61,7 +61,13 @@ fn main() {
     let what = std::env::args().nth(1).unwrap_or_else(|| "playouts".into());
     let only = std::env::args().nth(2);
     for rules in [Rules::classic(), Rules::megajogos()] {
-        if only.as_deref().is_some_and(|o| o != if rules.players == 2 { "classic" } else { "megajogos" }) {
+        if only.as_deref().is_some_and(|o| {
+            o != if rules.players == 2 {
+                "classic"
+            } else {
+                "megajogos"
+            }
+        }) {
             continue;
         }
         let engine = Engine::new(Arc::new(rules.clone()));
@@ -79,12 +85,21 @@ fn main() {
                     }
                 }
                 let dt = begin.elapsed().as_secs_f64();
-                println!("players {} eager {eager}: {:.0} deals/s, {:.0} moves/s", rules.players, games as f64 / dt, plies as f64 / dt);
+                println!(
+                    "players {} eager {eager}: {:.0} deals/s, {:.0} moves/s",
+                    rules.players,
+                    games as f64 / dt,
+                    plies as f64 / dt
+                );
             }
         } else {
             let mut nodes = 0;
             let begin = Instant::now();
-            for s in starts.iter().cycle().take(if rules.players == 2 { 1000 } else { 40 }) {
+            for s in starts
+                .iter()
+                .cycle()
+                .take(if rules.players == 2 { 1000 } else { 40 })
+            {
                 // A few turns in: play the first moves.
                 let mut t = s.clone();
                 let mut rng = PyRandom::from_seed(3);
@@ -104,7 +119,11 @@ fn main() {
                 nodes += solver.solve(&engine, &mut eval, &t, None, &mut Never).nodes;
             }
             let dt = begin.elapsed().as_secs_f64();
-            println!("players {}: {nodes} positions, {:.0} positions/s", rules.players, nodes as f64 / dt);
+            println!(
+                "players {}: {nodes} positions, {:.0} positions/s",
+                rules.players,
+                nodes as f64 / dt
+            );
         }
     }
 }

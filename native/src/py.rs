@@ -10,8 +10,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use rustc_hash::FxHashMap;
 use pyo3::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::core::cards::bit;
 use crate::core::melds::MeldList;
@@ -36,7 +36,11 @@ pub type StateData = (
     Option<Vec<u8>>,
     Vec<u8>,
     Option<OfferData>,
-    (Option<Vec<Option<u8>>>, Option<Vec<Option<u8>>>, Option<Vec<Vec<u8>>>),
+    (
+        Option<Vec<Option<u8>>>,
+        Option<Vec<Option<u8>>>,
+        Option<Vec<Vec<u8>>>,
+    ),
 );
 /// A move: code (0 pass, 1 take, 2 lay-in, 3 force, 4 meld, 5 give, 6 turn), values (the layout's
 /// melds, or the one player, meld or card), and the card paid (`None`: out, or no pay).
@@ -52,7 +56,9 @@ pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
                 .map(|s| (*s).to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            let place = PANIC_PLACE.with(|p| p.borrow_mut().take()).unwrap_or_default();
+            let place = PANIC_PLACE
+                .with(|p| p.borrow_mut().take())
+                .unwrap_or_default();
             Err(PyRuntimeError::new_err(format!(
                 "internal error in the native core: {text}{place} (please report it; CONQUIAN_CORE=python uses the Python core)"
             )))
@@ -115,9 +121,9 @@ fn layout_of(rules: &Rules, melds: &[u64]) -> PyResult<MeldList> {
         return Err(PyValueError::new_err("too many melds in a layout"));
     }
     for &m in melds {
-        let index = rules
-            .meld_index(m)
-            .ok_or_else(|| PyValueError::new_err(format!("not a meld of these rules: mask {m:#x}")))?;
+        let index = rules.meld_index(m).ok_or_else(|| {
+            PyValueError::new_err(format!("not a meld of these rules: mask {m:#x}"))
+        })?;
         out.push(index);
     }
     Ok(out.sorted())
@@ -148,11 +154,21 @@ fn seats(values: &Option<Vec<Option<u8>>>) -> PyResult<Option<[u8; MAX_PLAYERS]>
 
 /// The native state of `data` (see [`StateData`]).
 pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
-    let ((dealer, to_act, phase, winner, stock_count), hands, counts, layouts, stock, dead, centre, history) =
-        data;
+    let (
+        (dealer, to_act, phase, winner, stock_count),
+        hands,
+        counts,
+        layouts,
+        stock,
+        dead,
+        centre,
+        history,
+    ) = data;
     let n = rules.players;
     if hands.len() != n || counts.len() != n || layouts.len() != n {
-        return Err(PyValueError::new_err("the state does not have one entry per player"));
+        return Err(PyValueError::new_err(
+            "the state does not have one entry per player",
+        ));
     }
     let mut s = State {
         dealer: *dealer,
@@ -193,7 +209,9 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
     }
     if let Some(cards) = stock {
         if cards.len() > 40 || cards.len() != *stock_count as usize {
-            return Err(PyValueError::new_err("the stock order does not match its count"));
+            return Err(PyValueError::new_err(
+                "the stock order does not match its count",
+            ));
         }
         for (i, &c) in cards.iter().rev().enumerate() {
             s.stock[i] = card(c)?;
@@ -210,12 +228,16 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
     }
     if let Some((c, kind, source, declined, forced)) = centre {
         if *kind > 2 {
-            return Err(PyValueError::new_err("the centre card's kind must be 0, 1 or 2"));
+            return Err(PyValueError::new_err(
+                "the centre card's kind must be 0, 1 or 2",
+            ));
         }
         let mut offer = Offer::new(card(*c)?, *kind == 1, *source);
         offer.upcard = *kind == 2;
         if declined.len() > MAX_PLAYERS {
-            return Err(PyValueError::new_err("too many players declined the centre card"));
+            return Err(PyValueError::new_err(
+                "too many players declined the centre card",
+            ));
         }
         for &d in declined {
             offer.declined[offer.ndeclined as usize] = d;
@@ -239,14 +261,39 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
 /// The plain data of a native state (see [`StateData`]).
 pub fn state_data(rules: &Rules, s: &State) -> StateData {
     let n = rules.players;
-    let hands = (0..n).map(|p| if s.is_hidden(p) { None } else { Some(s.hands[p]) }).collect();
-    let layouts = (0..n)
-        .map(|p| s.layouts[p].as_slice().iter().map(|&i| rules.meld(i)).collect())
+    let hands = (0..n)
+        .map(|p| {
+            if s.is_hidden(p) {
+                None
+            } else {
+                Some(s.hands[p])
+            }
+        })
         .collect();
-    let stock = if s.stock_known { Some(s.stock_cards().collect()) } else { None };
-    let centre = s.centre.map(|c| (c.card, c.kind(), c.source, c.declined().to_vec(), c.forced));
+    let layouts = (0..n)
+        .map(|p| {
+            s.layouts[p]
+                .as_slice()
+                .iter()
+                .map(|&i| rules.meld(i))
+                .collect()
+        })
+        .collect();
+    let stock = if s.stock_known {
+        Some(s.stock_cards().collect())
+    } else {
+        None
+    };
+    let centre = s
+        .centre
+        .map(|c| (c.card, c.kind(), c.source, c.declined().to_vec(), c.forced));
     let seat_list = |v: Option<[u8; MAX_PLAYERS]>| {
-        v.map(|a| a[..n].iter().map(|&x| if x == NONE { None } else { Some(x) }).collect())
+        v.map(|a| {
+            a[..n]
+                .iter()
+                .map(|&x| if x == NONE { None } else { Some(x) })
+                .collect()
+        })
     };
     let paid = if s.paid.present {
         Some((0..n as u8).map(|p| s.paid.of(p).collect()).collect())
@@ -267,7 +314,12 @@ pub fn state_data(rules: &Rules, s: &State) -> StateData {
 
 /// The plain data of a move.
 pub fn move_data(rules: &Rules, m: &Move) -> MoveData {
-    let layout = |l: &MeldList| l.as_slice().iter().map(|&i| rules.meld(i)).collect::<Vec<u64>>();
+    let layout = |l: &MeldList| {
+        l.as_slice()
+            .iter()
+            .map(|&i| rules.meld(i))
+            .collect::<Vec<u64>>()
+    };
     let pay = |p: u8| if p == OUT { None } else { Some(p) };
     match m {
         Move::Pass => (0, vec![], None),
@@ -298,9 +350,13 @@ pub fn move_of(rules: &Rules, data: &MoveData) -> PyResult<Move> {
         1 => Move::Take(layout_of(rules, values)?, pay),
         2 => Move::LayIn(layout_of(rules, values)?, pay),
         3 => Move::Force(one()?),
-        4 => Move::Meld(layout_of(rules, values)?.as_slice().first().copied().ok_or_else(|| {
-            PyValueError::new_err("a meld move has one meld")
-        })?),
+        4 => Move::Meld(
+            layout_of(rules, values)?
+                .as_slice()
+                .first()
+                .copied()
+                .ok_or_else(|| PyValueError::new_err("a meld move has one meld"))?,
+        ),
         5 => Move::Give(card(one()?)?),
         6 => Move::Turn(card(one()?)?),
         _ => return Err(PyValueError::new_err(format!("no move code {code}"))),
@@ -313,7 +369,9 @@ fn legal_moves(rules: RulesData, state: StateData) -> PyResult<Vec<MoveData>> {
     guard(|| {
         with_engine(rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
-            let moves = engine.legal_moves(&s).map_err(|e| PyValueError::new_err(e.0))?;
+            let moves = engine
+                .legal_moves(&s)
+                .map_err(|e| PyValueError::new_err(e.0))?;
             Ok(moves.iter().map(|m| move_data(&engine.rules, m)).collect())
         })
     })
@@ -342,7 +400,9 @@ fn run_forced(
     guard(|| {
         with_engine(rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
-            Ok(engine.run_forced(&s, limit, turns).map(|(t, steps)| (state_data(&engine.rules, &t), steps)))
+            Ok(engine
+                .run_forced(&s, limit, turns)
+                .map(|(t, steps)| (state_data(&engine.rules, &t), steps)))
         })
     })
 }
@@ -350,13 +410,21 @@ fn run_forced(
 /// Most cards of `cards` that split into melds melding all of `must`, or -1.
 #[pyfunction]
 fn max_melded(rules: RulesData, cards: u64, must: u64) -> PyResult<i32> {
-    guard(|| with_engine(rules, |engine| Ok(engine.melds.max_melded(cards, must, &engine.rules))))
+    guard(|| {
+        with_engine(rules, |engine| {
+            Ok(engine.melds.max_melded(cards, must, &engine.rules))
+        })
+    })
 }
 
 /// The state's data after a round trip through the native state (for the tests of the boundary).
 #[pyfunction]
 fn round_trip(rules: RulesData, state: StateData) -> PyResult<StateData> {
-    guard(|| with_engine(rules, |engine| Ok(state_data(&engine.rules, &state_of(&engine.rules, &state)?))))
+    guard(|| {
+        with_engine(rules, |engine| {
+            Ok(state_data(&engine.rules, &state_of(&engine.rules, &state)?))
+        })
+    })
 }
 
 /// Forget the memo tables of this thread's engines (for benchmarks that time cold lookups).
@@ -375,7 +443,10 @@ fn _panic_for_test() -> PyResult<()> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A panic is reported once, as the Python exception of `guard`: the hook only notes where.
     std::panic::set_hook(Box::new(|info| {
-        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         PANIC_PLACE.with(|p| *p.borrow_mut() = Some(place));
     }));
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -13,16 +13,21 @@ use pyo3::prelude::*;
 use crate::core::moves::Move;
 use crate::core::rules::MAX_PLAYERS;
 use crate::core::state::{Engine, Phase, State};
-use crate::py::{give_engine, guard, take_engine, with_engine, move_data, move_of, rules_of, state_data, state_of, MoveData, RulesData, StateData};
+use crate::py::{
+    give_engine, guard, move_data, move_of, rules_of, state_data, state_of, take_engine,
+    with_engine, MoveData, RulesData, StateData,
+};
 use crate::rng::PyRandom;
 use crate::search::equilibrium::{self as endgame, BuildStop, Prior};
 use crate::search::evaluation::{Evaluator, Fitted, Leaf};
-use crate::search::exact::{Asked, Solver, SolveResult};
+use crate::search::exact::{Asked, SolveResult, Solver};
 use crate::search::lookahead::{Lookahead, LookaheadResult, Options as LookOptions};
 use crate::search::mcts::{self, Hooks};
 use crate::search::outcome::{Outcome, Poll};
 use crate::search::playout::play_counted;
-use crate::search::sampling::{declined_pairs, sample_deal as native_sample_deal, sample_world as native_sample_world, Weights};
+use crate::search::sampling::{
+    declined_pairs, sample_deal as native_sample_deal, sample_world as native_sample_world, Weights,
+};
 
 /// A generator's state as `random.Random.getstate()[1]` gives it: 624 words, then the position.
 pub type RngState = Vec<u32>;
@@ -52,7 +57,11 @@ pub struct PyHooks {
 
 impl PyHooks {
     pub fn new(stop: Option<Py<PyAny>>, progress: Option<Py<PyAny>>) -> Self {
-        PyHooks { stop, progress, error: None }
+        PyHooks {
+            stop,
+            progress,
+            error: None,
+        }
     }
 
     /// The search's answer, or the exception a callback raised.
@@ -113,13 +122,20 @@ pub struct NativeModel {
 impl NativeModel {
     #[new]
     fn new(players: usize, layers: Vec<(Vec<Vec<f64>>, Vec<f64>)>) -> PyResult<Self> {
-        Fitted::new(players, layers).map(|m| NativeModel { model: Arc::new(m) }).map_err(PyValueError::new_err)
+        Fitted::new(players, layers)
+            .map(|m| NativeModel { model: Arc::new(m) })
+            .map_err(PyValueError::new_err)
     }
 }
 
 /// A leaf as Python names it: `"melded"`, `"fitted"` (with its model) or `"rollout"` (with its
 /// playouts and generator state).
-fn leaf_of(kind: &str, model: Option<&NativeModel>, playouts: usize, rng: Option<&RngState>) -> PyResult<Leaf> {
+fn leaf_of(
+    kind: &str,
+    model: Option<&NativeModel>,
+    playouts: usize,
+    rng: Option<&RngState>,
+) -> PyResult<Leaf> {
     match kind {
         "melded" => Ok(Leaf::Melded),
         "fitted" => match model {
@@ -127,8 +143,13 @@ fn leaf_of(kind: &str, model: Option<&NativeModel>, playouts: usize, rng: Option
             None => Err(PyValueError::new_err("a fitted leaf needs its model")),
         },
         "rollout" => match rng {
-            Some(state) if playouts >= 1 => Ok(Leaf::Rollout { playouts, rng: rng_of(state)? }),
-            _ => Err(PyValueError::new_err("a rollout leaf needs playouts and a generator")),
+            Some(state) if playouts >= 1 => Ok(Leaf::Rollout {
+                playouts,
+                rng: rng_of(state)?,
+            }),
+            _ => Err(PyValueError::new_err(
+                "a rollout leaf needs playouts and a generator",
+            )),
         },
         other => Err(PyValueError::new_err(format!("no leaf {other:?}"))),
     }
@@ -146,7 +167,19 @@ fn outcome_data(o: &Outcome) -> Vec<f64> {
 }
 
 /// The plain answer of a solve.
-type SolveData = (Vec<f64>, Option<u8>, Vec<f64>, Vec<MoveData>, i64, bool, f64, &'static str, Option<&'static str>, f64, f64);
+type SolveData = (
+    Vec<f64>,
+    Option<u8>,
+    Vec<f64>,
+    Vec<MoveData>,
+    i64,
+    bool,
+    f64,
+    &'static str,
+    Option<&'static str>,
+    f64,
+    f64,
+);
 
 fn solve_data(engine: &Engine, r: &SolveResult) -> SolveData {
     (
@@ -180,10 +213,17 @@ impl NativeSolver {
             "maxn" => Asked::Maxn,
             "paranoid" => Asked::Paranoid,
             "minimax" => Asked::Minimax,
-            other => return Err(PyValueError::new_err(format!("unknown search mode: {other:?}"))),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown search mode: {other:?}"
+                )))
+            }
         };
         give_engine(rules, take_engine(rules)?); // checks the rules, warms the pool
-        Ok(NativeSolver { rules, solver: Solver::new(asked, max_nodes, time_limit) })
+        Ok(NativeSolver {
+            rules,
+            solver: Solver::new(asked, max_nodes, time_limit),
+        })
     }
 
     /// Entries in the transposition tables.
@@ -226,7 +266,8 @@ impl NativeSolver {
             let mut hooks = PyHooks::new(stop, None);
             let solver = &mut self.solver;
             let (engine_ref, eval_ref, hooks_ref, s_ref) = (&mut engine, &mut eval, &mut hooks, &s);
-            let found = py.detach(move || solver.solve(engine_ref, eval_ref, s_ref, player, hooks_ref));
+            let found =
+                py.detach(move || solver.solve(engine_ref, eval_ref, s_ref, player, hooks_ref));
             let data = solve_data(&engine, &found);
             give_engine(self.rules, engine);
             hooks.finish((data, leaf_rng(&eval)))
@@ -244,16 +285,32 @@ pub struct NativeLookahead {
 type LookaheadData = (Vec<Vec<f64>>, i32, bool, i64, Option<&'static str>);
 
 fn lookahead_data(r: &LookaheadResult) -> LookaheadData {
-    (r.outcomes.iter().map(outcome_data).collect(), r.depth, r.exact, r.nodes, r.stopped_by.map(|s| s.name()))
+    (
+        r.outcomes.iter().map(outcome_data).collect(),
+        r.depth,
+        r.exact,
+        r.nodes,
+        r.stopped_by.map(|s| s.name()),
+    )
 }
 
 #[pymethods]
 impl NativeLookahead {
     #[new]
     fn new(rules: RulesData) -> PyResult<Self> {
-        let opts = LookOptions { maxn: false, max_nodes: 1, time_limit: 1.0, max_depth: 0, spread: 1, policy: false };
+        let opts = LookOptions {
+            maxn: false,
+            max_nodes: 1,
+            time_limit: 1.0,
+            max_depth: 0,
+            spread: 1,
+            policy: false,
+        };
         give_engine(rules, take_engine(rules)?); // checks the rules, warms the pool
-        Ok(NativeLookahead { rules, look: Lookahead::new(opts) })
+        Ok(NativeLookahead {
+            rules,
+            look: Lookahead::new(opts),
+        })
     }
 
     /// Positions evaluated by the leaf so far, every call together.
@@ -289,13 +346,25 @@ impl NativeLookahead {
             if s.any_hidden() {
                 return Err(PyValueError::new_err("the lookahead needs every hand"));
             }
-            let moves: Vec<Move> = moves.iter().map(|m| move_of(&rules, m)).collect::<PyResult<_>>()?;
+            let moves: Vec<Move> = moves
+                .iter()
+                .map(|m| move_of(&rules, m))
+                .collect::<PyResult<_>>()?;
             let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
-            self.look.opts = LookOptions { maxn, max_nodes, time_limit, max_depth, spread: spread.max(1), policy };
+            self.look.opts = LookOptions {
+                maxn,
+                max_nodes,
+                time_limit,
+                max_depth,
+                spread: spread.max(1),
+                policy,
+            };
             let mut hooks = PyHooks::new(stop, None);
             let look = &mut self.look;
-            let (engine_ref, eval_ref, hooks_ref, s_ref, moves_ref) = (&mut engine, &mut eval, &mut hooks, &s, &moves);
-            let found = py.detach(move || look.values(engine_ref, eval_ref, s_ref, moves_ref, hooks_ref));
+            let (engine_ref, eval_ref, hooks_ref, s_ref, moves_ref) =
+                (&mut engine, &mut eval, &mut hooks, &s, &moves);
+            let found =
+                py.detach(move || look.values(engine_ref, eval_ref, s_ref, moves_ref, hooks_ref));
             give_engine(self.rules, engine);
             hooks.finish((lookahead_data(&found), leaf_rng(&eval)))
         })
@@ -331,22 +400,38 @@ pub fn sample(
     world: bool,
     ordered: bool,
 ) -> PyResult<(StateData, RngState)> {
-    guard(|| with_engine(rules, |engine| {
-        let s = state_of(&engine.rules, &view)?;
-        if player >= engine.players() || s.is_hidden(player) {
-            return Err(PyValueError::new_err("the sampling player's hand must be known"));
-        }
-        let mut r = rng_of(&rng)?;
-        let pairs = if infer { Some(declined_pairs(engine, &s, player)) } else { None };
-        let weights = weights_of(weights.clone())?;
-        let found = if world {
-            native_sample_world(engine, &s, player, &mut r, pairs.as_ref(), ordered, weights.as_ref())
-        } else {
-            native_sample_deal(engine, &s, player, &mut r, pairs.as_ref(), weights.as_ref())
-        };
-        let deal = found.map_err(|e| PyValueError::new_err(e.0))?;
-        Ok((state_data(&engine.rules, &deal), rng_data(&r)))
-    }))
+    guard(|| {
+        with_engine(rules, |engine| {
+            let s = state_of(&engine.rules, &view)?;
+            if player >= engine.players() || s.is_hidden(player) {
+                return Err(PyValueError::new_err(
+                    "the sampling player's hand must be known",
+                ));
+            }
+            let mut r = rng_of(&rng)?;
+            let pairs = if infer {
+                Some(declined_pairs(engine, &s, player))
+            } else {
+                None
+            };
+            let weights = weights_of(weights.clone())?;
+            let found = if world {
+                native_sample_world(
+                    engine,
+                    &s,
+                    player,
+                    &mut r,
+                    pairs.as_ref(),
+                    ordered,
+                    weights.as_ref(),
+                )
+            } else {
+                native_sample_deal(engine, &s, player, &mut r, pairs.as_ref(), weights.as_ref())
+            };
+            let deal = found.map_err(|e| PyValueError::new_err(e.0))?;
+            Ok((state_data(&engine.rules, &deal), rng_data(&r)))
+        })
+    })
 }
 
 /// `count` playouts of `state` to its end, one after the other from one generator (each
@@ -385,7 +470,11 @@ pub fn playout(
         };
         let (found, plies) = if count > 8 { py.detach(run) } else { run() };
         give_engine(rules, engine);
-        Ok((found.iter().map(outcome_data).collect(), rng_data(&r), plies))
+        Ok((
+            found.iter().map(outcome_data).collect(),
+            rng_data(&r),
+            plies,
+        ))
     })
 }
 
@@ -418,7 +507,10 @@ pub fn mcts_search(
     guard(|| {
         let rules = rules_of(rules_data)?;
         let s = state_of(&rules, &view)?;
-        let roots: Vec<Move> = root_moves.iter().map(|m| move_of(&rules, m)).collect::<PyResult<_>>()?;
+        let roots: Vec<Move> = root_moves
+            .iter()
+            .map(|m| move_of(&rules, m))
+            .collect::<PyResult<_>>()?;
         let weights = weights_of(weights)?;
         let mut r = rng_of(&rng)?;
         let opts = mcts::Options {
@@ -433,9 +525,26 @@ pub fn mcts_search(
         };
         let mut hooks = PyHooks::new(stop, progress);
         let mut engine = take_engine(rules_data)?;
-        let (engine_ref, r_ref, hooks_ref, s_ref, roots_ref, opts_ref, weights_ref) =
-            (&mut engine, &mut r, &mut hooks, &s, &roots, &opts, weights.as_ref());
-        let found = py.detach(move || mcts::search(engine_ref, s_ref, roots_ref, opts_ref, r_ref, weights_ref, hooks_ref));
+        let (engine_ref, r_ref, hooks_ref, s_ref, roots_ref, opts_ref, weights_ref) = (
+            &mut engine,
+            &mut r,
+            &mut hooks,
+            &s,
+            &roots,
+            &opts,
+            weights.as_ref(),
+        );
+        let found = py.detach(move || {
+            mcts::search(
+                engine_ref,
+                s_ref,
+                roots_ref,
+                opts_ref,
+                r_ref,
+                weights_ref,
+                hooks_ref,
+            )
+        });
         give_engine(rules_data, engine);
         let found = found.map_err(|e| PyValueError::new_err(e.0))?;
         let data: MctsData = (
@@ -457,17 +566,21 @@ pub fn mcts_search(
 /// The feature vector of a position (`analyzer.search.evaluation.features`), for the tests.
 #[pyfunction]
 pub fn features(rules: RulesData, state: StateData) -> PyResult<Vec<f64>> {
-    guard(|| with_engine(rules, |engine| {
-        let s = state_of(&engine.rules, &state)?;
-        if s.any_hidden() || s.is_terminal() {
-            return Err(PyValueError::new_err("the evaluation needs every hand, and a deal not over"));
-        }
-        let eval = Evaluator::new(Leaf::Melded);
-        let (blocks, global) = eval.feature_blocks(engine, &s);
-        let mut out: Vec<f64> = blocks.iter().flat_map(|b| b.iter().copied()).collect();
-        out.extend(global);
-        Ok(out)
-    }))
+    guard(|| {
+        with_engine(rules, |engine| {
+            let s = state_of(&engine.rules, &state)?;
+            if s.any_hidden() || s.is_terminal() {
+                return Err(PyValueError::new_err(
+                    "the evaluation needs every hand, and a deal not over",
+                ));
+            }
+            let eval = Evaluator::new(Leaf::Melded);
+            let (blocks, global) = eval.feature_blocks(engine, &s);
+            let mut out: Vec<f64> = blocks.iter().flat_map(|b| b.iter().copied()).collect();
+            out.extend(global);
+            Ok(out)
+        })
+    })
 }
 
 /// A leaf's outcome vector of one position (for the tests of the evaluations).
@@ -481,25 +594,31 @@ pub fn evaluate(
     playouts: usize,
     rng: Option<RngState>,
 ) -> PyResult<(Vec<f64>, Option<RngState>)> {
-    guard(|| with_engine(rules, |engine| {
-        let s = state_of(&engine.rules, &state)?;
-        let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
-        let o = eval.evaluate(engine, &s);
-        Ok((outcome_data(&o), leaf_rng(&eval)))
-    }))
+    guard(|| {
+        with_engine(rules, |engine| {
+            let s = state_of(&engine.rules, &state)?;
+            let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
+            let o = eval.evaluate(engine, &s);
+            Ok((outcome_data(&o), leaf_rng(&eval)))
+        })
+    })
 }
 
 /// The prior of an endgame's deal: per player, 40 card weights (finite, at least 0) or `None`.
 fn prior_of(prior: Option<Vec<Option<Vec<f64>>>>) -> PyResult<Option<Prior>> {
     let Some(list) = prior else { return Ok(None) };
     if list.len() != 2 {
-        return Err(PyValueError::new_err("an endgame's prior has one entry per player (two)"));
+        return Err(PyValueError::new_err(
+            "an endgame's prior has one entry per player (two)",
+        ));
     }
     let mut out: Prior = Default::default();
     for (p, w) in list.into_iter().enumerate() {
         if let Some(w) = &w {
             if w.len() != 40 || w.iter().any(|x| !(x.is_finite() && *x >= 0.0)) {
-                return Err(PyValueError::new_err("card weights are 40 numbers of at least 0"));
+                return Err(PyValueError::new_err(
+                    "card weights are 40 numbers of at least 0",
+                ));
             }
         }
         out[p] = w;
@@ -512,10 +631,14 @@ fn prior_of(prior: Option<Vec<Option<Vec<f64>>>>) -> PyResult<Option<Prior>> {
 fn endgame_view(engine: &Engine, view: &StateData) -> PyResult<State> {
     let s = state_of(&engine.rules, view)?;
     if engine.players() != 2 {
-        return Err(PyValueError::new_err("equilibrium endgames are for two players"));
+        return Err(PyValueError::new_err(
+            "equilibrium endgames are for two players",
+        ));
     }
     if matches!(s.phase, Phase::Exchange | Phase::Over) || s.is_hidden(s.to_act as usize) {
-        return Err(PyValueError::new_err("an endgame starts after the exchange, at a move of a known hand"));
+        return Err(PyValueError::new_err(
+            "an endgame starts after the exchange, at a move of a known hand",
+        ));
     }
     Ok(s)
 }
@@ -533,7 +656,12 @@ fn build_stop(stop: BuildStop) -> PyResult<&'static str> {
 type SizeData = (usize, usize, usize);
 /// Per information set (player, hand as dealt, public moves), the deals (hand 0, hand 1,
 /// probability), and per information set its parent sequence and first sequence.
-type KeysData = (Vec<(u8, u64, Vec<MoveData>)>, Vec<(u64, u64, f64)>, Vec<u32>, Vec<u32>);
+type KeysData = (
+    Vec<(u8, u64, Vec<MoveData>)>,
+    Vec<(u64, u64, f64)>,
+    Vec<u32>,
+    Vec<u32>,
+);
 
 /// The tree of the endgame of `view` (`analyzer.search.equilibrium.build_endgame`): why it
 /// was not built (`"positions"`, `"interrupted"`, else `None`), its size and, with `keys`, its
@@ -560,8 +688,11 @@ pub fn equilibrium_tree(
             }
         };
         let mut hooks = PyHooks::new(stop, None);
-        let (engine_ref, hooks_ref, s_ref, prior_ref) = (&mut engine, &mut hooks, &s, prior.as_ref());
-        let built = py.detach(move || endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, keys));
+        let (engine_ref, hooks_ref, s_ref, prior_ref) =
+            (&mut engine, &mut hooks, &s, prior.as_ref());
+        let built = py.detach(move || {
+            endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, keys)
+        });
         let found = match built {
             Err(stop) => build_stop(stop).map(|why| (Some(why), (0, 0, 0), None)),
             Ok(tree) => {
@@ -571,13 +702,34 @@ pub fn equilibrium_tree(
                             let (a, b) = (tree.act_base[k] as usize, tree.act_base[k + 1] as usize);
                             debug_assert!(a < b);
                             let history = &tree.history_moves[k];
-                            (tree.owner[k], tree.hand[k], history.iter().map(|m| move_data(&engine.rules, m)).collect())
+                            (
+                                tree.owner[k],
+                                tree.hand[k],
+                                history
+                                    .iter()
+                                    .map(|m| move_data(&engine.rules, m))
+                                    .collect(),
+                            )
                         })
                         .collect();
-                    let deals = tree.deal_hands.iter().zip(&tree.deal_prob).map(|(h, &p)| (h[0], h[1], p)).collect();
-                    (infosets, deals, tree.parent_seq.clone(), tree.seq_base.clone())
+                    let deals = tree
+                        .deal_hands
+                        .iter()
+                        .zip(&tree.deal_prob)
+                        .map(|(h, &p)| (h[0], h[1], p))
+                        .collect();
+                    (
+                        infosets,
+                        deals,
+                        tree.parent_seq.clone(),
+                        tree.seq_base.clone(),
+                    )
                 });
-                Ok((None, (tree.nodes(), tree.infosets(), tree.deal_prob.len()), data))
+                Ok((
+                    None,
+                    (tree.nodes(), tree.infosets(), tree.deal_prob.len()),
+                    data,
+                ))
             }
         };
         give_engine(rules, engine);
@@ -589,7 +741,18 @@ pub fn equilibrium_tree(
 /// The answer of an equilibrium: player, moves, strategy, move values, value, exploitability,
 /// game value, iterations, why it stopped short (`None`: the tolerance was reached) and, when
 /// asked, every information set's average strategy.
-type EquilibriumData = (usize, Vec<MoveData>, Vec<f64>, Vec<f64>, f64, f64, f64, u64, Option<&'static str>, Option<Vec<Vec<f64>>>);
+type EquilibriumData = (
+    usize,
+    Vec<MoveData>,
+    Vec<f64>,
+    Vec<f64>,
+    f64,
+    f64,
+    f64,
+    u64,
+    Option<&'static str>,
+    Option<Vec<Vec<f64>>>,
+);
 
 /// The equilibrium of the endgame of `view` for its player to act by CFR+
 /// (`analyzer.search.cfr.solve_cfr` on `build_endgame`'s tree): the answer, or `None` with why
@@ -615,7 +778,9 @@ pub fn equilibrium(
     guard(|| {
         let below_0 = |x: f64| x.is_nan() || x < 0.0;
         if below_0(tolerance) || max_iterations == 0 || time_limit.is_some_and(below_0) {
-            return Err(PyValueError::new_err("a tolerance of at least 0, at least one iteration, seconds of at least 0"));
+            return Err(PyValueError::new_err(
+                "a tolerance of at least 0, at least one iteration, seconds of at least 0",
+            ));
         }
         let mut engine = take_engine(rules)?;
         let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
@@ -626,9 +791,14 @@ pub fn equilibrium(
                 return Err(e);
             }
         };
-        let opts = endgame::Options { tolerance, max_iterations, time_limit };
+        let opts = endgame::Options {
+            tolerance,
+            max_iterations,
+            time_limit,
+        };
         let mut hooks = PyHooks::new(stop, None);
-        let (engine_ref, hooks_ref, s_ref, prior_ref) = (&mut engine, &mut hooks, &s, prior.as_ref());
+        let (engine_ref, hooks_ref, s_ref, prior_ref) =
+            (&mut engine, &mut hooks, &s, prior.as_ref());
         let found = py.detach(move || {
             let tree = endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, false)?;
             let size = (tree.nodes(), tree.infosets(), tree.deal_prob.len());
@@ -643,7 +813,11 @@ pub fn equilibrium(
             Ok((None, size)) => Ok((None, Some("small"), size)),
             Ok((Some(Err(text)), _)) => Err(PyValueError::new_err(text)),
             Ok((Some(Ok(a)), size)) => {
-                let moves = a.moves.iter().map(|m| move_data(&engine.rules, m)).collect();
+                let moves = a
+                    .moves
+                    .iter()
+                    .map(|m| move_data(&engine.rules, m))
+                    .collect();
                 let data: EquilibriumData = (
                     a.player,
                     moves,

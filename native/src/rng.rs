@@ -30,7 +30,10 @@ impl PyRandom {
             key.push(n as u32);
             n >>= 32;
         }
-        let mut rng = PyRandom { mt: [0; N], index: N };
+        let mut rng = PyRandom {
+            mt: [0; N],
+            index: N,
+        };
         rng.init_by_array(&key);
         rng
     }

@@ -71,7 +71,9 @@ impl MeldList {
     /// The mask of all the cards of these melds.
     #[inline]
     pub fn cards(&self, rules: &Rules) -> u64 {
-        self.as_slice().iter().fold(0, |acc, &i| acc | rules.meld(i))
+        self.as_slice()
+            .iter()
+            .fold(0, |acc, &i| acc | rules.meld(i))
     }
 }
 
@@ -335,7 +337,8 @@ impl MeldMemo {
         if let Some(&v) = self.hand_meld.borrow().get(&hand) {
             return v;
         }
-        let found = cards(hand).any(|x| rules.by_lowest[x as usize].iter().any(|&m| m & !hand == 0));
+        let found =
+            cards(hand).any(|x| rules.by_lowest[x as usize].iter().any(|&m| m & !hand == 0));
         let mut memo = self.hand_meld.borrow_mut();
         if memo.len() >= MAX_MEMO {
             memo.clear();

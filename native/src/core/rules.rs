@@ -63,7 +63,9 @@ impl Rules {
             return Err(format!("players must be 2 to 4, got {players}"));
         }
         if hand_size < 1 || players * hand_size >= NUM_CARDS {
-            return Err(format!("hand_size {hand_size} does not deal {players} players from 40 cards"));
+            return Err(format!(
+                "hand_size {hand_size} does not deal {players} players from 40 cards"
+            ));
         }
         if !(3..=10).contains(&max_run) {
             return Err(format!("max_run must be 3..10, got {max_run}"));
@@ -98,7 +100,11 @@ impl Rules {
             by_lowest_index,
             extension: Vec::new(),
         };
-        rules.extension = rules.catalog.iter().map(|&m| crate::core::melds::extensions(m, &rules)).collect();
+        rules.extension = rules
+            .catalog
+            .iter()
+            .map(|&m| crate::core::melds::extensions(m, &rules))
+            .collect();
         Ok(rules)
     }
 

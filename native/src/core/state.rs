@@ -7,7 +7,6 @@
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
-
 use rustc_hash::FxHashMap;
 
 use crate::core::cards::{bit, cards, popcount, FULL_DECK};
@@ -48,7 +47,15 @@ pub struct Offer {
 
 impl Offer {
     pub fn new(card: u8, paid: bool, source: u8) -> Self {
-        Offer { card, paid, upcard: false, source, declined: [0; MAX_PLAYERS], ndeclined: 0, forced: None }
+        Offer {
+            card,
+            paid,
+            upcard: false,
+            source,
+            declined: [0; MAX_PLAYERS],
+            ndeclined: 0,
+            forced: None,
+        }
     }
 
     /// The kind as Python's code: 0 turned, 1 paid, 2 upcard.
@@ -86,7 +93,11 @@ pub struct Paid {
 
 impl Default for Paid {
     fn default() -> Self {
-        Paid { present: false, len: 0, items: [0; 40] }
+        Paid {
+            present: false,
+            len: 0,
+            items: [0; 40],
+        }
     }
 }
 
@@ -171,7 +182,10 @@ pub struct Key([u64; 7]);
 impl State {
     /// The stock cards top first, as Python's tuple.
     pub fn stock_cards(&self) -> impl Iterator<Item = u8> + '_ {
-        self.stock[..self.stock_count as usize].iter().rev().copied()
+        self.stock[..self.stock_count as usize]
+            .iter()
+            .rev()
+            .copied()
     }
 
     /// The top card of a known stock.
@@ -265,7 +279,8 @@ impl State {
         let mut w6 = match self.centre {
             None => 0,
             Some(c) => {
-                let mut x = 1 | u64::from(c.card) << 1 | u64::from(c.paid) << 7 | u64::from(c.source) << 8;
+                let mut x =
+                    1 | u64::from(c.card) << 1 | u64::from(c.paid) << 7 | u64::from(c.source) << 8;
                 x |= u64::from(c.ndeclined) << 10 | u64::from(c.upcard) << 62;
                 for (k, &d) in c.declined().iter().enumerate() {
                     x |= u64::from(d) << (13 + 2 * k);
@@ -303,7 +318,11 @@ pub struct Facts {
 /// `(bit_count, index_key)`); each layout with every pay card, or the group's first layout going
 /// out when no hand card is left (R15).
 fn ordered_takes(mut groups: Vec<(u64, Vec<MeldList>)>, hand: u64) -> Vec<Move> {
-    groups.sort_by(|a, b| popcount(a.0).cmp(&popcount(b.0)).then_with(|| cards(a.0).cmp(cards(b.0))));
+    groups.sort_by(|a, b| {
+        popcount(a.0)
+            .cmp(&popcount(b.0))
+            .then_with(|| cards(a.0).cmp(cards(b.0)))
+    });
     let mut moves = Vec::new();
     for (used, layouts) in &groups {
         let rest = hand & !used;
@@ -428,7 +447,10 @@ impl Engine {
             }
             let new = own | bit(card);
             let fits = if rules.borrow {
-                self.melds.covers(new, new, rules).iter().any(|l| borrow_ok(rules, layout, l))
+                self.melds
+                    .covers(new, new, rules)
+                    .iter()
+                    .any(|l| borrow_ok(rules, layout, l))
             } else {
                 self.melds.can_meld_all(new, rules)
             };
@@ -451,7 +473,11 @@ impl Engine {
         let rules = &*self.rules;
         let near = near_cards(layout.cards(rules) | hand);
         let alone = rules.hand_melds && hand != 0 && self.melds.has_hand_meld(hand, rules);
-        Facts { near, fit: self.fitting_cards(layout), alone }
+        Facts {
+            near,
+            fit: self.fitting_cards(layout),
+            alone,
+        }
     }
 
     /// Layouts melding all of `must` and some of `pool`, grouped by the `hand` cards they use,
@@ -461,7 +487,11 @@ impl Engine {
         let mut groups: Vec<(u64, Vec<MeldList>, Vec<u64>)> = Vec::new();
         for layout in self.melds.covers(pool, must, rules) {
             let used = layout.cards(rules) & hand;
-            let key = if rules.force_fit_rearrange { 0 } else { layoff_mask(&layout, rules) };
+            let key = if rules.force_fit_rearrange {
+                0
+            } else {
+                layoff_mask(&layout, rules)
+            };
             match groups.iter_mut().find(|g| g.0 == used) {
                 Some(group) => {
                     if !group.2.contains(&key) {
@@ -472,7 +502,10 @@ impl Engine {
                 None => groups.push((used, vec![layout], vec![key])),
             }
         }
-        groups.into_iter().map(|(used, layouts, _)| (used, layouts)).collect()
+        groups
+            .into_iter()
+            .map(|(used, layouts, _)| (used, layouts))
+            .collect()
     }
 
     /// Arrangements of exactly `cards`, one per lay-off exposure (R6, R14).
@@ -528,13 +561,21 @@ impl Engine {
         if (has(-1) && (has(-2) || has(1))) || (has(1) && has(2)) {
             return true;
         }
-        !self.layout_takes(layout, layout_cards, hand, card).is_empty()
+        !self
+            .layout_takes(layout, layout_cards, hand, card)
+            .is_empty()
     }
 
     /// Every take of `card` by a player with this layout (its cards `layout_cards`) and hand:
     /// [`Engine::take_moves`], or under `rearrange = borrow` the takes borrowing allows (R13a),
     /// every arrangement (Python's `take_moves`).
-    pub fn layout_takes(&self, layout: &MeldList, layout_cards: u64, hand: u64, card: u8) -> Arc<Vec<Move>> {
+    pub fn layout_takes(
+        &self,
+        layout: &MeldList,
+        layout_cards: u64,
+        hand: u64,
+        card: u8,
+    ) -> Arc<Vec<Move>> {
         if !self.rules.borrow {
             return self.take_moves(layout_cards, hand, card);
         }
@@ -620,7 +661,9 @@ impl Engine {
         if s.phase != Phase::Offer {
             return (out, 0);
         }
-        let Some(offer) = s.centre else { return (out, 0) };
+        let Some(offer) = s.centre else {
+            return (out, 0);
+        };
         let (cands, k) = self.force_candidates(s.to_act, &offer);
         for &p in &cands[..k] {
             if self.fitting_cards(&s.layouts[p as usize]) & bit(offer.card) != 0 {
@@ -683,7 +726,9 @@ impl Engine {
         }
         match s.stock_mask(self.players()) {
             Some(mask) => Ok(cards(mask).collect()),
-            None => Err(HiddenError("the stock cards are unknown while hands are hidden")),
+            None => Err(HiddenError(
+                "the stock cards are unknown while hands are hidden",
+            )),
         }
     }
 
@@ -780,8 +825,9 @@ impl Engine {
                     t.to_act = (player as u8 + 1) % n;
                     if self.rules.discard_force {
                         // R14a: he is offered his paid card first when it fits another layout.
-                        let fits = (0..n as usize)
-                            .any(|q| q != player && self.fitting_cards(&t.layouts[q]) & bit(pay) != 0);
+                        let fits = (0..n as usize).any(|q| {
+                            q != player && self.fitting_cards(&t.layouts[q]) & bit(pay) != 0
+                        });
                         if fits {
                             t.to_act = player as u8;
                         } else {
@@ -821,7 +867,11 @@ impl Engine {
                 t.gifts = None;
                 t.gave = Some(gifts);
                 // The upcard, turned at the deal, is offered now (R10a); else the first turn.
-                t.phase = if s.centre.is_some() { Phase::Offer } else { Phase::Turn };
+                t.phase = if s.centre.is_some() {
+                    Phase::Offer
+                } else {
+                    Phase::Turn
+                };
                 t.to_act = (s.dealer + 1) % n;
                 t
             }
@@ -1024,7 +1074,13 @@ impl Engine {
                 hot = h;
             }
             if (fit_any as u64) & bit(card) != 0 {
-                let probe = Offer { card, paid, upcard, source, ..declined };
+                let probe = Offer {
+                    card,
+                    paid,
+                    upcard,
+                    source,
+                    ..declined
+                };
                 let (cands, k) = self.force_candidates(to_act, &probe);
                 if cands[..k]
                     .iter()
@@ -1034,7 +1090,14 @@ impl Engine {
                 }
             }
             steps += 1;
-            declined = Offer { card, paid, upcard, source, ..declined }.with_decline(to_act);
+            declined = Offer {
+                card,
+                paid,
+                upcard,
+                source,
+                ..declined
+            }
+            .with_decline(to_act);
             let (start, order_len) = self.order_shape(paid, upcard);
             let (start, order_len) = (start as usize, order_len as usize);
             if (declined.ndeclined as usize) < order_len {
@@ -1058,7 +1121,14 @@ impl Engine {
         t.centre = if phase == Phase::Turn {
             None
         } else {
-            Some(Offer { card, paid, upcard, source, forced: None, ..declined })
+            Some(Offer {
+                card,
+                paid,
+                upcard,
+                source,
+                forced: None,
+                ..declined
+            })
         };
         Some((t, steps))
     }

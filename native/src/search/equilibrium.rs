@@ -171,7 +171,8 @@ pub fn deal_count(unseen: u64, known: [u64; 2], counts: [u8; 2]) -> Option<u128>
     if need0 < 0 || need1 < 0 || need0 + need1 > free {
         return None;
     }
-    let comb = |n: i64, k: i64| (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128);
+    let comb =
+        |n: i64, k: i64| (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128);
     Some(comb(free, need0).saturating_mul(comb(free - need0, need1)))
 }
 
@@ -183,7 +184,9 @@ fn for_each_combination(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
     let mut idx: Vec<usize> = (0..k).collect();
     loop {
         f(&idx);
-        let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else { return };
+        let Some(i) = (0..k).rev().find(|&i| idx[i] < n - k + i) else {
+            return;
+        };
         idx[i] += 1;
         for j in i + 1..k {
             idx[j] = idx[j - 1] + 1;
@@ -194,7 +197,12 @@ fn for_each_combination(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
 /// Every deal of the two hands from `unseen`, each holding its known cards, with its
 /// probability: uniform, or in proportion to the product of the prior's card weights (Python's
 /// `_deals`, in its order).
-pub fn deals(unseen: u64, known: [u64; 2], counts: [u8; 2], prior: Option<&Prior>) -> Result<Vec<(u64, u64, f64)>, String> {
+pub fn deals(
+    unseen: u64,
+    known: [u64; 2],
+    counts: [u8; 2],
+    prior: Option<&Prior>,
+) -> Result<Vec<(u64, u64, f64)>, String> {
     let free: Vec<u8> = cards(unseen & !(known[0] | known[1])).collect();
     let need0 = i64::from(counts[0]) - i64::from(popcount(known[0]));
     let need1 = i64::from(counts[1]) - i64::from(popcount(known[1]));
@@ -270,7 +278,10 @@ pub fn extend(h: History, m: &Move) -> History {
     let (low, high) = move_words(m);
     let (a, b) = (h as u64, (h >> 64) as u64);
     let a2 = mix(a ^ mix(low ^ 0x9e37_79b9_7f4a_7c15) ^ mix(high ^ 0x632b_e59b_d9b4_e019));
-    let b2 = mix(b.rotate_left(23) ^ mix(high ^ 0xd6e8_feb8_6659_fd93) ^ mix(low ^ 0xa076_1d64_78bd_642f) ^ a);
+    let b2 = mix(b.rotate_left(23)
+        ^ mix(high ^ 0xd6e8_feb8_6659_fd93)
+        ^ mix(low ^ 0xa076_1d64_78bd_642f)
+        ^ a);
     u128::from(a2) | u128::from(b2) << 64
 }
 
@@ -319,7 +330,13 @@ impl Builder<'_> {
     }
 
     /// The node of `s`, its subtree built; `seqs` is each player's last sequence.
-    fn expand(&mut self, s: State, dealt: [u64; 2], hist: History, seqs: [u32; 2]) -> Result<usize, BuildStop> {
+    fn expand(
+        &mut self,
+        s: State,
+        dealt: [u64; 2],
+        hist: History,
+        seqs: [u32; 2],
+    ) -> Result<usize, BuildStop> {
         let engine = self.engine;
         let (mut s, mut hist) = (s, hist);
         let at = self.path.len();
@@ -418,7 +435,11 @@ pub fn build(
         return Err(BuildStop::TooLarge);
     }
     let dealt = deals(unseen, known, counts, prior).map_err(BuildStop::Position)?;
-    let mut tree = Tree { act_base: vec![0], sequences: [1, 1], ..Tree::default() };
+    let mut tree = Tree {
+        act_base: vec![0],
+        sequences: [1, 1],
+        ..Tree::default()
+    };
     tree.kind.push(CHANCE);
     tree.end.push(0);
     tree.info.push(dealt.len() as u32);
@@ -573,7 +594,11 @@ impl<'t> Cfr<'t> {
             let n = tree.info[node] as usize;
             let uniform = 1.0 / n as f64;
             for k in 0..n {
-                let prob = if node == 0 { tree.deal_prob[k] } else { uniform };
+                let prob = if node == 0 {
+                    tree.deal_prob[k]
+                } else {
+                    uniform
+                };
                 value += prob * self.walk(child, player, reach * prob, poll);
                 child = tree.end[child] as usize;
             }
@@ -657,7 +682,11 @@ impl<'t> Cfr<'t> {
                 whole += self.total[a];
             }
             for a in base..base + n {
-                self.average[a] = if whole > 0.0 { self.total[a] / whole } else { 1.0 / n as f64 };
+                self.average[a] = if whole > 0.0 {
+                    self.total[a] / whole
+                } else {
+                    1.0 / n as f64
+                };
             }
         }
     }
@@ -742,7 +771,8 @@ impl<'t> Cfr<'t> {
         let (_, n) = tree.actions(infoset);
         let at = self.scratch.len();
         self.scratch.resize(at + n, 0.0);
-        let positions = tree.infoset_start[infoset] as usize..tree.infoset_start[infoset + 1] as usize;
+        let positions =
+            tree.infoset_start[infoset] as usize..tree.infoset_start[infoset + 1] as usize;
         for &node in &tree.by_infoset[positions.clone()] {
             let node = node as usize;
             let reach = self.reach[node];
@@ -807,10 +837,16 @@ impl<'t> Cfr<'t> {
     /// the tolerance was reached).
     pub fn run(&mut self, opts: &Options, poll: &mut dyn Poll) -> (u64, f64, Option<&'static str>) {
         let start = Instant::now();
-        self.deadline = opts.time_limit.map(|t| start + std::time::Duration::from_secs_f64(t.clamp(0.0, 1e9)));
+        self.deadline = opts
+            .time_limit
+            .map(|t| start + std::time::Duration::from_secs_f64(t.clamp(0.0, 1e9)));
         let (mut iteration, mut check) = (0u64, 1u64);
         loop {
-            let saved = (self.regret.clone(), self.total.clone(), self.current.clone());
+            let saved = (
+                self.regret.clone(),
+                self.total.clone(),
+                self.current.clone(),
+            );
             for player in 0..2u8 {
                 self.walk(0, player, 1.0, poll);
                 if self.aborted.is_some() {
@@ -909,7 +945,8 @@ pub fn solve(
     }
     let sign = if me == 0 { 1.0 } else { -1.0 };
     let first = mine[0].0;
-    let at_root = tree.kind[first] == DECISION && tree.history[tree.info[first] as usize] == ROOT_HISTORY;
+    let at_root =
+        tree.kind[first] == DECISION && tree.history[tree.info[first] as usize] == ROOT_HISTORY;
     let (moves, strategy, move_values) = if at_root {
         let infoset = tree.info[first] as usize;
         let (base, n) = tree.actions(infoset);
@@ -922,7 +959,11 @@ pub fn solve(
                 sign * sum / weight
             })
             .collect();
-        (tree.moves[base..base + n].to_vec(), cfr.average[base..base + n].to_vec(), values)
+        (
+            tree.moves[base..base + n].to_vec(),
+            cfr.average[base..base + n].to_vec(),
+            values,
+        )
     } else {
         // One legal move: no information set; its value is the hand's.
         let moves = engine.legal_moves(view).map_err(|e| e.0.to_string())?;
@@ -1028,7 +1069,17 @@ mod tests {
     fn combinations_in_python_order() {
         let mut seen = Vec::new();
         for_each_combination(4, 2, |c| seen.push(c.to_vec()));
-        assert_eq!(seen, vec![vec![0, 1], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
+        assert_eq!(
+            seen,
+            vec![
+                vec![0, 1],
+                vec![0, 2],
+                vec![0, 3],
+                vec![1, 2],
+                vec![1, 3],
+                vec![2, 3]
+            ]
+        );
         let mut empty = 0;
         for_each_combination(3, 0, |c| {
             assert!(c.is_empty());
@@ -1047,15 +1098,29 @@ mod tests {
             let tree = build(&engine, &view, None, 100_000, &mut Never, false).ok()?;
             (tree.nodes() > 500).then_some((view, tree))
         };
-        let found = steps.iter().find_map(|&step| (1..6).find_map(|k| late_view(&engine, step, k)).and_then(tree_of));
+        let found = steps.iter().find_map(|&step| {
+            (1..6)
+                .find_map(|k| late_view(&engine, step, k))
+                .and_then(tree_of)
+        });
         let (view, tree) = found.expect("a late endgame small enough among the deals");
         let (unseen, known, counts) = public_hidden(&view);
-        assert_eq!(deal_count(unseen, known, counts), Some(tree.deal_prob.len() as u128));
-        let opts = Options { tolerance: 1e-4, max_iterations: 20_000, time_limit: None };
+        assert_eq!(
+            deal_count(unseen, known, counts),
+            Some(tree.deal_prob.len() as u128)
+        );
+        let opts = Options {
+            tolerance: 1e-4,
+            max_iterations: 20_000,
+            time_limit: None,
+        };
         let answer = solve(&engine, &view, &tree, &opts, false, &mut Never).expect("solved");
         assert!(answer.exploitability <= 1e-4, "{answer:?}");
         assert!((answer.strategy.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert_eq!(answer.moves, engine.legal_moves(&view).expect("his hand is known"));
+        assert_eq!(
+            answer.moves,
+            engine.legal_moves(&view).expect("his hand is known")
+        );
         // The hand's value is at most its best response value: no move is worth much more.
         let deals = tree.deal_prob.len() as f64;
         for v in &answer.move_values {
@@ -1067,7 +1132,12 @@ mod tests {
     #[test]
     fn a_budget_too_small_is_refused() {
         let engine = Engine::new(Arc::new(Rules::classic()));
-        let view = (1..10).find_map(|k| late_view(&engine, 7, k)).expect("a late position");
-        assert!(matches!(build(&engine, &view, None, 2, &mut Never, false), Err(BuildStop::TooLarge)));
+        let view = (1..10)
+            .find_map(|k| late_view(&engine, 7, k))
+            .expect("a late position");
+        assert!(matches!(
+            build(&engine, &view, None, 2, &mut Never, false),
+            Err(BuildStop::TooLarge)
+        ));
     }
 }

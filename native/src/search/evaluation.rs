@@ -36,7 +36,9 @@ impl Fitted {
     /// A message when the layers do not fit the features or each other.
     pub fn new(players: usize, layers: Vec<(Vec<Vec<f64>>, Vec<f64>)>) -> Result<Self, String> {
         let width = PER_PLAYER * players + GLOBAL;
-        let Some(first) = layers.first() else { return Err("a model needs a layer".into()) };
+        let Some(first) = layers.first() else {
+            return Err("a model needs a layer".into());
+        };
         if first.0.iter().any(|row| row.len() != width) {
             return Err("the evaluation data does not fit this variant's features".into());
         }
@@ -55,7 +57,12 @@ impl Fitted {
 
     /// The outcome vector of a position from its feature blocks (players from the one to act,
     /// then the position), as `FittedEvaluator.fast_probabilities` computes it.
-    pub fn outcome(&self, blocks: &[[f64; PER_PLAYER]], global: &[f64; GLOBAL], to_act: usize) -> Outcome {
+    pub fn outcome(
+        &self,
+        blocks: &[[f64; PER_PLAYER]],
+        global: &[f64; GLOBAL],
+        to_act: usize,
+    ) -> Outcome {
         let (w0, b0) = &self.layers[0];
         let mut h: Vec<f64> = b0.clone();
         for (i, block) in blocks.iter().enumerate() {
@@ -141,7 +148,11 @@ const CACHE: usize = 1 << 18;
 
 impl Evaluator {
     pub fn new(leaf: Leaf) -> Self {
-        Evaluator { leaf, gains: RefCell::new(FxHashMap::default()), blocks: RefCell::new(FxHashMap::default()) }
+        Evaluator {
+            leaf,
+            gains: RefCell::new(FxHashMap::default()),
+            blocks: RefCell::new(FxHashMap::default()),
+        }
     }
 
     /// The leaf's outcome vector of `s` (not over; every hand and the stock cards known).
@@ -273,9 +284,15 @@ impl Evaluator {
 
     /// The feature blocks of `features`: one per player from the one to act, and the
     /// position-wide block.
-    pub fn feature_blocks(&self, engine: &Engine, s: &State) -> (Vec<[f64; PER_PLAYER]>, [f64; GLOBAL]) {
+    pub fn feature_blocks(
+        &self,
+        engine: &Engine,
+        s: &State,
+    ) -> (Vec<[f64; PER_PLAYER]>, [f64; GLOBAL]) {
         let n = engine.players();
-        let stock = s.stock_mask(n).expect("the evaluation needs every hand and the stock cards");
+        let stock = s
+            .stock_mask(n)
+            .expect("the evaluation needs every hand and the stock cards");
         let mut everyone = 0u64;
         for p in 0..n {
             everyone |= s.hands[p];

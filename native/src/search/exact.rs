@@ -86,7 +86,8 @@ pub struct Solver {
 }
 
 fn melded_after(engine: &Engine, m: &Move) -> u32 {
-    m.layout().map_or(0, |l| l.cards(&engine.rules).count_ones())
+    m.layout()
+        .map_or(0, |l| l.cards(&engine.rules).count_ones())
 }
 
 impl Solver {
@@ -129,7 +130,11 @@ impl Solver {
 
     /// Clear the tables unless `s` belongs to the deal they were built for.
     fn same_deal(&mut self, s: &State) {
-        let stock: Option<Vec<u8>> = if s.stock_known { Some(s.stock_cards().collect()) } else { None };
+        let stock: Option<Vec<u8>> = if s.stock_known {
+            Some(s.stock_cards().collect())
+        } else {
+            None
+        };
         if let (Some(Some(old)), Some(new)) = (&self.deal, &stock) {
             if old.len() >= new.len() && old[old.len() - new.len()..] == new[..] {
                 return;
@@ -144,7 +149,8 @@ impl Solver {
     fn start_budget(&mut self) {
         self.nodes = 0;
         self.limit = self.max_nodes;
-        self.deadline = Instant::now() + std::time::Duration::from_secs_f64(self.time_limit.clamp(0.0, 1e9));
+        self.deadline =
+            Instant::now() + std::time::Duration::from_secs_f64(self.time_limit.clamp(0.0, 1e9));
         self.exhausted = false;
         self.stopped_by = None;
     }
@@ -228,7 +234,11 @@ impl Solver {
                     (lower, upper) = (-1.0, 0.0);
                     value = self.alphabeta(engine, eval, s, -1.0, 0.0, poll);
                     if !self.exhausted {
-                        (lower, upper) = if value >= 0.0 { (0.0, 0.0) } else { (-1.0, -1.0) };
+                        (lower, upper) = if value >= 0.0 {
+                            (0.0, 0.0)
+                        } else {
+                            (-1.0, -1.0)
+                        };
                     }
                 }
             }
@@ -252,7 +262,11 @@ impl Solver {
             let mut o = self.maxn(engine, eval, s, true, poll);
             if self.exhausted && !self.root_moves.is_empty() {
                 // Anytime: the best root move among proven values and estimates.
-                let me = if s.is_chance() { usize::MAX } else { s.to_act as usize };
+                let me = if s.is_chance() {
+                    usize::MAX
+                } else {
+                    s.to_act as usize
+                };
                 let mut best = 0;
                 for (k, r) in self.root_moves.iter().enumerate() {
                     if utility_at(&r.1, me) > utility_at(&self.root_moves[best].1, me) {
@@ -261,10 +275,18 @@ impl Solver {
                 }
                 o = self.root_moves[best].1;
                 pv = vec![self.root_moves[best].0];
-                let proven: Vec<f64> =
-                    self.root_moves.iter().filter(|r| r.2).map(|r| r.1.utility(root)).collect();
+                let proven: Vec<f64> = self
+                    .root_moves
+                    .iter()
+                    .filter(|r| r.2)
+                    .map(|r| r.1.utility(root))
+                    .collect();
                 if !proven.is_empty() {
-                    lower = proven.iter().copied().fold(f64::NEG_INFINITY, |a, b| if b > a { b } else { a });
+                    lower =
+                        proven
+                            .iter()
+                            .copied()
+                            .fold(f64::NEG_INFINITY, |a, b| if b > a { b } else { a });
                 }
             } else {
                 pv = self.principal_variation(engine, s, 400, mode == Mode::Expectimax);
@@ -277,7 +299,11 @@ impl Solver {
         }
         let values: Vec<f64> = (0..n).map(|p| outcome.utility(p)).collect();
         let proven = !self.exhausted;
-        let winner = if proven { (0..n).find(|&p| outcome.v[p] > 1.0 - 1e-9).map(|p| p as u8) } else { None };
+        let winner = if proven {
+            (0..n).find(|&p| outcome.v[p] > 1.0 - 1e-9).map(|p| p as u8)
+        } else {
+            None
+        };
         SolveResult {
             outcome,
             winner,
@@ -400,7 +426,15 @@ impl Solver {
         out
     }
 
-    fn alphabeta(&mut self, engine: &Engine, eval: &mut Evaluator, s: &State, alpha: f64, beta: f64, poll: &mut dyn Poll) -> f64 {
+    fn alphabeta(
+        &mut self,
+        engine: &Engine,
+        eval: &mut Evaluator,
+        s: &State,
+        alpha: f64,
+        beta: f64,
+        poll: &mut dyn Poll,
+    ) -> f64 {
         // The position advances through forced steps; it is copied only when it does.
         let mut holder: State;
         let mut state: &State = s;
@@ -539,7 +573,14 @@ impl Solver {
         }
     }
 
-    fn maxn(&mut self, engine: &Engine, eval: &mut Evaluator, s: &State, root: bool, poll: &mut dyn Poll) -> Outcome {
+    fn maxn(
+        &mut self,
+        engine: &Engine,
+        eval: &mut Evaluator,
+        s: &State,
+        root: bool,
+        poll: &mut dyn Poll,
+    ) -> Outcome {
         let n = engine.players();
         if s.is_terminal() {
             return Outcome::of_end(s, n);
@@ -556,7 +597,11 @@ impl Solver {
                     return self.cheap(engine, eval, &after);
                 }
                 let o = self.maxn(engine, eval, &after, false, poll);
-                let first = if s.stock_known && s.centre.is_none() { Move::Turn(s.stock_top()) } else { Move::Pass };
+                let first = if s.stock_known && s.centre.is_none() {
+                    Move::Turn(s.stock_top())
+                } else {
+                    Move::Pass
+                };
                 let proven = !self.exhausted;
                 self.store(key, (o, Some(first), proven));
                 return o;
@@ -574,7 +619,11 @@ impl Solver {
             for c in cards {
                 let mv = Move::Turn(c);
                 let child = engine.apply(s, &mv);
-                let vec = if !self.exhausted { self.maxn(engine, eval, &child, false, poll) } else { self.cheap(engine, eval, &child) };
+                let vec = if !self.exhausted {
+                    self.maxn(engine, eval, &child, false, poll)
+                } else {
+                    self.cheap(engine, eval, &child)
+                };
                 for k in 0..=n {
                     total.v[k] += p * vec.v[k];
                 }
@@ -620,13 +669,22 @@ impl Solver {
     }
 
     /// The best line from `s` read from the tables (`Solver.principal_variation`).
-    pub fn principal_variation(&self, engine: &Engine, s: &State, limit: usize, stop_at_chance: bool) -> Vec<Move> {
+    pub fn principal_variation(
+        &self,
+        engine: &Engine,
+        s: &State,
+        limit: usize,
+        stop_at_chance: bool,
+    ) -> Vec<Move> {
         let n = engine.players();
         let mut line = Vec::new();
         let mut seen: FxHashSet<Key> = FxHashSet::default();
         let mut state = s.clone();
         while !state.is_terminal() && line.len() < limit {
-            if stop_at_chance && state.is_chance() && engine.chance_cards(&state).map_or(0, |c| c.len()) > 1 {
+            if stop_at_chance
+                && state.is_chance()
+                && engine.chance_cards(&state).map_or(0, |c| c.len()) > 1
+            {
                 break;
             }
             let key = state.key(n);

@@ -151,7 +151,10 @@ impl Lookahead {
         self.root = state.to_act as usize;
         self.stopped_by = None;
         let children: Vec<State> = moves.iter().map(|m| engine.apply(state, m)).collect();
-        let mut best: Vec<Outcome> = children.iter().map(|c| self.static_value(engine, eval, c)).collect();
+        let mut best: Vec<Outcome> = children
+            .iter()
+            .map(|c| self.static_value(engine, eval, c))
+            .collect();
         let mut depth_done = -1;
         let mut exact = children.iter().all(State::is_terminal);
         let mut depth = 0;
@@ -176,7 +179,13 @@ impl Lookahead {
             exact = self.estimates == before;
             depth += 1;
         }
-        LookaheadResult { outcomes: best, depth: depth_done, exact, nodes: self.nodes, stopped_by: self.stopped_by }
+        LookaheadResult {
+            outcomes: best,
+            depth: depth_done,
+            exact,
+            nodes: self.nodes,
+            stopped_by: self.stopped_by,
+        }
     }
 
     fn static_value(&mut self, engine: &Engine, eval: &mut Evaluator, s: &State) -> Outcome {
@@ -188,7 +197,11 @@ impl Lookahead {
         while !boundary(&state) {
             // Finish the offer cheaply: the evaluation is fitted on offer boundaries only.
             let moves = engine.legal_moves(&state).expect("every hand known");
-            let m = moves.iter().find(|m| **m == Move::Pass).copied().unwrap_or(moves[moves.len() - 1]);
+            let m = moves
+                .iter()
+                .find(|m| **m == Move::Pass)
+                .copied()
+                .unwrap_or(moves[moves.len() - 1]);
             state = engine.apply(&state, &m);
             if state.is_terminal() {
                 return Outcome::of_end(&state, n);
@@ -198,8 +211,15 @@ impl Lookahead {
     }
 
     fn key(&self, engine: &Engine, s: &State) -> PosKey {
-        let stock = if self.opts.spread > 1 && s.stock_known { Some(s.stock_cards().collect()) } else { None };
-        PosKey { key: s.key(engine.players()), stock }
+        let stock = if self.opts.spread > 1 && s.stock_known {
+            Some(s.stock_cards().collect())
+        } else {
+            None
+        };
+        PosKey {
+            key: s.key(engine.players()),
+            stock,
+        }
     }
 
     fn evaluate(&mut self, engine: &Engine, eval: &mut Evaluator, s: &State) -> Outcome {
@@ -246,7 +266,13 @@ impl Lookahead {
                 _ => rest.push(i),
             }
         }
-        let hit = Arc::new(Expansion { moves, children, outs, takes, rest });
+        let hit = Arc::new(Expansion {
+            moves,
+            children,
+            outs,
+            takes,
+            rest,
+        });
         self.expanded.insert(pos.clone(), Arc::clone(&hit));
         hit
     }
@@ -256,9 +282,19 @@ impl Lookahead {
         if !self.history.is_empty() && takes.len() > 1 {
             takes.sort_by_key(|&i| -self.history.get(&exp.moves[i]).copied().unwrap_or(0));
         }
-        let mut order: Vec<usize> = exp.outs.iter().chain(&takes).chain(&exp.rest).copied().collect();
+        let mut order: Vec<usize> = exp
+            .outs
+            .iter()
+            .chain(&takes)
+            .chain(&exp.rest)
+            .copied()
+            .collect();
         if let Some(hint) = hint {
-            let k = exp.moves.iter().position(|m| m == hint).expect("the hint is a legal move");
+            let k = exp
+                .moves
+                .iter()
+                .position(|m| m == hint)
+                .expect("the hint is a legal move");
             order.retain(|&i| i != k);
             order.insert(0, k);
         }
@@ -349,7 +385,10 @@ impl Lookahead {
         if !s.stock_known {
             let cards = engine.chance_cards(s).expect("every hand known");
             let p = 1.0 / cards.len() as f64;
-            return cards.into_iter().map(|c| (engine.apply(s, &Move::Turn(c)), p)).collect();
+            return cards
+                .into_iter()
+                .map(|c| (engine.apply(s, &Move::Turn(c)), p))
+                .collect();
         }
         let stock: Vec<u8> = s.stock_cards().collect();
         let k = self.opts.spread.min(stock.len());
@@ -422,7 +461,11 @@ impl Lookahead {
         self.tick(poll)?;
         let pos = self.key(engine, &state);
         let key = (pos.clone(), depth);
-        let (lower, lvec, upper, uvec) = self.table.get(&key).copied().unwrap_or((-2.0, None, 2.0, None));
+        let (lower, lvec, upper, uvec) = self
+            .table
+            .get(&key)
+            .copied()
+            .unwrap_or((-2.0, None, 2.0, None));
         if lower == upper || lower >= beta {
             let v = lvec.expect("a stored bound has its outcome");
             return Ok((lower, self.hit(&key, v)));
@@ -472,7 +515,10 @@ impl Lookahead {
         } else {
             self.store(key, (value, best_vec, value, best_vec), before);
         }
-        Ok((value, best_vec.expect("a position with moves has a best line")))
+        Ok((
+            value,
+            best_vec.expect("a position with moves has a best line"),
+        ))
     }
 
     fn maxn(

@@ -68,12 +68,22 @@ struct Node {
 
 impl Node {
     fn new(available: u64) -> Self {
-        Node { visits: 0, available, reward: [0.0; 4], draws: 0.0, children: Vec::new() }
+        Node {
+            visits: 0,
+            available,
+            reward: [0.0; 4],
+            draws: 0.0,
+            children: Vec::new(),
+        }
     }
 }
 
 fn child_of(tree: &[Node], node: usize, m: &Move) -> Option<usize> {
-    tree[node].children.iter().find(|(k, _)| k == m).map(|&(_, i)| i)
+    tree[node]
+        .children
+        .iter()
+        .find(|(k, _)| k == m)
+        .map(|&(_, i)| i)
 }
 
 fn rewards(o: &Outcome) -> ([f64; 4], f64) {
@@ -101,12 +111,29 @@ pub fn search(
 ) -> Result<MctsResult, Impossible> {
     let me = view.to_act as usize;
     let quiet = if opts.nomeld { me as i32 } else { -1 };
-    let pairs = if opts.infer { Some(declined_pairs(engine, view, me)) } else { None };
+    let pairs = if opts.infer {
+        Some(declined_pairs(engine, view, me))
+    } else {
+        None
+    };
     if opts.halving {
-        return halving(engine, view, root_list, opts, rng, pairs.as_ref(), weights, quiet, hooks);
+        return halving(
+            engine,
+            view,
+            root_list,
+            opts,
+            rng,
+            pairs.as_ref(),
+            weights,
+            quiet,
+            hooks,
+        );
     }
     let n = engine.players();
-    let mut eval = opts.model.as_ref().map(|m| Evaluator::new(Leaf::Fitted(Arc::clone(m))));
+    let mut eval = opts
+        .model
+        .as_ref()
+        .map(|m| Evaluator::new(Leaf::Fitted(Arc::clone(m))));
     let clock = Clock::new(opts.time_limit.unwrap_or(f64::INFINITY));
     let mut tree: Vec<Node> = vec![Node::new(0)];
     let (mut done, mut ended) = (0usize, 0usize);
@@ -180,7 +207,8 @@ pub fn search(
             for m in moves {
                 let ch = &tree[child_of(&tree, node, m).expect("tried")];
                 let visits = ch.visits as f64;
-                let score = ch.reward[p] / visits + opts.c * ((ch.available as f64).ln() / visits).sqrt();
+                let score =
+                    ch.reward[p] / visits + opts.c * ((ch.available as f64).ln() / visits).sqrt();
                 if score > best + 1e-12 {
                     best = score;
                     chosen.clear();
@@ -189,7 +217,11 @@ pub fn search(
                     chosen.push(*m);
                 }
             }
-            let m = if chosen.len() == 1 { chosen[0] } else { chosen[rng.randrange(chosen.len())] };
+            let m = if chosen.len() == 1 {
+                chosen[0]
+            } else {
+                chosen[rng.randrange(chosen.len())]
+            };
             node = child_of(&tree, node, &m).expect("tried");
             path.push(node);
             state = engine.apply(&state, &m);
@@ -228,9 +260,21 @@ pub fn search(
                 let visits = ch.visits as f64;
                 let draw = ch.draws / visits;
                 let value = ch.reward[me] / visits;
-                stats.push(MoveStats { mv: *m, visits: ch.visits, value, win: value - 0.5 * draw, draw });
+                stats.push(MoveStats {
+                    mv: *m,
+                    visits: ch.visits,
+                    value,
+                    win: value - 0.5 * draw,
+                    draw,
+                });
             }
-            _ => stats.push(MoveStats { mv: *m, visits: 0, value: 0.0, win: 0.0, draw: 0.0 }),
+            _ => stats.push(MoveStats {
+                mv: *m,
+                visits: 0,
+                value: 0.0,
+                win: 0.0,
+                draw: 0.0,
+            }),
         }
     }
     let mut order: Vec<usize> = (0..stats.len()).collect();
@@ -248,7 +292,11 @@ pub fn search(
         seconds: clock.elapsed(),
         interrupted,
         depth: depths.get(depths.len() / 2).map_or(0.0, |&d| d as f64),
-        ended: if done > 0 { ended as f64 / done as f64 } else { 0.0 },
+        ended: if done > 0 {
+            ended as f64 / done as f64
+        } else {
+            0.0
+        },
     })
 }
 
@@ -282,7 +330,11 @@ fn halving(
         if alive.len() == 1 && r > 0 {
             break;
         }
-        let budget = if r == rounds - 1 { iterations - done.min(iterations) } else { iterations / rounds };
+        let budget = if r == rounds - 1 {
+            iterations - done.min(iterations)
+        } else {
+            iterations / rounds
+        };
         let mut worlds = budget / alive.len();
         if worlds < 1 {
             if r > 0 {
@@ -337,12 +389,24 @@ fn halving(
     let stats: Vec<MoveStats> = (0..k)
         .map(|i| {
             if visits[i] == 0 {
-                MoveStats { mv: root_list[i], visits: 0, value: 0.0, win: 0.0, draw: 0.0 }
+                MoveStats {
+                    mv: root_list[i],
+                    visits: 0,
+                    value: 0.0,
+                    win: 0.0,
+                    draw: 0.0,
+                }
             } else {
                 let v = visits[i] as f64;
                 let draw = draws[i] / v;
                 let value = reward[i] / v;
-                MoveStats { mv: root_list[i], visits: visits[i], value, win: value - 0.5 * draw, draw }
+                MoveStats {
+                    mv: root_list[i],
+                    visits: visits[i],
+                    value,
+                    win: value - 0.5 * draw,
+                    draw,
+                }
             }
         })
         .collect();

@@ -15,7 +15,10 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn zeros(players: usize) -> Self {
-        Outcome { len: players as u8 + 1, v: [0.0; MAX_PLAYERS + 1] }
+        Outcome {
+            len: players as u8 + 1,
+            v: [0.0; MAX_PLAYERS + 1],
+        }
     }
 
     #[inline]
@@ -92,7 +95,10 @@ pub struct Clock {
 
 impl Clock {
     pub fn new(limit: f64) -> Self {
-        Clock { start: Instant::now(), limit }
+        Clock {
+            start: Instant::now(),
+            limit,
+        }
     }
 
     pub fn elapsed(&self) -> f64 {

@@ -16,7 +16,11 @@ pub static LINKS: [u64; NUM_CARDS] = {
         let mut other = 0;
         while other < NUM_CARDS {
             let (r, s) = (other / 4, other % 4);
-            let close = if r > rank { r - rank <= 2 } else { rank - r <= 2 };
+            let close = if r > rank {
+                r - rank <= 2
+            } else {
+                rank - r <= 2
+            };
             if other != card && (r == rank || (s == suit && close)) {
                 out[card] |= 1u64 << other;
             }
@@ -40,7 +44,12 @@ fn cost(engine: &Engine, m: &Move, hand: u64) -> u32 {
 
 /// Among takes, lay-ins or gives: the one giving up the card least linked to what stays; ties
 /// drawn by `rng.choice` (the k-th tied move in order).
-fn cheapest<'a>(engine: &Engine, moves: impl Iterator<Item = &'a Move> + Clone, hand: u64, rng: &mut PyRandom) -> Move {
+fn cheapest<'a>(
+    engine: &Engine,
+    moves: impl Iterator<Item = &'a Move> + Clone,
+    hand: u64,
+    rng: &mut PyRandom,
+) -> Move {
     let mut low = u32::MAX;
     let mut tied = 0usize;
     for m in moves.clone() {
@@ -53,7 +62,10 @@ fn cheapest<'a>(engine: &Engine, moves: impl Iterator<Item = &'a Move> + Clone, 
         }
     }
     let k = rng.randrange(tied);
-    *moves.filter(|m| cost(engine, m, hand) == low).nth(k).expect("a tied move")
+    *moves
+        .filter(|m| cost(engine, m, hand) == low)
+        .nth(k)
+        .expect("a tied move")
 }
 
 /// The `eager` policy's move among `moves` (`eager_move`).
@@ -102,7 +114,9 @@ pub fn random_turn(engine: &Engine, s: &State, rng: &mut PyRandom) -> Move {
         rng.randrange(1);
         return Move::Turn(s.stock_top());
     }
-    let mut mask = s.stock_mask(engine.players()).expect("the stock cards are known");
+    let mut mask = s
+        .stock_mask(engine.players())
+        .expect("the stock cards are known");
     for _ in 0..rng.randrange(popcount(mask) as usize) {
         mask &= mask - 1;
     }
@@ -121,7 +135,11 @@ fn eager_offer(engine: &Engine, s: &State, rng: &mut PyRandom, melds: bool) -> M
         }
     }
     let (forceable, k) = engine.forceable(s);
-    let forces: Vec<u8> = forceable[..k].iter().copied().filter(|&p| s.counts[p as usize] > 0).collect();
+    let forces: Vec<u8> = forceable[..k]
+        .iter()
+        .copied()
+        .filter(|&p| s.counts[p as usize] > 0)
+        .collect();
     if !forces.is_empty() {
         return Move::Force(forces[rng.randrange(forces.len())]);
     }
@@ -135,7 +153,13 @@ pub fn play(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom, quiet: 
 }
 
 /// [`play`], and the moves applied on the way (each forced run counted as its positions).
-pub fn play_counted(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom, quiet: i32) -> (State, u64) {
+pub fn play_counted(
+    engine: &Engine,
+    s: &State,
+    eager: bool,
+    rng: &mut PyRandom,
+    quiet: i32,
+) -> (State, u64) {
     let mut plies = 0u64;
     let mut state = s.clone();
     while !state.is_terminal() {
@@ -164,7 +188,13 @@ pub fn play_counted(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom,
 }
 
 /// The outcome vector of a playout (`playout_outcome`).
-pub fn playout_outcome(engine: &Engine, s: &State, eager: bool, rng: &mut PyRandom, quiet: i32) -> Outcome {
+pub fn playout_outcome(
+    engine: &Engine,
+    s: &State,
+    eager: bool,
+    rng: &mut PyRandom,
+    quiet: i32,
+) -> Outcome {
     let end = play(engine, s, eager, rng, quiet);
     Outcome::of_end(&end, engine.players())
 }

@@ -31,8 +31,18 @@ fn required(engine: &Engine, view: &State, player: usize, unseen: u64) -> [u64; 
 
 /// For each other hidden player: the two-card pairs that make a three-card meld with a card he
 /// declined (`declined_pairs`), sorted.
-pub fn declined_pairs(engine: &Engine, view: &State, player: usize) -> [Option<Vec<u64>>; MAX_PLAYERS] {
-    let melds3: Vec<u64> = engine.rules.catalog.iter().copied().filter(|&m| popcount(m) == 3).collect();
+pub fn declined_pairs(
+    engine: &Engine,
+    view: &State,
+    player: usize,
+) -> [Option<Vec<u64>>; MAX_PLAYERS] {
+    let melds3: Vec<u64> = engine
+        .rules
+        .catalog
+        .iter()
+        .copied()
+        .filter(|&m| popcount(m) == 3)
+        .collect();
     let mut out: [Option<Vec<u64>>; MAX_PLAYERS] = Default::default();
     for p in 0..engine.players() {
         if p == player || !view.is_hidden(p) {
@@ -41,7 +51,12 @@ pub fn declined_pairs(engine: &Engine, view: &State, player: usize) -> [Option<V
         // A paid card is offered to the players after its payer (R11), never taken by him: his
         // own paid cards, dead or in the centre, say nothing of his hand (Python's declined_cards).
         let own: Vec<u8> = view.paid.of(p as u8).collect();
-        let mut declined: Vec<u8> = view.dead_cards().iter().copied().filter(|c| !own.contains(c)).collect();
+        let mut declined: Vec<u8> = view
+            .dead_cards()
+            .iter()
+            .copied()
+            .filter(|c| !own.contains(c))
+            .collect();
         if let Some(c) = view.centre {
             let his = c.paid && c.source as usize == p;
             if c.declined().contains(&(p as u8)) && !his {
@@ -108,7 +123,9 @@ fn draw(
         let fixed = need[p];
         let take = i64::from(view.counts[p]) - i64::from(popcount(fixed));
         if take < 0 || pos + take as usize > deck.len() {
-            return Err(Impossible("the hidden hand counts do not fit the unseen cards".into()));
+            return Err(Impossible(
+                "the hidden hand counts do not fit the unseen cards".into(),
+            ));
         }
         let take = take as usize;
         if let Some(Some(weight)) = weights.map(|w| &w[p]) {
@@ -135,7 +152,9 @@ fn draw(
         pos += take;
     }
     if (0..n).any(|q| need[q] != 0 && !view.is_hidden(q)) {
-        return Err(Impossible("the card passed in the exchange is not where the view says".into()));
+        return Err(Impossible(
+            "the card passed in the exchange is not where the view says".into(),
+        ));
     }
     let mut rest: Vec<u8> = deck[pos..].to_vec();
     if weights.is_some_and(|w| w.iter().any(Option::is_some)) {
@@ -189,12 +208,19 @@ pub fn sample_deal(
 fn chosen_gifts(engine: &Engine, s: &State) -> [i16; MAX_PLAYERS] {
     let n = engine.players();
     let order: Vec<usize> = (0..n).map(|k| (s.dealer as usize + 1 + k) % n).collect();
-    let at = order.iter().position(|&q| q == s.to_act as usize).unwrap_or(n);
+    let at = order
+        .iter()
+        .position(|&q| q == s.to_act as usize)
+        .unwrap_or(n);
     let done = &order[..at];
     let gifts = s.gifts.unwrap_or([NONE; MAX_PLAYERS]);
     let mut out = [-1i16; MAX_PLAYERS];
     for q in 0..n {
-        out[q] = if done.contains(&q) { i16::from(gifts[q]) } else { -1 };
+        out[q] = if done.contains(&q) {
+            i16::from(gifts[q])
+        } else {
+            -1
+        };
     }
     out
 }
