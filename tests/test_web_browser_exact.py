@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import ARGS, CHROMIUM, WAIT, open_board, sync_api
+from test_web_browser import WAIT, open_board
 from test_web_browser_board import CODE, HIDDEN, symbols
+from test_web_browser_review import ask, base, browser  # noqa: F401 (module fixtures, shared)
 from test_web_browser_view import RECORDS, shown, tab
-from web_support import ARTIFACTS, served
+from web_support import ARTIFACTS
 
-from analyzer.service.endgames import EQUAL
-from analyzer.service.requests import answer
+from analyzer.service.endgames import EQUAL, PLAYED
 
 LATE = (
     "classic french 0 1 1[4D,5D,6D][7H,7D,7C][6S,7S,JS]/3D,QH[2H,3H,4H,5H,6H][4C,5C,6C] "
@@ -28,32 +27,8 @@ LATE = (
 stock cards, player 0's one card hidden; its endgame has about ten thousand positions, and its
 equilibrium mixes two moves (found by solving the views of seeded deals)."""
 
-PLAYED = 1e-3
-"""The least probability of a move counted as played (as `conquian solve` counts it)."""
 
 SIZES = [(1280, 800), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with served(workers=2, queue=4, time_cap=120) as (url, _):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
-def ask(cmd: str, **fields: Any) -> dict[str, Any]:
-    """The engine's answer to one request (the server's request layer, without the server)."""
-    reply = answer(json.dumps({"id": 1, "cmd": cmd, "labels": "french", **fields}))[0]
-    assert reply["ok"], reply
-    result: dict[str, Any] = reply["result"]
-    return result
 
 
 def requests_of(page: Any) -> list[dict[str, Any]]:
