@@ -10,19 +10,20 @@ from rich.table import Table
 from analyzer.analysis.endgame import solve_view
 from analyzer.core.cards import counted
 from analyzer.core.errors import ConquianError
-from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import EndgameTooLarge, Equilibrium
-from analyzer.service.endgames import PLAYED, equilibrium_data, how_solved, played_moves, signed
+from analyzer.service.endgames import (
+    PLAYED,
+    equilibrium_data,
+    how_solved,
+    played_moves,
+    ranked,
+    signed,
+)
 from cli.console import emit, err, out
 from cli.progress import interruptible
 
-__all__ = ["PLAYED", "played", "print_equilibrium", "too_large_text", "try_equilibrium"]
-
-def played(eq: Equilibrium) -> list[Move]:
-    """The moves the equilibrium plays, most likely first (:func:`played_moves`)."""
-    return played_moves(eq)
-
+__all__ = ["print_equilibrium", "too_large_text", "try_equilibrium"]
 
 def try_equilibrium(state: GameState, max_nodes: int, read: bool, option: str = "--budget") -> Equilibrium | str:
     """The endgame's equilibrium, or why it cannot be had within ``max_nodes`` positions (the
@@ -82,7 +83,7 @@ def print_equilibrium(
     table.add_column("probability", justify="right")
     table.add_column("value", justify="right")
     lab = state.rules.labels
-    moves = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    moves = ranked(eq)
     shown = moves if top is None or top == 0 else moves[:top]
     for move in shown:
         p = eq.strategy[move]
@@ -90,7 +91,7 @@ def print_equilibrium(
     out.print(table)
     if len(shown) < len(moves):
         out.print(f"... and {counted(len(moves) - len(shown), 'more move')}: {more}.", markup=False)
-    mixed = played(eq)
+    mixed = played_moves(eq)
     if len(mixed) > 1:
         out.print(
             f"The equilibrium mixes {len(mixed)} moves: each is worth the hand's value, and playing "

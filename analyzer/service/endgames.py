@@ -22,6 +22,7 @@ __all__ = [
     "exact_hint_data",
     "how_solved",
     "played_moves",
+    "ranked",
     "signed",
     "solve_view_data",
     "solved_hint_data",
@@ -45,19 +46,21 @@ equilibrium every move played is worth the hand's value; one found to a toleranc
 small differences, and a trace of probability on moves worth less."""
 
 
-def played_moves(eq: Equilibrium) -> list[Move]:
-    """The moves the equilibrium plays, most likely first: probability at least :data:`PLAYED`
-    and worth as much as the best move (within :data:`EQUAL`)."""
-    top = max(eq.move_values.values())
-    order = sorted(eq.strategy, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
-    return [m for m in order if eq.strategy[m] >= PLAYED and eq.move_values[m] >= top - EQUAL]
+def ranked(eq: Equilibrium) -> list[Move]:
+    """The moves most likely first, the best value first on a tie (the order of every answer)."""
+    return sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
 
 
 def equal_moves(eq: Equilibrium) -> list[Move]:
     """The moves worth as much as the best (within :data:`EQUAL`), played ones first."""
     top = max(eq.move_values.values())
-    order = sorted(eq.strategy, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
-    return [m for m in order if eq.move_values[m] >= top - EQUAL]
+    return [m for m in ranked(eq) if eq.move_values[m] >= top - EQUAL]
+
+
+def played_moves(eq: Equilibrium) -> list[Move]:
+    """The moves the equilibrium plays, most likely first: probability at least :data:`PLAYED`
+    and worth as much as the best move (within :data:`EQUAL`)."""
+    return [m for m in equal_moves(eq) if eq.strategy[m] >= PLAYED]
 
 
 def how_solved(eq: Equilibrium) -> str:
@@ -98,7 +101,7 @@ def equilibrium_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[s
     ``best``, the move he plays with the highest probability among those worth the best value
     (within :data:`EQUAL`), the best value on a tie."""
     lab = state.rules.labels
-    order = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    order = ranked(eq)
     by_value = sorted(eq.move_values, key=lambda m: -eq.move_values[m])
     return {
         "method": "equilibrium",
@@ -147,7 +150,7 @@ def solved_hint_data(state: GameState, eq: Equilibrium, *, read: bool) -> dict[s
     (the best move's value minus its own, so 0 for the best) and ``reasons``."""
     data = equilibrium_data(state, eq, read=read)
     lab = state.rules.labels
-    order = sorted(eq.move_values, key=lambda m: (-eq.strategy[m], -eq.move_values[m]))
+    order = ranked(eq)
     top = max(eq.move_values.values())
     mixed = played_moves(eq)
     moves = [
