@@ -152,7 +152,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     elif options.by_default(state) and (found_eq := endgames.auto_hint(state, bool(options.read))) is not None:
         solved = endgames.solved_hint_data(state, found_eq, read=bool(options.read))
     if solved is not None:
-        unread = sorted((options.given & {"samples", "seed", "time_limit", "budget", "engine"}) | ({"line"} if options.line else set()))
+        # Not "seed": the board sends one with every hint, and it is harmless here.
+        unread = sorted((options.given & {"samples", "time_limit", "budget", "engine"}) | ({"line"} if options.line else set()))
         notes += [f"'{key}' has no effect: the endgame was solved, nothing sampled" for key in unread]
         if top:
             solved = {**solved, "moves": solved["moves"][:top]}
