@@ -132,6 +132,91 @@ def test_borrowing_limits(old: str, new: str, ok: bool) -> None:
     assert borrow_ok(_layout(old), _layout(new)) is ok
 
 
+# The other player's hand in the R13a cases below: cards none of them uses.
+_SPARE = ["KS", "KH", "QS", "QH", "QD", "JS", "JC", "JD", "2C", "2D", "3D", "QC", "KC", "AC", "AD", "7C", "KD", "2S"]
+
+
+def _borrower(run: str, hand: str, centre: str, hand_size: int = 10) -> dict:  # type: ignore[type-arg]
+    """A hoyle1897 position: player 0 has the run ``run`` melded and ``hand`` in hand, and has
+    turned ``centre``; player 1 holds spare cards.  ``hand_size`` above 10 is a custom rule."""
+    mine = [*run.split(), *hand.split(), centre]
+    other = [c for c in _SPARE if c not in mine][:hand_size]
+    data = {
+        "variant": "hoyle1897", "dealer": 1, "to_act": 0,
+        "players": [{"hand": hand.split(), "layout": [run.split()]}, {"hand": other, "layout": []}],
+        "stock": 40 - len(mine) - len(other), "dead": [],
+        "centre": {"card": centre, "kind": "turned", "source": 0, "declined": []},
+    }  # fmt: skip
+    return {**data, "rules": {"hand_size": hand_size}} if hand_size != 10 else data
+
+
+def _takes_melds(data: dict, melds: str) -> bool:  # type: ignore[type-arg]
+    """True if a legal take of the position ``data`` leaves the layout ``melds`` (``|`` between
+    melds, in any order)."""
+    want = sorted(_layout(melds))
+    return any(
+        isinstance(move, Take) and sorted(move.layout) == want
+        for move in load_position(data).legal_moves()
+    )
+
+
+@pytest.mark.parametrize(
+    ("run", "hand", "centre", "hand_size", "melds"),
+    [
+        # top two of a run of five
+        ("3H 4H 5H 6H 7H", "6S 6D 7S KC KD", "7C", 10, "3H 4H 5H | 6H 6S 6D | 7H 7S 7C"),
+        # bottom two
+        ("3H 4H 5H 6H 7H", "3S 4S 4D KC KD", "3C", 10, "3H 3S 3C | 4H 4S 4D | 5H 6H 7H"),
+        # one from each end
+        ("3H 4H 5H 6H 7H", "3S 7S 7D KC KD", "3C", 10, "3H 3S 3C | 4H 5H 6H | 7H 7S 7D"),
+        # three from a run of six: the top three, then one end card and two of the other
+        ("AH 2H 3H 4H 5H 6H", "4S 4D 5S 5D 6S KC", "6C", 12,
+         "AH 2H 3H | 4H 4S 4D | 5H 5S 5D | 6H 6S 6C"),
+        ("AH 2H 3H 4H 5H 6H", "AS AD 5S 5D 6S KC", "6C", 12,
+         "AH AS AD | 2H 3H 4H | 5H 5S 5D | 6H 6S 6C"),
+        # a run of four that the take makes five lends one card (its limits before the take)
+        ("3H 4H 5H 6H", "3S 3D KC KD QS QD", "7H", 10, "3H 3S 3D | 4H 5H 6H 7H"),
+    ],
+)  # fmt: skip
+def test_a_run_lends_from_either_end_as_many_cards_as_leave_three(
+    run: str, hand: str, centre: str, hand_size: int, melds: str
+) -> None:
+    # R13a's worked examples, legal on both cores.
+    assert _takes_melds(_borrower(run, hand, centre, hand_size), melds)
+
+
+@pytest.mark.parametrize(
+    ("run", "hand", "centre", "hand_size", "melds"),
+    [
+        # a run of four lends one card: not its top two, not its bottom two
+        ("3H 4H 5H 6H", "2H 5S 5D 6S KC KD", "6C", 10, "2H 3H 4H | 5H 5S 5D | 6H 6S 6C"),
+        ("3H 4H 5H 6H", "3S 4S 4D 7H KC KD", "3C", 10, "3H 3S 3C | 4H 4S 4D | 5H 6H 7H"),
+        # a run of six lends three, not four
+        ("2H 3H 4H 5H 6H 7H", "AH 4S 4D 5S 5D 6S 6D 7S KC", "7C", 15,
+         "AH 2H 3H | 4H 4S 4D | 5H 5S 5D | 6H 6S 6D | 7H 7S 7C"),
+        # never a middle card
+        ("3H 4H 5H 6H 7H", "2H JH 5S KC KD", "5C", 10, "2H 3H 4H | 5H 5S 5C | 6H 7H JH"),
+        # a run of four made five by the take still lends one card only
+        ("3H 4H 5H 6H", "3S 3D 4S 4D KC KD", "7H", 10, "3H 3S 3D | 4H 4S 4D | 5H 6H 7H"),
+    ],
+)  # fmt: skip
+def test_a_run_never_lends_what_would_leave_fewer_than_three(
+    run: str, hand: str, centre: str, hand_size: int, melds: str
+) -> None:
+    # R13a: illegal under borrowing on both cores, and legal with free rearranging (so it is
+    # borrowing that refuses it, not the cards).
+    data = _borrower(run, hand, centre, hand_size)
+    assert not _takes_melds(data, melds)
+    assert _takes_melds({**data, "rules": {**data.get("rules", {}), "rearrange": "own"}}, melds)
+
+
+def test_two_cards_a_run_lends_never_go_into_one_meld() -> None:
+    # R13a: 6H 7H of 3H-7H do not go together to 6H 7H JH; JH is laid off on the whole run.
+    data = _borrower("3H 4H 5H 6H 7H", "KS KD QS QD 2C", "JH")
+    assert _takes_melds(data, "3H 4H 5H 6H 7H JH")
+    assert not _takes_melds(data, "3H 4H 5H | 6H 7H JH")
+
+
 def test_a_forced_lay_in_borrows_within_the_limits_too() -> None:
     # Under force_fit = rearrange a card fits a layout only where borrowing can place it
     # (R13a, R14): on the run AH-5H, 6H extends it; 5C would need 5H and a second five.

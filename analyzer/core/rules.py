@@ -49,7 +49,8 @@ class Rearrange(enum.StrEnum):
     """R13: how a player may rearrange his layout when he melds.
 
     ``own``: freely, every melded card staying melded; ``borrow`` (Foster 1897): each meld stays,
-    but may lend one card of a set of four or an end card of a run of four or more (R13a).
+    but may lend one card of a set of four, or cards from either end of a run as long as three in
+    sequence stay, each lent card to a different meld (R13a).
     """
 
     OWN = "own"
