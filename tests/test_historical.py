@@ -15,7 +15,8 @@ from analyzer.core.cards import parse_card
 from analyzer.core.dealing import deal
 from analyzer.core.errors import PositionError
 from analyzer.core.legal import borrow_ok, fitting_cards
-from analyzer.core.moves import Force, Give, LayIn, Pass, Take
+from analyzer.core.moves import Force, Give, LayIn, Meld, Pass, Take
+from analyzer.core.plain import dump_position
 from analyzer.core.rules import (
     CLASSIC,
     COONCAN1913,
@@ -92,6 +93,39 @@ def test_an_upcard_the_rules_do_not_turn_or_out_of_place_is_refused() -> None:
     fresh["players"][0]["hand"].remove(fresh["players"][0]["hand"][0])
     with pytest.raises(PositionError, match="upcard"):
         load_position(fresh)
+
+
+def test_a_meld_laid_before_the_upcard_reached_its_player_is_refused() -> None:
+    # R10a, R16: with hand melds, only a player offered the upcard can have laid a meld from his
+    # hand while it is offered; the dealer is offered it last.
+    data = {**_example("cooncan1913-upcard"), "rules": {"hand_melds": True}}
+    dealer = data["players"][1]
+    kings = ["KS", "KH", "KC"]
+    melded = {"hand": [c for c in dealer["hand"] if c not in kings], "layout": [kings]}
+    early = {**data, "players": [data["players"][0], melded]}
+    with pytest.raises(PositionError, match=r"player 1 has melds.*not been offered it.*\(R10a, R16\)"):
+        load_position(early)
+    assert load_position(data).to_act == 0  # without the meld: the upcard as dealt
+    # Once player 0 has passed it, the dealer is offered it and may have laid his kings.
+    offered = {**early, "centre": {**early["centre"], "declined": [0]}, "to_act": 1}
+    assert load_position(offered).layouts[1] == (_layout("KS KH KC")[0],)
+
+
+def test_the_upcard_offer_with_hand_melds_loads_back_at_every_step() -> None:
+    # Each player offered the upcard lays what melds his hand holds, then passes (R10a, R16):
+    # every position on the way is one the rules reach, so it loads back as it was.
+    rules = COONCAN1913.with_options({"hand_melds": True})
+    layers = set()
+    for seed in range(8):
+        state = deal(rules, seed)
+        while state.phase is Phase.OFFER and state.centre is not None and state.centre.kind == "upcard":
+            assert load_position(dump_position(state)) == state
+            melds = [m for m in state.legal_moves() if isinstance(m, Meld)]
+            if melds:
+                layers.add("dealer" if state.to_act == state.dealer else "non-dealer")
+            state = state.apply(melds[0] if melds else Pass())
+        assert state.phase is Phase.TURN
+    assert layers == {"dealer", "non-dealer"}  # both have laid melds on the way
 
 
 # ----------------------------------------------------------------------- R13a: borrowing

@@ -273,6 +273,7 @@ def validated(state: GameState) -> GameState:
             f"declined players {list(centre.declined)} do not follow the offer order "
             f"{list(order)} of {what} ({rule})"
         )
+    _check_upcard_melds(state, centre, order)
     if (
         centre.kind == "paid"
         and rules.discard_force
@@ -325,6 +326,25 @@ def _check_upcard(state: GameState, melded: list[int]) -> None:
         raise PositionError(
             f"the upcard is turned at the deal, so {rules.stock_size - 1} cards are left in the "
             f"stock, not {state.stock_count} (R8, R10a)"
+        )
+
+
+def _check_upcard_melds(state: GameState, centre: Offer, order: tuple[int, ...]) -> None:
+    """While the upcard is offered nothing has been taken (R10a), so a layout holds only melds
+    from the hand (R16), laid by a player offered the upcard: one who declined it or the one
+    offered it now, never one it has not reached yet (the dealer is offered it last)."""
+    if centre.kind != "upcard" or not state.rules.hand_melds:
+        return  # without hand melds _check_upcard refuses any meld
+    k = len(centre.declined)
+    offered = {*centre.declined, *order[k : k + 1]}
+    late = [p for p, layout in enumerate(state.layouts) if layout and p not in offered]
+    if late:
+        raise PositionError(
+            f"player {late[0]} has melds, but nothing has been taken yet (the upcard "
+            f"{format_card(centre.card, state.rules.labels)} is the deal's first centre card) and "
+            f"he has not been offered it (offer order {list(order)}, declined "
+            f"{list(centre.declined)}): only a player offered a card lays melds from his hand "
+            "(R10a, R16)"
         )
 
 
