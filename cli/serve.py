@@ -164,7 +164,7 @@ def serve(
     try:
         import uvicorn
 
-        from web.app import LOOPBACK, create_app
+        from web.app import LOOPBACK, create_app, server_options
     except ImportError as exc:
         domain(f"conquian serve needs the web extra ({exc.name} is missing): {EXTRA}")
     # --host checked before anything is said about it: its form (exit 2), whether it may be
@@ -196,7 +196,9 @@ def serve(
         variant=rules.name if variant is not None else None,
         players=players,
     )
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", **server_options()
+    )
     server = _server(config)
     quiet = _BindError()
     uvicorn_log = logging.getLogger("uvicorn.error")

@@ -41,13 +41,15 @@ def served(**options: Any) -> Iterator[tuple[str, Any]]:
     """The board served on 127.0.0.1 (a free port) in a thread: (base URL, the app)."""
     import uvicorn
 
-    from web.app import create_app
+    from web.app import create_app, server_options
 
     app = create_app(**options)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **server_options()
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

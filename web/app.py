@@ -3,12 +3,16 @@ which hands each request to the library's request layer (:func:`analyzer.service
 ``conquian engine``, the HTTP API and the page answer alike (``docs/web.md``).
 
 Searches (``hint``, ``solve``, ``why``, ``review``, ``play`` against a searching bot) run in a
-bounded pool of processes (:class:`web.pool.SearchPool`); the rest run in a few threads of the
-server.  Every response carries a Content-Security-Policy without inline script; the ``Host``
-header is parsed strictly and checked against the names the server answers to (DNS rebinding); a
-``POST`` must be ``application/json`` (415 otherwise) and come from the board's own origin (403
-for another ``Origin`` or ``Sec-Fetch-Site: cross-site``).  Every answer is JSON, a client's
-mistake a 4xx, and none is logged as a traceback: a body that does not arrive within
+bounded pool of processes (:class:`web.pool.SearchPool`), the quick requests (``moves``,
+``analyze``, a static hint, ...) in a second, smaller one with a shorter time cap, within the
+limits of :mod:`web.quick`; only the cheap ones (``variants``, ``examples``, a request refused
+before any work) run in a few threads of the server, at most :data:`CHEAP_QUEUE` waiting, so that
+no flood of heavy requests keeps them waiting.  uvicorn closes idle and trickling connections
+(:mod:`web.server`).  Every response carries a Content-Security-Policy without inline script;
+the ``Host`` header is parsed strictly and checked against the names the server answers to (DNS
+rebinding); a ``POST`` must be ``application/json`` (415 otherwise) and come from the board's own
+origin (403 for another ``Origin`` or ``Sec-Fetch-Site: cross-site``).  Every answer is JSON, a
+client's mistake a 4xx, and none is logged as a traceback: a body that does not arrive within
 :data:`BODY_TIMEOUT` gets 408, a client that goes away is one log line.
 """
 
@@ -36,17 +40,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from analyzer.core.rules import get_rules
 from analyzer.service.requests import answer
 from web.pool import PoolFull, SearchPool, TimeCapExceeded, WorkerDied
+from web.quick import is_cheap
+from web.server import MAX_HEAD, server_options
 
 __all__ = [
     "BODY_TIMEOUT",
+    "CHEAP_QUEUE",
     "CSP",
     "LOOPBACK",
     "MAX_BODY",
+    "QUICK_CAP",
     "BoardApp",
     "create_app",
     "host_name",
     "is_search",
     "page",
+    "request_kind",
+    "server_options",
 ]
 
 MAX_BODY = 1024 * 1024
@@ -54,6 +64,17 @@ MAX_BODY = 1024 * 1024
 
 BODY_TIMEOUT = 10.0
 """Seconds a request body may take to arrive in full; a slower one gets 408."""
+
+QUICK_CAP = 10.0
+"""Seconds a quick request (``moves``, ``analyze``, a static hint, ...) may run by default before
+its process is stopped (504); searches have ``--time-cap``."""
+
+CHEAP_QUEUE = 32
+"""Most cheap requests (:func:`web.quick.is_cheap`) waiting for a thread of the server beyond
+those running; one more gets 503."""
+
+QUICK_JOBS = 1000
+"""Quick requests one process answers before it is replaced (memory stays bounded)."""
 
 LOG = logging.getLogger("conquian.serve")
 
@@ -92,6 +113,15 @@ def is_search(request: Any) -> bool:
             return False
         return any(str(n).split(":")[0].strip().lower() not in _QUICK_BOTS for n in names)
     return cmd in _SEARCHES
+
+
+def request_kind(request: Any) -> str:
+    """Where the parsed engine request is answered: ``"search"`` (the search pool,
+    :func:`is_search`), ``"cheap"`` (a thread of the server, :func:`web.quick.is_cheap`) or
+    ``"quick"`` (the pool of quick requests)."""
+    if is_search(request):
+        return "search"
+    return "cheap" if is_cheap(request) else "quick"
 
 
 class _Json(JSONResponse):
@@ -156,11 +186,6 @@ def host_name(host: str) -> str | None:
     return found.group("name")
 
 
-_BUSY = (
-    "the server is busy: every search process is in use and the queue is full; try again shortly"
-)
-
-
 def _request_id(request: Any) -> Any:
     """The ``id`` of a parsed request, echoed by the answers the server gives itself (503, 504)
     as the engine echoes it: a string or a finite number, else ``None``."""
@@ -175,10 +200,12 @@ def _request_id(request: Any) -> Any:
 def _failure_parts(
     exc: Exception, request_id: Any = None
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The body, status and headers of a search the pool could not answer."""
+    """The body, status and headers of a request a pool (or the server's threads) could not
+    answer: busy (503), past the time cap (504), its process lost (503)."""
     if isinstance(exc, TimeCapExceeded):
-        return {"id": request_id, "ok": False, "error": str(exc), "field": "time_limit"}, 504, {}
-    message = _BUSY if isinstance(exc, PoolFull) else f"{exc}; try again"
+        field = None if exc.quick else "time_limit"
+        return {"id": request_id, "ok": False, "error": str(exc), "field": field}, 504, {}
+    message = str(exc) if isinstance(exc, PoolFull) else f"{exc}; try again"
     return (
         {"id": request_id, "ok": False, "error": message, "field": None},
         503,
@@ -225,21 +252,35 @@ class _AnyMethod:
 
 class BoardApp:
     """The board's ASGI app: checks the ``Host`` header, adds the security headers to every
-    response, and holds the search ``pool``."""
+    response, and holds the search ``pool`` and the ``quick_pool`` of quick requests."""
 
-    def __init__(self, app: ASGIApp, hosts: Iterable[str], pool: SearchPool) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        hosts: Iterable[str],
+        pool: SearchPool,
+        quick_pool: SearchPool | None = None,
+    ) -> None:
         self.app = app
         self.hosts = {h.lower() for h in hosts}
         self.pool = pool
+        self.quick_pool = quick_pool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         host = ""
+        size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
         for key, value in scope["headers"]:
+            size += len(key) + len(value) + 4
             if key == b"host":
                 host = value.decode("latin-1").lower()
+        if size > MAX_HEAD:
+            # h11 counts only a head that arrives in pieces; one that came whole is counted here.
+            response = _error(f"the request's head is over {MAX_HEAD // 1024} kB", 431)
+            await response(scope, receive, self._secure(send))
+            return
         name = host_name(host)
         if name is None or name not in self.hosts:
             response = _error(
@@ -298,6 +339,9 @@ def create_app(
     queue: int = 4,
     time_cap: float = 120.0,
     quick_threads: int = 4,
+    quick_workers: int = 2,
+    quick_queue: int = 6,
+    quick_cap: float = QUICK_CAP,
     variant: str | None = None,
     players: int | None = None,
 ) -> BoardApp:
@@ -312,7 +356,14 @@ def create_app(
     time_cap : float
         Seconds one search may run before its process is stopped (504).
     quick_threads : int
-        Threads answering the quick requests.
+        Threads of the server answering the cheap requests (:func:`web.quick.is_cheap`), with
+        at most :data:`CHEAP_QUEUE` more waiting (then 503).
+    quick_workers, quick_queue : int
+        Processes answering the quick requests (``moves``, ``analyze``, a static hint, ...),
+        and quick requests waiting for one beyond them (then 503 with ``Retry-After``).
+    quick_cap : float
+        Seconds one quick request may run before its process is stopped (504); at most
+        ``time_cap``.
     variant, players : str or None, int or None
         The board's default variant and player count (``conquian serve --variant --players``):
         the page's deal and play controls start with them and it opens on a deal of them.
@@ -325,13 +376,43 @@ def create_app(
     """
     page(variant, players)  # checked before anything starts
     pool = SearchPool(workers=workers, queue=queue, time_cap=time_cap)
+    quick_pool = SearchPool(
+        workers=quick_workers,
+        queue=quick_queue,
+        time_cap=min(quick_cap, time_cap),
+        max_jobs=QUICK_JOBS,
+        quick=True,
+    )
+    pools = {"search": pool, "quick": quick_pool}
     limiter = anyio.CapacityLimiter(quick_threads)
+    cheap_pending = [0]
 
-    async def quick(text: str) -> dict[str, Any]:
-        reply, _ = await anyio.to_thread.run_sync(lambda: answer(text), limiter=limiter)
+    async def cheap(text: str) -> dict[str, Any]:
+        if cheap_pending[0] >= quick_threads + CHEAP_QUEUE:
+            raise PoolFull(
+                f"the server is busy: {cheap_pending[0]} requests are waiting for it; try again shortly"
+            )
+        cheap_pending[0] += 1
+        try:
+            reply, _ = await anyio.to_thread.run_sync(lambda: answer(text), limiter=limiter)
+        finally:
+            cheap_pending[0] -= 1
         return reply
 
-    async def read(request: Request) -> tuple[str, bool, Any] | Response:
+    def job(
+        text: str,
+        kind: str,
+        on_progress: Callable[[dict[str, Any]], None] | None = None,
+        on_early: Callable[[dict[str, Any]], None] | None = None,
+    ) -> Awaitable[dict[str, Any]]:
+        """The answer to ``text`` where its ``kind`` (:func:`request_kind`) is answered."""
+        if kind == "cheap":
+            return cheap(text)
+        if kind == "quick":
+            return quick_pool.run(text)
+        return pool.run(text, on_progress=on_progress, on_early=on_early)
+
+    async def read(request: Request) -> tuple[str, str, Any] | Response:
         refused = _refused(request)
         if refused is not None:
             return refused
@@ -354,17 +435,14 @@ def create_app(
             parsed = json.loads(text)
         except (ValueError, RecursionError):
             parsed = None  # the engine says what is wrong
-        return text, is_search(parsed), _request_id(parsed)
+        return text, request_kind(parsed), _request_id(parsed)
 
     async def api(request: Request) -> Response:
         got = await read(request)
         if isinstance(got, Response):
             return got
-        text, search, request_id = got
-        if not search:
-            reply = await quick(text)
-            return _Json(reply, status_code=_status(reply))
-        task = asyncio.ensure_future(pool.run(text))
+        text, kind, request_id = got
+        task = asyncio.ensure_future(job(text, kind))
         try:
             while True:
                 done, _ = await asyncio.wait({task}, timeout=0.25)
@@ -374,7 +452,8 @@ def create_app(
                     task.cancel()  # the client went away: its worker is stopped
                     with contextlib.suppress(BaseException):
                         await task
-                    LOG.info("a client went away during its search: the search was stopped")
+                    what = "search" if kind == "search" else "request"
+                    LOG.info("a client went away during its %s: the %s was stopped", what, what)
                     return Response(status_code=499)
             reply = task.result()
         except (PoolFull, TimeCapExceeded, WorkerDied) as exc:
@@ -388,16 +467,17 @@ def create_app(
         got = await read(request)
         if isinstance(got, Response):
             return got
-        text, search, request_id = got
-        if search and pool.pending >= pool.capacity:
-            return _failure(PoolFull(), request_id)
+        text, kind, request_id = got
+        full = pools.get(kind)
+        if full is not None and full.pending >= full.capacity:
+            return _failure(PoolFull(full.busy), request_id)
         return StreamingResponse(
-            _events(text, search, request_id),
+            _events(text, kind, request_id),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    async def _events(text: str, search: bool, request_id: Any) -> AsyncIterator[str]:
+    async def _events(text: str, kind: str, request_id: Any) -> AsyncIterator[str]:
         inbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
 
         def progress(data: dict[str, Any]) -> None:
@@ -406,8 +486,7 @@ def create_app(
         def early(data: dict[str, Any]) -> None:
             inbox.put_nowait(("early", data))
 
-        job = pool.run(text, on_progress=progress, on_early=early) if search else quick(text)
-        task = asyncio.ensure_future(job)
+        task = asyncio.ensure_future(job(text, kind, progress, early))
         getter: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
         try:
             while True:
@@ -475,11 +554,12 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await pool.start()
-        # The first CP-SAT solve of a process pays its set-up (about a second): paid here.
-        await quick('{"id": 0, "cmd": "melds", "cards": "5H 6H 7H JS"}')
+        await quick_pool.start()
+        await quick_pool.ready()  # the page's first requests are quick ones
         try:
             yield
         finally:
+            await quick_pool.close()
             await pool.close()
 
     app = Starlette(
@@ -494,4 +574,4 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={Exception: failure},
     )
-    return BoardApp(app, hosts, pool)
+    return BoardApp(app, hosts, pool, quick_pool)

@@ -2,9 +2,12 @@
 review, ...) is answered by :func:`analyzer.service.requests.answer` in a worker process, so that the
 server's own process stays free for the page and the quick requests.
 
-A worker is killed (and a new one started) when its request is cancelled, runs over the time
-cap, or has answered ``max_jobs`` requests (memory stays bounded).  The standard library's
-``ProcessPoolExecutor`` cannot stop one running job, hence these plain processes and pipes.
+The board has two such pools: one for the searches, one for the quick requests (``moves``,
+``analyze``, a static hint, ...; ``quick=True``), so that neither waits behind the other and a
+quick request that takes long can be stopped too.  A worker is killed (and a new one started)
+when its request is cancelled, runs over the time cap, or has answered ``max_jobs`` requests
+(memory stays bounded).  The standard library's ``ProcessPoolExecutor`` cannot stop one running
+job, hence these plain processes and pipes.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import json
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,19 +43,30 @@ class WorkerDied(Exception):
 
 
 class TimeCapExceeded(Exception):
-    """A request ran over the pool's time cap; its worker was stopped."""
+    """A request ran over the pool's time cap; its worker was stopped.  ``quick``: a quick
+    request (no ``time_limit`` field of its own), not a search."""
+
+    def __init__(self, message: str, quick: bool = False) -> None:
+        super().__init__(message)
+        self.quick = quick
 
 
-def _work(conn: Connection) -> None:
+def _work(conn: Connection, quick: bool = False) -> None:
     """The worker process: answer each request line received, sending progress on the way.
-    It runs at a lower priority than the server, so that quick requests stay quick."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(5)
+    A search worker runs at a lower priority than the server, so that quick requests stay
+    quick; a ``quick`` one answers with :func:`web.quick.quick_answer` (the board's limits) and
+    pays the CP-SAT set-up before it says it is ready."""
+    if not quick:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(5)
     # Ctrl-C at the terminal reaches the whole process group: the server stops its workers
     # itself, so a worker ignores it (no traceback of its own).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from analyzer.service.requests import answer
+    from web.quick import WARM, answer_capped, quick_answer
 
+    if quick:
+        quick_answer(WARM)
     conn.send(("ready", None))
 
     sent = [0.0]
@@ -73,13 +88,15 @@ def _work(conn: Connection) -> None:
         if job is None:
             return
         line, early = job
+        if quick:
+            conn.send(("answer", quick_answer(line)))
+            continue
         first = _early_hint(line) if early else None
         if first is not None:
             reply, _ = answer(first)
             if reply.get("ok"):
                 conn.send(("partial", reply))
-        reply, _ = answer(line, progress=progress)
-        conn.send(("answer", reply))
+        conn.send(("answer", answer_capped(line, progress)))
 
 
 PROGRESS_HZ = 10
@@ -118,12 +135,14 @@ class _Worker:
 @dataclass
 class SearchPool:
     """Worker processes answering engine requests, at most ``workers`` at a time with at
-    most ``queue`` more waiting; each request stopped after ``time_cap`` seconds."""
+    most ``queue`` more waiting; each request stopped after ``time_cap`` seconds.  ``quick``:
+    the pool of quick requests (:func:`web.quick.quick_answer`, at the server's priority)."""
 
     workers: int = 2
     queue: int = 4
     time_cap: float = 120.0
     max_jobs: int = 100
+    quick: bool = False
     _idle: asyncio.Queue[_Worker] | None = field(default=None, init=False, repr=False)
     _all: list[_Worker] = field(default_factory=list, init=False, repr=False)
     _pending: int = field(default=0, init=False)
@@ -139,11 +158,37 @@ class SearchPool:
         """Most requests running or waiting at once."""
         return self.workers + self.queue
 
+    @property
+    def busy(self) -> str:
+        """What a request refused because the pool is full is told (HTTP 503)."""
+        if self.quick:
+            return (
+                f"the server is busy: {self.capacity} quick requests are running or waiting "
+                f"(moves, analyze, a static hint, ...); try again shortly"
+            )
+        return (
+            "the server is busy: every search process is in use and the queue is full; "
+            "try again shortly"
+        )
+
     def _spawn(self) -> _Worker:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        process = context.Process(target=_work, args=(child,), daemon=True, name="conquian-search")
-        process.start()
+        process = context.Process(
+            target=_work,
+            args=(child, self.quick),
+            daemon=True,
+            name="conquian-quick" if self.quick else "conquian-search",
+        )
+        # Ctrl-C at the terminal reaches the whole process group, a worker still starting too:
+        # it starts with SIGINT ignored (kept across exec), so that it prints no traceback.
+        main = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, signal.SIG_DFL if before is None else before)
         child.close()
         worker = _Worker(process, parent)
         self._all.append(worker)
@@ -154,6 +199,17 @@ class SearchPool:
         self._idle = asyncio.Queue()
         for _ in range(self.workers):
             self._idle.put_nowait(self._spawn())
+
+    async def ready(self) -> None:
+        """Wait until every worker has started (imported the engine; a quick one has paid the
+        CP-SAT set-up too), at most :data:`STARTUP` seconds each."""
+        for worker in list(self._all):
+            if worker.ready:
+                continue
+            with contextlib.suppress(EOFError, OSError):
+                if await asyncio.to_thread(worker.conn.poll, STARTUP):
+                    kind, _ = worker.conn.recv()
+                    worker.ready = kind == "ready"
 
     def _kill(self, worker: _Worker) -> None:
         with contextlib.suppress(Exception):
@@ -196,9 +252,10 @@ class SearchPool:
             If the caller is cancelled (the client went away): the worker is stopped.
         """
         if self._idle is None or self._closed:
-            raise PoolFull("the search pool is not running")
+            what = "quick" if self.quick else "search"
+            raise PoolFull(f"the server's {what} processes are not running; try again shortly")
         if self._pending >= self.capacity:
-            raise PoolFull(f"{self._pending} searches running or waiting")
+            raise PoolFull(self.busy)
         self._pending += 1
         try:
             worker = await self._idle.get()
@@ -255,7 +312,13 @@ class SearchPool:
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeCapExceeded(f"the search ran over the server's cap of {self.time_cap:g} s")
+                    raise TimeCapExceeded(
+                        f"the request ran over the server's cap of {self.time_cap:g} s for a quick "
+                        "request (docs/web.md)"
+                        if self.quick
+                        else f"the search ran over the server's cap of {self.time_cap:g} s (--time-cap)",
+                        self.quick,
+                    )
                 try:
                     kind, data = await asyncio.wait_for(inbox.get(), timeout=left)
                 except TimeoutError:
