@@ -159,6 +159,10 @@ class SearchPool:
         return self.workers + self.queue
 
     @property
+    def _what(self) -> str:
+        return "quick-request" if self.quick else "search"
+
+    @property
     def busy(self) -> str:
         """What a request refused because the pool is full is told (HTTP 503)."""
         if self.quick:
@@ -252,8 +256,7 @@ class SearchPool:
             If the caller is cancelled (the client went away): the worker is stopped.
         """
         if self._idle is None or self._closed:
-            what = "quick" if self.quick else "search"
-            raise PoolFull(f"the server's {what} processes are not running; try again shortly")
+            raise PoolFull(f"the server's {self._what} processes are not running; try again shortly")
         if self._pending >= self.capacity:
             raise PoolFull(self.busy)
         self._pending += 1
@@ -302,12 +305,12 @@ class SearchPool:
             if not worker.ready:  # its start (importing the engine) is not the search's time
                 kind, _ = await asyncio.wait_for(inbox.get(), timeout=STARTUP)
                 if kind != "ready":
-                    raise WorkerDied("the search process ended before it was ready")
+                    raise WorkerDied(f"the {self._what} process ended before it was ready")
                 worker.ready = True
             try:
                 await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB
             except (OSError, EOFError, ValueError):
-                raise WorkerDied("the search process ended before it got the request") from None
+                raise WorkerDied(f"the {self._what} process ended before it got the request") from None
             deadline = time.monotonic() + self.time_cap
             while True:
                 left = deadline - time.monotonic()
@@ -331,7 +334,7 @@ class SearchPool:
                 if kind == "partial" and on_early is not None:
                     on_early(data)
                 if kind == "died":
-                    raise WorkerDied("the search process ended before it answered")
+                    raise WorkerDied(f"the {self._what} process ended before it answered")
         finally:
             with contextlib.suppress(Exception):
                 loop.remove_reader(conn.fileno())
