@@ -2,6 +2,7 @@
 
     pip install -e ".[fit]"
     python3 bench/fit_eval.py [--variant classic] [--games 20000] [--seed 0] [--jobs 2] [--write]
+                              [--records DIR ...] [--name NAME]
 
 Plays seeded deals between greedy bots that make a uniformly random legal move
 with probability --epsilon (so that the positions cover what a search visits),
@@ -16,6 +17,12 @@ perfect, lower is better) of the fitted model, of the melded-card-lead
 heuristic it replaces, and of the base rates.  With --write it stores the
 coefficients as analyzer/data/eval-<variant>.json, the file the search loads.
 The same arguments give the same file.
+
+With ``--records DIR`` (self-play records of ``bench/selfplay.py``) the positions of those deals are
+added, labelled by their results, split 80/20 by deal as the greedy deals are (``--games 0``: the
+records alone); ``--name NAME`` writes ``analyzer/data/eval-<variant>-NAME.json`` instead, the
+evaluation the bot option ``hint:leaf=NAME`` selects.  The held-out Brier score of the shipped
+evaluation is printed beside the new one.
 """
 
 from __future__ import annotations
@@ -31,19 +38,34 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analyzer.bots.registry import GreedyBot  # noqa: E402
-from analyzer.search.evaluation import FittedEvaluator, features, melded_lead  # noqa: E402
+from analyzer.search.evaluation import FittedEvaluator, features, fitted_evaluator, melded_lead  # noqa: E402
 from analyzer.core.dealing import deal, view  # noqa: E402
 from analyzer.core.rules import get_rules  # noqa: E402
 from analyzer.bots.simulate import game_seed  # noqa: E402
-from analyzer.core.state import GameState, Phase  # noqa: E402
+from analyzer.core.state import GameState  # noqa: E402
 from benchargs import count, positive_float, probability, variant, whole  # noqa: E402
+from selfplay import boundary, record_paths  # noqa: E402
 
 
-def _boundary(state: GameState) -> bool:
-    if state.phase is Phase.TURN:
-        return True
-    c = state.centre
-    return state.phase is Phase.OFFER and c is not None and not c.declined and c.forced is None
+_boundary = boundary
+
+
+def record_rows(path: Path) -> list[tuple[list[float], int, list[float]]]:
+    """The rows of :func:`play` from one self-play record (every boundary position of the deal)."""
+    from analyzer.formats.records import replay_file
+
+    replay = replay_file(path)
+    if not replay.finished:
+        return []
+    n = replay.final.rules.players
+    rows = []
+    for s in replay.states:
+        if s.is_terminal() or not _boundary(s):
+            continue
+        lead = melded_lead(s)
+        rel = [lead[(s.to_act + k) % n] for k in range(n)] + [lead[n]]
+        rows.append((features(s), FittedEvaluator.label(s.to_act, replay.final.winner, n), rel))
+    return rows
 
 
 def play(args: tuple[str, int, float]) -> list[tuple[list[float], int, list[float]]]:
@@ -86,13 +108,16 @@ def brier(probs: list[list[float]], labels: list[int]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", type=variant, default="classic")
-    parser.add_argument("--games", type=whole(10), default=20000)
+    parser.add_argument("--games", type=whole(0), default=20000, help="greedy deals (0: --records alone)")
     parser.add_argument("--seed", type=whole(0), default=0)
     parser.add_argument("--epsilon", type=probability, default=0.1)
     parser.add_argument("--jobs", type=whole(1), default=2)
     parser.add_argument("--C", type=positive_float, default=1.0)
     parser.add_argument("--hidden", type=whole(0), default=16, help="hidden units (0: logistic regression)")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--records", type=Path, nargs="+", default=[], help="self-play record directories")
+    parser.add_argument("--record-games", type=whole(1), default=None, help="read only the first N records")
+    parser.add_argument("--name", default=None, choices=["selfplay"], help="write eval-<variant>-NAME.json (the leaf hint:leaf=NAME)")
     args = parser.parse_args()
     try:
         from sklearn.linear_model import LogisticRegression
@@ -106,13 +131,19 @@ def main() -> None:
     n = rules.players
     start = time.perf_counter()
     tasks = [(rules.name, game_seed(args.seed, i), args.epsilon) for i in range(args.games)]
+    paths = [p for d in args.records for p in record_paths(d)][: args.record_games]
+    if not tasks and not paths:
+        parser.error("no deals: give --games above 0 or --records with records in them")
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         deals = pool.map(play, tasks, chunksize=64)
+        records = pool.map(record_rows, paths, chunksize=32)
     split = int(0.8 * len(deals))
-    train = [row for d in deals[:split] for row in d]
-    test = [row for d in deals[split:] for row in d]
+    cut = int(0.8 * len(records))
+    train = [row for d in deals[:split] + records[:cut] for row in d]
+    test = [row for d in deals[split:] + records[cut:] for row in d]
     print(
-        f"{args.variant}: {count(args.games, 'deal')} (epsilon {args.epsilon}), {len(train)} training and "
+        f"{args.variant}: {count(args.games, 'deal')} (epsilon {args.epsilon}) and "
+        f"{count(len(records), 'self-play record')}, {len(train)} training and "
         f"{len(test)} held-out positions, {time.perf_counter() - start:.0f} s"
     )
     x = [r[0] for r in train]
@@ -144,12 +175,16 @@ def main() -> None:
     heuristic = brier([r[2] for r in test], ty)
     base = [sum(1 for v in y if v == k) / len(y) for k in range(n + 1)]
     constant = brier([base] * len(test), ty)
+    shipped = fitted_evaluator(rules.name)
     print(f"  Brier score on held-out positions (lower is better, {len(test)} positions):")
     print(f"    fitted model        {fitted:.4f}")
+    if shipped is not None and (args.name or args.records):
+        print(f"    shipped evaluation  {brier([shipped.probabilities(r[0]) for r in test], ty):.4f}")
     print(f"    melded-card lead    {heuristic:.4f}")
     print(f"    base rates          {constant:.4f}  ({', '.join(f'{b:.3f}' for b in base)})")
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "analyzer" / "data" / f"eval-{rules.name}.json"
+        stem = f"eval-{rules.name}" + (f"-{args.name}" if args.name else "")
+        path = Path(__file__).resolve().parent.parent / "analyzer" / "data" / f"{stem}.json"
         evaluator.meta.update({
             "games": args.games,
             "seed": args.seed,
@@ -160,6 +195,8 @@ def main() -> None:
             "brier_base_rates": round(constant, 5),
             "hidden": args.hidden,
             "script": "bench/fit_eval.py",
+            "records": [d.name for d in args.records],
+            "record_games": len(records),
         })
         data = evaluator.to_json()
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

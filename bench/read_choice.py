@@ -15,6 +15,8 @@ unseen card) against the true deal, lower is better:
   he declined (the hint bot's ``infer``);
 * ``read``: ``infer`` with the paid-card reading (``read``, :mod:`analyzer.search.inference`:
   a card next to one he gave up drawn less often, each card weighed alone);
+* ``learned``: ``infer`` with the card-location model learned from self-play (``read=learned``,
+  :mod:`analyzer.search.reader`);
 * ``choice B``: the ``infer`` deals weighed by how well they explain every card
   given up under a choice model (importance sampling, self-normalised): a
   player gives up card ``x`` of the hand ``H`` he then held with probability
@@ -55,6 +57,7 @@ from analyzer.core.melds import catalog
 from analyzer.search.playout import LINKS
 from analyzer.core.dealing import view
 from analyzer.search.inference import infer_weights, read_cards
+from analyzer.search.reader import reader_weights
 from analyzer.core.rules import get_rules
 from analyzer.search.sampling import declined_pairs, sample_deal, unseen_cards
 from analyzer.bots.simulate import game_seed, play_game
@@ -109,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = get_rules(args.variant)
     melds = catalog(rules)
-    names = ["uniform", "infer", "read", *(f"choice {b:g}" for b in BETAS), *(f"linked {b:g}" for b in LINKED)]
+    names = ["uniform", "infer", "read", "learned", *(f"choice {b:g}" for b in BETAS), *(f"linked {b:g}" for b in LINKED)]
     loss: Counter[str] = Counter()
     ess: Counter[str] = Counter()  # summed effective sample sizes of the weighted deals
     rows = positions = 0
@@ -131,8 +134,11 @@ def main(argv: list[str] | None = None) -> int:
                     inferred = [sample_deal(mine, 0, rng, infer=True, pairs=pairs) for _ in range(args.deals)]
                     read = [sample_deal(mine, 0, rng, infer=True, pairs=pairs, weights=weights)
                             for _ in range(args.deals)]
+                    learned_weights = reader_weights(mine, 0)
+                    learned = [sample_deal(mine, 0, rng, infer=True, pairs=pairs, weights=learned_weights)
+                               for _ in range(args.deals)]
                     found = {"uniform": shares(uniform, hidden), "infer": shares(inferred, hidden),
-                             "read": shares(read, hidden)}
+                             "read": shares(read, hidden), "learned": shares(learned, hidden)}
                     for beta in BETAS:
                         logs = [log_likelihood(d, mine, given, beta, melds) for d in inferred]
                         top = max(logs)

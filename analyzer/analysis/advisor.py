@@ -77,12 +77,13 @@ from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
 from analyzer.search.evaluation import evaluator_for, melded_lead
 from analyzer.search.exact import Outcome, Solver
-from analyzer.search.inference import infer_weights, read_cards
+from analyzer.search.inference import read_cards
 from analyzer.search.lookahead import Lookahead
 from analyzer.search.mcts import SearchResult
 from analyzer.search.mcts import search as mcts_search
-from analyzer.search.options import LEAVES, one_of
+from analyzer.search.options import LEARNED_LEAVES, LEAVES, one_of
 from analyzer.search.playout import RolloutLeaf
+from analyzer.search.reader import reading_weights
 from analyzer.search.sampling import sample_deal
 from analyzer.search.stats import wilson
 
@@ -110,8 +111,8 @@ __all__ = [
 def _evaluator(engine: Engine, state: GameState, seed: int) -> Callable[[GameState], Outcome]:
     if engine.leaf == "rollout":
         return RolloutLeaf(engine.playouts, seed)
-    if engine.leaf == "fitted":
-        fitted = evaluator_for(state.rules)
+    if engine.leaf in LEARNED_LEAVES:
+        fitted = evaluator_for(state.rules, engine.leaf)
         if fitted is not None:
             return fitted
     return melded_lead
@@ -247,7 +248,7 @@ def advise(
     if open_hands:
         check_open(state)
     mine = state if open_hands else view_of(state, state.to_act)
-    weights = infer_weights(mine, mine.to_act) if found.read and not open_hands else None
+    weights = reading_weights(found.reader, mine, mine.to_act) if found.read and not open_hands else None
     reading = read_cards(mine, mine.to_act) if weights else {}
     groups, asked = _choices(mine, found, extra)
     caps = DECIDE_CAP if rule == "anytime" else TTEST_CAP

@@ -145,6 +145,10 @@ class Engine:
         (the position's history ``GameState.paid``, a paid centre card, the card
         passed to the reader): hidden hands are drawn with the fitted card
         weights of :mod:`analyzer.search.inference`; else uniformly.
+    reader : str
+        With ``read``: which reading draws the hidden hands: ``"paid"`` (the cards given up,
+        :func:`analyzer.search.inference.infer_weights`) or ``"learned"`` (the card-location
+        model learned from self-play, :func:`analyzer.search.reader.reader_weights`).
     """
 
     name: str
@@ -167,6 +171,7 @@ class Engine:
     read: bool = False
     playout: Playout = "eager"
     method_name: str = ""
+    reader: str = "paid"
 
 
 ENGINES: dict[str, Engine] = {

@@ -47,7 +47,7 @@ from analyzer.search.exact import Outcome, Solver
 from analyzer.search.inference import infer_weights
 from analyzer.search.lookahead import Lookahead
 from analyzer.search.mcts import search as mcts_search
-from analyzer.search.options import LEAVES, one_of
+from analyzer.search.options import LEARNED_LEAVES, LEAVES, one_of
 from analyzer.search.outcome import outcome_vector, utility
 from analyzer.search.playout import RolloutLeaf, eager_move, playout_outcome
 from analyzer.search.sampling import sample_deal, sample_world, unseen_cards
@@ -375,7 +375,8 @@ class _Chooser:
         if engine.leaf == "rollout":
             leaf: Callable[[GameState], Outcome] = RolloutLeaf(engine.playouts, self.seed)
         else:
-            leaf = (evaluator_for(state.rules) if engine.leaf == "fitted" else None) or melded_lead
+            learned = engine.leaf in LEARNED_LEAVES
+            leaf = (evaluator_for(state.rules, engine.leaf) if learned else None) or melded_lead
         return Lookahead(
             leaf, mode=engine.mode, max_nodes=self.budget, time_limit=self.time_limit,
             max_depth=engine.max_depth, spread=engine.spread, opponents=engine.opponents,

@@ -28,7 +28,7 @@ from analyzer.core.state import GameState
 from analyzer.search.exact import Solver
 from analyzer.search.mcts import LEAVES, METHODS
 from analyzer.search.mcts import search as mcts_search
-from analyzer.search.options import one_of
+from analyzer.search.options import ENGINE_LEAVES, one_of
 from analyzer.search.playout import OPPONENTS, PLAYOUTS
 
 __all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "MctsBot", "OracleBot", "PeekBot"]
@@ -114,11 +114,14 @@ class HintBot:
     infer : int, optional
         1: sample only deals consistent with the others' declines; 0: uniform; the engine's
         when omitted (``v2``: 1, ``v3``: 0).
-    read : int, optional
+    read : int or str, optional
         1: read the others' hands from the cards they were seen to pay this deal
-        (:mod:`analyzer.search.inference`; the view's ``paid``); 0: not; the engine's when omitted.
+        (:mod:`analyzer.search.inference`; the view's ``paid``); ``"learned"``: by the
+        card-location model learned from self-play (:mod:`analyzer.search.reader`); 0: not;
+        the engine's when omitted.
     leaf : str, optional
-        Leaf evaluation: ``"fitted"``, ``"melded"`` or ``"rollout"``; the engine's when omitted.
+        Leaf evaluation: ``"fitted"``, ``"selfplay"`` (learned from self-play records),
+        ``"melded"`` or ``"rollout"``; the engine's when omitted.
     playouts : int, optional
         Playouts per leaf with ``leaf="rollout"``; the engine's when omitted.
     spread : int, optional
@@ -154,7 +157,7 @@ class HintBot:
         max_depth: int | None = None,
         stock: str | None = None,
         infer: int | None = None,
-        read: int | None = None,
+        read: int | str | None = None,
         leaf: str | None = None,
         playouts: int | None = None,
         spread: int | None = None,
@@ -181,8 +184,8 @@ class HintBot:
             ("max_depth", max_depth, {"whole": True, "low": 0}),
             ("stock", stock, {"choices": ("known", "chance")}),
             ("infer", infer, {"whole": True, "low": 0, "high": 1}),
-            ("read", read, {"whole": True, "low": 0, "high": 1}),
-            ("leaf", leaf, {"choices": ("fitted", "melded", "rollout")}),
+            ("read", read, {"choices": ("learned",)} if isinstance(read, str) else {"whole": True, "low": 0, "high": 1}),
+            ("leaf", leaf, {"choices": ENGINE_LEAVES}),
             ("playouts", playouts, {"whole": True, "low": 1}),
             ("spread", spread, {"whole": True, "low": 1}),
             ("c", c, {"low": 0}),
@@ -208,6 +211,8 @@ class HintBot:
             self.overrides["infer"] = bool(infer)
         if read is not None:
             self.overrides["read"] = bool(read)
+            if read == "learned":
+                self.overrides["reader"] = "learned"
         self._samples = samples
         self._node_budget = node_budget
         self.time_limit = time_limit
@@ -365,7 +370,7 @@ class MctsBot:
     c : float
         UCB1 exploration constant.
     leaf : str
-        ``"rollout"`` or ``"fitted"``.
+        ``"rollout"``, ``"fitted"`` or ``"selfplay"``.
     infer : int
         1: determinize into deals consistent with the others' declines; 0
         (default, as first measured): uniform deals.

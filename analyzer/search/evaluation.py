@@ -415,22 +415,27 @@ class FittedEvaluator:
             raise ConquianError(f"malformed evaluation data: {exc}") from None
 
 
-def evaluator_for(rules: Rules) -> FittedEvaluator | None:
-    """The shipped evaluator fitted for exactly these rules: a preset at its own player count
-    with no option changed (the labels aside); ``None`` otherwise, when the search values its
-    leaves by :func:`melded_lead` (a model fitted on other rules would misjudge them)."""
+def evaluator_for(rules: Rules, kind: str = "fitted") -> FittedEvaluator | None:
+    """The shipped evaluator of kind ``kind`` fitted for exactly these rules: a preset at its own
+    player count with no option changed (the labels aside); ``None`` otherwise, when the search
+    values its leaves by :func:`melded_lead` (a model fitted on other rules would misjudge them).
+
+    ``kind`` names the data file (:func:`fitted_evaluator`): ``"fitted"``, fitted on greedy deals;
+    ``"selfplay"``, on the hint bot's self-play records (``bench/selfplay.py``)."""
     preset = PRESETS.get(rules.name)
     if preset is None or preset.with_labels(rules.labels) != rules:
         return None
-    fitted = fitted_evaluator(rules.name)
+    fitted = fitted_evaluator(rules.name, kind)
     return fitted if fitted is not None and fitted.players == rules.players else None
 
 
 @cache
-def fitted_evaluator(variant: str) -> FittedEvaluator | None:
-    """The shipped evaluator of a preset, or ``None`` if none was fitted for it."""
+def fitted_evaluator(variant: str, kind: str = "fitted") -> FittedEvaluator | None:
+    """The shipped evaluator of a preset, or ``None`` if none was fitted for it: the data file
+    ``eval-<variant>.json`` (``kind="fitted"``) or ``eval-<variant>-<kind>.json``."""
+    name = f"eval-{variant}.json" if kind == "fitted" else f"eval-{variant}-{kind}.json"
     try:
-        text = resources.files("analyzer").joinpath(f"data/eval-{variant}.json").read_text()
+        text = resources.files("analyzer").joinpath(f"data/{name}").read_text()
     except (FileNotFoundError, OSError):
         return None
     return FittedEvaluator.from_json(json.loads(text))

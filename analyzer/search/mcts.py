@@ -52,9 +52,9 @@ from analyzer.core.state import GameState
 from analyzer.search.evaluation import FittedEvaluator, evaluator_for
 from analyzer.search.exact import Outcome, outcome_vector, paused_gc
 from analyzer.search.native import native_model
+from analyzer.search.options import LEARNED_LEAVES, Leaf, Method, Opponents, Playout
 from analyzer.search.options import LEAVES as _LEAVES
 from analyzer.search.options import METHODS as _METHODS
-from analyzer.search.options import Leaf, Method, Opponents, Playout
 from analyzer.search.playout import OPPONENTS, PLAYOUTS, eager_move, playout_outcome, random_turn
 from analyzer.search.sampling import declined_pairs, sample_world
 
@@ -170,7 +170,7 @@ class MctsOptions:
     c : float
         UCB1 exploration constant (rewards lie in [0, 1]).
     leaf : str
-        ``"rollout"`` or ``"fitted"`` (:data:`LEAVES`).
+        ``"rollout"``, ``"fitted"`` or ``"selfplay"`` (:data:`LEAVES`).
     infer : bool
         Determinize only into deals consistent with the other players' declines.
     method : str
@@ -276,7 +276,7 @@ def search(
     root_list = _root_moves(view, root_moves)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     # None: rollouts (also where no model was fitted for these very rules).
-    model = evaluator_for(view.rules) if opts.leaf == "fitted" else None
+    model = evaluator_for(view.rules, opts.leaf) if opts.leaf in LEARNED_LEAVES else None
     if native.ACTIVE and (model is None or model.players == view.rules.players):
         return _native_search(view, root_list, opts, rng, model, stop, progress, weights)
     if opts.method == "halving":

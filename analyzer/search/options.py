@@ -11,6 +11,7 @@ from analyzer.core.errors import ConquianError
 __all__ = [
     "CANDIDATES",
     "ENGINE_LEAVES",
+    "LEARNED_LEAVES",
     "LEAVES",
     "METHODS",
     "MODES",
@@ -22,6 +23,7 @@ __all__ = [
     "Candidates",
     "EngineLeaf",
     "Leaf",
+    "LearnedLeaf",
     "Method",
     "Mode",
     "Opponents",
@@ -34,8 +36,9 @@ __all__ = [
 
 _T = TypeVar("_T", bound=str)
 
-Leaf = Literal["rollout", "fitted"]
-"""How IS-MCTS scores a position where its tree ends: an eager playout, or the fitted evaluation."""
+Leaf = Literal["rollout", "fitted", "selfplay"]
+"""How IS-MCTS scores a position where its tree ends: an eager playout, or a learned evaluation
+(``fitted``: fitted on greedy deals; ``selfplay``: on the hint bot's self-play records)."""
 Method = Literal["uct", "halving"]
 """IS-MCTS's tree (UCT), or sequential halving over the root moves on common deals."""
 Opponents = Literal["search", "policy"]
@@ -44,8 +47,11 @@ Playout = Literal["eager", "nomeld"]
 """How the searching player's own seat plays in playouts (``nomeld``: never a hand-only meld, R16)."""
 Policy = Literal["eager", "random"]
 """The playout policy of every seat (OpenSpiel's ``ismcts`` bot)."""
-EngineLeaf = Literal["fitted", "melded", "rollout"]
-"""A hint engine's leaf evaluation: fitted model, melded-card lead, or playouts."""
+EngineLeaf = Literal["fitted", "melded", "rollout", "selfplay"]
+"""A hint engine's leaf evaluation: a learned model (``fitted`` or ``selfplay``), melded-card lead,
+or playouts."""
+LearnedLeaf = Literal["fitted", "selfplay"]
+"""The learned leaf evaluations: the data file each names (:func:`analyzer.search.evaluation.evaluator_for`)."""
 SearchKind = Literal["lookahead", "exact", "mcts"]
 """How a hint engine searches each sampled deal."""
 Candidates = Literal["all", "v1"]
@@ -61,6 +67,7 @@ OPPONENTS: tuple[Opponents, ...] = get_args(Opponents)
 PLAYOUTS: tuple[Playout, ...] = get_args(Playout)
 POLICIES: tuple[Policy, ...] = get_args(Policy)
 ENGINE_LEAVES: tuple[EngineLeaf, ...] = get_args(EngineLeaf)
+LEARNED_LEAVES: tuple[LearnedLeaf, ...] = get_args(LearnedLeaf)
 SEARCHES: tuple[SearchKind, ...] = get_args(SearchKind)
 CANDIDATES: tuple[Candidates, ...] = get_args(Candidates)
 MODES: tuple[Mode, ...] = get_args(Mode)
