@@ -449,3 +449,14 @@ def test_best_take_and_fits_under_borrowing_agree_with_the_engine() -> None:
     assert checked > 50 and differ > 0  # the limits bind: free rearranging melds more
     with pytest.raises(ConquianError, match="borrowing"):
         best_take(0, 0b111, 4, HOYLE1897)  # no layout given
+
+
+def test_the_meld_models_are_limited_in_deterministic_time() -> None:
+    # A seeded game plays the same on a loaded machine: the limit is CP-SAT's deterministic time,
+    # with the wall clock only as a looser safety net.
+    from analyzer.solver.partition import WALL_FACTOR, _solver
+
+    solver = _solver(2.0)
+    assert solver.parameters.max_deterministic_time == 2.0
+    assert solver.parameters.max_time_in_seconds == 2.0 * WALL_FACTOR > 2.0
+    assert solver.parameters.num_workers == 1

@@ -143,13 +143,23 @@ def check_arrangement(cards: int, melds: tuple[int, ...], rules: Rules, must: in
     if must & ~seen:
         raise ConquianError("a card that must be melded is left out")
 
+WALL_FACTOR = 20.0
+"""The wall-clock cap of a meld model, as a multiple of its limit in deterministic time."""
+
+
 def _solver(time_limit: float) -> cp_model.CpSolver:
+    """A one-worker, seeded CP-SAT solver limited to ``time_limit`` deterministic seconds
+    (and ``WALL_FACTOR`` times that on the wall clock)."""
     from ortools.sat.python import cp_model  # imported when needed (start-up time)
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = time_limit
+    # The limit is counted in CP-SAT's deterministic time, so that a seeded game plays the same
+    # on a loaded machine (a starved process once ran out of wall time on a model of a dozen
+    # melds); the wall clock keeps a looser cap as a safety net.
+    solver.parameters.max_deterministic_time = time_limit
+    solver.parameters.max_time_in_seconds = time_limit * WALL_FACTOR
     # Ctrl-C belongs to the caller (KeyboardInterrupt), not to the solver.
     solver.parameters.catch_sigint_signal = False
     return solver
