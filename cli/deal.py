@@ -13,6 +13,7 @@ from analyzer.core.dealing import view
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.state import GameState
 from analyzer.formats.notation import format_notation
+from analyzer.search.limits import MAX_SEED
 from cli.boundary import usage
 from cli.console import out
 from cli.inputs import rules_of
@@ -27,7 +28,7 @@ def deal(
     players: PlayersOpt = None,
     rules_options: RulesOpt = None,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, metavar="S", help="Deal seed: same seed, same deal.")
+        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Deal seed: same seed, same deal.")
     ] = 0,
     dealer: Annotated[
         int | None,

@@ -26,6 +26,7 @@ from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES, Equilibrium
 from analyzer.search.evaluation import evaluator_for
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from analyzer.service.endgames import auto_hint, solved_hint_data, solved_text
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
@@ -59,6 +60,7 @@ def hint(
             "--samples",
             "-n",
             min=1,
+            max=MAX_SAMPLES,
             metavar="N",
             help="Most deals of the hidden cards to sample"
             f"{SAMPLES_DEFAULTS}",
@@ -66,7 +68,7 @@ def hint(
         ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same answer.")
+        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Sampling seed: same seed, same answer.")
     ] = 0,
     time_limit: Annotated[
         float | None,
@@ -85,6 +87,7 @@ def hint(
         typer.Option(
             "--budget",
             min=100,
+            max=MAX_POSITIONS,
             metavar="N",
             help="Positions searched per sampled deal (engine v1: per move and deal); "
             "default: the engine's.",
@@ -162,6 +165,7 @@ def hint(
         typer.Option(
             "--card-samples",
             min=1,
+            max=MAX_SAMPLES,
             metavar="N",
             help=f"Deals --cards draws where its chances are sampled (default {DEFAULT_CARD_SAMPLES}; "
             "where the sampler is uniform they are exact).",

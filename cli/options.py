@@ -10,6 +10,7 @@ from analyzer.analysis.advisor import ENGINE_NAMES
 from analyzer.analysis.engines import DECIDE_CAP
 from analyzer.core.cards import Labels, clip
 from analyzer.core.rules import PRESETS
+from analyzer.search.limits import MAX_POSITIONS
 from cli.boundary import usage
 
 __all__ = [
@@ -105,6 +106,7 @@ BudgetOpt = Annotated[
     typer.Option(
         "--budget",
         min=1,
+        max=MAX_POSITIONS,
         metavar="N",
         help="Most positions to search before giving up the proof, per search (puzzle, tree and "
         "solve --all-moves search each move or node on its own, each with this budget).",

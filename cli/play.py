@@ -25,6 +25,7 @@ from analyzer.core.stakes import StakeRule, Standing, default_stakes
 from analyzer.core.state import GameState, Phase
 from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
+from analyzer.search.limits import MAX_SEED
 from analyzer.solver.why import explain
 from cli.boundary import domain, usage
 from cli.console import out
@@ -49,7 +50,7 @@ def play(
     rules_options: RulesOpt = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, metavar="S", help="Deal seed (random if omitted)."),
+        typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Deal seed (random if omitted)."),
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, metavar="N", help="Your seat.")] = 0,
     bots: Annotated[

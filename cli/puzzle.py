@@ -15,6 +15,7 @@ from analyzer.core.cards import Labels, clip, counted, format_card, parse_card
 from analyzer.core.moves import Move, Pass, Turn, parse_move
 from analyzer.core.plain import dump_position, relabel
 from analyzer.core.state import GameState
+from analyzer.search.limits import MAX_SEED
 from cli.boundary import DOMAIN, domain, usage
 from cli.console import emit, note, out
 from cli.inputs import bots_arg, input_text, json_input, rules_of
@@ -110,6 +111,7 @@ def puzzle(
         typer.Option(
             "--seed",
             min=0,
+            max=MAX_SEED,
             metavar="S",
             help="--mine: the seed of the self-play deals (game i dealt as simulate's) and of the "
             "difficulty's hints: same seed, same puzzles.",

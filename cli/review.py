@@ -18,6 +18,7 @@ from analyzer.analysis.review import (
 from analyzer.core.cards import counted
 from analyzer.formats.matches import MatchReplay, replay_any
 from analyzer.formats.records import Replay
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from analyzer.service.results import review_data
 from cli.boundary import usage
 from cli.console import emit, out
@@ -62,13 +63,14 @@ def review(
             "--samples",
             "-n",
             min=1,
+            max=MAX_SAMPLES,
             metavar="N",
             help=f"Most deals sampled per decision{SAMPLES_DEFAULTS}",
             show_default=False,
         ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed: same seed, same review.")
+        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Sampling seed: same seed, same review.")
     ] = 0,
     time_limit: Annotated[
         float,
@@ -86,6 +88,7 @@ def review(
         typer.Option(
             "--budget",
             min=100,
+            max=MAX_POSITIONS,
             metavar="N",
             help="Positions searched per sampled deal, as hint; default: the hint engine's.",
             show_default=False,

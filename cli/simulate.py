@@ -24,6 +24,7 @@ from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
 from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import RecordHeader
+from analyzer.search.limits import MAX_SEED
 from cli.boundary import domain, usage
 from cli.console import emit, err, out
 from cli.inputs import bots_arg, rules_of, stakes_of
@@ -59,7 +60,7 @@ def simulate(
     players: PlayersOpt = None,
     rules_options: RulesOpt = None,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, metavar="S", help="Run seed: same seed, same games.")
+        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Run seed: same seed, same games.")
     ] = 0,
     first: Annotated[
         int,

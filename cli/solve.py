@@ -21,6 +21,7 @@ from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
@@ -104,6 +105,7 @@ def solve(
             "--samples",
             "-n",
             min=1,
+            max=MAX_SAMPLES,
             metavar="N",
             help=f"Stock order unknown: stock orders to sample for the moves not proven, each "
             f"solved double-dummy (default {DEFAULT_SAMPLES}, on any machine).",
@@ -112,7 +114,7 @@ def solve(
     seed: Annotated[
         int | None,
         typer.Option(
-            "--seed", min=0, metavar="S", help="Seed of the sampled stock orders (default 0)."
+            "--seed", min=0, max=MAX_SEED, metavar="S", help="Seed of the sampled stock orders (default 0)."
         ),
     ] = None,
     prove: Annotated[
@@ -120,6 +122,7 @@ def solve(
         typer.Option(
             "--prove",
             min=0,
+            max=MAX_POSITIONS,
             metavar="N",
             help=f"Stock order unknown: positions of each move's exact expectimax, the proof "
             f"(default {DEFAULT_PROVE:,}; 0: none).",

@@ -11,6 +11,7 @@ from analyzer.core.cards import Labels, counted
 from analyzer.core.errors import IllegalMoveError
 from analyzer.core.moves import Force, parse_move
 from analyzer.core.state import GameState
+from analyzer.search.limits import MAX_SAMPLES, MAX_SEED
 from analyzer.service.results import why_data
 from analyzer.solver.why import explain
 from cli.boundary import usage
@@ -39,12 +40,13 @@ def why(
             "--samples",
             "-n",
             min=1,
+            max=MAX_SAMPLES,
             metavar="N",
             help=f"Deals to sample when comparing{SAMPLES_DEFAULTS}",
             show_default=False,
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, metavar="S", help="Sampling seed.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Sampling seed.")] = 0,
     time_limit: Annotated[
         float,
         typer.Option(

@@ -246,7 +246,7 @@ def test_negative_seeds_are_refused_everywhere() -> None:
         assert out == ""
     for cmd, extra in (("hint", {"static": False, "samples": 1}), ("why", {"move": "pass"})):
         reply, _ = answer(json.dumps({"id": 1, "cmd": cmd, "position": forcing(), "seed": -3, **extra}))
-        assert reply["ok"] is False and reply["field"] == "seed" and "at least 0" in reply["error"]
+        assert reply["ok"] is False and reply["field"] == "seed" and "from 0 to" in reply["error"]
 
 
 def test_option_errors_point_at_the_command_and_name_the_value() -> None:

@@ -17,6 +17,7 @@ from typing import Protocol
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import LayIn, Move, Take
 from analyzer.core.state import GameState
+from analyzer.search.limits import MAX_POSITIONS
 
 __all__ = ["Bot", "BotFactory", "bot_option", "obvious_move"]
 
@@ -79,7 +80,9 @@ def bot_option(
     low : float, optional
         Its least value (it must then be a finite number).
     high : float, optional
-        Its greatest value.
+        Its greatest value; a whole number's is at most
+        :data:`analyzer.search.limits.MAX_POSITIONS` (10**12) when not given, so that no
+        option reaches the native core past its 64-bit integers.
     choices : tuple of str, optional
         The words it may be.
 
@@ -94,9 +97,25 @@ def bot_option(
         return
     if whole and (isinstance(value, bool) or not isinstance(value, int)):
         raise ConquianError(f"option {name}={value} must be a whole number")
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (whole or _finite(value)):
         raise ConquianError(f"option {name}={value} must be a finite number")
+    if whole and high is None:
+        high = MAX_POSITIONS
     if low is not None and value < low:
-        raise ConquianError(f"option {name}={value} must be at least {low:g}")
+        raise ConquianError(f"option {name}={value} must be at least {_number(low)}")
     if high is not None and value > high:
-        raise ConquianError(f"option {name}={value} must be at most {high:g}")
+        raise ConquianError(f"option {name}={value} must be at most {_number(high)}")
+
+
+def _finite(value: float) -> bool:
+    """True for a finite float or a whole number that a float holds (``10**400`` is not one:
+    past the largest float, it could not reach a search)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _number(bound: float) -> str:
+    """A bound as the messages write it: a whole number in full (1000000000000), else ``:g``."""
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"

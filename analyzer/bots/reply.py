@@ -35,6 +35,7 @@ from analyzer.core.melds import cards_of
 from analyzer.core.moves import LayIn, Move, Take
 from analyzer.core.state import GameState
 from analyzer.search.exact import paused_gc, position_key
+from analyzer.search.limits import MAX_SAMPLES
 
 __all__ = ["DRAW", "LOSS", "SCORE", "WIN", "BestReply", "BestReplyBot", "Reply", "SampledReplyBot", "StockBlindReplyBot"]
 
@@ -320,7 +321,7 @@ class StockBlindReplyBot:
     sees_all = True
 
     def __init__(self, samples: int = 16, max_nodes: int = 200_000) -> None:
-        bot_option("samples", samples, whole=True, low=1)
+        bot_option("samples", samples, whole=True, low=1, high=MAX_SAMPLES)
         bot_option("max_nodes", max_nodes, whole=True, low=1)
         self.samples = samples
         self.max_nodes = max_nodes

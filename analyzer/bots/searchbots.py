@@ -26,6 +26,7 @@ from analyzer.core.moves import Move
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
 from analyzer.search.exact import Solver
+from analyzer.search.limits import MAX_DEPTH, MAX_POSITIONS, MAX_SAMPLES, MAX_SPREAD
 from analyzer.search.mcts import LEAVES, METHODS
 from analyzer.search.mcts import search as mcts_search
 from analyzer.search.options import ENGINE_LEAVES, one_of
@@ -177,17 +178,17 @@ class HintBot:
                 f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
             )
         for key, value, rule in (
-            ("samples", samples, {"whole": True, "low": 1, "high": 100_000}),  # as the engine caps it
+            ("samples", samples, {"whole": True, "low": 1, "high": MAX_SAMPLES}),  # as the engine caps it
             ("time_limit", time_limit, {"low": 0.05}),
-            ("node_budget", node_budget, {"whole": True, "low": 1}),
+            ("node_budget", node_budget, {"whole": True, "low": 1, "high": MAX_POSITIONS}),
             ("mode", mode, {"choices": ("auto", "maxn", "paranoid")}),
-            ("max_depth", max_depth, {"whole": True, "low": 0}),
+            ("max_depth", max_depth, {"whole": True, "low": 0, "high": MAX_DEPTH}),
             ("stock", stock, {"choices": ("known", "chance")}),
             ("infer", infer, {"whole": True, "low": 0, "high": 1}),
             ("read", read, {"choices": ("learned",)} if isinstance(read, str) else {"whole": True, "low": 0, "high": 1}),
             ("leaf", leaf, {"choices": ENGINE_LEAVES}),
-            ("playouts", playouts, {"whole": True, "low": 1}),
-            ("spread", spread, {"whole": True, "low": 1}),
+            ("playouts", playouts, {"whole": True, "low": 1, "high": MAX_SAMPLES}),
+            ("spread", spread, {"whole": True, "low": 1, "high": MAX_SPREAD}),
             ("c", c, {"low": 0}),
             ("method", method, {"choices": METHODS}),
             ("opponents", opponents, {"choices": OPPONENTS}),
@@ -336,7 +337,7 @@ class OracleBot:
     sees_all = True
 
     def __init__(self, max_nodes: int = 200_000, mode: str = "auto") -> None:
-        bot_option("max_nodes", max_nodes, whole=True, low=1)
+        bot_option("max_nodes", max_nodes, whole=True, low=1, high=MAX_POSITIONS)
         bot_option("mode", mode, choices=("auto", "maxn", "paranoid"))
         self.max_nodes = max_nodes
         self.mode = mode
@@ -399,7 +400,7 @@ class MctsBot:
         opponents: str = "search",
         playout: str = "eager",
     ) -> None:
-        bot_option("iterations", iterations, whole=True, low=1)
+        bot_option("iterations", iterations, whole=True, low=1, high=MAX_SAMPLES)
         bot_option("c", c, low=0)
         bot_option("leaf", leaf, choices=LEAVES)
         bot_option("infer", infer, whole=True, low=0, high=1)

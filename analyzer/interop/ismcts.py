@@ -39,6 +39,7 @@ from analyzer.core.rules import PRESETS, Rules
 from analyzer.core.state import GameState
 from analyzer.interop import missing_extra
 from analyzer.interop.match import sample_world
+from analyzer.search.limits import MAX_SAMPLES
 from analyzer.search.playout import POLICIES, eager_move, playout
 
 try:
@@ -151,9 +152,9 @@ class IsmctsBot:
     ) -> None:
         # Checked as every bot's options are (a typed name such as 'ismcts:uct_c=x' is refused
         # here, not in the middle of a game).
-        bot_option("simulations", simulations, whole=True, low=1)
+        bot_option("simulations", simulations, whole=True, low=1, high=MAX_SAMPLES)
         bot_option("uct_c", uct_c, low=0)
-        bot_option("rollouts", rollouts, whole=True, low=1)
+        bot_option("rollouts", rollouts, whole=True, low=1, high=MAX_SAMPLES)
         bot_option("policy", policy, choices=POLICIES)
         self.simulations = simulations
         self.uct_c = uct_c

@@ -8,6 +8,7 @@ from typing import Any
 
 from analyzer.analysis.review import DEFAULT_REVIEW_TIME_LIMIT
 from analyzer.core.errors import ConquianError, IllegalMoveError, PositionError
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from analyzer.service import board
 from analyzer.service.fields import (
     PROGRESS,
@@ -38,7 +39,7 @@ def record_request(request: dict[str, Any]) -> dict[str, Any]:
     try:
         if viewer is not None:
             return board.view_record_data(state, moves, viewer, players)
-        return board.record_data(state, moves, players, get_int(request, "seed", None, 0))
+        return board.record_data(state, moves, players, get_int(request, "seed", None, 0, MAX_SEED))
     except IllegalMoveError as exc:
         raise RequestError.about(exc, "moves") from None
     except PositionError as exc:
@@ -72,10 +73,10 @@ def review_request(request: dict[str, Any]) -> dict[str, Any]:
     try:
         return board.review_request_data(
             record,
-            samples=get_int(request, "samples", None, 1, 100_000),
-            seed=get_int(request, "seed", 0, 0),
+            samples=get_int(request, "samples", None, 1, MAX_SAMPLES),
+            seed=get_int(request, "seed", 0, 0, MAX_SEED),
             time_limit=get_float(request, "time_limit", DEFAULT_REVIEW_TIME_LIMIT, 0.05),
-            budget=get_int(request, "budget", 0, 100) or None,
+            budget=get_int(request, "budget", 0, 100, MAX_POSITIONS) or None,
             engine=engine,
             labels=get_labels(request),
             progress=PROGRESS.get(),

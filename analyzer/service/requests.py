@@ -38,6 +38,7 @@ from analyzer.search.allmoves import solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from analyzer.service import board, endgames
 from analyzer.service.fields import (
     PROGRESS,
@@ -103,16 +104,16 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
     options = HintOptions(
         static=static,
         open_hands=get_bool(request, "open"),
-        samples=get_int(request, "samples", None, 1, 100_000) if sampled else None,
-        seed=get_int(request, "seed", 0, 0) if drawn else 0,
+        samples=get_int(request, "samples", None, 1, MAX_SAMPLES) if sampled else None,
+        seed=get_int(request, "seed", 0, 0, MAX_SEED) if drawn else 0,
         time_limit=get_float(request, "time_limit", math.inf, 0.05) if sampled else math.inf,
-        budget=(get_int(request, "budget", 0, 100) or None) if sampled else None,
+        budget=(get_int(request, "budget", 0, 100, MAX_POSITIONS) or None) if sampled else None,
         engine=get_engine(request) if drawn else DEFAULT_ENGINE,
         read=get_bool(request, "read") if drawn and "read" in request else None,
         cards=cards,
         line=get_bool(request, "line"),
         view=get_int(request, "view", None, 0),
-        card_samples=get_int(request, "card_samples", None, 1, 100_000),
+        card_samples=get_int(request, "card_samples", None, 1, MAX_SAMPLES),
         given=given,
     )
     try:
@@ -177,14 +178,14 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = get_position(request)
     if None in state.hands:  # a view: the endgame's equilibrium (docs/solve.md)
-        solved = endgames.solve_view_data(state, get_int(request, "budget", DEFAULT_MAX_NODES, 1), get_bool(request, "read"))
+        solved = endgames.solve_view_data(state, get_int(request, "budget", DEFAULT_MAX_NODES, 1, MAX_POSITIONS), get_bool(request, "read"))
         unread = sorted(request.keys() & {"time_limit", "mode", "all_moves", "samples", "seed", "prove", "exact"})
         notes = [f"'{key}' has no effect on a view (the endgame's equilibrium)" for key in unread]
         return {**solved, "notes": notes} if notes else solved
     if get_bool(request, "read"):
         return {**_solve({k: v for k, v in request.items() if k != "read"}),
                 "notes": ["'read' has no effect with every hand known"]}  # fmt: skip
-    budget = get_int(request, "budget", 2_000_000, 1)
+    budget = get_int(request, "budget", 2_000_000, 1, MAX_POSITIONS)
     mode = get_text(request, "mode", "auto").lower()
     if mode not in ("auto", "maxn", "paranoid"):
         raise RequestError(f"'mode' must be auto, maxn or paranoid, got {mode!r}", "mode")
@@ -199,9 +200,9 @@ def _solve(request: dict[str, Any]) -> dict[str, Any]:
     if needs_anytime(state) and not exact:
         result = solve_anytime(
             state,
-            samples=get_int(request, "samples", DEFAULT_SAMPLES, 1, 100_000),
-            seed=get_int(request, "seed", 0, 0),
-            prove=get_int(request, "prove", DEFAULT_PROVE, 0),
+            samples=get_int(request, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES),
+            seed=get_int(request, "seed", 0, 0, MAX_SEED),
+            prove=get_int(request, "prove", DEFAULT_PROVE, 0, MAX_POSITIONS),
             mode=mode,
             max_nodes=budget,
             time_limit=get_float(request, "time_limit", ANYTIME_TIME_LIMIT, 0.01),
@@ -230,8 +231,8 @@ def _why(request: dict[str, Any]) -> dict[str, Any]:
     return why_data(
         state,
         explanation,
-        samples=get_int(request, "samples", None, 1, 100_000),
-        seed=get_int(request, "seed", 0, 0),
+        samples=get_int(request, "samples", None, 1, MAX_SAMPLES),
+        seed=get_int(request, "seed", 0, 0, MAX_SEED),
         time_limit=get_float(request, "time_limit", math.inf, 0.05),
         view=get_bool(request, "view"),
     )
@@ -309,7 +310,7 @@ def _deal(request: dict[str, Any]) -> dict[str, Any]:
     labels = get_labels(request)
     if labels is not None:
         rules = rules.with_labels(labels)
-    seed = get_int(request, "seed", 0, 0)
+    seed = get_int(request, "seed", 0, 0, MAX_SEED)
     after = get_int(request, "after", 0, 0, board.MAX_PLIES)
     dealer = get_int(request, "dealer", None, 0, rules.players - 1)
     seat = get_int(request, "seat", None, 0, rules.players - 1)
@@ -359,7 +360,7 @@ def _play(request: dict[str, Any]) -> dict[str, Any]:
     if move is None and seat is None:
         raise RequestError("'move' is missing: the move to play (or 'seat' to let bots play)", "move")
     try:
-        return board.play_data(state, move, seat, bots, get_int(request, "seed", 0, 0))
+        return board.play_data(state, move, seat, bots, get_int(request, "seed", 0, 0, MAX_SEED))
     except PositionError as exc:
         raise RequestError.about(exc, "position") from None
 
@@ -577,6 +578,9 @@ def answer(
                 raise RequestError(
                     f"unknown field {key!r} for {cmd!r}{hint} (known: {', '.join(known)})", key
                 )
+        # 'labels' is common to every command: checked here, also where nothing shows cards
+        # (variants, standing), so that a bad value is refused on every command alike.
+        get_labels(request)
         if labels is not None and request.get("labels") is None:
             request = {**request, "labels": str(labels)}
         token = PROGRESS.set(progress)

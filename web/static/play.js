@@ -79,11 +79,14 @@ function seatBots(players) {
   return Array.from({ length: players - 1 }, (_, i) => chosen[i] || $("#play-bot").value);
 }
 
-// The seed box read as a whole number (kept whole past 2**53 as a BigInt).
+// The seed box read as a whole number (kept whole past 2**53 as a BigInt), from 0 to 2**63 - 1
+// as every seed (analyzer.search.limits.MAX_SEED).
 function readSeed() {
   const text = $("#play-seed").value.trim();
   if (text === "") return 0n;
-  if (!/^[0-9]+$/.test(text)) throw new Error(`the seed must be a whole number, at least 0, got ${text}`);
+  if (!/^[0-9]+$/.test(text) || BigInt(text) > 2n ** 63n - 1n) {
+    throw new Error(`the seed must be a whole number from 0 to 9223372036854775807, got ${text}`);
+  }
   return BigInt(text);
 }
 
