@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
@@ -14,7 +15,6 @@ from analyzer.analysis.advisor import (
     Advice,
     check_open,
 )
-from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.lines import Line, line_text
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
@@ -22,11 +22,10 @@ from analyzer.analysis.whereabouts import DEFAULT_CARD_SAMPLES, STOCK, Whereabou
 from analyzer.core.cards import counted, format_card
 from analyzer.core.dealing import view
 from analyzer.core.errors import PositionError
-from analyzer.core.rules import Rules
+from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES, Equilibrium
-from analyzer.search.evaluation import evaluator_for
-from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES
 from analyzer.service.endgames import auto_hint, solved_hint_data, solved_text
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
@@ -35,7 +34,16 @@ from cli.boundary import domain, usage
 from cli.console import emit, note, out
 from cli.endgame import print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
-from cli.options import SAMPLES_DEFAULTS, EngineOpt, JsonOpt, LabelsOpt, given_options
+from cli.options import (
+    SAMPLES_DEFAULTS,
+    EngineOpt,
+    JsonOpt,
+    LabelsOpt,
+    given_options,
+    samples_option,
+    seed_option,
+    time_limit_option,
+)
 from cli.progress import interruptible, progress
 
 __all__ = ["SAMPLING_OPTIONS", "hint"]
@@ -43,144 +51,154 @@ __all__ = ["SAMPLING_OPTIONS", "hint"]
 SAMPLING_OPTIONS = SAMPLING  # the options a static hint does not read
 """The parameters of the sampling search, which --static does without."""
 
+_PositionArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="POSITION", help=POSITION_HELP + " Default: the bundled position.", show_default=False
+    ),
+]
+_SamplesOpt = Annotated[
+    int | None, samples_option(f"Most deals of the hidden cards to sample{SAMPLES_DEFAULTS}")
+]
+_SeedOpt = Annotated[int, seed_option("Sampling seed: same seed, same answer.")]
+_TimeLimitOpt = Annotated[
+    float | None,
+    time_limit_option(
+        "Most seconds to spend, a cap. Default: none; the hint samples in seeded "
+        "batches until its verdict is settled or its deal cap is reached, so the same "
+        "position and seed give the same answer on any machine."
+    ),
+]
+_BudgetOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--budget",
+        min=100,
+        max=MAX_POSITIONS,
+        metavar="N",
+        help="Positions searched per sampled deal (engine v1: per move and deal); "
+        "default: the engine's.",
+        show_default=False,
+    ),
+]
+_StaticOpt = Annotated[
+    bool,
+    typer.Option(
+        "--static",
+        help="One-move static evaluation only (instant, no sampling; so without --samples, "
+        "--seed, --time-limit, --budget and --engine), from what the player to act sees "
+        "(with --open: every hand given).",
+    ),
+]
+_OpenOpt = Annotated[
+    bool, typer.Option("--open", help="Use every given hand and the stock as known (double-dummy).")
+]
+_ReadOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--read/--no-read",
+        help="Draw the hidden hands by the cards their players were seen to give up "
+        "(each player's 'paid' in the position, a paid centre card, the card passed to you "
+        "in the exchange): cards that meld with them less often. Default: the engine's.",
+        show_default=False,
+    ),
+]
+_ReasonsOpt = Annotated[
+    bool, typer.Option("--reasons", help="Give the reasons of every move shown (default: the first three).")
+]
+_TopOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--top", min=1, metavar="N", help="Show at most this many moves (default: 20 in the table, all in JSON)."
+    ),
+]
+_LineOpt = Annotated[
+    bool,
+    typer.Option(
+        "--line",
+        help="Under each move whose reasons are shown (in JSON: each move listed), the line "
+        "the hint expects after it: each player's choice by the hint's own search on one "
+        "typical sampled deal, its sampled cards marked.",
+    ),
+]
+_CardsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--cards",
+        help="Also show what the others can hold: for each card the player to act cannot "
+        "see, the chance that it is in each other hand or in the stock, from the hint's own "
+        "sampler (declines, the card passed in the exchange, --read).",
+    ),
+]
+_ViewOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--view",
+        min=0,
+        metavar="P",
+        help="With --cards: the table from player P's view instead, alone (no hint is run; "
+        "any position where P's hand is given, a turn too).",
+        show_default=False,
+    ),
+]
+_CardSamplesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--card-samples",
+        min=1,
+        max=MAX_SAMPLES,
+        metavar="N",
+        help=f"Deals --cards draws where its chances are sampled (default {DEFAULT_CARD_SAMPLES}; "
+        "where the sampler is uniform they are exact).",
+        show_default=False,
+    ),
+]
+_ExactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exact",
+        help="Two players: solve the endgame exactly as a game of hidden cards (the "
+        "equilibrium, as solve on a view) where it is small enough; else the sampled hint, "
+        "with a note.",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class _Show:
+    """How the answer is shown: the position's name, ``--top``, ``--reasons``, ``--line`` and
+    ``--json``."""
+
+    name: str
+    top: int | None
+    reasons: bool
+    line: bool
+    as_json: bool
+
+    @property
+    def limit(self) -> int:
+        """Most moves in the table (``--top``, else 20)."""
+        return self.top or 20
+
 
 def hint(
     ctx: typer.Context,
-    position: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="POSITION",
-            help=POSITION_HELP + " Default: the bundled position.",
-            show_default=False,
-        ),
-    ] = None,
-    samples: Annotated[
-        int | None,
-        typer.Option(
-            "--samples",
-            "-n",
-            min=1,
-            max=MAX_SAMPLES,
-            metavar="N",
-            help="Most deals of the hidden cards to sample"
-            f"{SAMPLES_DEFAULTS}",
-            show_default=False,
-        ),
-    ] = None,
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Sampling seed: same seed, same answer.")
-    ] = 0,
-    time_limit: Annotated[
-        float | None,
-        typer.Option(
-            "--time-limit",
-            min=0.05,
-            metavar="SECONDS",
-            help="Most seconds to spend, a cap. Default: none; the hint samples in seeded "
-            "batches until its verdict is settled or its deal cap is reached, so the same "
-            "position and seed give the same answer on any machine.",
-            show_default=False,
-        ),
-    ] = None,
-    budget: Annotated[
-        int | None,
-        typer.Option(
-            "--budget",
-            min=100,
-            max=MAX_POSITIONS,
-            metavar="N",
-            help="Positions searched per sampled deal (engine v1: per move and deal); "
-            "default: the engine's.",
-            show_default=False,
-        ),
-    ] = None,
+    position: _PositionArg = None,
+    samples: _SamplesOpt = None,
+    seed: _SeedOpt = 0,
+    time_limit: _TimeLimitOpt = None,
+    budget: _BudgetOpt = None,
     engine: EngineOpt = DEFAULT_ENGINE,
-    static: Annotated[
-        bool,
-        typer.Option(
-            "--static",
-            help="One-move static evaluation only (instant, no sampling; so without --samples, "
-            "--seed, --time-limit, --budget and --engine), from what the player to act sees "
-            "(with --open: every hand given).",
-        ),
-    ] = False,
-    open_hands: Annotated[
-        bool,
-        typer.Option("--open", help="Use every given hand and the stock as known (double-dummy)."),
-    ] = False,
-    read: Annotated[
-        bool | None,
-        typer.Option(
-            "--read/--no-read",
-            help="Draw the hidden hands by the cards their players were seen to give up "
-            "(each player's 'paid' in the position, a paid centre card, the card passed to you "
-            "in the exchange): cards that meld with them less often. Default: the engine's.",
-            show_default=False,
-        ),
-    ] = None,
-    reasons: Annotated[
-        bool,
-        typer.Option("--reasons", help="Give the reasons of every move shown (default: the first three)."),
-    ] = False,
-    top: Annotated[
-        int | None,
-        typer.Option(
-            "--top",
-            min=1,
-            metavar="N",
-            help="Show at most this many moves (default: 20 in the table, all in JSON).",
-        ),
-    ] = None,
-    line: Annotated[
-        bool,
-        typer.Option(
-            "--line",
-            help="Under each move whose reasons are shown (in JSON: each move listed), the line "
-            "the hint expects after it: each player's choice by the hint's own search on one "
-            "typical sampled deal, its sampled cards marked.",
-        ),
-    ] = False,
-    cards: Annotated[
-        bool,
-        typer.Option(
-            "--cards",
-            help="Also show what the others can hold: for each card the player to act cannot "
-            "see, the chance that it is in each other hand or in the stock, from the hint's own "
-            "sampler (declines, the card passed in the exchange, --read).",
-        ),
-    ] = False,
-    view: Annotated[
-        int | None,
-        typer.Option(
-            "--view",
-            min=0,
-            metavar="P",
-            help="With --cards: the table from player P's view instead, alone (no hint is run; "
-            "any position where P's hand is given, a turn too).",
-            show_default=False,
-        ),
-    ] = None,
-    card_samples: Annotated[
-        int | None,
-        typer.Option(
-            "--card-samples",
-            min=1,
-            max=MAX_SAMPLES,
-            metavar="N",
-            help=f"Deals --cards draws where its chances are sampled (default {DEFAULT_CARD_SAMPLES}; "
-            "where the sampler is uniform they are exact).",
-            show_default=False,
-        ),
-    ] = None,
-    exact: Annotated[
-        bool,
-        typer.Option(
-            "--exact",
-            help="Two players: solve the endgame exactly as a game of hidden cards (the "
-            "equilibrium, as solve on a view) where it is small enough; else the sampled hint, "
-            "with a note.",
-        ),
-    ] = False,
+    static: _StaticOpt = False,
+    open_hands: _OpenOpt = False,
+    read: _ReadOpt = None,
+    reasons: _ReasonsOpt = False,
+    top: _TopOpt = None,
+    line: _LineOpt = False,
+    cards: _CardsOpt = False,
+    view: _ViewOpt = None,
+    card_samples: _CardSamplesOpt = None,
+    exact: _ExactOpt = False,
     labels: LabelsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -208,6 +226,14 @@ def hint(
             name for name in (*SAMPLING_OPTIONS, *CARD_OPTIONS, *HINT_ONLY) if given_options(ctx, name)
         ),
     )
+    _note_unread(ctx, options)
+    pos = position_arg(position, labels)
+    show = _Show(name=pos.name, top=top, reasons=reasons, line=line, as_json=as_json)
+    _answer(ctx, options, show, pos.state, exact)
+
+
+def _note_unread(ctx: typer.Context, options: HintOptions) -> None:
+    """Note the sampling options given with --static (no effect)."""
     unread = options.unread()
     if unread:
         typed = given_options(ctx, *unread)
@@ -215,11 +241,36 @@ def hint(
             f"--static ranks moves by a one-move evaluation, without sampling: "
             f"{', '.join(typed)} {'has' if len(typed) == 1 else 'have'} no effect with it"
         )
-    pos = position_arg(position, labels)
-    state, name = pos.state, pos.name
+
+
+def _answer(ctx: typer.Context, options: HintOptions, show: _Show, state: GameState, exact: bool) -> None:
+    """The hint in the mode asked for: the card table alone, the static hint, the solved
+    endgame, else the sampled hint.
+
+    Raises a domain error at a turn of the stock (R10: nobody chooses) and a usage error for
+    options that the position cannot take (:meth:`HintOptions.check`)."""
     if options.cards_only:
-        _cards_only(ctx, options, state, name, as_json)
+        _cards_only(ctx, options, state, show.name, show.as_json)
         return
+    _refuse_turn(state, options.cards)
+    exact = _exact_asked(options, exact)
+    if options.static:
+        _static_mode(ctx, options, state, show)
+        return
+    _sampled_notes(ctx, options, state)
+    if _solved(ctx, options, state, show, exact):
+        return
+    advice, lines = _sample(options, state, show)
+    table = options.whereabouts(state) if options.cards else None
+    data = hint_data(state, advice, seed=options.seed, open_hands=options.open_hands, top=None)
+    if show.as_json:
+        _emit_sampled(state, advice, data, lines, table, show)
+    else:
+        _print_sampled(state, advice, data, lines, table, show, read=bool(options.read))
+
+
+def _refuse_turn(state: GameState, cards: bool) -> None:
+    """A domain error where the player to act turns the next stock card (R10)."""
     if state.is_chance_node():
         domain(
             f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
@@ -227,22 +278,33 @@ def hint(
             "deal --after N can also stop before a turn: try another N)"
             + ("; the card table alone is given at a turn too: --cards --view P" if cards else "")
         )
-    if exact and (static or open_hands):
-        note(f"--exact has no effect with {'--static' if static else '--open'}: "
-             + ("the one-move evaluation" if static else "every hand is used as given (double-dummy)"))
-        exact = False
-    if static:
-        # Scored from the player's view, as the sampled hint's static_score is (not counting
-        # the outs of a hand he cannot see, so that both agree); --open scores the position
-        # as given.
-        if open_hands:
-            check_open(state)  # as the sampled hint says it
-        _extra_notes(ctx, options, state)
-        table = options.whereabouts(state) if cards else None
-        _static_hint(state, name, top, as_json, own_view=not open_hands, cards=table)
-        return
+
+
+def _exact_asked(options: HintOptions, exact: bool) -> bool:
+    """``--exact``, noted as having no effect (and dropped) with --static or --open."""
+    if exact and (options.static or options.open_hands):
+        note(f"--exact has no effect with {'--static' if options.static else '--open'}: "
+             + ("the one-move evaluation" if options.static else "every hand is used as given (double-dummy)"))
+        return False
+    return exact
+
+
+def _static_mode(ctx: typer.Context, options: HintOptions, state: GameState, show: _Show) -> None:
+    """``--static``: scored from the player's view, as the sampled hint's static_score is (not
+    counting the outs of a hand he cannot see, so that both agree); --open scores the position
+    as given."""
+    if options.open_hands:
+        check_open(state)  # as the sampled hint says it
+    _extra_notes(ctx, options, state)
+    table = options.whereabouts(state) if options.cards else None
+    _static_hint(state, show.name, show.top, show.as_json, own_view=not options.open_hands, cards=table)
+
+
+def _sampled_notes(ctx: typer.Context, options: HintOptions, state: GameState) -> None:
+    """Check the options of the sampled hint on ``state`` (the same checks as the engine's and
+    the board's hint: a usage error) and note those with no effect."""
     try:
-        found = options.check(state)  # the same checks as the engine's and the board's hint
+        found = options.check(state)
     except HintOptionError as exc:
         usage(f"--{exc.option} {exc}: use --samples")
     _extra_notes(ctx, options, state)
@@ -254,73 +316,100 @@ def hint(
         )
     if found.read_open:
         note("--open uses every hand as given, so there is nothing to read: --read/--no-read has no effect")
-    if (exact and _exact_hint(state, name, bool(read), top, as_json)) or (
-        not exact and options.by_default(state) and _small_endgame(state, name, bool(read), top, as_json)
+
+
+def _solved(ctx: typer.Context, options: HintOptions, state: GameState, show: _Show, exact: bool) -> bool:
+    """The endgame solved (``--exact``, or by default on a small one) and shown; False where the
+    sampled hint answers instead."""
+    read = bool(options.read)
+    if (exact and _exact_hint(state, show.name, read, show.top, show.as_json)) or (
+        not exact
+        and options.by_default(state)
+        and _small_endgame(state, show.name, read, show.top, show.as_json)
     ):
         typed = given_options(ctx, *UNSOLVED)
         if typed:
             note(f"{', '.join(typed)} {'has' if len(typed) == 1 else 'have'} no effect: the endgame was solved, nothing sampled")
-        return
-    bar = progress("sampling deals", as_json, transient=True)
+        return True
+    return False
+
+
+def _sample(options: HintOptions, state: GameState, show: _Show) -> tuple[Advice, dict[Move, Line]]:
+    """The sampled hint under a progress bar, Ctrl-C answering with what was found, and the
+    lines of the moves shown (--line): every move listed in JSON, else those with reasons."""
+    bar = progress("sampling deals", show.as_json, transient=True)
     with bar, interruptible() as stop:
-        task = bar.add_task("deals", total=samples)
+        task = bar.add_task("deals", total=options.samples)
         advice = options.advise(
             state,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
             stop=stop,
         )
-        limit = top or 20
-        # The lines of the moves shown: every move listed in JSON, else those with reasons.
-        wanted = (top or len(advice.estimates)) if as_json else limit if reasons else min(3, limit)
+        limit = show.limit
+        wanted = (show.top or len(advice.estimates)) if show.as_json else limit if show.reasons else min(3, limit)
         lines = (
             options.lines(state, advice, [e.move for e in advice.estimates[:wanted]], stop=stop)
-            if line and not advice.interrupted
+            if show.line and not advice.interrupted
             else {}
         )
-    table = options.whereabouts(state) if cards else None
-    exact = open_hands and state.stock is not None and advice.unproven == 0
-    data = hint_data(state, advice, seed=seed, open_hands=open_hands, top=None)
+    return advice, lines
+
+
+def _emit_sampled(
+    state: GameState,
+    advice: Advice,
+    data: dict[str, Any],
+    lines: dict[Move, Line],
+    table: Whereabouts | None,
+    show: _Show,
+) -> None:
+    """``hint --json``: the engine's answer, its moves cut to --top, with the lines and the card
+    table asked for."""
     moves: list[dict[str, Any]] = data["moves"]
-    if as_json:
-        data = {**data, "moves": moves[:top] if top else moves}
-        if line:
-            data = with_lines(state, advice, data, lines)
-        if table is not None:
-            data["cards"] = cards_data(state, table)
-        emit(data)
-        return
+    data = {**data, "moves": moves[: show.top] if show.top else moves}
+    if show.line:
+        data = with_lines(state, advice, data, lines)
+    if table is not None:
+        data["cards"] = cards_data(state, table)
+    emit(data)
+
+
+def _print_sampled(
+    state: GameState,
+    advice: Advice,
+    data: dict[str, Any],
+    lines: dict[Move, Line],
+    table: Whereabouts | None,
+    show: _Show,
+    *,
+    read: bool,
+) -> None:
+    """The sampled hint as text: verdict, position, how it searched, the moves and their
+    reasons (and lines), the card table, the best move."""
+    moves: list[dict[str, Any]] = data["moves"]
+    exact: bool = data["exact"]  # solved double-dummy
     verdict = _verdict_text(advice, moves, data["close_to_best"], exact)
     out.print(f"[bold]{_escape(verdict)}[/bold]")
-    out.print(f"Position: {name}", markup=False)
+    out.print(f"Position: {show.name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)
-    if exact:
-        how = "Solved double-dummy with every hand and the stock as given"
-    elif open_hands and state.stock is not None:
-        how = (
-            "Searched double-dummy with every hand and the stock as given, not to the end of "
-            "every line (the values are estimates)"
-        )
-    elif open_hands and advice.engine == "v3":
-        how = (
-            f"Searched {counted(advice.samples, 'IS-MCTS iteration')} with every hand as given, the stock "
-            f"cards turned at random (seed {seed})"
-        )
-    elif open_hands:
-        how = (
-            f"Evaluated on {counted(advice.samples, 'sampled stock order')}, every hand as given "
-            f"(seed {seed}), each searched double-dummy"
-        )
-    elif advice.engine == "v3":
-        how = (
-            f"Searched {counted(advice.samples, 'IS-MCTS iteration')}, each on its own sampled deal of the "
-            f"cards player {state.to_act} cannot see (seed {seed}), the stock order never assumed"
-        )
-    else:
-        how = (
-            f"Evaluated on {counted(advice.samples, 'sampled deal')} of the cards player {state.to_act} "
-            f"cannot see (seed {seed}), each searched double-dummy"
-        )
-    out.print(f"{how}. {_search_text(advice, state.rules)} {advice.seconds:.1f} s.", markup=False)
+    out.print(f"{data['description']} {advice.seconds:.1f} s.", markup=False)
+    _print_reading(state, advice, read)
+    _print_stop(advice)
+    out.print(_move_table(moves[: show.limit], exact))
+    if len(moves) > show.limit:
+        out.print(f"... and {len(moves) - show.limit} more (use --top).")
+    shown = moves[: show.limit] if show.reasons else moves[: min(3, show.limit)]
+    for k, (m, e) in enumerate(zip(shown, advice.estimates, strict=False), 1):
+        out.print(f"{k}. {_escape(m['move'])}: {_escape('; '.join(m['reasons']))}", overflow="fold")
+        if show.line:
+            _print_line(lines.get(e.move), state, advice.engine)
+    if table is not None:
+        _print_cards(state, table)
+    out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
+
+def _print_reading(state: GameState, advice: Advice, read: bool) -> None:
+    """The cards the hidden hands were read from (--read), or why there was nothing to read."""
     if advice.reading:
         lab = state.rules.labels
         what = "; ".join(
@@ -338,6 +427,10 @@ def hint(
             "paid centre card, no card passed to you), so the hidden hands were drawn uniformly.",
             markup=False,
         )
+
+
+def _print_stop(advice: Advice) -> None:
+    """What cut the sampling short, if Ctrl-C or the clock did."""
     if advice.interrupted:
         out.print(
             f"Interrupted: the best answer found so far, from {advice.samples} of "
@@ -353,17 +446,7 @@ def hint(
             "The time limit cut a search before its --budget of positions: the answer depends "
             "on machine speed (raise --time-limit, or lower --budget, for a reproducible one)."
         )
-    out.print(_move_table(moves[:limit], exact))
-    if len(moves) > limit:
-        out.print(f"... and {len(moves) - limit} more (use --top).")
-    shown = moves[:limit] if reasons else moves[: min(3, limit)]
-    for k, (m, e) in enumerate(zip(shown, advice.estimates, strict=False), 1):
-        out.print(f"{k}. {_escape(m['move'])}: {_escape('; '.join(m['reasons']))}", overflow="fold")
-        if line:
-            _print_line(lines.get(e.move), state, advice.engine)
-    if table is not None:
-        _print_cards(state, table)
-    out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
+
 
 
 UNSOLVED = ("samples", "seed", "time_limit", "budget", "engine", "line", "cards", "card_samples", "reasons")
@@ -537,43 +620,6 @@ def _verdict_text(
     )  # fmt: skip
 
 
-def _search_text(advice: Advice, rules: Rules) -> str:
-    """How deep the searches went and how much of the answer is exact; the leaf named is the one
-    used (the fitted evaluation exists for a preset's own rules only)."""
-    exact = 100 * (1 - advice.unproven)
-    if advice.engine == "v1":
-        return (
-            f"Engine cpsat (v1): {100 * advice.unproven:.0f}% of the solves hit their position budget "
-            "and used the melded-card heuristic."
-        )
-    if advice.engine == "v3":
-        return (
-            f"Engine ismcts (v3): a median of {_median(advice.depth, 'move')} chosen in the tree "
-            f"per iteration; {exact:.0f}% of the iterations ended the deal inside the tree, the "
-            f"rest were played out by the eager policy; {MCTS_SEARCHES} or more independent "
-            "searches, moves ranked by their mean result."
-        )
-    if advice.unproven == 0:
-        return f"Engine {_named(advice.engine)}: every search reached the end of the deal (exact)."
-    ahead = (
-        f"searched {_median(advice.depth, 'offer')} ahead (median)"
-        if advice.depth >= -0.5
-        else "searched no offer ahead (median): the budget allowed only each move's position"
-    )
-    return (
-        f"Engine {_named(advice.engine)}: {ahead}; "
-        f"{exact:.0f}% of the deals solved to the end, the rest scored by "
-        + ("the fitted leaf evaluation." if evaluator_for(rules) else "the melded-card lead (no "
-           "evaluation is fitted for these rules).")
-    )
-
-
-def _median(value: float, noun: str) -> str:
-    """A median count in words, the noun singular for 1 (``1 move``, ``2 moves``, ``0 moves``)."""
-    shown = f"{value:.0f}"
-    return f"{shown} {noun}" if shown == "1" else f"{shown} {noun}s"
-
-
 def _escape(text: str) -> str:
     """A move text inside rich markup: its brackets are not markup."""
     return text.replace("[", r"\[")
@@ -616,9 +662,3 @@ def _static_hint(
     if cards is not None:
         _print_cards(state, cards)
     out.print(f"Best move: [bold]{_escape(moves[0]['move'])}[/bold]")
-
-
-def _named(engine: str) -> str:
-    """An engine by its method, its version name beside it: ``pimc (v2)``."""
-    found = ENGINES.get(engine)
-    return f"{found.method_name} ({engine})" if found is not None and found.method_name else engine

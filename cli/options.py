@@ -7,10 +7,10 @@ from typing import Annotated, Any
 import typer
 
 from analyzer.analysis.advisor import ENGINE_NAMES
-from analyzer.analysis.engines import DECIDE_CAP
+from analyzer.analysis.engines import DECIDE_CAP, ENGINES
 from analyzer.core.cards import Labels, clip
 from analyzer.core.rules import PRESETS
-from analyzer.search.limits import MAX_POSITIONS
+from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from cli.boundary import usage
 
 __all__ = [
@@ -28,6 +28,9 @@ __all__ = [
     "VariantLabelsOpt",
     "VariantOpt",
     "given_options",
+    "samples_option",
+    "seed_option",
+    "time_limit_option",
 ]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -118,6 +121,26 @@ TimeOpt = Annotated[
 ]
 
 
+def samples_option(help: str, *, show_default: bool = False) -> Any:
+    """``--samples``/``-n`` of hint, review, why and solve: 1 to :data:`MAX_SAMPLES` (whose
+    commands say what a sample is and their default in ``help``)."""
+    return typer.Option(
+        "--samples", "-n", min=1, max=MAX_SAMPLES, metavar="N", help=help, show_default=show_default
+    )
+
+
+def seed_option(help: str) -> Any:
+    """``--seed`` of hint, review, why and solve: 0 to :data:`MAX_SEED`."""
+    return typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help=help)
+
+
+def time_limit_option(help: str, *, least: float = 0.05, show_default: bool = False) -> Any:
+    """``--time-limit`` in seconds, at least ``least`` (the sampling commands 0.05, solve 0.01)."""
+    return typer.Option(
+        "--time-limit", min=least, metavar="SECONDS", help=help, show_default=show_default
+    )
+
+
 def _engine_name(value: str) -> str:
     """``--engine``: a known hint engine, as its canonical name; an unknown one is a usage error."""
     name = value.strip().lower()
@@ -134,16 +157,18 @@ SAMPLES_DEFAULTS = (
 """The end of the ``--samples`` help of hint, why and review."""
 
 
+def _engines_help() -> str:
+    """``--engine``'s help: each engine by its method name, what it does and its alias."""
+    each = [f"{name} ({e.description}; alias {e.name})" for name, e in ENGINES.items()]
+    return (
+        "Hint engine: auto (the default: ismcts for three or four players, pimc for two), "
+        f"{', '.join(each[:-1])} or {each[-1]}."
+    )
+
+
 EngineOpt = Annotated[
     str,
-    typer.Option(
-        "--engine",
-        metavar="NAME",
-        callback=_engine_name,
-        help="Hint engine: auto (the default: ismcts for three or four players, pimc for two), ismcts "
-        "(information-set Monte Carlo tree search; alias v3), pimc (sampled deals searched by "
-        "a lookahead; alias v2) or cpsat (the first one, kept for comparison; alias v1).",
-    ),
+    typer.Option("--engine", metavar="NAME", callback=_engine_name, help=_engines_help()),
 ]
 """``--engine`` of hint and review: checked when the command line is read (exit 2)."""
 

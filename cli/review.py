@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from analyzer.analysis.advisor import DEFAULT_ENGINE, searching_engine
+from analyzer.analysis.advisor import DEFAULT_ENGINE, ENGINES, searching_engine
 from analyzer.analysis.review import (
     DEFAULT_REVIEW_TIME_LIMIT,
     GameReview,
@@ -18,12 +18,21 @@ from analyzer.analysis.review import (
 from analyzer.core.cards import counted
 from analyzer.formats.matches import MatchReplay, replay_any
 from analyzer.formats.records import Replay
-from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
+from analyzer.search.limits import MAX_POSITIONS
 from analyzer.service.results import review_data
 from cli.boundary import usage
 from cli.console import emit, out
 from cli.inputs import input_text
-from cli.options import SAMPLES_DEFAULTS, EngineOpt, ForceOpt, JsonOpt, LabelsOpt
+from cli.options import (
+    SAMPLES_DEFAULTS,
+    EngineOpt,
+    ForceOpt,
+    JsonOpt,
+    LabelsOpt,
+    samples_option,
+    seed_option,
+    time_limit_option,
+)
 from cli.outputs import maybe, svg_file
 from cli.progress import progress
 from cli.replay import print_scores
@@ -57,30 +66,13 @@ def review(
             help="Of a match record: review deal K only (default: every deal).",
         ),
     ] = None,
-    samples: Annotated[
-        int | None,
-        typer.Option(
-            "--samples",
-            "-n",
-            min=1,
-            max=MAX_SAMPLES,
-            metavar="N",
-            help=f"Most deals sampled per decision{SAMPLES_DEFAULTS}",
-            show_default=False,
-        ),
-    ] = None,
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Sampling seed: same seed, same review.")
-    ] = 0,
+    samples: Annotated[int | None, samples_option(f"Most deals sampled per decision{SAMPLES_DEFAULTS}")] = None,
+    seed: Annotated[int, seed_option("Sampling seed: same seed, same review.")] = 0,
     time_limit: Annotated[
         float,
-        typer.Option(
-            "--time-limit",
-            min=0.05,
-            metavar="SECONDS",
-            help="Most seconds of sampling per decision (default: none: each decision samples "
-            "until its verdict is settled, as hint, the same on any machine).",
-            show_default=False,
+        time_limit_option(
+            "Most seconds of sampling per decision (default: none: each decision samples "
+            "until its verdict is settled, as hint, the same on any machine)."
         ),
     ] = DEFAULT_REVIEW_TIME_LIMIT,
     budget: Annotated[
@@ -144,7 +136,7 @@ def review(
             usage("--svg plots one game: give --deal K with a match record")
         for replay in replays:
             _check_view(replay, viewer)
-        if budget is not None and searching_engine(engine, replays[0].start).name == "v3":
+        if budget is not None and searching_engine(engine, replays[0].start).one_tree:
             usage(
                 "--budget counts the positions of engines v2 and v1; this game is reviewed by v3 "
                 "(IS-MCTS), which counts iterations: use --samples"
@@ -285,7 +277,8 @@ def _wrapped(text: str, width: int, *, indent: int = 0, more: int = 0) -> list[s
 def _budget(result: GameReview) -> str:
     """What ``--samples`` counted for the engine that reviewed the game."""
     settled = "sampled until its verdict is settled, " if result.until_decided else ""
-    if result.engine == "v3":
+    found = ENGINES.get(result.engine)
+    if found is not None and found.one_tree:
         return f"{settled}up to {result.samples} IS-MCTS iterations, each on its own sampled deal (engine v3)"
     engine = f" (engine {result.engine})" if result.engine else ""
     return f"{settled}up to {result.samples} sampled deals{engine}"

@@ -21,7 +21,7 @@ from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
-from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
+from analyzer.search.limits import MAX_POSITIONS
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
@@ -34,7 +34,15 @@ from analyzer.service.results import (
 from cli.console import emit, err, out
 from cli.endgame import print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
-from cli.options import BudgetOpt, JsonOpt, LabelsOpt, given_options
+from cli.options import (
+    BudgetOpt,
+    JsonOpt,
+    LabelsOpt,
+    given_options,
+    samples_option,
+    seed_option,
+    time_limit_option,
+)
 from cli.progress import interruptible, progress
 
 __all__ = [
@@ -77,13 +85,12 @@ def solve(
     budget: BudgetOpt = 2_000_000,
     time_limit: Annotated[
         float | None,
-        typer.Option(
-            "--time-limit",
-            min=0.01,
-            metavar="SECONDS",
-            help=f"Most seconds to search (default: {EXACT_TIME_LIMIT:g} for an exact search; "
+        time_limit_option(
+            f"Most seconds to search (default: {EXACT_TIME_LIMIT:g} for an exact search; "
             f"{ANYTIME_TIME_LIMIT:g}, a cap, with the stock order unknown: when it cuts the "
             "sampling, the answer says so).",
+            least=0.01,
+            show_default=True,
         ),
     ] = None,
     mode: Annotated[
@@ -101,22 +108,13 @@ def solve(
     ] = False,
     samples: Annotated[
         int | None,
-        typer.Option(
-            "--samples",
-            "-n",
-            min=1,
-            max=MAX_SAMPLES,
-            metavar="N",
-            help=f"Stock order unknown: stock orders to sample for the moves not proven, each "
+        samples_option(
+            f"Stock order unknown: stock orders to sample for the moves not proven, each "
             f"solved double-dummy (default {DEFAULT_SAMPLES}, on any machine).",
+            show_default=True,
         ),
     ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed", min=0, max=MAX_SEED, metavar="S", help="Seed of the sampled stock orders (default 0)."
-        ),
-    ] = None,
+    seed: Annotated[int | None, seed_option("Seed of the sampled stock orders (default 0).")] = None,
     prove: Annotated[
         int | None,
         typer.Option(

@@ -11,13 +11,19 @@ from analyzer.core.cards import Labels, counted
 from analyzer.core.errors import IllegalMoveError
 from analyzer.core.moves import Force, parse_move
 from analyzer.core.state import GameState
-from analyzer.search.limits import MAX_SAMPLES, MAX_SEED
 from analyzer.service.results import why_data
 from analyzer.solver.why import explain
 from cli.boundary import usage
 from cli.console import emit, out
 from cli.inputs import POSITION_HELP, position_arg
-from cli.options import SAMPLES_DEFAULTS, JsonOpt, LabelsOpt
+from cli.options import (
+    SAMPLES_DEFAULTS,
+    JsonOpt,
+    LabelsOpt,
+    samples_option,
+    seed_option,
+    time_limit_option,
+)
 
 __all__ = ["why"]
 
@@ -34,29 +40,14 @@ def why(
             "the position's labels unless its own cards decide (R2).",
         ),
     ],
-    samples: Annotated[
-        int | None,
-        typer.Option(
-            "--samples",
-            "-n",
-            min=1,
-            max=MAX_SAMPLES,
-            metavar="N",
-            help=f"Deals to sample when comparing{SAMPLES_DEFAULTS}",
-            show_default=False,
-        ),
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Sampling seed.")] = 0,
+    samples: Annotated[int | None, samples_option(f"Deals to sample when comparing{SAMPLES_DEFAULTS}")] = None,
+    seed: Annotated[int, seed_option("Sampling seed.")] = 0,
     time_limit: Annotated[
         float,
-        typer.Option(
-            "--time-limit",
-            min=0.05,
-            metavar="SECONDS",
-            help="Most seconds of sampling when comparing (default: none: it samples until the "
+        time_limit_option(
+            "Most seconds of sampling when comparing (default: none: it samples until the "
             "verdict is settled, as hint); where every card is known (a puzzle), half of them go "
-            "to the exact search first, which needs no sampling.",
-            show_default=False,
+            "to the exact search first, which needs no sampling."
         ),
     ] = math.inf,
     labels: LabelsOpt = None,

@@ -327,9 +327,9 @@ def test_hint_says_one_move_and_one_offer_in_the_singular(engine: str, depth: fl
     from types import SimpleNamespace
 
     from analyzer.core.rules import CLASSIC
-    from cli.hint import _search_text
+    from analyzer.service.hint_text import search_text
 
-    text = _search_text(SimpleNamespace(engine=engine, depth=depth, unproven=0.5), CLASSIC)  # type: ignore[arg-type]
+    text = search_text(SimpleNamespace(engine=engine, depth=depth, unproven=0.5), CLASSIC)  # type: ignore[arg-type]
     assert words in text and "1 moves" not in text and "1 offers" not in text and "-1" not in text
 
 

@@ -28,6 +28,7 @@ from analyzer.formats.notation import format_notation
 from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import AnytimeResult
 from analyzer.search.exact import SearchResult
+from analyzer.service.hint_text import hint_description
 from analyzer.solver.partition import Arrangement
 from analyzer.solver.why import Explanation
 
@@ -203,10 +204,12 @@ def hint_data(
         ``verdict`` (``"clear"``, ``"close"`` or ``"only"``), ``close_to_best`` (the moves not
         separated from the best), ``stopped_by`` (what ended the sampling: ``verdict``,
         ``margin``, ``cap``, ``samples``, ``position``, ``time`` or ``interrupted``)
+        ``description`` (how it searched, :func:`analyzer.service.hint_text.hint_description`)
         and ``moves`` (:func:`hint_moves`).
     """
     moves = hint_moves(state, advice)
     lab = state.rules.labels
+    found = ENGINES.get(advice.engine)
     return {
         "to_act": state.to_act,
         "evaluation": "open" if open_hands else "sampled",
@@ -219,17 +222,18 @@ def hint_data(
         "time_limited": advice.time_limited,
         "interrupted": advice.interrupted,
         "engine": advice.engine,
-        "method": ENGINES[advice.engine].method_name if advice.engine in ENGINES else "",
+        "method": found.method_name if found is not None else "",
         "depth": advice.depth,
         "verdict": advice.verdict,
         "verdict_text": verdict_sentence(
             advice.verdict, [e.move.text(lab) for e in advice.estimates],
             [m.text(lab) for m in advice.close_to_best],
-            unit="searches" if advice.engine == "v3" else "deals", stopped_by=advice.stopped_by,
+            unit=found.unit if found is not None else "deals", stopped_by=advice.stopped_by,
             exact=open_hands and state.stock is not None and advice.unproven == 0,
         ) if advice.estimates else "",
         "close_to_best": [m.text(lab) for m in advice.close_to_best],
         "stopped_by": advice.stopped_by,
+        "description": hint_description(state, advice, seed=seed, open_hands=open_hands),
         "read": {
             str(q): [format_card(c, state.rules.labels) for c in cards]
             for q, cards in advice.reading.items()
