@@ -113,11 +113,56 @@ def default_to_act(state: GameState) -> int:
 
 
 def validated(state: GameState) -> GameState:
-    rules, n = state.rules, state.rules.players
-    labels = rules.labels
+    """Check that the rules can reach ``state``, a position built from outside (a file, a
+    notation, a puzzle), and return it with its end named where the deal is over.
+
+    The checks, in this order: hand and layout counts (R7, R15); the cards passed in the
+    exchange, out of the passer's hand, passed once, in the receiver's hand or melded or paid
+    by him (R9); one winner at most (R15) and 40 cards in all (R1); no centre card once a
+    player has gone out (R15); the dealer's upcard (R10a); an exchange before any card is
+    turned, its choices in turn order (R9); the first card turned by the player after the
+    dealer (R10); then the centre card: a pay follows a meld (R13, R14), a turned card came
+    from the stock (R10, R10a), the declined players follow the offer order (R11, R14a), the
+    forced player fits and acts (R14), the player to act is the next offered (R11), and a
+    card declined by all is dead (R17).
+
+    Returns
+    -------
+    GameState
+        ``state`` itself, or where a player has gone out (R15) or the stock ran out with no
+        centre card (R18) a copy in :attr:`Phase.OVER` with its ``winner``.
+
+    Raises
+    ------
+    PositionError
+        Naming the first rule the position breaks.
+    """
+    n = state.rules.players
     melded = [state.melded(p) for p in range(n)]
-    winners = [p for p in range(n) if melded[p] == rules.target]
-    for p in range(n):
+    winners = [p for p in range(n) if melded[p] == state.rules.target]
+    _check_counts(state, melded, winners)
+    _check_gifts(state)
+    _check_total(state, melded, winners)
+    if winners:
+        if state.centre is not None:
+            raise PositionError(f"player {winners[0]} has gone out: there is no centre card (R15)")
+        return GameState(**{**state_fields(state), "phase": Phase.OVER, "winner": winners[0]})
+    if state.centre is not None and state.centre.kind == "upcard":
+        _check_upcard(state, melded)
+    if state.phase is Phase.EXCHANGE:
+        _check_exchange(state, melded)
+        return state
+    if state.centre is None:
+        return _without_centre(state, melded)
+    _check_centre(state, state.centre)
+    return state
+
+
+def _check_counts(state: GameState, melded: list[int], winners: list[int]) -> None:
+    """Each player's hand and layout add up to a hand (R7), or a full layout to the target with
+    an empty hand (R15)."""
+    rules = state.rules
+    for p in range(rules.players):
         if melded[p] > rules.target or (melded[p] == rules.target and state.counts[p] != 0):
             raise PositionError(
                 f"player {p} has {melded[p]} cards melded and {state.counts[p]} in hand: "
@@ -128,6 +173,12 @@ def validated(state: GameState) -> GameState:
                 f"player {p} has {counted(state.counts[p], 'card')} in hand and {melded[p]} melded: "
                 f"they must add up to {rules.hand_size} (R7)"
             )
+
+
+def _check_gifts(state: GameState) -> None:
+    """The cards passed in the exchange (R9): out of the passer's hand, none passed twice, and
+    each in the receiver's hand or face up by his own meld or pay."""
+    labels = state.rules.labels
     for p, given in enumerate(state.gave):
         hand = state.hands[p]
         if given is not None and hand is not None and hand >> given & 1:
@@ -145,37 +196,47 @@ def validated(state: GameState) -> GameState:
                 "the exchange: each passes a card of his own hand, so no card is passed twice (R9)"
             )
         passers[given] = p
-        # He passed it to the next player (R9), whose hand only loses cards to the table: the
-        # card is in the receiver's hand or face up, never in a third hand or the stock.
-        receiver = (p + 1) % n
-        face_up = state.table_mask() >> given & 1
-        known = state.hands[receiver]
-        elsewhere = [
-            f"player {q}'s hand" for q, hand in enumerate(state.hands)
-            if q not in (p, receiver) and hand is not None and hand >> given & 1
-        ] + (["the stock"] if state.stock is not None and given in state.stock else [])
-        if not face_up and (elsewhere or (known is not None and not known >> given & 1)):
-            where = elsewhere[0] if elsewhere else f"not in player {receiver}'s hand"
-            raise PositionError(
-                f"players[{p}].gave: {format_card(given, labels)} is "
-                f"{'in ' + where if elsewhere else where}; player {p} passed it to player "
-                f"{receiver} (R9), so it is in his hand or face up"
-            )
-        # Face up, it left the receiver's hand the only ways a hand card can: melded or paid by him.
-        c = state.centre
-        payers = [q for q, cards in enumerate(state.paid) if given in cards and q != receiver]
-        if c is not None and c.card == given and (c.kind != "paid" or c.source != receiver):
-            payers.append(c.source)
-        if payers:
-            how = (
-                "turned from the stock"
-                if c is not None and c.card == given and c.kind != "paid"
-                else f"paid by player {payers[0]}"
-            )
-            raise PositionError(
-                f"players[{p}].gave: {format_card(given, labels)} went to player {receiver} "
-                f"(R9), but it was {how}: only he can have melded or paid it"
-            )
+        _check_gift(state, p, given)
+
+
+def _check_gift(state: GameState, p: int, given: int) -> None:
+    """Player ``p`` passed ``given`` to the next player (R9), whose hand only loses cards to the
+    table: the card is in the receiver's hand or face up, never in a third hand or the stock;
+    face up, it left the receiver's hand the only ways a hand card can, melded or paid by him."""
+    labels = state.rules.labels
+    receiver = (p + 1) % state.rules.players
+    face_up = state.table_mask() >> given & 1
+    known = state.hands[receiver]
+    elsewhere = [
+        f"player {q}'s hand" for q, hand in enumerate(state.hands)
+        if q not in (p, receiver) and hand is not None and hand >> given & 1
+    ] + (["the stock"] if state.stock is not None and given in state.stock else [])  # fmt: skip
+    if not face_up and (elsewhere or (known is not None and not known >> given & 1)):
+        where = elsewhere[0] if elsewhere else f"not in player {receiver}'s hand"
+        raise PositionError(
+            f"players[{p}].gave: {format_card(given, labels)} is "
+            f"{'in ' + where if elsewhere else where}; player {p} passed it to player "
+            f"{receiver} (R9), so it is in his hand or face up"
+        )
+    c = state.centre
+    payers = [q for q, cards in enumerate(state.paid) if given in cards and q != receiver]
+    if c is not None and c.card == given and (c.kind != "paid" or c.source != receiver):
+        payers.append(c.source)
+    if payers:
+        how = (
+            "turned from the stock"
+            if c is not None and c.card == given and c.kind != "paid"
+            else f"paid by player {payers[0]}"
+        )
+        raise PositionError(
+            f"players[{p}].gave: {format_card(given, labels)} went to player {receiver} "
+            f"(R9), but it was {how}: only he can have melded or paid it"
+        )
+
+
+def _check_total(state: GameState, melded: list[int], winners: list[int]) -> None:
+    """One winner at most (R15), and the hands, layouts, stock, dead cards and centre card make
+    the 40 cards of the deck (R1)."""
     if len(winners) > 1:
         raise PositionError(f"players {winners} have all gone out: only one can (R15)")
     total = (
@@ -191,70 +252,112 @@ def validated(state: GameState) -> GameState:
             f"{sum(melded)}, stock {state.stock_count}, dead {len(state.dead)}, centre "
             f"{int(state.centre is not None)}) (R1)"
         )
-    if winners:
-        if state.centre is not None:
-            raise PositionError(f"player {winners[0]} has gone out: there is no centre card (R15)")
-        return GameState(**{**state_fields(state), "phase": Phase.OVER, "winner": winners[0]})
-    if state.centre is not None and state.centre.kind == "upcard":
-        _check_upcard(state, melded)
-    if state.phase is Phase.EXCHANGE:
-        upcard = state.centre is not None and state.centre.kind == "upcard"
-        if state.centre is not None and not upcard:
-            raise PositionError("the exchange happens before any card is turned (R9)")
-        if any(melded) or state.dead or state.stock_count != rules.stock_size - int(upcard):
-            raise PositionError("the exchange happens before any card is turned (R9)")
-        # Players choose in turn order from the player after the dealer; nobody sees the others'
-        # choices (R9), but the engine asks them one at a time.
-        seats = [(state.dealer + 1 + k) % n for k in range(n)]
-        chosen = [p for p in seats if state.gifts and state.gifts[p] is not None]
-        # A view hides the card another player chose (R9): a hidden hand's missing choice may
-        # have been made, and who is to act says how far the exchange has gone.
-        hidden = {p for p in seats if state.hands[p] is None}
-        last = max((seats.index(p) for p in chosen), default=-1)
-        waiting = [p for p in seats[: max(last, 0)] if p not in chosen and p not in hidden]
-        if waiting:
-            raise PositionError(
-                f"the exchange choices are made in turn order {seats} from the player after the "
-                f"dealer, and player {waiting[0]} has not chosen yet (R9)"
-            )
-        if last == n - 1:  # the last to choose has chosen (so has everyone before him)
-            raise PositionError(
-                f"player {seats[-1]} chooses last in the exchange (turn order {seats}), so with his "
-                "choice made every player has chosen a card: the exchange is already done (R9)"
-            )
-        turn = seats.index(state.to_act)
-        if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):
-            # The next to choose: the first player after the last choice, or, where a hidden
-            # hand may have chosen unseen, any player up to the first known hand.
-            after = seats[last + 1 :]
-            known = next((k for k, p in enumerate(after) if p not in hidden), len(after) - 1)
-            next_up = " or ".join(str(p) for p in after[: known + 1])
-            raise PositionError(
-                f"player {next_up} chooses the next card to pass, not player {state.to_act} (R9)"
-            )
-        return state
-    centre = state.centre
-    if centre is None:
-        if state.stock_count == 0:
-            # R18: no centre card and an empty stock: the deal is over.
-            return GameState(
-                **{**state_fields(state), "phase": Phase.OVER, "winner": state.stock_out_winner()}
-            )
-        fresh = not any(melded) and not state.dead and state.stock_count == rules.stock_size
-        if fresh and rules.upcard:
-            raise PositionError(
-                f"in {rules.title} the dealer turns a card up at the deal (upcard, R10a): give it as "
-                "the centre card, of kind upcard"
-            )
-        if fresh and state.to_act != (state.dealer + 1) % n:
-            raise PositionError(
-                f"the first card is turned by the player after the dealer, player "
-                f"{(state.dealer + 1) % n}, not player {state.to_act} (R10)"
-            )
-        return state
+
+
+def _check_exchange(state: GameState, melded: list[int]) -> None:
+    """An exchange comes before any card is turned (R9); its choices are made in turn order from
+    the player after the dealer, and the player to act is the next to choose."""
+    rules, n = state.rules, state.rules.players
+    upcard = state.centre is not None and state.centre.kind == "upcard"
+    if state.centre is not None and not upcard:
+        raise PositionError("the exchange happens before any card is turned (R9)")
+    if any(melded) or state.dead or state.stock_count != rules.stock_size - int(upcard):
+        raise PositionError("the exchange happens before any card is turned (R9)")
+    # Players choose in turn order from the player after the dealer; nobody sees the others'
+    # choices (R9), but the engine asks them one at a time.
+    seats = [(state.dealer + 1 + k) % n for k in range(n)]
+    chosen = [p for p in seats if state.gifts and state.gifts[p] is not None]
+    # A view hides the card another player chose (R9): a hidden hand's missing choice may
+    # have been made, and who is to act says how far the exchange has gone.
+    hidden = {p for p in seats if state.hands[p] is None}
+    last = max((seats.index(p) for p in chosen), default=-1)
+    waiting = [p for p in seats[: max(last, 0)] if p not in chosen and p not in hidden]
+    if waiting:
+        raise PositionError(
+            f"the exchange choices are made in turn order {seats} from the player after the "
+            f"dealer, and player {waiting[0]} has not chosen yet (R9)"
+        )
+    if last == n - 1:  # the last to choose has chosen (so has everyone before him)
+        raise PositionError(
+            f"player {seats[-1]} chooses last in the exchange (turn order {seats}), so with his "
+            "choice made every player has chosen a card: the exchange is already done (R9)"
+        )
+    turn = seats.index(state.to_act)
+    if turn <= last or any(p not in hidden for p in seats[last + 1 : turn]):
+        # The next to choose: the first player after the last choice, or, where a hidden
+        # hand may have chosen unseen, any player up to the first known hand.
+        after = seats[last + 1 :]
+        known = next((k for k, p in enumerate(after) if p not in hidden), len(after) - 1)
+        next_up = " or ".join(str(p) for p in after[: known + 1])
+        raise PositionError(
+            f"player {next_up} chooses the next card to pass, not player {state.to_act} (R9)"
+        )
+
+
+def _without_centre(state: GameState, melded: list[int]) -> GameState:
+    """A position before a card is turned: over with an empty stock (R18); at the deal, the
+    upcard is given (R10a) and the player after the dealer turns the first card (R10)."""
+    rules, n = state.rules, state.rules.players
+    if state.stock_count == 0:
+        # R18: no centre card and an empty stock: the deal is over.
+        return GameState(
+            **{**state_fields(state), "phase": Phase.OVER, "winner": state.stock_out_winner()}
+        )
+    fresh = not any(melded) and not state.dead and state.stock_count == rules.stock_size
+    if fresh and rules.upcard:
+        raise PositionError(
+            f"in {rules.title} the dealer turns a card up at the deal (upcard, R10a): give it as "
+            "the centre card, of kind upcard"
+        )
+    if fresh and state.to_act != (state.dealer + 1) % n:
+        raise PositionError(
+            f"the first card is turned by the player after the dealer, player "
+            f"{(state.dealer + 1) % n}, not player {state.to_act} (R10)"
+        )
+    return state
+
+
+def _check_centre(state: GameState, centre: Offer) -> None:
+    """Where the centre card came from (R10, R10a, R13, R14) and its offer so far: the declined
+    players in offer order (R11, R14a), a forced player who acts (R14), else the next player
+    offered acts (R11) unless every player declined it (R17)."""
+    rules, labels = state.rules, state.rules.labels
+    order = _check_origin(state, centre)
+    _check_upcard_melds(state, centre, order)
+    if (
+        centre.kind == "paid"
+        and rules.discard_force
+        and centre.forced is None
+        and not centre.declined
+        and not fits_another(state.layouts, centre.source, centre.card, rules)
+    ):
+        raise PositionError(
+            f"player {centre.source} paid {format_card(centre.card, labels)}, which fits no other "
+            f"player's layout: he is not offered it, his pass is in its declined list "
+            f"[{centre.source}] (R14a)"
+        )
+    if centre.forced is not None:
+        _check_force(state, centre, order)
+        if state.to_act != centre.forced:
+            raise PositionError(f"the forced player {centre.forced} must be the one to act (R14)")
+        return
+    if len(centre.declined) >= len(order):
+        raise PositionError("every player has declined the centre card: it is dead (R17)")
+    expected = order[len(centre.declined)]
+    if state.to_act != expected:
+        raise PositionError(
+            f"player {expected} is offered {format_card(centre.card, labels)} next, "
+            f"not player {state.to_act} (R11)"
+        )
+
+
+def _check_origin(state: GameState, centre: Offer) -> tuple[int, ...]:
+    """A paid card follows a meld (R13, R14), a turned card came from the stock after any upcard
+    (R10, R10a), and the declined players follow the offer order (R11); returns that order."""
+    rules = state.rules
     if centre.kind == "paid" and not state.layouts[centre.source]:
         raise PositionError(
-            f"player {centre.source} paid the centre card {format_card(centre.card, labels)}, "
+            f"player {centre.source} paid the centre card {format_card(centre.card, rules.labels)}, "
             "but his layout is empty: a pay always follows a take or a lay-in, which melds "
             "cards (R13, R14)"
         )
@@ -273,33 +376,7 @@ def validated(state: GameState) -> GameState:
             f"declined players {list(centre.declined)} do not follow the offer order "
             f"{list(order)} of {what} ({rule})"
         )
-    _check_upcard_melds(state, centre, order)
-    if (
-        centre.kind == "paid"
-        and rules.discard_force
-        and centre.forced is None
-        and not centre.declined
-        and not fits_another(state.layouts, centre.source, centre.card, rules)
-    ):
-        raise PositionError(
-            f"player {centre.source} paid {format_card(centre.card, labels)}, which fits no other "
-            f"player's layout: he is not offered it, his pass is in its declined list "
-            f"[{centre.source}] (R14a)"
-        )
-    if centre.forced is not None:
-        _check_force(state, centre, order)
-        if state.to_act != centre.forced:
-            raise PositionError(f"the forced player {centre.forced} must be the one to act (R14)")
-        return state
-    if len(centre.declined) >= len(order):
-        raise PositionError("every player has declined the centre card: it is dead (R17)")
-    expected = order[len(centre.declined)]
-    if state.to_act != expected:
-        raise PositionError(
-            f"player {expected} is offered {format_card(centre.card, labels)} next, "
-            f"not player {state.to_act} (R11)"
-        )
-    return state
+    return order
 
 
 def _check_upcard(state: GameState, melded: list[int]) -> None:
