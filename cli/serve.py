@@ -141,6 +141,18 @@ def serve(
             "--time-cap", min=1.0, metavar="SECONDS", help="Longest one search may run."
         ),
     ] = 120.0,
+    memory_cap: Annotated[
+        int,
+        typer.Option(
+            "--memory-cap",
+            min=512,
+            max=1024 * 1024,
+            metavar="MB",
+            help="Memory ceiling of each search process, in MB of address space (quick-request "
+            "processes: 1024 or this if lower); a search past it gets 503 and its process is "
+            "replaced.",
+        ),
+    ] = 2048,  # web.app.MEMORY_CAP (web is imported only once the extra is known installed)
     variant: Annotated[
         str | None,
         typer.Option(
@@ -154,7 +166,8 @@ def serve(
     players: PlayersOpt = None,
 ) -> None:
     """Serve the web analysis board (board, hints, play against bots, review, puzzles) and print
-    its URL; Ctrl-C stops it. Needs the package's web extra (docs/web.md).
+    its URL; Ctrl-C (or SIGTERM) stops it at once, answering the searches still running 503,
+    exit 0. Needs the package's web extra (docs/web.md).
 
     --variant and --players set the board's default variant and player count (R8), as for
     'conquian deal'."""
@@ -164,7 +177,7 @@ def serve(
     try:
         import uvicorn
 
-        from web.app import LOOPBACK, create_app, server_options
+        from web.app import LOOPBACK, BoardServer, create_app, server_options
     except ImportError as exc:
         domain(f"conquian serve needs the web extra ({exc.name} is missing): {EXTRA}")
     # --host checked before anything is said about it: its form (exit 2), whether it may be
@@ -193,13 +206,14 @@ def serve(
         hosts=hosts,
         workers=workers,
         time_cap=time_cap,
+        memory_cap=memory_cap,
         variant=rules.name if variant is not None else None,
         players=players,
     )
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", lifespan="on", **server_options()
     )
-    server = _server(config)
+    server = _server(config, BoardServer)
     quiet = _BindError()
     uvicorn_log = logging.getLogger("uvicorn.error")
 
@@ -232,12 +246,12 @@ def _bound_port(server: Any) -> int | None:
     return None
 
 
-def _server(config: Any) -> Any:
-    """uvicorn's server, stopped by Ctrl-C or SIGTERM with exit 0 (uvicorn re-raises the
-    signal once stopped); calls its ``on_started`` once it listens."""
-    import uvicorn
+def _server(config: Any, base: Any) -> Any:
+    """The board's server (``base``, :class:`web.server.BoardServer`), stopped at once by Ctrl-C
+    or SIGTERM with exit 0 (uvicorn would re-raise the signal once stopped); calls its
+    ``on_started`` once it listens."""
 
-    class Server(uvicorn.Server):
+    class Server(base):  # type: ignore[misc]
         on_started: Any = None
 
         @contextlib.contextmanager
@@ -255,7 +269,7 @@ def _server(config: Any) -> Any:
 
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
-            if self.started and self.on_started is not None:
+            if self.started and self.on_started is not None and not self.should_exit:
                 self.on_started()
 
     return Server(config)

@@ -5,6 +5,7 @@ replaced, every stream ended by exactly one final event, slow bodies timed out, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -14,6 +15,7 @@ import subprocess
 import threading
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -247,6 +249,226 @@ def test_ctrl_c_at_the_terminal_stops_the_server_and_its_workers_with_one_line()
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid`` (from /proc): {pid: command line}."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found[int(entry.name)] = command
+    return found
+
+
+def _running(pid: int, command: str) -> bool:
+    """True while process ``pid`` (with this command line) runs: not gone, not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        same = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace") == command
+    except OSError:
+        return False
+    return same and stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _ended(children: dict[int, str], within: float) -> list[int]:
+    """The processes of ``children`` still running after waiting up to ``within`` seconds for
+    them to end (each one left is killed, so that a failing test leaves none behind)."""
+    deadline = time.monotonic() + within
+    while any(_running(pid, cmd) for pid, cmd in children.items()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid, cmd in children.items() if _running(pid, cmd)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def _read_stream(url: str, body: dict[str, Any], events: list[tuple[str, dict[str, Any]]], first: threading.Event) -> None:
+    """POST ``body`` to /api/stream, appending each event to ``events``; ``first`` is set at the first."""
+    heads = {"Content-Type": "application/json"}
+    with httpx.stream("POST", url + "api/stream", content=json.dumps(body), headers=heads, timeout=600) as reply:
+        block: list[str] = []
+        for line in reply.iter_lines():
+            if line:
+                block.append(line)
+                continue
+            fields = dict(part.split(": ", 1) for part in block if ": " in part)
+            block = []
+            if "event" in fields:
+                events.append((fields["event"], json.loads(fields["data"])))
+                first.set()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_one_signal_stops_the_searches_and_the_server_at_once(sig: int) -> None:
+    """One Ctrl-C (at the terminal: the whole process group) or SIGTERM (the server alone) while
+    a stream and a search run, two searches wait and a body is still arriving: each client gets
+    a JSON 503 or a final 503 event, the server exits (0) without waiting for the searches (up
+    to the 900 s cap each), no traceback, no process of its left.  Before, it waited for every
+    search in turn."""
+    proc, url = _serve("--time-cap", "900")
+    clients: list[threading.Thread] = []
+    try:
+        events: list[tuple[str, dict[str, Any]]] = []
+        first = threading.Event()
+        stream = {**LONG, "id": "stream"}
+        clients.append(threading.Thread(target=_read_stream, args=(url, stream, events, first), daemon=True))
+        clients[0].start()
+        assert first.wait(180), "the stream's search did not start"
+        replies: dict[str, httpx.Response] = {}
+
+        def ask(name: str) -> None:
+            replies[name] = _post(url.rstrip("/"), {**LONG, "id": name})
+
+        for name in ("running", "queued-1", "queued-2"):
+            clients.append(threading.Thread(target=ask, args=(name,), daemon=True))
+            clients[-1].start()
+        # And a request whose body is still arriving (the server would wait 10 s for the rest).
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        trickle = socket.create_connection(("127.0.0.1", port), timeout=30)
+        trickle.sendall(
+            f"POST /api HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            'Content-Length: 100\r\n\r\n{"id"'.encode()
+        )
+        time.sleep(2)  # the requests have reached the server
+        children = _children(proc.pid)
+        assert len(children) >= 4, children  # two search and two quick-request processes at least
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            os.kill(proc.pid, sig)
+        begin = time.monotonic()
+        _, err = proc.communicate(timeout=30)
+        print(f"stopped {time.monotonic() - begin:.2f} s after the signal")
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err and "Error" not in err, err
+        assert err.strip().splitlines() == ["conquian board: stopped"], err
+        for client in clients:
+            client.join(timeout=30)
+        assert sorted(replies) == ["queued-1", "queued-2", "running"]
+        for name, reply in replies.items():
+            assert reply.status_code == 503 and reply.headers["content-type"] == "application/json", reply.text
+            data = reply.json()
+            assert data["id"] == name and data["ok"] is False and "stopping" in data["error"], data
+        finals = [(kind, data) for kind, data in events if kind in ("answer", "error")]
+        assert len(finals) == 1 and events[-1] == finals[0], events[-3:]
+        kind, data = finals[0]
+        assert kind == "error" and data["status"] == 503 and data["id"] == "stream", data
+        head, _, body = trickle.recv(65536).decode("latin-1").partition("\r\n\r\n")
+        assert head.startswith("HTTP/1.1 503") and "application/json" in head, head
+        assert "stopping" in json.loads(body)["error"], body
+        trickle.close()
+        assert _ended(children, within=30) == []
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=60)
+
+
+BIG = (
+    "classic french 1 0 3S,4S,5S,6S,7S,3H,4H,5H,6H,7H,3D,4D,5D,6D,7D,3C,4C,6C,7C/19 "
+    "5C:turned:1:1 - 1 rules:hand_size=19"
+)
+"""Custom rules the rules allow (two players, hand_size 19, R8): 88,036 legal takes; a sampled
+hint of it grows without bound (measured: 18 GB in 97 s with no ceiling)."""
+
+
+def _late_view() -> dict[str, Any]:
+    """A classic view whose endgame's equilibrium, asked for with a budget of 10**9 positions,
+    is built by the native core until it cannot allocate."""
+    from analyzer.bots.deals import deal_position
+    from analyzer.core.dealing import view
+    from analyzer.core.plain import dump_position
+
+    state, _ = deal_position("classic", seed=9, after=24)
+    data: dict[str, Any] = dump_position(view(state, state.to_act))
+    return data
+
+
+def test_a_search_past_the_memory_ceiling_gets_503_naming_it_and_the_next_is_answered() -> None:
+    """--memory-cap 512: a search that needs more ends with a JSON 503 naming the ceiling (no
+    Retry-After: it would fail again), its process is replaced and the next search is answered;
+    in Python (MemoryError) and in the native core (an allocation failure aborts the process)."""
+    from analyzer.core import native
+
+    proc, url = _serve("--workers", "1", "--memory-cap", "512")
+    base = url.rstrip("/")
+    small = {"cmd": "hint", "position": FORCING, "samples": 1}
+    try:
+        reply = _post(base, {"id": "big", "cmd": "hint", "position": BIG, "time_limit": 60})
+        assert reply.status_code == 503 and "retry-after" not in reply.headers, reply.text
+        data = reply.json()
+        assert data["id"] == "big" and data["ok"] is False, data
+        assert "ceiling of 512 MB" in data["error"] and "--memory-cap" in data["error"], data
+        reply = _post(base, {"id": 1, **small})
+        assert reply.status_code == 200 and reply.json()["ok"], reply.text
+        if native.native_available():
+            view = {"id": "exact", "cmd": "solve", "position": _late_view(), "exact": True, "budget": 10**9}
+            events = _events(_post(base, view, "/api/stream").text)
+            kind, data = events[-1]
+            assert kind == "error" and data["status"] == 503 and "ceiling of 512 MB" in data["error"], events[-1]
+            reply = _post(base, {"id": 2, **small})
+            assert reply.status_code == 200 and reply.json()["ok"], reply.text
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0 and "Traceback" not in err and "memory allocation" not in err, err
+        assert "a search process reached its memory ceiling of 512 MB" in err
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=60)
+
+
+def test_serve_refuses_a_memory_ceiling_too_small_for_the_engine() -> None:
+    from cli_run import CONQUIAN
+
+    done = subprocess.run(
+        [*CONQUIAN, "serve", "--port", "0", "--memory-cap", "100"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and "--memory-cap" in done.stderr and "512" in done.stderr, done.stderr
+
+
+def test_the_serve_commands_memory_ceiling_is_the_apps_default() -> None:
+    import inspect
+
+    from cli.serve import serve
+    from web.app import MEMORY_CAP
+
+    assert inspect.signature(serve).parameters["memory_cap"].default == MEMORY_CAP
+
+
+def test_a_search_process_does_not_outlive_a_killed_server() -> None:
+    """The server killed outright (SIGKILL: no clean-up of its own) in the middle of a search
+    that sends no progress: its process ends with it (PR_SET_PDEATHSIG), not minutes later."""
+    proc, url = _serve("--workers", "1")
+    base = url.rstrip("/")
+    try:
+        assert _post(base, {"id": 0, "cmd": "hint", "position": FORCING, "samples": 1}).status_code == 200
+        dealt = _post(base, {"id": 1, "cmd": "deal", "seed": 1}).json()["result"]["position"]
+        slow = {"id": 2, "cmd": "play", "position": dealt, "seat": 0, "bots": ["hint:samples=100000:time_limit=1000"]}
+
+        def ask() -> None:
+            with contextlib.suppress(httpx.HTTPError):  # the server is killed before it answers
+                _post(base, slow)
+
+        threading.Thread(target=ask, daemon=True).start()
+        time.sleep(3)
+        children = _children(proc.pid)
+        assert len(children) >= 3, children
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+        # A process left would also hold the server's stdout open: checked before reading it.
+        assert _ended(children, within=30) == []
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=60)
 
 
 def test_a_loopback_address_is_served_without_allow_remote_and_answers_its_own_url() -> None:

@@ -13,7 +13,10 @@ the ``Host`` header is parsed strictly and checked against the names the server 
 rebinding); a ``POST`` must be ``application/json`` (415 otherwise) and come from the board's own
 origin (403 for another ``Origin`` or ``Sec-Fetch-Site: cross-site``).  Every answer is JSON, a
 client's mistake a 4xx, and none is logged as a traceback: a body that does not arrive within
-:data:`BODY_TIMEOUT` gets 408, a client that goes away is one log line.
+:data:`BODY_TIMEOUT` gets 408, a client that goes away is one log line.  Each worker process has
+a memory ceiling (:data:`MEMORY_CAP`, :data:`QUICK_MEMORY_CAP`; a request past it gets 503), and
+:meth:`BoardApp.stop` (the server stopping: Ctrl-C, SIGTERM) ends every request at once with a
+503 (a stream's final ``error`` event) and kills the pools' processes.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from analyzer.core.rules import get_rules
 from analyzer.service.requests import answer
-from web.pool import PoolFull, SearchPool, TimeCapExceeded, WorkerDied
+from web.pool import MemoryCapExceeded, PoolFull, SearchPool, TimeCapExceeded, WorkerDied
 from web.quick import is_cheap
-from web.server import MAX_HEAD, server_options
+from web.server import MAX_HEAD, BoardServer, server_options
 
 __all__ = [
     "BODY_TIMEOUT",
@@ -49,8 +52,12 @@ __all__ = [
     "CSP",
     "LOOPBACK",
     "MAX_BODY",
+    "MEMORY_CAP",
     "QUICK_CAP",
+    "QUICK_MEMORY_CAP",
+    "STOP_GRACE",
     "BoardApp",
+    "BoardServer",
     "create_app",
     "host_name",
     "is_search",
@@ -75,6 +82,22 @@ those running; one more gets 503."""
 
 QUICK_JOBS = 1000
 """Quick requests one process answers before it is replaced (memory stays bounded)."""
+
+MEMORY_CAP = 2048
+"""Default memory ceiling of a search process, in MB of address space (``conquian serve
+--memory-cap``): the heaviest searches of the presets measured use about 340 MB, the engine and
+its libraries about 170 MB of it."""
+
+QUICK_MEMORY_CAP = 1024
+"""Memory ceiling of a quick-request process, in MB (or the search processes' ceiling if
+lower): a ``moves`` answer for 88,036 legal moves uses about 310 MB, CP-SAT included."""
+
+STOP_GRACE = 1.0
+"""Seconds :meth:`BoardApp.stop` lets the requests it stopped write their 503 before it cancels
+the handlers still running (a body still arriving, say) and answers them 503 itself."""
+
+STOPPING = "the server is stopping; try again once it runs again"
+"""What a request the server could not answer because it is stopping is told (503)."""
 
 LOG = logging.getLogger("conquian.serve")
 
@@ -205,6 +228,8 @@ def _failure_parts(
     if isinstance(exc, TimeCapExceeded):
         field = None if exc.quick else "time_limit"
         return {"id": request_id, "ok": False, "error": str(exc), "field": field}, 504, {}
+    if isinstance(exc, MemoryCapExceeded):  # the same request would fail again: no Retry-After
+        return {"id": request_id, "ok": False, "error": str(exc), "field": None}, 503, {}
     message = str(exc) if isinstance(exc, PoolFull) else f"{exc}; try again"
     return (
         {"id": request_id, "ok": False, "error": message, "field": None},
@@ -250,9 +275,19 @@ class _AnyMethod:
         await response(scope, receive, send)
 
 
+class _Sent:
+    """What a handler has sent of its response so far."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.ended = False
+        self.stream = False
+
+
 class BoardApp:
     """The board's ASGI app: checks the ``Host`` header, adds the security headers to every
-    response, and holds the search ``pool`` and the ``quick_pool`` of quick requests."""
+    response, and holds the search ``pool`` and the ``quick_pool`` of quick requests;
+    :meth:`stop` ends every request at once when the server stops."""
 
     def __init__(
         self,
@@ -265,11 +300,85 @@ class BoardApp:
         self.hosts = {h.lower() for h in hosts}
         self.pool = pool
         self.quick_pool = quick_pool
+        self.stopping = False
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._stopped: asyncio.Future[None] | None = None
+
+    async def stop(self) -> None:
+        """Stop every request at once (the server is stopping: Ctrl-C, SIGTERM): the pools are
+        stopped (:meth:`web.pool.SearchPool.stop`: their processes killed, each running or waiting
+        search answered 503, a stream with a final ``error`` event of status 503); a handler still
+        running :data:`STOP_GRACE` seconds later is cancelled and answered 503 here.  Safe to call
+        more than once: a second call waits for the first."""
+        if self._stopped is not None:
+            await asyncio.shield(self._stopped)
+            return
+        self._stopped = asyncio.get_running_loop().create_future()
+        self.stopping = True
+        try:
+            pools = [p for p in (self.pool, self.quick_pool) if p is not None]
+            await asyncio.gather(*(p.stop() for p in pools))
+            handlers = set(self._handlers)
+            if handlers:
+                _, late = await asyncio.wait(handlers, timeout=STOP_GRACE)
+                for task in late:
+                    task.cancel(STOPPING)
+                if late:
+                    await asyncio.wait(late, timeout=STOP_GRACE)
+        finally:
+            self._stopped.set_result(None)
+
+    async def _stopped_answer(self, sent: _Sent, send: Send) -> None:
+        """End a response cancelled by :meth:`stop`: a JSON 503 when nothing was sent yet, a
+        final ``error`` event on a stream, else the end of the body."""
+        with contextlib.suppress(Exception):
+            if not sent.started:
+                body = _dumps({"id": None, "ok": False, "error": STOPPING, "field": None}).encode()
+                await send({
+                    "type": "http.response.start", "status": 503,
+                    "headers": [(b"content-type", b"application/json"), (b"retry-after", _RETRY_AFTER.encode()),
+                                (b"content-length", str(len(body)).encode())],
+                })  # fmt: skip
+                await send({"type": "http.response.body", "body": body})
+            elif not sent.ended:
+                tail = b""
+                if sent.stream:
+                    data = {"id": None, "ok": False, "error": STOPPING, "field": None, "status": 503}
+                    tail = f"event: error\ndata: {_dumps(data)}\n\n".encode()
+                await send({"type": "http.response.body", "body": tail})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        task = asyncio.current_task()
+        if task is None:
+            await self._answer(scope, receive, send)
+            return
+        sent = _Sent()
+        secured = self._secure(send)
+
+        async def tracked(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                sent.started = True
+                for key, value in message.get("headers", []):
+                    if key.lower() == b"content-type" and value.startswith(b"text/event-stream"):
+                        sent.stream = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                sent.ended = True
+            await send(message)
+
+        self._handlers.add(task)
+        try:
+            await self._answer(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if not self.stopping:
+                raise
+            await self._stopped_answer(sent, secured)
+        finally:
+            self._handlers.discard(task)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         host = ""
         size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
         for key, value in scope["headers"]:
@@ -342,6 +451,8 @@ def create_app(
     quick_workers: int = 2,
     quick_queue: int = 6,
     quick_cap: float = QUICK_CAP,
+    memory_cap: int | None = MEMORY_CAP,
+    quick_memory_cap: int | None = QUICK_MEMORY_CAP,
     variant: str | None = None,
     players: int | None = None,
 ) -> BoardApp:
@@ -364,6 +475,10 @@ def create_app(
     quick_cap : float
         Seconds one quick request may run before its process is stopped (504); at most
         ``time_cap``.
+    memory_cap, quick_memory_cap : int or None
+        The memory ceiling of each search process and of each quick-request process (at most
+        ``memory_cap``), in MB of address space (``RLIMIT_AS``): a request past it gets 503 and
+        its process is replaced.  ``None``: no ceiling.
     variant, players : str or None, int or None
         The board's default variant and player count (``conquian serve --variant --players``):
         the page's deal and play controls start with them and it opens on a deal of them.
@@ -375,13 +490,15 @@ def create_app(
         If ``variant`` is not a preset or ``players`` a count it allows (R8).
     """
     page(variant, players)  # checked before anything starts
-    pool = SearchPool(workers=workers, queue=queue, time_cap=time_cap)
+    pool = SearchPool(workers=workers, queue=queue, time_cap=time_cap, memory_cap=memory_cap)
+    caps = [cap for cap in (memory_cap, quick_memory_cap) if cap is not None]
     quick_pool = SearchPool(
         workers=quick_workers,
         queue=quick_queue,
         time_cap=min(quick_cap, time_cap),
         max_jobs=QUICK_JOBS,
         quick=True,
+        memory_cap=min(caps) if caps else None,
     )
     pools = {"search": pool, "quick": quick_pool}
     limiter = anyio.CapacityLimiter(quick_threads)

@@ -8,38 +8,77 @@ quick request that takes long can be stopped too.  A worker is killed (and a new
 when its request is cancelled, runs over the time cap, or has answered ``max_jobs`` requests
 (memory stays bounded).  The standard library's ``ProcessPoolExecutor`` cannot stop one running
 job, hence these plain processes and pipes.
+
+Each worker has a memory ceiling (``memory_cap`` MB of address space, ``RLIMIT_AS``, set in the
+worker before it imports the engine).  A request that passes it ends one of two ways: Python
+raises ``MemoryError`` (the worker reports it and exits), or the native core (Rust) or CP-SAT
+(C++) cannot allocate and aborts the worker, saying so on its stderr, which the worker writes to
+a file the pool reads.  Either way the request gets :class:`MemoryCapExceeded` and the worker is
+replaced.  A worker dies with the server (``PR_SET_PDEATHSIG`` on Linux), and :meth:`SearchPool.stop`
+ends every request at once (the server is stopping: :class:`PoolStopped`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
+import logging
 import multiprocessing
 import os
 import signal
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, NoReturn
 
-__all__ = ["PoolFull", "SearchPool", "TimeCapExceeded", "WorkerDied"]
+__all__ = [
+    "MemoryCapExceeded",
+    "PoolFull",
+    "PoolStopped",
+    "SearchPool",
+    "TimeCapExceeded",
+    "WorkerDied",
+]
 
 
 STARTUP = 300.0
 """Most seconds a new search process may take to import the engine."""
+
+STOP_JOIN = 5.0
+"""Most seconds :meth:`SearchPool.stop` waits for its killed workers to end."""
+
+LOG = logging.getLogger("conquian.serve")
 
 
 class PoolFull(Exception):
     """Every worker is busy and the queue is full: the request is refused (HTTP 503)."""
 
 
+class PoolStopped(PoolFull):
+    """The server is stopping: the request was stopped (its worker killed) or refused before it
+    started (HTTP 503)."""
+
+
 class WorkerDied(Exception):
     """The process answering a request ended before its answer (killed, or out of memory); the
     request may be sent again (503 with Retry-After)."""
+
+
+class MemoryCapExceeded(WorkerDied):
+    """The request needed more memory than its worker's ceiling (``memory_cap``); the worker
+    was replaced.  The same request would fail again (HTTP 503 without Retry-After).  ``quick``:
+    a quick request, not a search."""
+
+    def __init__(self, message: str, quick: bool = False) -> None:
+        super().__init__(message)
+        self.quick = quick
 
 
 class TimeCapExceeded(Exception):
@@ -51,17 +90,94 @@ class TimeCapExceeded(Exception):
         self.quick = quick
 
 
-def _work(conn: Connection, quick: bool = False) -> None:
+MEMORY_EXIT = 86
+"""Exit status of a worker that ran out of memory under its ceiling (Python's ``MemoryError``)."""
+
+_MEMORY_SIGNS = ("memory allocation of", "bad_alloc", "MemoryError", "Cannot allocate memory")
+"""What a worker's stderr says when an allocation failed: Rust's allocation-failure abort
+("memory allocation of N bytes failed"), C++'s ``std::bad_alloc``, Python's ``MemoryError``."""
+
+
+def _limit_memory(megabytes: int | None) -> None:
+    """Cap this process's address space at ``megabytes`` MB (``RLIMIT_AS``; never above the hard
+    limit it already has); nothing where the platform has no such limit."""
+    if megabytes is None:
+        return
+    try:
+        import resource
+    except ImportError:  # not POSIX
+        return
+    cap = megabytes * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: have the kernel kill this process when the server that started it ends, however
+    it ends (SIGKILL included), so that no search outlives it; exit at once when it has already
+    ended."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _out_of_memory(reply: dict[str, Any]) -> bool:
+    """True when ``reply`` is the engine's answer to a ``MemoryError`` (the request layer answers
+    any exception as ``internal error: <name>: ...``)."""
+    return reply.get("ok") is False and str(reply.get("error", "")).startswith("internal error: MemoryError")
+
+
+def _work(
+    conn: Connection,
+    quick: bool = False,
+    memory_cap: int | None = None,
+    stderr: Connection | None = None,
+    parent: int | None = None,
+) -> None:
     """The worker process: answer each request line received, sending progress on the way.
     A search worker runs at a lower priority than the server, so that quick requests stay
     quick; a ``quick`` one answers with :func:`web.quick.quick_answer` (the board's limits) and
-    pays the CP-SAT set-up before it says it is ready."""
+    pays the CP-SAT set-up before it says it is ready.  ``memory_cap``: its ceiling in MB
+    (``RLIMIT_AS``); ``stderr``: where its standard error goes (a file the pool reads when the
+    worker dies); ``parent``: the server's process id (the worker dies with it)."""
+    if parent is not None:
+        _die_with_parent(parent)
+    if stderr is not None:
+        os.dup2(stderr.fileno(), 2)
+        stderr.close()
+    _limit_memory(memory_cap)
     if not quick:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(5)
     # Ctrl-C at the terminal reaches the whole process group: the server stops its workers
     # itself, so a worker ignores it (no traceback of its own).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _serve_requests(conn, quick)
+    except MemoryError:
+        # Past the ceiling: say so (the pool answers 503 naming it) and make way for a new worker.
+        with contextlib.suppress(Exception):
+            conn.send(("memory", None))
+        os._exit(MEMORY_EXIT)
+
+
+def _serve_requests(conn: Connection, quick: bool) -> None:
+    """Answer the requests ``conn`` brings until it closes or brings ``None``.
+
+    Raises
+    ------
+    MemoryError
+        When a request (or the engine's import) needed more memory than the ceiling allows.
+    """
     from analyzer.service.requests import answer
     from web.quick import WARM, answer_capped, quick_answer
 
@@ -89,14 +205,19 @@ def _work(conn: Connection, quick: bool = False) -> None:
             return
         line, early = job
         if quick:
-            conn.send(("answer", quick_answer(line)))
-            continue
-        first = _early_hint(line) if early else None
-        if first is not None:
-            reply, _ = answer(first)
-            if reply.get("ok"):
-                conn.send(("partial", reply))
-        conn.send(("answer", answer_capped(line, progress)))
+            reply = quick_answer(line)
+        else:
+            first = _early_hint(line) if early else None
+            if first is not None:
+                partial, _ = answer(first)
+                if _out_of_memory(partial):
+                    raise MemoryError
+                if partial.get("ok"):
+                    conn.send(("partial", partial))
+            reply = answer_capped(line, progress)
+        if _out_of_memory(reply):
+            raise MemoryError
+        conn.send(("answer", reply))
 
 
 PROGRESS_HZ = 10
@@ -128,23 +249,35 @@ def _early_hint(line: str) -> str | None:
 class _Worker:
     process: BaseProcess
     conn: Connection
+    stderr: Any = None  # the file its standard error goes to (unlinked), or None
     jobs: int = 0
     ready: bool = False
+
+    def last_words(self) -> str:
+        """What the worker wrote to its standard error (the first 16 kB), '' when nothing."""
+        if self.stderr is None:
+            return ""
+        with contextlib.suppress(OSError, ValueError):
+            return os.pread(self.stderr.fileno(), 16384, 0).decode("utf-8", "replace")
+        return ""
 
 
 @dataclass
 class SearchPool:
     """Worker processes answering engine requests, at most ``workers`` at a time with at
-    most ``queue`` more waiting; each request stopped after ``time_cap`` seconds.  ``quick``:
-    the pool of quick requests (:func:`web.quick.quick_answer`, at the server's priority)."""
+    most ``queue`` more waiting; each request stopped after ``time_cap`` seconds, each worker
+    limited to ``memory_cap`` MB of address space (``None``: no ceiling).  ``quick``: the pool
+    of quick requests (:func:`web.quick.quick_answer`, at the server's priority)."""
 
     workers: int = 2
     queue: int = 4
     time_cap: float = 120.0
     max_jobs: int = 100
     quick: bool = False
-    _idle: asyncio.Queue[_Worker] | None = field(default=None, init=False, repr=False)
+    memory_cap: int | None = None
+    _idle: asyncio.Queue[_Worker | None] | None = field(default=None, init=False, repr=False)
     _all: list[_Worker] = field(default_factory=list, init=False, repr=False)
+    _inboxes: set[asyncio.Queue[tuple[str, Any]]] = field(default_factory=set, init=False, repr=False)
     _pending: int = field(default=0, init=False)
     _closed: bool = field(default=False, init=False)
 
@@ -175,12 +308,34 @@ class SearchPool:
             "try again shortly"
         )
 
+    @property
+    def stopped(self) -> str:
+        """What a request stopped or refused because the server is stopping is told (503)."""
+        return f"the server is stopping: the {self._what} was stopped; try again once it runs again"
+
+    def _memory_message(self) -> str:
+        if self.quick:
+            return (
+                f"the request needed more memory than the server's ceiling of {self.memory_cap} MB "
+                "per quick-request process (docs/web.md); its process was replaced"
+            )
+        return (
+            f"the search needed more memory than the server's ceiling of {self.memory_cap} MB per "
+            "search process (--memory-cap); its process was replaced: ask for a smaller search "
+            "(fewer samples, a smaller budget)"
+        )
+
     def _spawn(self) -> _Worker:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
+        # The worker's standard error goes to an unlinked temporary file: what an aborting
+        # native core says ("memory allocation of N bytes failed", a backtrace) is read by the
+        # pool, not printed on the server's terminal.
+        errors = tempfile.TemporaryFile(prefix="conquian-worker-")  # noqa: SIM115 (closed in _kill)
+        errors_for_child = Connection(os.dup(errors.fileno()), readable=False)
         process = context.Process(
             target=_work,
-            args=(child, self.quick),
+            args=(child, self.quick, self.memory_cap, errors_for_child, os.getpid()),
             daemon=True,
             name="conquian-quick" if self.quick else "conquian-search",
         )
@@ -193,8 +348,9 @@ class SearchPool:
         finally:
             if main:
                 signal.signal(signal.SIGINT, signal.SIG_DFL if before is None else before)
+            errors_for_child.close()
         child.close()
-        worker = _Worker(process, parent)
+        worker = _Worker(process, parent, errors)
         self._all.append(worker)
         return worker
 
@@ -206,28 +362,38 @@ class SearchPool:
 
     async def ready(self) -> None:
         """Wait until every worker has started (imported the engine; a quick one has paid the
-        CP-SAT set-up too), at most :data:`STARTUP` seconds each."""
+        CP-SAT set-up too), at most :data:`STARTUP` seconds each, or until the pool is stopped."""
         for worker in list(self._all):
-            if worker.ready:
-                continue
-            with contextlib.suppress(EOFError, OSError):
-                if await asyncio.to_thread(worker.conn.poll, STARTUP):
-                    kind, _ = worker.conn.recv()
-                    worker.ready = kind == "ready"
+            deadline = time.monotonic() + STARTUP
+            while not worker.ready and not self._closed and time.monotonic() < deadline:
+                with contextlib.suppress(EOFError, OSError, ValueError):
+                    if await asyncio.to_thread(worker.conn.poll, 0.25):
+                        kind, _ = worker.conn.recv()
+                        worker.ready = kind == "ready"
+                        break
+                if not worker.process.is_alive():
+                    break
 
-    def _kill(self, worker: _Worker) -> None:
+    def _kill(self, worker: _Worker, join: float = 2.0) -> None:
+        """Kill ``worker`` (SIGKILL), close its pipe and its stderr file, wait up to ``join``
+        seconds for it to end, and drop it from the pool."""
         with contextlib.suppress(Exception):
             worker.process.kill()
         with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        with contextlib.suppress(Exception):
             worker.conn.close()
         with contextlib.suppress(Exception):
-            worker.process.join(timeout=2)
+            worker.stderr.close()
+        if join:
+            with contextlib.suppress(Exception):
+                worker.process.join(timeout=join)
         if worker in self._all:
             self._all.remove(worker)
 
     def _release(self, worker: _Worker, healthy: bool) -> None:
         assert self._idle is not None
-        if healthy and worker.jobs < self.max_jobs and worker.process.is_alive():
+        if healthy and not self._closed and worker.jobs < self.max_jobs and worker.process.is_alive():
             self._idle.put_nowait(worker)
             return
         self._kill(worker)
@@ -255,13 +421,18 @@ class SearchPool:
         asyncio.CancelledError
             If the caller is cancelled (the client went away): the worker is stopped.
         """
-        if self._idle is None or self._closed:
+        if self._closed:
+            raise PoolStopped(self.stopped)
+        if self._idle is None:
             raise PoolFull(f"the server's {self._what} processes are not running; try again shortly")
         if self._pending >= self.capacity:
             raise PoolFull(self.busy)
         self._pending += 1
         try:
             worker = await self._idle.get()
+            if worker is None or self._closed:  # the pool was stopped while this request waited
+                self._idle.put_nowait(None)  # for the next request waiting
+                raise PoolStopped(self.stopped)
             if not worker.process.is_alive():
                 # Died while idle (killed, out of memory): replaced before it is given work.
                 self._kill(worker)
@@ -271,6 +442,10 @@ class SearchPool:
                 reply = await self._ask(worker, line, on_progress, on_early)
                 healthy = True
                 return reply
+            except (WorkerDied, TimeCapExceeded):
+                if self._closed:  # its worker was killed because the server is stopping
+                    raise PoolStopped(self.stopped) from None
+                raise
             finally:
                 self._release(worker, healthy)
         finally:
@@ -301,11 +476,12 @@ class SearchPool:
 
         worker.jobs += 1
         loop.add_reader(conn.fileno(), readable)
+        self._inboxes.add(inbox)
         try:
             if not worker.ready:  # its start (importing the engine) is not the search's time
                 kind, _ = await asyncio.wait_for(inbox.get(), timeout=STARTUP)
                 if kind != "ready":
-                    raise WorkerDied(f"the {self._what} process ended before it was ready")
+                    await self._raise_ended(kind, worker, "before it was ready")
                 worker.ready = True
             try:
                 await asyncio.to_thread(conn.send, (line, on_early is not None))  # up to 1 MB
@@ -333,16 +509,57 @@ class SearchPool:
                     on_progress(data)
                 if kind == "partial" and on_early is not None:
                     on_early(data)
-                if kind == "died":
-                    raise WorkerDied(f"the {self._what} process ended before it answered")
+                if kind in ("died", "memory", "stopped"):
+                    await self._raise_ended(kind, worker, "before it answered")
         finally:
+            self._inboxes.discard(inbox)
             with contextlib.suppress(Exception):
                 loop.remove_reader(conn.fileno())
 
-    async def close(self) -> None:
-        """Stop every worker."""
-        self._closed = True
-        for worker in list(self._all):
+    async def _raise_ended(self, kind: str, worker: _Worker, when: str) -> NoReturn:
+        """Raise what ended ``worker``'s request: the pool stopped (:class:`PoolStopped`), the
+        memory ceiling (:class:`MemoryCapExceeded`: the worker said so, or its stderr says an
+        allocation failed), or any other end of the worker (:class:`WorkerDied`, its stderr's
+        first line logged)."""
+        if kind == "stopped" or self._closed:
+            raise PoolStopped(self.stopped)
+        if kind != "memory":
             with contextlib.suppress(Exception):
-                worker.conn.send(None)
-            self._kill(worker)
+                await asyncio.to_thread(worker.process.join, 1)  # what it says is written by then
+            said = worker.last_words()
+            failed = any(sign in said for sign in _MEMORY_SIGNS) or worker.process.exitcode == MEMORY_EXIT
+            if failed and self.memory_cap is not None:
+                kind = "memory"
+            elif said.strip():
+                LOG.warning("a %s process ended: %s", self._what, said.strip().splitlines()[0][:200])
+        if kind == "memory" and self.memory_cap is not None:
+            LOG.warning("a %s process reached its memory ceiling of %s MB", self._what, self.memory_cap)
+            raise MemoryCapExceeded(self._memory_message(), self.quick)
+        if kind == "memory":  # the machine's memory, not a ceiling of the pool's
+            raise WorkerDied(f"the {self._what} process ran out of memory {when}")
+        raise WorkerDied(f"the {self._what} process ended {when}")
+
+    async def stop(self) -> None:
+        """Stop at once (the server is stopping): every request running or waiting raises
+        :class:`PoolStopped`, every worker is killed and none is started again.  Waits at most
+        :data:`STOP_JOIN` seconds for the workers to end."""
+        self._closed = True
+        for inbox in list(self._inboxes):
+            inbox.put_nowait(("stopped", None))
+        if self._idle is not None:
+            self._idle.put_nowait(None)  # each request waiting for a worker passes it on
+        workers = list(self._all)
+        for worker in workers:
+            self._kill(worker, join=0)
+        deadline = time.monotonic() + STOP_JOIN
+
+        def join() -> None:
+            for worker in workers:
+                with contextlib.suppress(Exception):
+                    worker.process.join(timeout=max(0.0, deadline - time.monotonic()))
+
+        await asyncio.to_thread(join)
+
+    async def close(self) -> None:
+        """Stop every worker (as :meth:`stop`)."""
+        await self.stop()
