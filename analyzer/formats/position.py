@@ -11,6 +11,7 @@ act is the one the offer order names (R11), and who may force whom (R14).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from analyzer.core.cards import (
@@ -41,8 +42,10 @@ from analyzer.formats.jsonio import (
 from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import (
     RECORD_FORMAT,
+    Player,
     Position,
 )
+from analyzer.formats.shapes import Exchange as ExchangeShape
 
 __all__ = ["dump_position", "load_position", "parse_json", "position_labels", "relabel"]
 
@@ -260,125 +263,30 @@ def load_position(data: Any) -> GameState:
         )
     shape = check_shape(Position, data, "a position")
     rules = position_rules(shape)
-    labels = _labels_of(shape, rules)
-    rules = rules.with_labels(labels)
-    n = rules.players
-    reader = _Cards(labels)
-    dealer = _seat(n - 1 if shape.dealer is None else shape.dealer, "dealer", rules)
-
-    hands: list[int | None] = []
-    counts: list[int] = []
-    layouts: list[tuple[int, ...]] = []
-    gave: list[int | None] = []
-    paid: list[tuple[int, ...]] = []
-    for p, entry in enumerate(shape.players):
-        if isinstance(entry.hand, list):
-            mask = 0
-            for c in reader.cards(entry.hand, f"player {p}'s hand"):
-                mask |= 1 << c
-            hands.append(mask)
-            counts.append(len(entry.hand))
-        else:
-            hands.append(None)
-            counts.append(
-                _as_int(
-                    entry.hand,
-                    f"player {p}'s hidden hand count",
-                    0,
-                    rules.hand_size,
-                    f" ({rules.name} deals {rules.hand_size} cards, R8)",
-                )
-            )
-        melds: list[int] = []
-        for k, raw in enumerate(entry.layout):
-            meld = 0
-            for c in reader.cards(raw, f"player {p}'s meld {k + 1}"):
-                meld |= 1 << c
-            if not is_meld(meld, rules):
-                raise PositionError(
-                    f"player {p}'s meld [{' '.join(raw)}] is not a legal meld "
-                    f"in {rules.name} (R4, R5)"
-                )
-            melds.append(meld)
-        layouts.append(tuple(sorted(melds)))
-        if entry.gave is not None and rules.exchange is Exchange.NONE:
-            raise PositionError(
-                f"players[{p}].gave: {rules.name} has no exchange, so nobody passed a card (R9)"
-            )
-        gave.append(None if entry.gave is None else reader.loose(entry.gave, f"players[{p}].gave"))
-        # Paid cards are face up elsewhere too (dead, a layout, the centre): _check_paid places them.
-        paid.append(tuple(reader.loose(t, f"players[{p}].paid") for t in entry.paid))
-
-    stock: tuple[int, ...] | None
-    if isinstance(shape.stock, list):
-        stock = tuple(reader.cards(shape.stock, "the stock"))
-        stock_count = len(stock)
-    else:
-        stock = None
-        stock_count = shape.stock
+    rules = rules.with_labels(_labels_of(shape, rules))
+    reader = _Cards(rules.labels)
+    dealer = _seat(rules.players - 1 if shape.dealer is None else shape.dealer, "dealer", rules)
+    seats = [_read_player(p, entry, reader, rules) for p, entry in enumerate(shape.players)]
+    hands = [s.hand for s in seats]
+    gave = [s.gave for s in seats]
+    paid = [s.paid for s in seats]
+    stock, stock_count = _read_stock(shape, reader)
     dead = tuple(reader.cards(shape.dead, "the dead cards"))
-
-    centre: Offer | None = None
-    if shape.centre is not None:
-        given = shape.centre
-        card = reader.card(given.card, "the centre")
-        source = _seat(given.source, "centre source", rules)
-        declined = tuple(_seat(d, "a declining player", rules) for d in given.declined)
-        forced = (
-            None if given.forced is None else _seat(given.forced, "forced player", rules)
-        )
-        centre = Offer(card, given.kind, source, declined, forced)
-
+    centre = _read_centre(shape, reader, rules)
     phase = (
         Phase.TURN if centre is None else (Phase.OFFER if centre.forced is None else Phase.FORCED)
     )
     gifts: tuple[int | None, ...] = ()
     if shape.exchange is not None:
-        if rules.exchange is Exchange.NONE:
-            raise PositionError(f"{rules.name} has no exchange (R9)")
         phase = Phase.EXCHANGE
-        raw_gifts = shape.exchange.chosen if shape.exchange.chosen is not None else [None] * n
-        if len(raw_gifts) != n:
-            raise PositionError(f"exchange 'chosen' must list {n} entries (card or null)")
-        gifts = tuple(
-            None if g is None else reader.loose(g, f"exchange 'chosen' of player {k}")
-            for k, g in enumerate(raw_gifts)
-        )
-        # A card shown anywhere else (another known hand, the stock, the table) is not in the
-        # hand of the player who chose it, hidden or not (R1, R9).
-        shown = 0
-        for hand in hands:
-            shown |= hand or 0
-        for card in (*(stock or ()), *dead, *((centre.card,) if centre is not None else ())):
-            shown |= 1 << card
-        choosers: dict[int, int] = {}
-        for k, g in enumerate(gifts):
-            if g is None:
-                continue
-            hand = hands[k]
-            if (shown >> g & 1) if hand is None else not hand >> g & 1:
-                raise PositionError(
-                    f"player {k} chose {format_card(g, labels)} in the exchange, "
-                    f"but it is not in his hand (R9)"
-                )
-            if g in choosers:
-                raise PositionError(
-                    f"players {choosers[g]} and {k} both chose {format_card(g, labels)} in the "
-                    "exchange: a card is in one hand only (R1, R9)"
-                )
-            choosers[g] = k
-        if any(g is not None for g in gave):
-            raise PositionError(
-                "a position in the exchange (R9) cannot say who passed what ('gave'): nobody "
-                "has passed a card until every player has chosen one"
-            )
-
+        shown = _shown(hands, (*(stock or ()), *dead, *((centre.card,) if centre is not None else ())))
+        gifts = _read_exchange(shape.exchange, reader, rules, hands, shown, gave)
     state = GameState(
         rules=rules,
         dealer=dealer,
         hands=tuple(hands),
-        counts=tuple(counts),
-        layouts=tuple(layouts),
+        counts=tuple(s.count for s in seats),
+        layouts=tuple(s.layout for s in seats),
         stock=stock,
         stock_count=stock_count,
         dead=dead,
@@ -391,15 +299,144 @@ def load_position(data: Any) -> GameState:
     )
     check_paid(state)
     to_act = _seat(default_to_act(state) if shape.to_act is None else shape.to_act, "to_act", rules)
+    return _validated(shape, GameState(**{**state_fields(state), "to_act": to_act}))
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """One player's entry as read: his hand (``None`` hidden), its count, his layout, the card
+    he passed in the exchange and the cards he paid."""
+
+    hand: int | None
+    count: int
+    layout: tuple[int, ...]
+    gave: int | None
+    paid: tuple[int, ...]
+
+
+def _read_player(p: int, entry: Player, reader: _Cards, rules: Rules) -> _Seat:
+    """Player ``p``'s entry: the hand or its count (R8), the melds of the layout (R4, R5), the card
+    passed in the exchange (R9) and the cards paid."""
+    if isinstance(entry.hand, list):
+        mask = 0
+        for c in reader.cards(entry.hand, f"player {p}'s hand"):
+            mask |= 1 << c
+        hand: int | None = mask
+        count = len(entry.hand)
+    else:
+        hand = None
+        count = _as_int(
+            entry.hand,
+            f"player {p}'s hidden hand count",
+            0,
+            rules.hand_size,
+            f" ({rules.name} deals {rules.hand_size} cards, R8)",
+        )
+    melds: list[int] = []
+    for k, raw in enumerate(entry.layout):
+        meld = 0
+        for c in reader.cards(raw, f"player {p}'s meld {k + 1}"):
+            meld |= 1 << c
+        if not is_meld(meld, rules):
+            raise PositionError(
+                f"player {p}'s meld [{' '.join(raw)}] is not a legal meld "
+                f"in {rules.name} (R4, R5)"
+            )
+        melds.append(meld)
+    if entry.gave is not None and rules.exchange is Exchange.NONE:
+        raise PositionError(
+            f"players[{p}].gave: {rules.name} has no exchange, so nobody passed a card (R9)"
+        )
+    gave = None if entry.gave is None else reader.loose(entry.gave, f"players[{p}].gave")
+    # Paid cards are face up elsewhere too (dead, a layout, the centre): _check_paid places them.
+    paid = tuple(reader.loose(t, f"players[{p}].paid") for t in entry.paid)
+    return _Seat(hand, count, tuple(sorted(melds)), gave, paid)
+
+
+def _read_stock(shape: Position, reader: _Cards) -> tuple[tuple[int, ...] | None, int]:
+    """The stock in order, or ``None`` with its count where only the count is given."""
+    if isinstance(shape.stock, list):
+        stock = tuple(reader.cards(shape.stock, "the stock"))
+        return stock, len(stock)
+    return None, shape.stock
+
+
+def _read_centre(shape: Position, reader: _Cards, rules: Rules) -> Offer | None:
+    """The centre card and its offer so far, its seats checked (R11, R14)."""
+    if shape.centre is None:
+        return None
+    given = shape.centre
+    card = reader.card(given.card, "the centre")
+    source = _seat(given.source, "centre source", rules)
+    declined = tuple(_seat(d, "a declining player", rules) for d in given.declined)
+    forced = None if given.forced is None else _seat(given.forced, "forced player", rules)
+    return Offer(card, given.kind, source, declined, forced)
+
+
+def _shown(hands: list[int | None], cards: tuple[int, ...]) -> int:
+    """The mask of the cards shown: every known hand and ``cards``."""
+    shown = 0
+    for hand in hands:
+        shown |= hand or 0
+    for card in cards:
+        shown |= 1 << card
+    return shown
+
+
+def _read_exchange(
+    exchange: ExchangeShape,
+    reader: _Cards,
+    rules: Rules,
+    hands: list[int | None],
+    shown: int,
+    gave: list[int | None],
+) -> tuple[int | None, ...]:
+    """The cards chosen so far in the exchange (R9), one entry per player: each in its chooser's
+    hand, or where his hand is hidden, shown nowhere else (``shown``), and none chosen twice (R1);
+    a position in the exchange has no card passed yet."""
+    n = rules.players
+    if rules.exchange is Exchange.NONE:
+        raise PositionError(f"{rules.name} has no exchange (R9)")
+    raw_gifts = exchange.chosen if exchange.chosen is not None else [None] * n
+    if len(raw_gifts) != n:
+        raise PositionError(f"exchange 'chosen' must list {n} entries (card or null)")
+    gifts = tuple(
+        None if g is None else reader.loose(g, f"exchange 'chosen' of player {k}")
+        for k, g in enumerate(raw_gifts)
+    )
+    choosers: dict[int, int] = {}
+    for k, g in enumerate(gifts):
+        if g is None:
+            continue
+        hand = hands[k]
+        if (shown >> g & 1) if hand is None else not hand >> g & 1:
+            raise PositionError(
+                f"player {k} chose {format_card(g, rules.labels)} in the exchange, "
+                f"but it is not in his hand (R9)"
+            )
+        if g in choosers:
+            raise PositionError(
+                f"players {choosers[g]} and {k} both chose {format_card(g, rules.labels)} in the "
+                "exchange: a card is in one hand only (R1, R9)"
+            )
+        choosers[g] = k
+    if any(g is not None for g in gave):
+        raise PositionError(
+            "a position in the exchange (R9) cannot say who passed what ('gave'): nobody "
+            "has passed a card until every player has chosen one"
+        )
+    return gifts
+
+
+def _validated(shape: Position, state: GameState) -> GameState:
+    """:func:`validated`, naming a missing "hand" key beside R7's count: a player without one
+    reads as an empty hand."""
     try:
-        state = validated(GameState(**{**state_fields(state), "to_act": to_act}))
+        return validated(state)
     except PositionError as exc:
-        # A player without a "hand" key reads as an empty hand: name the missing key beside
-        # R7's count.
         missing = [p for p, entry in enumerate(shape.players) if "hand" not in entry.model_fields_set]
         if missing and f"player {missing[0]} has " in str(exc):
             raise PositionError(f"{exc}; player {missing[0]} has no 'hand' key, which reads as an empty hand") from None
         raise
-    return state
 
 
