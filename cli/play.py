@@ -125,158 +125,223 @@ def _game(
     match: int = 0,
     stakes: StakeRule | None = None,
 ) -> None:
-    others = [make_bot(n) for n in names]
-    seats: list[Bot | None] = list(others)
-    seats.insert(seat, None)
-    if seed is None:
-        seed = random.randrange(2**31)
-    players = [*names]
-    players.insert(seat, "human")
-    lab = rules.labels
-    # A match (R21): deal k is dealt with game_seed(seed, k), the first dealer drawn with the seed
-    # and the deal passing round the table, as 'simulate --match' and play_match deal it.
-    first = Standing.start(
-        stakes or default_stakes(rules), rules.players, match_dealer(rules, seed, 0, match) or 0
-    )
-    standing = first
-    done: list[tuple[GameState, list[tuple[int | None, Move]], GameState]] = []
-    deal_seed = game_seed(seed, 0) if match else seed
-    rng = random.Random(deal_seed)
-    state = start = deal(rules, rng, dealer=standing.dealer if match else None)
-    history: list[tuple[int | None, Move]] = []
-
-    def save() -> None:
-        # In place after every move (whole each time): a game cut short keeps its record.
-        if target is None:
-            return
-        if match:
-            lines = match_lines(
-                [*done, (start, history, state)],
-                first,
-                seeds=[game_seed(seed, k) for k in range(len(done) + 1)],
-                players=players,
-                seed=seed,
-                planned=match,
-            )
-        else:
-            lines = record_lines(start, history, state, seed=seed, players=players)
-        target.publish("\n".join(lines) + "\n")
-
-    save()
-    what = f"a match of {counted(match, 'deal')}, stakes {standing.rule}, " if match else ""
-    out.print(
-        f"conquian play: {rules.title}"
-        f"{'' if ' players' in rules.title else f', {rules.players} players'}, "
-        f"{what}you are player {seat}. "
-        "Type 'help' for commands."
-    )
-    for player, bot in enumerate(seats):
-        if bot is not None and getattr(bot, "sees_all", False):
-            sight = (
-                "every hand, yours too"
-                if bot.name == "peek"
-                else "every card, yours and the stock order"
-            )
-            out.print(f"player {player} ({bot.name}) sees {sight}: a ceiling, not a fair opponent")
+    """Play a deal, or a match of ``match`` deals (R21), at the terminal: the human at ``seat``,
+    bots named ``names`` in the other seats; the record saved in ``target`` after every move."""
+    table = _Table(rules, seat, names, seed, target, match, stakes)
+    table.save()
+    table.greet()
     for k in range(max(match, 1)):
         if k:
-            rng = random.Random(game_seed(seed, k))
-            state = start = deal(rules, rng, dealer=standing.dealer)
-            history = []
-            save()
+            table.new_deal(k)
+        table.announce(k)
+        if not table.play_deal(k, confirm):
+            return
+        table.show_result()
         if match:
+            table.settle(k)
+    if match:
+        table.close_match()
+    _commit(target)
+
+
+class _Table:
+    """The table of ``play``: the seats (``None`` the human's), the deal being played and its
+    history, and in a match the standing and the deals done."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seat: int,
+        names: list[str],
+        seed: int | None,
+        target: OutputFile | None,
+        match: int,
+        stakes: StakeRule | None,
+    ) -> None:
+        self.seats: list[Bot | None] = [make_bot(n) for n in names]
+        self.seats.insert(seat, None)
+        if seed is None:
+            seed = random.randrange(2**31)
+        self.rules, self.seat, self.seed, self.target, self.match = rules, seat, seed, target, match
+        self.players = [*names]
+        self.players.insert(seat, "human")
+        # A match (R21): deal k is dealt with game_seed(seed, k), the first dealer drawn with the
+        # seed and the deal passing round the table, as 'simulate --match' and play_match deal it.
+        self.first = Standing.start(
+            stakes or default_stakes(rules), rules.players, match_dealer(rules, seed, 0, match) or 0
+        )
+        self.standing = self.first
+        self.done: list[tuple[GameState, list[tuple[int | None, Move]], GameState]] = []
+        self.rng = random.Random(game_seed(seed, 0) if match else seed)
+        self.state = self.start = deal(rules, self.rng, dealer=self.standing.dealer if match else None)
+        self.history: list[tuple[int | None, Move]] = []
+
+    def save(self) -> None:
+        """The record, in place after every move (whole each time): a game cut short keeps it."""
+        if self.target is None:
+            return
+        if self.match:
+            lines = match_lines(
+                [*self.done, (self.start, self.history, self.state)],
+                self.first,
+                seeds=[game_seed(self.seed, k) for k in range(len(self.done) + 1)],
+                players=self.players,
+                seed=self.seed,
+                planned=self.match,
+            )
+        else:
+            lines = record_lines(self.start, self.history, self.state, seed=self.seed, players=self.players)
+        self.target.publish("\n".join(lines) + "\n")
+
+    def greet(self) -> None:
+        """The first lines: the variant, the match, the human's seat and the bots that see all."""
+        rules, match = self.rules, self.match
+        what = f"a match of {counted(match, 'deal')}, stakes {self.standing.rule}, " if match else ""
+        out.print(
+            f"conquian play: {rules.title}"
+            f"{'' if ' players' in rules.title else f', {rules.players} players'}, "
+            f"{what}you are player {self.seat}. "
+            "Type 'help' for commands."
+        )
+        for player, bot in enumerate(self.seats):
+            if bot is not None and getattr(bot, "sees_all", False):
+                sight = (
+                    "every hand, yours too"
+                    if bot.name == "peek"
+                    else "every card, yours and the stock order"
+                )
+                out.print(f"player {player} ({bot.name}) sees {sight}: a ceiling, not a fair opponent")
+
+    def new_deal(self, k: int) -> None:
+        """Deal ``k`` of the match (from 0), dealt by the standing's dealer."""
+        self.rng = random.Random(game_seed(self.seed, k))
+        self.state = self.start = deal(self.rules, self.rng, dealer=self.standing.dealer)
+        self.history = []
+        self.save()
+
+    def announce(self, k: int) -> None:
+        """Deal ``k``'s dealer and stake in a match, and the dealer's upcard (R10a)."""
+        standing, state = self.standing, self.state
+        if self.match:
             out.print(
-                f"{chr(10) if k else ''}Deal {k + 1} of {match}: player {standing.dealer} deals; "
+                f"{chr(10) if k else ''}Deal {k + 1} of {self.match}: player {standing.dealer} deals; "
                 f"stake {standing.stake}"
                 f"{f', {standing.pool} in the pool' if standing.pool else ''}."
             )
         if state.centre is not None and state.centre.kind == "upcard":
             out.print(
                 f"player {state.dealer} deals and turns up "
-                f"{format_card(state.centre.card, lab)} (R10a)"
+                f"{format_card(state.centre.card, self.rules.labels)} (R10a)"
             )
+
+    def play_deal(self, k: int, confirm: bool) -> bool:
+        """Play the deal to its end; False where the human quit (the record kept).
+
+        Raises ``typer.Exit(130)`` on Ctrl-C and a domain error where the input ends first."""
         try:
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    move: Move = state.chance_outcomes()[0][0]
-                    history.append((None, move))
-                    state = state.apply(move)
-                    assert state.centre is not None
-                    out.print(
-                        f"player {state.to_act} turns {format_card(state.centre.card, lab)} (R10)"
-                    )
-                    save()
-                    continue
-                player = state.current_player()
-                bot = seats[player]
-                if bot is not None:
-                    # A ceiling bot (sees_all: oracle, oracle-greedy, peek) is given the whole
-                    # deal, as in simulate; every other bot its own view.
-                    seen = state if getattr(bot, "sees_all", False) else view(state, player)
-                    move = bot.choose(seen, rng)
-                    if isinstance(move, Give):
-                        # The exchange is face down (R9): nobody sees another player's pass.
-                        out.print(f"player {player} ({bot.name}) has chosen a card to pass")
-                    else:
-                        out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
-                elif not confirm and state.legal_moves() == [Pass()]:
-                    # Nothing to choose (R12): the card goes by, shown in one line.
-                    move = Pass()
-                    assert state.centre is not None
-                    c = state.centre
-                    out.print(
-                        f"you pass {format_card(c.card, lab)} ({c.origin} by player {c.source}): "
-                        "the only legal move",
-                        markup=False,
-                    )
-                else:
-                    move = _ask(state, seat)
-                history.append((player, move))
-                exchanging = state.phase is Phase.EXCHANGE
-                state = state.apply(move)
-                save()
-                if exchanging and state.phase is not Phase.EXCHANGE:
-                    got = state.hand(seat) & ~start.hand(seat)
-                    out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
+            while not self.state.is_terminal():
+                self.step(confirm)
         except (Quit, KeyboardInterrupt) as exc:
             out.print("\nGame abandoned.")
-            if match:
-                out.print(f"The match stops after {counted(k, 'deal')}: {_scores(standing, seat)}.")
-            _commit(target)
+            if self.match:
+                out.print(f"The match stops after {counted(k, 'deal')}: {_scores(self.standing, self.seat)}.")
+            _commit(self.target)
             if isinstance(exc, KeyboardInterrupt):
                 raise typer.Exit(130) from None
-            return
+            return False
         except EOFError:
             out.print()  # ends the prompt's line
+            target = self.target
             saved = f"; the record is saved in {target.path}" if target is not None else ""
-            domain(f"the input ended before the deal did, after {counted(len(history), 'move')}{saved}")
+            domain(f"the input ended before the deal did, after {counted(len(self.history), 'move')}{saved}")
+        return True
+
+    def step(self, confirm: bool) -> None:
+        """One move: a stock card turned (R10), a bot's choice, or the human's (asked, unless he
+        can only pass and ``confirm`` is off, R12); the record saved after it."""
+        state, lab = self.state, self.rules.labels
+        if state.is_chance_node():
+            turn: Move = state.chance_outcomes()[0][0]
+            self.history.append((None, turn))
+            self.state = state.apply(turn)
+            assert self.state.centre is not None
+            out.print(f"player {self.state.to_act} turns {format_card(self.state.centre.card, lab)} (R10)")
+            self.save()
+            return
+        player = state.current_player()
+        move = self.choice(player, confirm)
+        self.history.append((player, move))
+        exchanging = state.phase is Phase.EXCHANGE
+        self.state = state.apply(move)
+        self.save()
+        if exchanging and self.state.phase is not Phase.EXCHANGE:
+            got = self.state.hand(self.seat) & ~self.start.hand(self.seat)
+            out.print(f"The exchange is done: you received {format_mask(got, lab)} (R9).")
+
+    def choice(self, player: int, confirm: bool) -> Move:
+        """The move of ``player``, the one to act: his bot's, or the human's."""
+        state, lab = self.state, self.rules.labels
+        bot = self.seats[player]
+        if bot is not None:
+            # A ceiling bot (sees_all: oracle, oracle-greedy, peek) is given the whole
+            # deal, as in simulate; every other bot its own view.
+            seen = state if getattr(bot, "sees_all", False) else view(state, player)
+            move = bot.choose(seen, self.rng)
+            if isinstance(move, Give):
+                # The exchange is face down (R9): nobody sees another player's pass.
+                out.print(f"player {player} ({bot.name}) has chosen a card to pass")
+            else:
+                out.print(f"player {player} ({bot.name}): {move.text(lab)}", markup=False)
+            return move
+        if not confirm and state.legal_moves() == [Pass()]:
+            # Nothing to choose (R12): the card goes by, shown in one line.
+            assert state.centre is not None
+            c = state.centre
+            out.print(
+                f"you pass {format_card(c.card, lab)} ({c.origin} by player {c.source}): "
+                "the only legal move",
+                markup=False,
+            )
+            return Pass()
+        return _ask(state, self.seat)
+
+    def show_result(self) -> None:
+        """The final position and who won (R15, R18)."""
+        state, seat = self.state, self.seat
         _render(state, seat)
         if state.winner is None:
             out.print("The deal is a draw (R18).")
+            return
+        result = "You won" if state.winner == seat else f"Player {state.winner} won"
+        if state.melded(state.winner) < self.rules.target:
+            # Nobody went out: the stock ran out and the fewest cards in hand won (R18).
+            result += ": the stock ran out, and the fewest cards in hand win (R18)"
+        out.print(f"{result}{'!' if state.winner == seat else '.'}")
+
+    def settle(self, k: int) -> None:
+        """Deal ``k`` of a match paid by its stake (R21), and the score so far."""
+        state = self.state
+        self.done.append((self.start, self.history, state))
+        before, self.standing = self.standing, self.standing.after(state.winner)
+        standing = self.standing
+        won = standing.won(before)[self.seat]
+        pool = f"; {standing.pool} in the pool" if standing.pool else ""
+        if won > 0:
+            paid = f"you won {won}"
+        elif won < 0:
+            paid = f"you put {-won} into the pool" if state.winner is None else f"you paid {-won}"
         else:
-            result = "You won" if state.winner == seat else f"Player {state.winner} won"
-            if state.melded(state.winner) < rules.target:
-                # Nobody went out: the stock ran out and the fewest cards in hand won (R18).
-                result += ": the stock ran out, and the fewest cards in hand win (R18)"
-            out.print(f"{result}{'!' if state.winner == seat else '.'}")
-        if match:
-            done.append((start, history, state))
-            before, standing = standing, standing.after(state.winner)
-            won = standing.won(before)[seat]
-            pool = f"; {standing.pool} in the pool" if standing.pool else ""
-            if won > 0:
-                paid = f"you won {won}"
-            elif won < 0:
-                paid = f"you put {-won} into the pool" if state.winner is None else f"you paid {-won}"
-            else:
-                paid = "nothing paid"
-            out.print(f"Deal {k + 1} of {match}: {paid}. Score: {_scores(standing, seat)}{pool}.")
-    if match:
+            paid = "nothing paid"
+        out.print(f"Deal {k + 1} of {self.match}: {paid}. Score: {_scores(standing, self.seat)}{pool}.")
+
+    def close_match(self) -> None:
+        """The end of a match: the pool shared out (R21) and who won it."""
+        standing = self.standing
         if standing.pool:
             # R21: a pool left when the match ends goes back to the players in equal shares.
             out.print(f"The {standing.pool} left in the pool go back to the players in equal shares.")
-            standing = standing.closed()
-        mine = standing.scores[seat]
+            standing = self.standing = standing.closed()
+        mine = standing.scores[self.seat]
         best = max(standing.scores)
         if len(set(standing.scores)) == 1:
             verdict = "the match is level"
@@ -285,9 +350,8 @@ def _game(
         else:
             verdict = "you lost the match"
         out.print(
-            f"Match over after {counted(match, 'deal')}: {verdict} ({_scores(standing, seat)})."
+            f"Match over after {counted(self.match, 'deal')}: {verdict} ({_scores(standing, self.seat)})."
         )
-    _commit(target)
 
 
 def _scores(standing: Standing, seat: int) -> str:
