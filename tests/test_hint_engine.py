@@ -268,9 +268,9 @@ def test_evaluation_data_with_other_features_is_refused() -> None:
 
 def test_engines_v1_and_v2_both_answer() -> None:
     state = read_position(EXAMPLES / "forcing.json")
-    for name in ENGINES:
+    for name in ENGINES:  # the method names; the answer names the engine by its version
         advice = advise(state, samples=3, engine=name)
-        assert advice.engine == name and {e.move for e in advice.estimates} == {Pass(), Force(0)}
+        assert advice.engine == ENGINES[name].name and {e.move for e in advice.estimates} == {Pass(), Force(0)}
     with pytest.raises(ConquianError, match="unknown hint engine"):
         advise(state, engine="v9")
 

@@ -254,7 +254,7 @@ def advise(
     caps = DECIDE_CAP if rule == "anytime" else TTEST_CAP
     cap = caps.get(found.search, found.samples) if until_decided else found.samples
     samples = cap if samples is None else samples
-    if found.search == "mcts":
+    if found.one_tree:
         return _advise_mcts(
             mine, groups, asked, found, samples, seed, time_limit, progress, stop, start, weights,
             reading, searches=max(searches, MCTS_SEARCHES) if until_decided else searches,

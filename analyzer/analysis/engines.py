@@ -1,11 +1,15 @@
 """The hint engines: which candidate moves are weighed and how each sampled deal is searched.
 
-``v1`` (exact solves of CP-SAT-chosen takes), ``v2`` (lookahead with the fitted
-evaluation), ``v3`` (IS-MCTS); ``auto`` picks by the number of players.
+Keyed by method: ``ismcts`` (IS-MCTS), ``pimc`` (a lookahead with the fitted evaluation on each
+sampled deal) and ``cpsat`` (exact solves of CP-SAT-chosen takes); their version names ``v3``,
+``v2``, ``v1`` are aliases, and the name the answers give (``engine`` in JSON).  ``auto`` picks by
+the number of players.  Code that behaves differently by engine reads its attributes
+(:attr:`Engine.one_tree`, :attr:`Engine.unit`, :attr:`Engine.search`), never its name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from analyzer.core.errors import ConquianError
@@ -23,6 +27,7 @@ from analyzer.search.options import (
 )
 
 __all__ = [
+    "ALIASES",
     "AUTO",
     "BATCH",
     "DECIDE_CAP",
@@ -38,6 +43,7 @@ __all__ = [
     "OPEN_NODE_BUDGET",
     "TTEST_CAP",
     "Engine",
+    "EngineTable",
     "engine_for",
     "searching_engine",
 ]
@@ -47,11 +53,11 @@ DEFAULT_SAMPLES = 48
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds of sampling by default (a mid-game position is answered in about this)."""
 DEFAULT_NODE_BUDGET = 4_000
-"""Positions per double-dummy solve of the ``v1`` engine by default."""
+"""Positions per double-dummy solve of the ``cpsat`` (``v1``) engine by default."""
 
 BATCH = 8
-"""Deals (``v3``: searches) sampled between two looks at the verdict when a hint samples until it
-decides."""
+"""Deals (IS-MCTS, :attr:`Engine.one_tree`: searches) sampled between two looks at the verdict
+when a hint samples until it decides."""
 
 DECIDE_CAP = {"lookahead": 960, "exact": 48, "mcts": 100_000}
 """Most deals (``mcts``: IS-MCTS iterations) a hint that samples until it decides may use, by
@@ -64,17 +70,17 @@ TTEST_CAP = {"lookahead": 480, "exact": 48, "mcts": 40_000}
 were."""
 
 MCTS_SEARCH = 100
-"""IS-MCTS iterations of each independent search a ``v3`` hint compares moves over (the anytime
-rule): every search of one hint has this size, so that the searches estimate the same thing and
+"""IS-MCTS iterations of each independent search an ``ismcts`` hint compares moves over (the
+anytime rule): every search of one hint has this size, so that the searches estimate the same thing and
 their results can be pooled; small, because the bound on a difference over searches needs many
 of them (docs/hint.md)."""
 
 MCTS_SEARCHES = 4
-"""Fewest independent IS-MCTS searches a ``v3`` hint with a verdict runs (a deciding hint with
-the anytime rule runs them :data:`BATCH` at a time)."""
+"""Fewest independent IS-MCTS searches an ``ismcts`` hint with a verdict runs (a deciding hint
+with the anytime rule runs them :data:`BATCH` at a time)."""
 
 OPEN_NODE_BUDGET = 100_000
-"""Positions of ``v2``'s lookahead on the one deal of ``open_hands`` with the stock order given
+"""Positions of ``pimc``'s lookahead on the one deal of ``open_hands`` with the stock order given
 (instead of the budget per sampled deal), when no budget is asked for."""
 
 
@@ -85,6 +91,8 @@ class Engine:
     Attributes
     ----------
     name : str
+        The version name (``v3``, ``v2``, ``v1``): an alias of :attr:`method_name`, and the
+        name the answers give (``engine`` in JSON, :attr:`Advice.engine`; a public value).
     candidates : str
         ``"all"`` (every distinct choice, :func:`candidate_moves`) or ``"v1"``
         (one take per set of hand cards, arranged and paid by CP-SAT).
@@ -139,7 +147,8 @@ class Engine:
         ``"eager"`` or ``"nomeld"`` (never laying a meld from the hand alone,
         R16; :data:`analyzer.search.playout.PLAYOUTS`).
     method_name : str
-        The engine's name by its method (``ismcts``, ``pimc``, ``cpsat``; :data:`METHODS`).
+        The engine's name by its method (``ismcts``, ``pimc``, ``cpsat``): its key in
+        :data:`ENGINES`.
     read : bool
         Read the hidden hands from the cards their players were seen to give up
         (the position's history ``GameState.paid``, a paid centre card, the card
@@ -149,6 +158,8 @@ class Engine:
         With ``read``: which reading draws the hidden hands: ``"paid"`` (the cards given up,
         :func:`analyzer.search.inference.infer_weights`) or ``"learned"`` (the card-location
         model learned from self-play, :func:`analyzer.search.reader.reader_weights`).
+    description : str
+        What the engine does, in a few words (the ``--engine`` help lists it).
     """
 
     name: str
@@ -172,49 +183,109 @@ class Engine:
     playout: Playout = "eager"
     method_name: str = ""
     reader: str = "paid"
+    description: str = ""
+
+    @property
+    def one_tree(self) -> bool:
+        """True when the engine searches with IS-MCTS (``search="mcts"``): a search grows one
+        tree over many sampled deals, each iteration on its own deal, instead of searching each
+        deal apart.  Its ``samples`` count iterations, it has no budget of positions, and its
+        hint compares moves over independent searches (:data:`MCTS_SEARCH`)."""
+        return self.search == "mcts"
+
+    @property
+    def unit(self) -> str:
+        """What the verdict compares the moves over: ``"searches"`` (:attr:`one_tree`: the
+        independent IS-MCTS searches) or ``"deals"`` (the sampled deals)."""
+        return "searches" if self.one_tree else "deals"
+
+    @property
+    def label(self) -> str:
+        """The engine by its method, its version name beside it: ``pimc (v2)``."""
+        return f"{self.method_name} ({self.name})" if self.method_name else self.name
 
 
-ENGINES: dict[str, Engine] = {
-    "v3": Engine(
+class EngineTable(Mapping[str, Engine]):
+    """The engines keyed by method name (``ismcts``, ``pimc``, ``cpsat``, in that order); a
+    version name (``v3``, ``v2``, ``v1``, :data:`ALIASES`) finds the same engine:
+    ``ENGINES["v2"] is ENGINES["pimc"]`` and ``"v2" in ENGINES``, while iterating gives the
+    method names alone."""
+
+    __slots__ = ("_aliases", "_engines")
+
+    def __init__(self, engines: Iterable[Engine]) -> None:
+        self._engines = {e.method_name: e for e in engines}
+        self._aliases = {e.name: e.method_name for e in self._engines.values()}
+
+    def __getitem__(self, name: str) -> Engine:
+        return self._engines[self._aliases.get(name, name)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._engines)
+
+    def __len__(self) -> int:
+        return len(self._engines)
+
+    def __repr__(self) -> str:
+        return f"EngineTable({list(self._engines.values())!r})"
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """The version names, each with the method name it stands for."""
+        return dict(self._aliases)
+
+
+ENGINES: EngineTable = EngineTable([
+    Engine(
         "v3", "all", "mcts", "rollout", samples=2_000, bot_samples=1_000, infer=False,
-        method_name="ismcts",
+        method_name="ismcts", description="information-set Monte Carlo tree search",
     ),
-    "v2": Engine("v2", "all", "lookahead", "fitted", bot_node_budget=1_000, method_name="pimc"),
-    "v1": Engine(
+    Engine(
+        "v2", "all", "lookahead", "fitted", bot_node_budget=1_000, method_name="pimc",
+        description="sampled deals searched by a lookahead",
+    ),
+    Engine(
         "v1", "v1", "exact", "melded", node_budget=DEFAULT_NODE_BUDGET, infer=False,
-        method_name="cpsat",
+        method_name="cpsat", description="the first one, kept for comparison",
     ),
-}  # fmt: skip
-"""The hint engines by name; ``v1`` is the first one, kept to measure the others against.
+])  # fmt: skip
+"""The hint engines by method name, each also found by its version name (:class:`EngineTable`);
+``cpsat`` (``v1``) is the first one, kept to measure the others against.
 
-The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``; ``v2``: 8 deals of 1,000
-positions, ``v3``: 1,000 iterations) are cheap on purpose: the Python engine's wall time per
+The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``; ``pimc``: 8 deals of 1,000
+positions, ``ismcts``: 1,000 iterations) are cheap on purpose: the Python engine's wall time per
 decision spent on the native core (``hint:samples=48:node_budget=8000``,
 ``hint:samples=50000``) won no more deals over 500 paired deals per match (BENCHMARKS.md), and the
 cheap bot plays a ``classic`` deal in about 0.16 s."""
 
 AUTO = "auto"
-"""The default engine name: ``v3`` (IS-MCTS) for three or more players, ``v2`` for two.
+"""The default engine name: ``ismcts`` (``v3``) for three or more players, ``pimc`` (``v2``) for
+two.
 
 Chosen by measured strength (``bench/strength.py``, docs/hint.md): in
 ``megajogos`` the IS-MCTS search wins far more deals against greedy than the
-``v2`` lookahead at about the same time per deal; in ``classic`` the two are level on the same
-deals and ``v2`` is the faster."""
+``pimc`` lookahead at about the same time per deal; in ``classic`` the two are level on the same
+deals and ``pimc`` is the faster."""
 
-METHODS: dict[str, str] = {e.method_name: name for name, e in ENGINES.items()}
-"""The engines by the method they search with: ``ismcts`` (information-set Monte Carlo tree
-search, ``v3``), ``pimc`` (perfect-information Monte Carlo: a lookahead on sampled deals,
-``v2``) and ``cpsat`` (CP-SAT-chosen takes solved exactly on sampled deals, ``v1``); the version
-names ``v3``, ``v2``, ``v1`` are kept as their aliases."""
+ALIASES: dict[str, str] = ENGINES.aliases
+"""The version names, each with the method name it is an alias of: ``v3`` ``ismcts``, ``v2``
+``pimc``, ``v1`` ``cpsat``."""
 
-ENGINE_NAMES: tuple[str, ...] = (AUTO, *METHODS, *ENGINES)
+METHODS: dict[str, str] = {method: e.name for method, e in ENGINES.items()}
+"""The engines by the method they search with, each with its version name: ``ismcts``
+(information-set Monte Carlo tree search, ``v3``), ``pimc`` (perfect-information Monte Carlo: a
+lookahead on sampled deals, ``v2``) and ``cpsat`` (CP-SAT-chosen takes solved exactly on sampled
+deals, ``v1``)."""
+
+ENGINE_NAMES: tuple[str, ...] = (AUTO, *METHODS, *ALIASES)
 """Every name ``--engine`` takes: ``auto``, the method names, and the version names."""
 
 
 def engine_for(engine: str | Engine, rules: Rules) -> Engine:
     """The engine named ``engine`` (:data:`ENGINE_NAMES`) for a deal of ``rules``.
 
-    ``"auto"`` is ``v3`` with three or more players, else ``v2`` (:data:`AUTO`).
+    ``"auto"`` is ``ismcts`` with three or more players, else ``pimc`` (:data:`AUTO`); a method
+    name and its version name (:data:`ALIASES`) give the same engine.
 
     Raises
     ------
@@ -223,9 +294,8 @@ def engine_for(engine: str | Engine, rules: Rules) -> Engine:
     """
     if isinstance(engine, Engine):
         return engine
-    engine = METHODS.get(engine, engine)
     if engine == AUTO:
-        return ENGINES["v3" if rules.players >= 3 else "v2"]
+        return ENGINES["ismcts" if rules.players >= 3 else "pimc"]
     if engine not in ENGINES:
         raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})")
     return ENGINES[engine]
@@ -233,8 +303,9 @@ def engine_for(engine: str | Engine, rules: Rules) -> Engine:
 
 def searching_engine(engine: str | Engine, state: GameState, *, open_hands: bool = False) -> Engine:
     """The engine that answers :func:`advise` on ``state``: :func:`engine_for` its rules,
-    except that an ``mcts`` engine hands a deal with every card and the stock order known
-    (``open_hands``) to ``v2``'s exact lookahead, which then equals the exact search.
+    except that an IS-MCTS engine (:attr:`Engine.one_tree`) hands a deal with every card and
+    the stock order known (``open_hands``) to ``pimc``'s exact lookahead, which then equals the
+    exact search.
 
     Raises
     ------
@@ -242,8 +313,8 @@ def searching_engine(engine: str | Engine, state: GameState, *, open_hands: bool
         If the name is unknown.
     """
     found = engine_for(engine, state.rules)
-    if found.search == "mcts" and open_hands and state.stock is not None:
-        return ENGINES["v2"]
+    if found.one_tree and open_hands and state.stock is not None:
+        return ENGINES["pimc"]
     return found
 
 

@@ -77,7 +77,9 @@ class Advice:
     planned : int
         Deals planned; more than ``samples`` when the time limit stopped sampling.
     engine : str
-        Name of the engine (:data:`ENGINES`).
+        The engine's version name (``v3``, ``v2``, ``v1``: the hint JSON's ``engine``, a public
+        value); ``ENGINES[engine]`` is the engine (:class:`~analyzer.analysis.engines.EngineTable`
+        finds it by that alias).
     depth : float
         ``v2``: median depth in offers of the lookahead over the deals
         (-1: the budget allowed only the evaluation of each move's position);

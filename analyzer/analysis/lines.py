@@ -35,7 +35,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from analyzer.analysis.candidates import candidate_moves
-from analyzer.analysis.engines import DEFAULT_ENGINE, OPEN_NODE_BUDGET, Engine, searching_engine
+from analyzer.analysis.engines import (
+    DEFAULT_ENGINE,
+    ENGINES,
+    OPEN_NODE_BUDGET,
+    Engine,
+    searching_engine,
+)
 from analyzer.analysis.estimates import Advice, MoveEstimate
 from analyzer.core.cards import Labels, counted, format_card, iter_mask
 from analyzer.core.dealing import view as view_of
@@ -389,7 +395,7 @@ class _Chooser:
         """The mover's choice: the search's best move for him, the first in engine order on a tie."""
         engine, mover = self.engine, state.to_act
         searched = state.evolve(stock=None) if engine.stock == "chance" else state
-        if engine.search == "mcts":
+        if engine.one_tree:
             return self._mcts(state, rng)
         if engine.opponents == "policy" and mover != self.root:
             return eager_move(state, legal, random.Random(0))  # the engine's opponent model
@@ -442,13 +448,16 @@ def _marked(move: Move, sampled: int, labels: Labels) -> str:
     return " ".join(out)
 
 
-def line_text(line: Line, labels: Labels, *, player: int, engine: str) -> list[str]:
+def line_text(line: Line, labels: Labels, *, player: int, engine: str | Engine) -> list[str]:
     """The line in a player's words: a heading (which deal, why it is typical, what is
-    sampled), one text per move (a pass with no choice left out), then how it ends."""
+    sampled), one text per move (a pass with no choice left out), then how it ends.  ``engine``
+    is the hint's (:attr:`Advice.engine`, any name :data:`ENGINES` knows, or the engine): an
+    IS-MCTS line (:attr:`Engine.one_tree`) was chosen among the deals played, not the hint's."""
     what = "a draw" if line.result == "draw" else f"a {line.result}"
+    found = engine if isinstance(engine, Engine) else ENGINES.get(engine)
     if not line.sampled:
         head = "Expected line, on the position itself (every card known)"
-    elif engine == "v3":
+    elif found is not None and found.one_tree:
         why = (
             f"its likeliest result ({100 * line.share:.0f}%)" if line.typical
             else f"none of the {line.deals} deals played gave its likeliest result"

@@ -66,7 +66,7 @@ THEMES = PUZZLE_THEMES
 HINT_SAMPLES = (8, 16, 48)
 """The sampled deals of the three hints of :func:`hint_difficulty`."""
 
-HINT_ENGINE = "v2"
+HINT_ENGINE = "pimc"
 """The hint engine of the difficulty: sampled deals, each searched by the lookahead (``pimc``)."""
 
 _WIN = 1.0 - 1e-9

@@ -323,8 +323,10 @@ class GameReview:
         deals (their answers depend on machine speed).
     seconds : float
     engine : str
-        The hint engine that evaluated the decisions (``v3``: ``samples`` counts
-        IS-MCTS iterations, each on its own sampled deal).
+        The version name of the hint engine that evaluated the decisions (``v3``, ``v2``,
+        ``v1``, as the JSON's ``engine``; an IS-MCTS engine's ``samples``,
+        :attr:`~analyzer.analysis.engines.Engine.one_tree`, counts iterations, each on its own
+        sampled deal).
     until_decided : bool
         Each decision sampled until its verdict was settled, ``samples`` being the cap (the
         default), rather than ``samples`` deals.

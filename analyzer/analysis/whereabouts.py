@@ -66,7 +66,8 @@ class Whereabouts:
         Deals drawn (0 when ``exact``).
     seed : int
     engine : str
-        The engine whose sampler it is (``v1``, ``v2``, ``v3``).
+        The engine whose sampler it is, by its version name (``v3``, ``v2``, ``v1``; a public value
+        of the JSON answer, :attr:`~analyzer.analysis.engines.Engine.name`).
     infer : bool
         The sampler avoids the deals that break a decline (``Engine.infer``).
     read : bool
@@ -255,8 +256,8 @@ def basis_text(found: Whereabouts, labels: Labels) -> str:
     def cards(seq: tuple[int, ...]) -> str:
         return " ".join(format_card(c, labels) for c in seq)
 
-    method = ENGINES[found.engine].method_name if found.engine in ENGINES else ""
-    name = f"{method} ({found.engine})" if method else found.engine
+    known = ENGINES.get(found.engine)
+    name = known.label if known is not None else found.engine
     parts = [f"Drawn as the hint's engine {name} draws its deals, from player {found.player}'s view"]
     for q, card in found.exchange.items():
         parts.append(f"player {q} holds {format_card(card, labels)}, passed to him in the exchange (R9)")

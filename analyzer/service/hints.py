@@ -146,8 +146,8 @@ class HintOptions:
         Raises
         ------
         HintOptionError
-            If ``budget`` is given for a position the ``v3`` engine searches (it counts
-            iterations: ``samples``).
+            If ``budget`` is given for a position an IS-MCTS engine searches
+            (:attr:`~analyzer.analysis.engines.Engine.one_tree`: it counts iterations, ``samples``).
         ConquianError
             If the engine is unknown.
         """
@@ -166,7 +166,7 @@ class HintOptions:
             ))  # fmt: skip
         if self.static:
             return HintFindings(static=self.unread(), line_static=self.line, no_cards=no_cards)
-        if "budget" in self.given and self.searching(state).name == "v3":
+        if "budget" in self.given and self.searching(state).one_tree:
             raise HintOptionError(
                 "counts the positions of engines v2 and v1; this position is searched by v3 "
                 "(IS-MCTS), which counts iterations",
