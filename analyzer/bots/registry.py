@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOTS",
+    "BOT_NOTES",
     "Bot",
     "BotFactory",
     "GreedyBot",
@@ -70,6 +71,34 @@ Plugins of the ``conquian.bots`` entry-point group (``ismcts``, with the
 
 for _plugin in entry_points(group=PLUGIN_GROUP):
     BOTS.setdefault(_plugin.name, _plugin.value)
+
+BOT_NOTES: dict[str, str] = {
+    "random": "a legal move at random",
+    "greedy": "the take that melds the most, paying its least useful card",
+    "hint": "the hint's best move (engine auto: ismcts with three or more players, pimc with two)",
+    "hint-v2": "the hint bot with engine pimc (v2) in every variant",
+    "hint-v1": "the hint bot with engine cpsat (v1)",
+    "oracle": "sees every card and the stock order and plays the exact search's move (a ceiling)",
+    "oracle-greedy": "sees every card and plays the best reply to greedy opponents",
+    "peek": "the hint bot shown every hand, not the stock order",
+    "blind-greedy": "the best reply to greedy, every hand seen but not the stock order",
+    "reply-greedy": "the best reply to greedy on sampled deals of the hidden cards",
+    "mcts": (
+        "this package's IS-MCTS, the search of hint engine ismcts, as a bot (mcts:iterations=N); "
+        "not OpenSpiel's ismcts bot"
+    ),
+    "exact": "a two-player endgame's equilibrium from its own view, else as the hint bot",
+    "ismcts": (
+        "OpenSpiel's IS-MCTS on the OpenSpiel game python_conquian (extra openspiel, "
+        "ismcts:simulations=N); not this package's mcts bot, nor hint engine ismcts"
+    ),
+}
+"""What each bot of :data:`BOTS` plays, in a few words, by name (``simulate --bots``, docs/hint.md).
+
+Two bots search with IS-MCTS and their names are easily confused: ``mcts`` is this package's own
+search (:func:`analyzer.search.mcts.search`, which the ``ismcts`` hint engine runs: the
+``hint`` bot's engine with three players or more), ``ismcts`` is OpenSpiel's
+(:mod:`analyzer.interop.ismcts`), the first opponent not written here."""
 
 
 def register_bot(name: str, factory: str | BotFactory) -> None:

@@ -3,7 +3,11 @@
 The first opponent not written here: OpenSpiel's own Information Set Monte
 Carlo Tree Search (``open_spiel.python.algorithms.ismcts.ISMCTSBot``,
 Cowling, Powley and Whitehouse 2011) plays on the OpenSpiel game of
-:mod:`analyzer.interop.openspiel`.  Per decision:
+:mod:`analyzer.interop.openspiel`.  It is not the ``mcts`` bot
+(:class:`analyzer.bots.searchbots.MctsBot`), which is this package's own IS-MCTS
+(:func:`analyzer.search.mcts.search`, the search of the ``ismcts`` hint engine), nor that
+engine: the names are alike, the code is OpenSpiel's (:data:`analyzer.bots.registry.BOT_NOTES`).
+Per decision:
 
 * **worlds**: every simulation starts from a deal drawn uniformly among those
   consistent with the bot's view (:func:`~analyzer.interop.match.sample_world`,
@@ -120,7 +124,8 @@ class RolloutEvaluator(_mcts.Evaluator):  # type: ignore[misc]
 
 
 class IsmctsBot:
-    """OpenSpiel's IS-MCTS from the bot's view (see the module docstring).
+    """OpenSpiel's IS-MCTS from the bot's view (see the module docstring); the ``mcts`` bot is
+    this package's own IS-MCTS.
 
     Parameters
     ----------
