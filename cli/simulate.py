@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +25,6 @@ from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
 from analyzer.formats.shape_errors import check_shape
 from analyzer.formats.shapes import RecordHeader
-from analyzer.search.limits import MAX_SEED
 from cli.boundary import domain, usage
 from cli.console import emit, err, out
 from cli.inputs import bots_arg, rules_of, stakes_of
@@ -36,6 +36,7 @@ from cli.options import (
     StakesOpt,
     VariantLabelsOpt,
     VariantOpt,
+    seed_option,
 )
 from cli.outputs import output_directory
 from cli.progress import progress
@@ -43,78 +44,98 @@ from cli.progress import progress
 __all__ = ["simulate"]
 
 
+_GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="Number of deals.")]
+_BotsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        metavar="BOTS",
+        help=f"One bot for every seat, or one per seat, comma-separated ({', '.join(BOTS)}); "
+        "default: greedy, then random at the other seats.",
+    ),
+]
+_SeedOpt = Annotated[int, seed_option("Run seed: same seed, same games.")]
+_FirstOpt = Annotated[
+    int,
+    typer.Option(
+        "--first",
+        min=0,
+        metavar="K",
+        help="Index of the first game: games K to K+N-1 of the seed's series, the same deals "
+        "and seats as a run from 0 (continue a run stopped after K games).",
+    ),
+]
+_JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs", "-j", min=1, max=64, metavar="J", help="Worker processes (at most one per game)."
+    ),
+]
+_RotateOpt = Annotated[bool, typer.Option("--rotate", help="Rotate the bots one seat per game.")]
+_RecordsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--records",
+        metavar="DIR",
+        help="Write one record per game into this new or empty directory (a new one is created; "
+        "its parent directory must exist); with --first, a directory holding the records of "
+        "the games before it.",
+    ),
+]
+_BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        metavar="local|ray",
+        help="Where the deals are played: local (this machine, --jobs processes) or ray "
+        "(Ray tasks on a local Ray runtime, or on the cluster at --address; with --jobs 1 "
+        "every CPU of it). Same seed, same games on both.",
+    ),
+]
+_AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        metavar="ADDR",
+        help="The Ray cluster to join (HOST:PORT of a 'ray start --head' node, or auto); "
+        "needs --backend ray.",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A simulation as asked for, its options checked: the rules, one bot name per seat, the
+    games (``first`` to ``first + games - 1`` of the seed's series), where they are played, and
+    in a match (R21) the deals per match and the stake rule."""
+
+    rules: Rules
+    seats: list[str]
+    games: int
+    seed: int
+    first: int
+    jobs: int
+    rotate: bool
+    backend: str
+    address: str | None
+    match: int
+    stakes: StakeRule
+    labels: Labels | None
+
+
 def simulate(
-    games: Annotated[
-        int, typer.Option("--games", "-n", min=1, metavar="N", help="Number of deals.")
-    ] = 100,
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            metavar="BOTS",
-            help=f"One bot for every seat, or one per seat, comma-separated ({', '.join(BOTS)}); "
-            "default: greedy, then random at the other seats.",
-        ),
-    ] = None,
+    games: _GamesOpt = 100,
+    bots: _BotsOpt = None,
     variant: VariantOpt = "classic",
     players: PlayersOpt = None,
     rules_options: RulesOpt = None,
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, metavar="S", help="Run seed: same seed, same games.")
-    ] = 0,
-    first: Annotated[
-        int,
-        typer.Option(
-            "--first",
-            min=0,
-            metavar="K",
-            help="Index of the first game: games K to K+N-1 of the seed's series, the same deals "
-            "and seats as a run from 0 (continue a run stopped after K games).",
-        ),
-    ] = 0,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            max=64,
-            metavar="J",
-            help="Worker processes (at most one per game).",
-        ),
-    ] = 1,
-    rotate: Annotated[
-        bool, typer.Option("--rotate", help="Rotate the bots one seat per game.")
-    ] = False,
-    records: Annotated[
-        str | None,
-        typer.Option(
-            "--records",
-            metavar="DIR",
-            help="Write one record per game into this new or empty directory (a new one is created; "
-            "its parent directory must exist); with --first, a directory holding the records of "
-            "the games before it.",
-        ),
-    ] = None,
-    backend: Annotated[
-        str,
-        typer.Option(
-            "--backend",
-            metavar="local|ray",
-            help="Where the deals are played: local (this machine, --jobs processes) or ray "
-            "(Ray tasks on a local Ray runtime, or on the cluster at --address; with --jobs 1 "
-            "every CPU of it). Same seed, same games on both.",
-        ),
-    ] = "local",
-    address: Annotated[
-        str | None,
-        typer.Option(
-            "--address",
-            metavar="ADDR",
-            help="The Ray cluster to join (HOST:PORT of a 'ray start --head' node, or auto); "
-            "needs --backend ray.",
-        ),
-    ] = None,
+    seed: _SeedOpt = 0,
+    first: _FirstOpt = 0,
+    jobs: _JobsOpt = 1,
+    rotate: _RotateOpt = False,
+    records: _RecordsOpt = None,
+    backend: _BackendOpt = "local",
+    address: _AddressOpt = None,
     labels: VariantLabelsOpt = None,
     match: MatchOpt = 0,
     stakes: StakesOpt = None,
@@ -132,62 +153,12 @@ def simulate(
         usage(f"--games {games} is not a whole number of matches of {match} deals (--match)")
     if match and first % match:
         usage(f"--first {first} does not start a match of {match} deals: give a multiple of {match}")
-    if bots is None:
-        bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
-    names = bots_arg(bots, rules=rules)
-    if len(names) not in (1, rules.players):
-        usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")
-    seats = names * rules.players if len(names) == 1 else names
-    backend = backend.strip().lower()
-    if backend not in BACKENDS:
-        usage(f"unknown backend: {clip(backend)!r} (known: {', '.join(BACKENDS)})")
-    if address is not None and backend != "ray":
-        usage("--address needs --backend ray")
-    if address is not None and not address.strip():
-        usage("--address needs a HOST:PORT (or auto)")
-    if backend == "ray":
-        from analyzer.interop import require
-
-        require("analyzer.interop.ray", "ray", "--backend ray")
+    seats = _seats(bots, rules)
+    run = _Run(
+        rules, seats, games, seed, first, jobs, rotate, _backend(backend, address), address, match, rule, labels
+    )
     directory = _records_dir(records, rules, seed, first, games, seats, rotate)
-    summary = Summary(rules.players)
-    matches = MatchSummary(rules, match, rule) if match else None
-    interrupted = False
-    bar = progress("games", as_json, transient=False)
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        with bar:
-            task = bar.add_task("games", total=games)
-            workers = min(jobs, games)
-            results = simulate_games(
-                rules,
-                seats,
-                games,
-                seed,
-                jobs=workers,
-                rotate=rotate,
-                backend=backend,
-                address=address,
-                first=first,
-                match=match,
-            )
-            pending: list[GameResult] = []  # the deals of the match being played
-            for result in results:
-                if directory is not None:
-                    _write_record(directory, result, labels)
-                summary.add(result)
-                if matches is not None:
-                    matches.add(result)
-                    pending.append(result)
-                    if len(pending) == match:
-                        if directory is not None:
-                            _write_match(directory, pending, rule, labels, seed)
-                        pending = []
-                bar.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    summary, matches, interrupted = _play(run, directory, as_json)
     data = {
         "variant": rules.name,
         "players": rules.players,
@@ -207,6 +178,76 @@ def simulate(
     if interrupted:
         err.print(f"interrupted after {summary.games} of {games} games", markup=False)
         raise typer.Exit(130)
+
+
+def _seats(bots: str | None, rules: Rules) -> list[str]:
+    """The bot of each seat: ``--bots`` (one for all, or one per seat), else greedy then random."""
+    if bots is None:
+        bots = ",".join(["greedy"] + ["random"] * (rules.players - 1))
+    names = bots_arg(bots, rules=rules)
+    if len(names) not in (1, rules.players):
+        usage(f"{rules.name} has {rules.players} seats: give 1 or {rules.players} bots")
+    return names * rules.players if len(names) == 1 else names
+
+
+def _backend(backend: str, address: str | None) -> str:
+    """``--backend`` as its name, checked with ``--address`` (usage errors); ray's extra
+    required."""
+    backend = backend.strip().lower()
+    if backend not in BACKENDS:
+        usage(f"unknown backend: {clip(backend)!r} (known: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        usage("--address needs --backend ray")
+    if address is not None and not address.strip():
+        usage("--address needs a HOST:PORT (or auto)")
+    if backend == "ray":
+        from analyzer.interop import require
+
+        require("analyzer.interop.ray", "ray", "--backend ray")
+    return backend
+
+
+def _play(run: _Run, directory: Path | None, as_json: bool) -> tuple[Summary, MatchSummary | None, bool]:
+    """Play the games under a progress bar, tallying each (and each match) and writing its
+    record; Ctrl-C or SIGTERM stops it with the games finished kept (True as the third value)."""
+    summary = Summary(run.rules.players)
+    matches = MatchSummary(run.rules, run.match, run.stakes) if run.match else None
+    interrupted = False
+    bar = progress("games", as_json, transient=False)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with bar:
+            task = bar.add_task("games", total=run.games)
+            results = simulate_games(
+                run.rules,
+                run.seats,
+                run.games,
+                run.seed,
+                jobs=min(run.jobs, run.games),
+                rotate=run.rotate,
+                backend=run.backend,
+                address=run.address,
+                first=run.first,
+                match=run.match,
+            )
+            pending: list[GameResult] = []  # the deals of the match being played
+            for result in results:
+                if directory is not None:
+                    _write_record(directory, result, run.labels)
+                summary.add(result)
+                if matches is not None:
+                    matches.add(result)
+                    pending.append(result)
+                    if len(pending) == run.match:
+                        if directory is not None:
+                            _write_match(directory, pending, run.stakes, run.labels, run.seed)
+                        pending = []
+                bar.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return summary, matches, interrupted
 
 
 def _terminate(signum: int, frame: object) -> None:
