@@ -304,3 +304,36 @@ def test_the_example_position_is_still_clear() -> None:
     state = read_position(EXAMPLES / "example6-going-out.json")
     advice = advise(view(state, state.to_act), seed=0, until_decided=True, time_limit=math.inf)
     assert advice.verdict == "clear" and advice.stopped_by == "verdict"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pairs_in_contention_are_checked_in_chunks_as_all_at_once(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The chunked check of every pair of the moves in contention answers as the check of all
+    # the pairs at once, whatever the chunk; and it stops at the first chunk that is not settled.
+    import numpy as np
+
+    from analyzer.analysis import verdict
+
+    rng = np.random.default_rng(seed)
+    moves, units = 12, 400
+    spread = 0.02 if seed % 2 else 0.6
+    table = np.clip(rng.normal(0.1, spread, (moves, units)), -1, 1)
+    close = tuple(range(1, moves))
+    level = 0.05 / (2 * (moves - 1))
+    pairs = [(i, j) for n, i in enumerate(close) for j in close[n + 1 :]]
+    gaps = verdict._Bets(np.stack([table[i] - table[j] for i, j in pairs]), level)
+    whole = bool(np.all(gaps.below(0.1)) and np.all(gaps.above(-0.1)))
+    for chunk in (1, 7, 1024):
+        monkeypatch.setattr(verdict, "PAIR_CHUNK", chunk)
+        assert verdict._others_within(table, close, level, 0.1) == whole
+    made: list[int] = []
+    real = verdict._Bets
+    monkeypatch.setattr(verdict, "PAIR_CHUNK", 5)
+    monkeypatch.setattr(verdict, "_Bets", lambda d, lv: made.append(len(d)) or real(d, lv))
+    verdict._others_within(table, close, level, 0.1)
+    within = (gaps.below(0.1) & gaps.above(-0.1)).tolist()
+    chunks = [all(within[k : k + 5]) for k in range(0, len(pairs), 5)]
+    looked = chunks.index(False) + 1 if not whole else len(chunks)
+    assert len(made) == looked and sum(made) == min(5 * looked, len(pairs))

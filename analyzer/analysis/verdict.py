@@ -336,11 +336,34 @@ def decide(
     # first (the bets already made), then the others.
     rows = [k - 1 for k in close]
     within = bool(np.all(leads.below(margin)[rows]) and np.all(leads.above(-margin)[rows]))
-    others = [(i, j) for n, i in enumerate(close) for j in close[n + 1 :]]
-    if within and others:
-        gaps = _Bets(np.stack([table[i] - table[j] for i, j in others]), level)
-        within = bool(np.all(gaps.below(margin)) and np.all(gaps.above(-margin)))
+    if within:
+        within = _others_within(table, close, level, margin)
     return Decision(comparisons, Verdict("close", close), within, within)
+
+
+PAIR_CHUNK = 1024
+"""Pairs of moves in contention compared at once by :func:`_others_within` (its memory bound)."""
+
+
+def _others_within(table: np.ndarray, close: tuple[int, ...], level: float, margin: float) -> bool:
+    """Whether every pair of the moves in contention, the best aside, is within ``margin`` both
+    ways (the bets of the pairs, :class:`_Bets`), compared :data:`PAIR_CHUNK` pairs at a time and
+    stopping at the first pair that is not: a position of tens of thousands of moves (custom
+    rules) has too many pairs to hold at once."""
+    chunk: list[np.ndarray] = []
+
+    def settled_chunk() -> bool:
+        gaps = _Bets(np.stack(chunk), level)
+        return bool(np.all(gaps.below(margin)) and np.all(gaps.above(-margin)))
+
+    for n, i in enumerate(close):
+        for j in close[n + 1 :]:
+            chunk.append(table[i] - table[j])
+            if len(chunk) == PAIR_CHUNK:
+                if not settled_chunk():
+                    return False
+                chunk = []
+    return not chunk or settled_chunk()
 
 
 def verdict_sentence(
