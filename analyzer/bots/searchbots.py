@@ -15,9 +15,10 @@ the first move of the exact search's principal variation
 
 from __future__ import annotations
 
+import inspect
 import random
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
 
 from analyzer.analysis.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
 from analyzer.bots.base import bot_option, obvious_move
@@ -32,7 +33,7 @@ from analyzer.search.mcts import search as mcts_search
 from analyzer.search.options import ENGINE_LEAVES, one_of
 from analyzer.search.playout import OPPONENTS, PLAYOUTS
 
-__all__ = ["HintBot", "HintV1Bot", "HintV2Bot", "MctsBot", "OracleBot", "PeekBot"]
+__all__ = ["HintBot", "HintBotOptions", "HintV1Bot", "HintV2Bot", "MctsBot", "OracleBot", "PeekBot"]
 
 
 _SEARCH_OPTIONS: dict[str, frozenset[str]] = {
@@ -87,6 +88,74 @@ def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
         raise ConquianError(
             f"spread={given['spread']} has no effect with stock=chance (every turn is a chance node)"
         )
+
+
+@dataclass(frozen=True)
+class HintBotOptions:
+    """The options of :class:`HintBot` (``hint:name=value``; ``None``: the engine's), described
+    in its docstring. :meth:`check` refuses a value out of its range or choices."""
+
+    samples: int | None = None
+    time_limit: float = 30.0
+    node_budget: int | None = None
+    engine: str | None = None
+    mode: str | None = None
+    max_depth: int | None = None
+    stock: str | None = None
+    infer: int | None = None
+    read: int | str | None = None
+    leaf: str | None = None
+    playouts: int | None = None
+    spread: int | None = None
+    c: float | None = None
+    method: str | None = None
+    opponents: str | None = None
+    playout: str | None = None
+
+    def check(self) -> None:
+        """Refuse a value out of its range or choices (:func:`bot_option`; the engine checked
+        apart, by :class:`HintBot`).
+
+        Raises
+        ------
+        ConquianError
+            Naming the first option refused.
+        """
+        read = self.read
+        for key, value, rule in (
+            ("samples", self.samples, {"whole": True, "low": 1, "high": MAX_SAMPLES}),  # as the engine caps it
+            ("time_limit", self.time_limit, {"low": 0.05}),
+            ("node_budget", self.node_budget, {"whole": True, "low": 1, "high": MAX_POSITIONS}),
+            ("mode", self.mode, {"choices": ("auto", "maxn", "paranoid")}),
+            ("max_depth", self.max_depth, {"whole": True, "low": 0, "high": MAX_DEPTH}),
+            ("stock", self.stock, {"choices": ("known", "chance")}),
+            ("infer", self.infer, {"whole": True, "low": 0, "high": 1}),
+            ("read", read, {"choices": ("learned",)} if isinstance(read, str) else {"whole": True, "low": 0, "high": 1}),
+            ("leaf", self.leaf, {"choices": ENGINE_LEAVES}),
+            ("playouts", self.playouts, {"whole": True, "low": 1, "high": MAX_SAMPLES}),
+            ("spread", self.spread, {"whole": True, "low": 1, "high": MAX_SPREAD}),
+            ("c", self.c, {"low": 0}),
+            ("method", self.method, {"choices": METHODS}),
+            ("opponents", self.opponents, {"choices": OPPONENTS}),
+            ("playout", self.playout, {"choices": PLAYOUTS}),
+        ):
+            if value is not None:
+                bot_option(key, value, **rule)
+
+    def search_options(self) -> dict[str, Any]:
+        """The search options given (not ``None``), by name: those an engine may not read
+        (:func:`_refuse_unused`)."""
+        names = ("node_budget", "mode", "max_depth", "stock", "leaf", "playouts", "spread", "c", "method",
+                 "opponents", "playout")  # fmt: skip
+        return {k: getattr(self, k) for k in names if getattr(self, k) is not None}
+
+
+def _keywords(options: type[HintBotOptions]) -> inspect.Signature:
+    """The options as keyword parameters: the signature :func:`analyzer.bots.registry.make_bot`
+    reads to refuse an option the bot does not take, naming those it does."""
+    return inspect.Signature(
+        [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default) for f in fields(options)]
+    )
 
 
 class HintBot:
@@ -148,25 +217,48 @@ class HintBot:
     default_engine = "auto"
     """The engine when none is named (``hint-v2``: ``"v2"``)."""
 
-    def __init__(
-        self,
-        samples: int | None = None,
-        time_limit: float = 30.0,
-        node_budget: int | None = None,
-        engine: str | None = None,
-        mode: str | None = None,
-        max_depth: int | None = None,
-        stock: str | None = None,
-        infer: int | None = None,
-        read: int | str | None = None,
-        leaf: str | None = None,
-        playouts: int | None = None,
-        spread: int | None = None,
-        c: float | None = None,
-        method: str | None = None,
-        opponents: str | None = None,
-        playout: str | None = None,
-    ) -> None:
+    __signature__: ClassVar[inspect.Signature | None] = _keywords(HintBotOptions)
+    """The options as keywords, for :func:`analyzer.bots.registry.make_bot` (a subclass with an
+    ``__init__`` of its own is read from it)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass with its own ``__init__`` (``hint-v1``: no options) is read from it."""
+        super().__init_subclass__(**kwargs)
+        if "__init__" in vars(cls):
+            cls.__signature__ = None  # inspect reads the subclass's own __init__
+
+    def __init__(self, options: HintBotOptions | None = None, /, **given: Any) -> None:
+        """The bot with ``options``, or with the options as keywords (``HintBot(samples=8)``,
+        as :func:`analyzer.bots.registry.make_bot` passes ``hint:samples=8``).
+
+        Raises
+        ------
+        ConquianError
+            If the engine is not this bot's or unknown, an option is out of its range or
+            choices, or the engine never reads it (:func:`_refuse_unused`).
+        """
+        opts = HintBotOptions(**given) if options is None else replace(options, **given)
+        engine = self._engine(opts.engine)
+        opts.check()
+        self._given = opts.search_options()
+        _refuse_unused(engine, self._given)
+        self.engine_name = engine
+        # The engine's fields to replace (setup); node_budget is passed to advise on its own.
+        self.overrides: dict[str, Any] = {k: v for k, v in self._given.items() if k != "node_budget"}
+        if opts.infer is not None:
+            self.overrides["infer"] = bool(opts.infer)
+        if opts.read is not None:
+            self.overrides["read"] = bool(opts.read)
+            if opts.read == "learned":
+                self.overrides["reader"] = "learned"
+        self._samples = opts.samples
+        self._node_budget = opts.node_budget
+        self.time_limit = opts.time_limit
+        self._setups: dict[int, tuple[Engine, int, int | None]] = {}
+
+    def _engine(self, engine: str | None) -> str:
+        """The engine's name: the one asked for, else :attr:`default_engine`; a bot of one engine
+        (``hint-v2``) refuses another."""
         if engine is not None and self.default_engine != AUTO and engine != self.default_engine:
             raise ConquianError(
                 f"engine={engine}: {self.name} is the {self.default_engine} engine's bot "
@@ -177,47 +269,7 @@ class HintBot:
             raise ConquianError(
                 f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})"
             )
-        for key, value, rule in (
-            ("samples", samples, {"whole": True, "low": 1, "high": MAX_SAMPLES}),  # as the engine caps it
-            ("time_limit", time_limit, {"low": 0.05}),
-            ("node_budget", node_budget, {"whole": True, "low": 1, "high": MAX_POSITIONS}),
-            ("mode", mode, {"choices": ("auto", "maxn", "paranoid")}),
-            ("max_depth", max_depth, {"whole": True, "low": 0, "high": MAX_DEPTH}),
-            ("stock", stock, {"choices": ("known", "chance")}),
-            ("infer", infer, {"whole": True, "low": 0, "high": 1}),
-            ("read", read, {"choices": ("learned",)} if isinstance(read, str) else {"whole": True, "low": 0, "high": 1}),
-            ("leaf", leaf, {"choices": ENGINE_LEAVES}),
-            ("playouts", playouts, {"whole": True, "low": 1, "high": MAX_SAMPLES}),
-            ("spread", spread, {"whole": True, "low": 1, "high": MAX_SPREAD}),
-            ("c", c, {"low": 0}),
-            ("method", method, {"choices": METHODS}),
-            ("opponents", opponents, {"choices": OPPONENTS}),
-            ("playout", playout, {"choices": PLAYOUTS}),
-        ):
-            if value is not None:
-                bot_option(key, value, **rule)
-        given = {
-            "node_budget": node_budget, "mode": mode, "max_depth": max_depth, "stock": stock,
-            "leaf": leaf, "playouts": playouts, "spread": spread, "c": c, "method": method,
-            "opponents": opponents, "playout": playout,
-        }  # fmt: skip
-        self._given = {k: v for k, v in given.items() if v is not None}
-        _refuse_unused(engine, self._given)
-        self.engine_name = engine
-        # The engine's fields to replace (setup); node_budget is passed to advise on its own.
-        self.overrides: dict[str, Any] = {
-            k: v for k, v in self._given.items() if k != "node_budget"
-        }
-        if infer is not None:
-            self.overrides["infer"] = bool(infer)
-        if read is not None:
-            self.overrides["read"] = bool(read)
-            if read == "learned":
-                self.overrides["reader"] = "learned"
-        self._samples = samples
-        self._node_budget = node_budget
-        self.time_limit = time_limit
-        self._setups: dict[int, tuple[Engine, int, int | None]] = {}
+        return engine
 
     def check_variant(self, rules: Rules) -> None:
         """Refuse an option that the engine used for ``rules`` never reads (with ``auto``:
