@@ -152,3 +152,24 @@ def test_the_ranges_hold_the_defaults_and_are_documented() -> None:
     for text in (f"from 1 to {MAX_POSITIONS}", f"from 0 to {MAX_POSITIONS}", f"from 1 to {MAX_SAMPLES}",
                  f"from 0 to {MAX_SEED}"):  # fmt: skip
         assert text in engine_doc, text
+
+
+LARGE = (
+    "classic french 1 0 3S,4S,5S,6S,7S,3H,4H,5H,6H,7H,3D,4D,5D,6D,7D,3C,4C,6C,7C/19 "
+    "5C:turned:1:1 - 1 rules:hand_size=19"
+)
+"""Player 0 offered 5C with 19 cards of sets and runs under custom rules (hand_size 19, R8): his
+takes (R13) number tens of thousands."""
+
+
+def test_a_sampled_hint_of_a_position_of_too_many_moves_is_refused_before_any_deal() -> None:
+    from analyzer.formats.notation import parse_notation
+    from analyzer.search.limits import MAX_CHOICES
+
+    count = len(parse_notation(LARGE).legal_moves())
+    assert count > MAX_CHOICES
+    code, _, err = run("hint", LARGE)
+    assert code == 1 and one_error_line(err), err
+    assert f"{count:,} legal moves" in err and f"{MAX_CHOICES:,}" in err and "--static" in err
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": LARGE}))
+    assert not reply["ok"] and f"{count:,} legal moves" in json.dumps(reply["error"]), reply

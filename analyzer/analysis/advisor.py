@@ -78,6 +78,7 @@ from analyzer.core.state import GameState, Phase
 from analyzer.search.evaluation import evaluator_for, melded_lead
 from analyzer.search.exact import Outcome, Solver
 from analyzer.search.inference import read_cards
+from analyzer.search.limits import MAX_CHOICES
 from analyzer.search.lookahead import Lookahead
 from analyzer.search.mcts import SearchResult
 from analyzer.search.mcts import search as mcts_search
@@ -250,6 +251,7 @@ def advise(
     mine = state if open_hands else view_of(state, state.to_act)
     weights = reading_weights(found.reader, mine, mine.to_act) if found.read and not open_hands else None
     reading = read_cards(mine, mine.to_act) if weights else {}
+    _check_size(mine)
     groups, asked = _choices(mine, found, extra)
     caps = DECIDE_CAP if rule == "anytime" else TTEST_CAP
     cap = caps.get(found.search, found.samples) if until_decided else found.samples
@@ -275,6 +277,23 @@ def _node_budget(engine: Engine, asked: int | None, exact_deal: bool) -> int:
     if engine.search == "lookahead" and exact_deal:
         return OPEN_NODE_BUDGET
     return engine.node_budget
+
+
+def _check_size(mine: GameState) -> None:
+    """Refuse a position with more than :data:`~analyzer.search.limits.MAX_CHOICES` legal moves
+    (custom rules with large hands, R13) before any deal is sampled: every deal would search each.
+
+    Raises
+    ------
+    ConquianError
+        Naming the count and the cap.
+    """
+    count = len(mine.legal_moves())
+    if count > MAX_CHOICES:
+        raise ConquianError(
+            f"this position has {count:,} legal moves; a sampled hint searches at most "
+            f"{MAX_CHOICES:,} (custom rules with large hands); --static ranks them one move ahead"
+        )
 
 
 def _choices(

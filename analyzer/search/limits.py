@@ -11,7 +11,7 @@ and a search that obeys them ends (docs/engine.md, "Limits of the number fields"
 
 from __future__ import annotations
 
-__all__ = ["MAX_DEPTH", "MAX_POSITIONS", "MAX_SAMPLES", "MAX_SEED", "MAX_SPREAD"]
+__all__ = ["MAX_CHOICES", "MAX_DEPTH", "MAX_POSITIONS", "MAX_SAMPLES", "MAX_SEED", "MAX_SPREAD"]
 
 MAX_POSITIONS = 10**12
 """Most positions of one search's budget: ``budget``, ``prove``, the bots' ``node_budget``,
@@ -31,3 +31,8 @@ MAX_DEPTH = 1_000
 
 MAX_SPREAD = 40
 """Most stock cards a lookahead turn averages over (the bots' ``spread``): the deck has 40."""
+
+MAX_CHOICES = 10_000
+"""Most legal moves of a position a sampled hint searches (each deal searches every choice): the
+presets' positions have a few hundred at most; custom rules such as ``hand_size`` 19 can give tens
+of thousands (the board ranks a static hint up to the same number)."""
