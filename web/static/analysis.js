@@ -221,7 +221,8 @@ function drawHints(container, result, onChoose) {
     container.replaceChildren();
     const head = result.evaluation === "static"
       ? "Static evaluation (one move deep), best first: points for the position each move leaves (1000 going out, 10 a card melded, 2 an out kept, -3 a card released that fits another layout, ...), not a win chance"
-      : `${result.engine === "v3" ? counted(result.samples, "IS-MCTS iteration") : counted(result.samples, "sampled deal")}, engine ${result.method ? `${result.method} (${result.engine})` : result.engine}, ${result.seconds} s; best first`;
+      // The server's sentence of how it searched, the one `conquian hint` prints.
+      : `${result.description} ${result.seconds} s; best first`;
     container.append(el("div", "hint-head", head));
     // Which seed sampled it, where the caller says (the Review tab: the review's for the ply).
     const seed = hintContexts.get(container)?.note;
