@@ -15,6 +15,7 @@ from analyzer.analysis.advisor import (
     Advice,
     check_open,
 )
+from analyzer.analysis.engines import ENGINES
 from analyzer.analysis.lines import Line, line_text
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
@@ -615,7 +616,7 @@ def _verdict_text(
     (:func:`analyzer.analysis.verdict.verdict_sentence`, which the board shows too)."""
     return verdict_sentence(
         advice.verdict, [m["move"] for m in moves], close_to_best,
-        unit="searches" if advice.engine == "v3" else "deals", stopped_by=advice.stopped_by,
+        unit=ENGINES[advice.engine].unit, stopped_by=advice.stopped_by,
         exact=exact,
     )  # fmt: skip
 

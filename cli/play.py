@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from analyzer.analysis.advisor import advise
-from analyzer.analysis.engines import MCTS_SEARCHES
+from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.verdict import verdict_sentence
 from analyzer.bots.game import game_seed
 from analyzer.bots.registry import Bot, make_bot
@@ -423,7 +423,7 @@ def _ask(state: GameState, seat: int) -> Move:
                 verdict_sentence(
                     advice.verdict, [e.move.text(lab) for e in advice.estimates],
                     [m.text(lab) for m in advice.close_to_best],
-                    unit="searches" if advice.engine == "v3" else "deals",
+                    unit=ENGINES[advice.engine].unit,
                     stopped_by=advice.stopped_by,
                 ),
                 markup=False,

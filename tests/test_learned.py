@@ -178,3 +178,21 @@ def test_selfplay_records_give_the_training_rows(tmp_path: Path) -> None:
         # Every hidden card is in exactly one row labelled 1 per decision.
         assert sum(label for _, _, label, _ in cards) == truth
         assert index == int(path.name[5:11])
+
+
+def test_leaf_selfplay_is_refused_where_no_evaluation_was_fitted() -> None:
+    megajogos = get_rules("megajogos")
+    assert evaluator_for(megajogos, "selfplay") is None
+    with pytest.raises(ConquianError, match="leaf=selfplay has no evaluation fitted for megajogos"):
+        check_bot("hint:leaf=selfplay", megajogos)
+    if evaluator_for(CLASSIC, "selfplay") is not None:
+        assert check_bot("hint:leaf=selfplay", CLASSIC) is not None
+    with pytest.raises(ConquianError, match="leaf=selfplay"):
+        check_bot("hint:leaf=selfplay", replace(CLASSIC, hand_size=9))  # custom rules: none fitted
+
+
+def test_a_bot_of_one_engine_takes_its_method_name_too() -> None:
+    assert check_bot("hint-v2:engine=pimc") is not None
+    assert check_bot("hint-v2:engine=v2") is not None
+    with pytest.raises(ConquianError, match="hint-v2 is the v2 engine's bot"):
+        check_bot("hint-v2:engine=ismcts")

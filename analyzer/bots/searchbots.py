@@ -26,11 +26,12 @@ from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Move
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
+from analyzer.search.evaluation import evaluator_for
 from analyzer.search.exact import Solver
 from analyzer.search.limits import MAX_DEPTH, MAX_POSITIONS, MAX_SAMPLES, MAX_SPREAD
 from analyzer.search.mcts import LEAVES, METHODS
 from analyzer.search.mcts import search as mcts_search
-from analyzer.search.options import ENGINE_LEAVES, one_of
+from analyzer.search.options import ENGINE_LEAVES, LEARNED_LEAVES, one_of
 from analyzer.search.playout import OPPONENTS, PLAYOUTS
 
 __all__ = ["HintBot", "HintBotOptions", "HintV1Bot", "HintV2Bot", "MctsBot", "OracleBot", "PeekBot"]
@@ -259,7 +260,11 @@ class HintBot:
     def _engine(self, engine: str | None) -> str:
         """The engine's name: the one asked for, else :attr:`default_engine`; a bot of one engine
         (``hint-v2``) refuses another."""
-        if engine is not None and self.default_engine != AUTO and engine != self.default_engine:
+        if (
+            engine is not None
+            and self.default_engine != AUTO
+            and ENGINES.get(engine) is not ENGINES.get(self.default_engine)
+        ):
             raise ConquianError(
                 f"engine={engine}: {self.name} is the {self.default_engine} engine's bot "
                 f"(for another engine: hint:engine={engine})"
@@ -282,6 +287,12 @@ class HintBot:
         """
         if self.engine_name == AUTO:
             _refuse_unused(engine_for(AUTO, rules).name, self._given, f"in {rules.name}")
+        leaf = self._given.get("leaf")
+        if leaf in LEARNED_LEAVES and leaf != "fitted" and evaluator_for(rules, leaf) is None:
+            raise ConquianError(
+                f"leaf={leaf} has no evaluation fitted for {rules.name} with these rules "
+                "(docs/hint.md, the options of an engine)"
+            )
         if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).

@@ -29,7 +29,7 @@ def _sampled(state: GameState, advice: Advice, *, seed: int, open_hands: bool) -
             "Searched double-dummy with every hand and the stock as given, not to the end of "
             "every line (the values are estimates)"
         )
-    if open_hands and advice.engine == "v3":
+    if open_hands and ENGINES[advice.engine].one_tree:
         return (
             f"Searched {counted(advice.samples, 'IS-MCTS iteration')} with every hand as given, the stock "
             f"cards turned at random (seed {seed})"
@@ -39,7 +39,7 @@ def _sampled(state: GameState, advice: Advice, *, seed: int, open_hands: bool) -
             f"Evaluated on {counted(advice.samples, 'sampled stock order')}, every hand as given "
             f"(seed {seed}), each searched double-dummy"
         )
-    if advice.engine == "v3":
+    if ENGINES[advice.engine].one_tree:
         return (
             f"Searched {counted(advice.samples, 'IS-MCTS iteration')}, each on its own sampled deal of the "
             f"cards player {state.to_act} cannot see (seed {seed}), the stock order never assumed"
@@ -54,14 +54,14 @@ def search_text(advice: Advice, rules: Rules) -> str:
     """How deep the searches went and how much of the answer is exact; the leaf named is the one
     used (the fitted evaluation exists for a preset's own rules only)."""
     exact = 100 * (1 - advice.unproven)
-    if advice.engine == "v1":
+    if ENGINES[advice.engine].search == "exact":
         return (
-            f"Engine cpsat (v1): {100 * advice.unproven:.0f}% of the solves hit their position budget "
+            f"Engine {engine_named(advice.engine)}: {100 * advice.unproven:.0f}% of the solves hit their position budget "
             "and used the melded-card heuristic."
         )
-    if advice.engine == "v3":
+    if ENGINES[advice.engine].one_tree:
         return (
-            f"Engine ismcts (v3): a median of {_median(advice.depth, 'move')} chosen in the tree "
+            f"Engine {engine_named(advice.engine)}: a median of {_median(advice.depth, 'move')} chosen in the tree "
             f"per iteration; {exact:.0f}% of the iterations ended the deal inside the tree, the "
             f"rest were played out by the eager policy; {MCTS_SEARCHES} or more independent "
             "searches, moves ranked by their mean result."
@@ -90,4 +90,4 @@ def _median(value: float, noun: str) -> str:
 def engine_named(engine: str) -> str:
     """An engine by its method, its version name beside it: ``pimc (v2)``."""
     found = ENGINES.get(engine)
-    return f"{found.method_name} ({engine})" if found is not None and found.method_name else engine
+    return found.label if found is not None else engine
