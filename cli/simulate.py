@@ -50,8 +50,9 @@ _BotsOpt = Annotated[
     typer.Option(
         "--bots",
         metavar="BOTS",
-        help=f"One bot for every seat, or one per seat, comma-separated ({', '.join(BOTS)}); "
-        "default: greedy, then random at the other seats.",
+        help=f"One bot for every seat, or one per seat, comma-separated ({', '.join(BOTS)}: "
+        "mcts is this package's IS-MCTS, ismcts OpenSpiel's, extra openspiel; docs/hint.md, the "
+        "measuring bots); default: greedy, then random at the other seats.",
     ),
 ]
 _SeedOpt = Annotated[int, seed_option("Run seed: same seed, same games.")]
