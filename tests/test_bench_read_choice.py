@@ -76,7 +76,7 @@ def test_the_script_prints_every_sampler() -> None:
     lines = out.stdout.splitlines()
     assert lines[0].startswith("classic: 3 greedy deals of seed 5")
     assert [line.split()[0] for line in lines[1:]] == [
-        "uniform", "infer", "read", "choice", "choice", "choice", "linked", "linked",
+        "uniform", "infer", "read", "learned", "choice", "choice", "choice", "linked", "linked",
     ]
     assert all(float(line.split("log loss ")[1].split(",")[0]) > 0 for line in lines[1:])
 
