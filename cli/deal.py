@@ -14,6 +14,7 @@ from analyzer.core.plain import dump_position, relabel
 from analyzer.core.state import GameState
 from analyzer.formats.notation import format_notation
 from analyzer.search.limits import MAX_SEED
+from analyzer.service.board import MAX_PLIES
 from cli.boundary import usage
 from cli.console import out
 from cli.inputs import rules_of
@@ -39,7 +40,7 @@ def deal(
         typer.Option(
             "--after",
             min=0,
-            max=200,
+            max=MAX_PLIES,
             metavar="N",
             help="Play N greedy moves first (each seat from its own view; turns of the stock "
             "are not counted).",

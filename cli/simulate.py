@@ -44,7 +44,11 @@ from cli.progress import progress
 __all__ = ["simulate"]
 
 
-_GamesOpt = Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="Number of deals.")]
+MAX_GAMES = 10_000_000
+"""Most deals of one run (``--games``): about a day of greedy bots on one core."""
+_GamesOpt = Annotated[
+    int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, metavar="N", help="Number of deals.")
+]
 _BotsOpt = Annotated[
     str | None,
     typer.Option(

@@ -89,7 +89,7 @@ def test_the_shipped_card_location_model_beat_the_paid_reading() -> None:
 
 def test_hint_bot_reads_by_the_learned_model(monkeypatch: pytest.MonkeyPatch) -> None:
     assert check_bot("hint:read=learned") is not None
-    with pytest.raises(ConquianError, match="read"):
+    with pytest.raises(ConquianError, match="read=guess must be 0, 1 or learned"):
         check_bot("hint:read=guess")
     bot = HintBot(read="learned", samples=2, node_budget=100)
     engine, _, _ = bot.setup(CLASSIC)

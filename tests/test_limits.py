@@ -173,3 +173,15 @@ def test_a_sampled_hint_of_a_position_of_too_many_moves_is_refused_before_any_de
     assert f"{count:,} legal moves" in err and f"{MAX_CHOICES:,}" in err and "--static" in err
     reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "position": LARGE}))
     assert not reply["ok"] and f"{count:,} legal moves" in json.dumps(reply["error"]), reply
+
+
+def test_simulate_games_and_deal_after_have_documented_ranges() -> None:
+    from analyzer.service.board import MAX_PLIES
+    from cli.simulate import MAX_GAMES
+
+    code, _, err = run("simulate", "--games", str(2**63), "--bots", "greedy,random")
+    assert code == 2 and one_error_line(err) and "--games" in err and str(MAX_GAMES) in err.replace(",", ""), err
+    code, _, err = run("deal", "--after", str(MAX_PLIES + 1))
+    assert code == 2 and "--after" in err, err
+    reply = ask({"cmd": "deal", "after": MAX_PLIES + 1})
+    assert not reply["ok"] and str(MAX_PLIES) in json.dumps(reply["error"]), reply

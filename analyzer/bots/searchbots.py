@@ -123,6 +123,8 @@ class HintBotOptions:
             Naming the first option refused.
         """
         read = self.read
+        if isinstance(read, str) and read != "learned":
+            raise ConquianError(f"option read={read} must be 0, 1 or learned")
         for key, value, rule in (
             ("samples", self.samples, {"whole": True, "low": 1, "high": MAX_SAMPLES}),  # as the engine caps it
             ("time_limit", self.time_limit, {"low": 0.05}),
@@ -131,7 +133,7 @@ class HintBotOptions:
             ("max_depth", self.max_depth, {"whole": True, "low": 0, "high": MAX_DEPTH}),
             ("stock", self.stock, {"choices": ("known", "chance")}),
             ("infer", self.infer, {"whole": True, "low": 0, "high": 1}),
-            ("read", read, {"choices": ("learned",)} if isinstance(read, str) else {"whole": True, "low": 0, "high": 1}),
+            ("read", None if isinstance(read, str) else read, {"whole": True, "low": 0, "high": 1}),
             ("leaf", self.leaf, {"choices": ENGINE_LEAVES}),
             ("playouts", self.playouts, {"whole": True, "low": 1, "high": MAX_SAMPLES}),
             ("spread", self.spread, {"whole": True, "low": 1, "high": MAX_SPREAD}),
