@@ -8,7 +8,7 @@ import { moveLabel } from "./cards.js";
 import { drawMoves, runHint } from "./analysis.js";
 import {
   $, boardDefaults, counted, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillSelect, fillVariantSelect,
-  render, state, status, variantInfo,
+  problem, render, state, status, variantInfo,
 } from "./shared.js";
 
 function gameNames(game) {
@@ -142,13 +142,22 @@ function drawPlayLog() {
   });
 }
 
-// The Play tab's buttons that need a game; Take back needs a move of yours to take back too.
+// The Play tab's buttons that need a game; Take back needs a move of yours to take back too,
+// Hint a decision of yours to rank.
 export function playControls(enabled) {
-  for (const action of ["play-hint", "save-record", "review-game"]) {
+  for (const action of ["save-record", "review-game"]) {
     const b = $(`[data-panel="play"] [data-action="${action}"]`);
     if (b) b.disabled = !enabled;
   }
   drawTakeBack();
+  drawPlayHint();
+}
+
+// Hint is enabled while the deal shown waits for a decision of yours: not before the first
+// answer of a deal, nor once the deal is over (no move left to rank).
+function drawPlayHint() {
+  const b = $('[data-panel="play"] [data-action="play-hint"]');
+  if (b) b.disabled = !state.game?.last || state.game.last.over;
 }
 
 // Take back is enabled once you have made a decision of this deal (not at your first one).
@@ -167,8 +176,10 @@ async function playStep(move) {
     game.full = result.notation;
     game.history.push(...result.played.map((p) => p.move));
     game.last = result;
+    problem(""); // an earlier error (a refused game, a failed move or hint) no longer applies
     drawGame(result);
     drawTakeBack();
+    drawPlayHint();
     await drawScore(result);
   } finally {
     $("#play-moves").dataset.busy = "false";
@@ -192,6 +203,7 @@ export async function newGame() {
   const deals = matchDeals();
   $("#play-hint").replaceChildren();
   status("");
+  problem("");
   try {
     const seed = readSeed();
     if (deals > 1000) throw new Error(`a match has at most 1000 deals, not ${deals}`);
@@ -230,6 +242,7 @@ async function startDeal({ variant, players, bots, seed, dealer }) {
     variant, start: dealt.notation, full: dealt.notation, seat: 0, bots, bot: bots[0], seed, players: names,
     history: [], snapshots: [], log: [],
   };
+  drawPlayHint(); // no decision of this deal yet
   const centre = dealt.position.centre;
   if (centre && centre.kind === "upcard") {
     // R10a: the dealer turns a card up at the deal; the log says which, before any move.
@@ -353,7 +366,9 @@ export async function takeBack() {
   try {
     const result = await api("play", { position: game.full, seat: game.seat, bots: game.bots, seed: game.seed, labels: "french" });
     game.last = result;
+    problem("");
     drawGame({ ...result, played: [] });
+    drawPlayHint();
     await drawScore(result);
   } finally {
     $("#play-moves").dataset.busy = "false";
@@ -368,6 +383,11 @@ export async function gameRecord() {
 
 // The Play tab's Hint button: a hint of your view of the deal.
 export function playHint() {
+  if (!state.game?.last || state.game.last.over) {
+    status(state.game ? "no hint: the deal is over" : "no hint: no game yet");
+    return undefined;
+  }
+  problem("");
   return runHint(state.game.last.view, $("#play-hint"), $("#hint-progress"), null);
 }
 
