@@ -6,9 +6,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use _native::core::cards::bit;
+use _native::core::legal::Engine;
 use _native::core::melds::MeldList;
+use _native::core::offers::Phase;
 use _native::core::rules::{Rules, MAX_PLAYERS};
-use _native::core::state::{Engine, Paid, Phase, State};
+use _native::core::state::{Paid, State};
 use _native::rng::PyRandom;
 use _native::search::evaluation::{Evaluator, Leaf};
 use _native::search::exact::{Asked, Solver};

@@ -14,10 +14,12 @@ use pyo3::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::core::cards::bit;
+use crate::core::legal::Engine;
 use crate::core::melds::MeldList;
 use crate::core::moves::{Move, OUT};
+use crate::core::offers::{Offer, Phase};
 use crate::core::rules::{Rules, MAX_PLAYERS};
-use crate::core::state::{Engine, Offer, Paid, Phase, State, NONE};
+use crate::core::state::{Paid, State, NONE};
 
 /// The rules as `analyzer.core.native.pack_rules` gives them, one whole number: players (bits
 /// 0-2), hand size (3-7), longest run (8-11), then one bit each: the exchange, `force_fit =

@@ -10,9 +10,11 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
+use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::{Engine, Phase, State};
+use crate::core::state::State;
 use crate::py::{
     give_engine, guard, move_data, move_of, rules_of, state_data, state_of, take_engine,
     with_engine, MoveData, RulesData, StateData,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{cards, high_card, low_card, popcount, FULL_DECK, NUM_CARDS, RANK_MASK};
+use crate::core::cards::{cards, high_card, low_card, popcount, NUM_CARDS, RANK_MASK};
 use crate::core::rules::{Rules, MAX_MELDS};
 
 /// A list of melds as catalog indices (a layout, or a cover of a take), at most [`MAX_MELDS`].
@@ -142,20 +142,6 @@ pub fn layoff_mask(layout: &MeldList, rules: &Rules) -> u64 {
         own |= rules.meld(i);
     }
     out & !own
-}
-
-/// The cards outside `pool` that make a meld with some cards of `pool` (R4, R5): a cheap first
-/// test of a take (Python's `near_cards`).
-pub fn near_cards(pool: u64) -> u64 {
-    let up = pool >> 4;
-    let down = (pool << 4) & FULL_DECK;
-    let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
-    // Ranks holding two or three cards: the count of each nibble (rank), bit 1 set means 2 or 3
-    // (4 is 0b100), spread back over the nibble.
-    let pairs = (pool & 0x5555_5555_5555_5555) + ((pool >> 1) & 0x5555_5555_5555_5555);
-    let counts = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
-    let sets = ((counts >> 1) & 0x1111_1111_1111_1111) * 0xF;
-    (runs | sets) & FULL_DECK & !pool
 }
 
 /// The covers of one (cards, must) pair, shared between lookups.

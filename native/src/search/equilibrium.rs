@@ -18,8 +18,10 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Phase, State, NONE};
+use crate::core::offers::Phase;
+use crate::core::state::{State, NONE};
 use crate::search::outcome::{Poll, Stop};
 
 const CHANCE: u8 = 0;

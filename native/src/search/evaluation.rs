@@ -10,9 +10,11 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use crate::core::cards::{bit, cards, popcount};
+use crate::core::legal::Engine;
 use crate::core::melds::MeldList;
+use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::{Engine, Phase, State};
+use crate::core::state::State;
 use crate::rng::PyRandom;
 use crate::search::outcome::Outcome;
 use crate::search::playout::playout_outcome;

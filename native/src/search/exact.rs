@@ -11,8 +11,10 @@ use std::time::Instant;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Key, Phase, State};
+use crate::core::offers::Phase;
+use crate::core::state::{Key, State};
 use crate::search::evaluation::Evaluator;
 use crate::search::lookahead::{Lookahead, Options as LookOptions};
 use crate::search::outcome::{Outcome, Poll, Stop};

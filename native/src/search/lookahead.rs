@@ -8,8 +8,10 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Key, Phase, State};
+use crate::core::offers::Phase;
+use crate::core::state::{Key, State};
 use crate::rng::PyRandom;
 use crate::search::evaluation::Evaluator;
 use crate::search::outcome::{Clock, Outcome, Poll, Stop};

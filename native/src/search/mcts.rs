@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, State};
+use crate::core::state::State;
 use crate::rng::PyRandom;
 use crate::search::evaluation::{Evaluator, Fitted, Leaf};
 use crate::search::outcome::{Clock, Outcome, Poll};

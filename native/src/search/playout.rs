@@ -2,8 +2,10 @@
 //! from the same generator in the same order as Python, so a seed gives the same playout.
 
 use crate::core::cards::{cards, popcount, NUM_CARDS};
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Phase, State};
+use crate::core::offers::Phase;
+use crate::core::state::State;
 use crate::rng::PyRandom;
 use crate::search::outcome::Outcome;
 

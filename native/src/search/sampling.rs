@@ -2,8 +2,10 @@
 //! same generator in the same order as Python: the same seed gives the same deals in both cores.
 
 use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::legal::Engine;
+use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::{Engine, Phase, State, NONE};
+use crate::core::state::{State, NONE};
 use crate::rng::PyRandom;
 
 /// Uniform draws tried by `sample_deal(..., infer=True)` before it settles for the best one.
