@@ -1,5 +1,6 @@
-//! Meld legality, lay-off extensions and the exact meld search without a solver (R4-R6, R14),
-//! as `analyzer.core.melds` computes them.
+//! Meld legality, a layout's lay-off cards and the exact meld search without a solver (R4-R6,
+//! R14), as `analyzer.core.melds` computes them (the meld shapes and the catalog themselves:
+//! `crate::core::catalog`).
 //!
 //! [`max_melded`] and [`covers`] are depth-first searches over the catalog: the lowest card of the
 //! remaining set is either left unmelded or covered by a catalog meld whose lowest card it is,
@@ -11,7 +12,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{cards, high_card, low_card, popcount, NUM_CARDS, RANK_MASK};
+use crate::core::cards::{cards, low_card, popcount, NUM_CARDS};
+pub use crate::core::catalog::is_set;
 use crate::core::rules::{Rules, MAX_MELDS};
 
 /// A list of melds as catalog indices (a layout, or a cover of a take), at most [`MAX_MELDS`].
@@ -77,16 +79,6 @@ impl MeldList {
     }
 }
 
-/// True if `mask` is 3 or 4 cards of one rank (R4).
-#[inline]
-pub fn is_set(mask: u64) -> bool {
-    let n = popcount(mask);
-    if n != 3 && n != 4 {
-        return false;
-    }
-    mask & !RANK_MASK[low_card(mask) / 4] == 0
-}
-
 /// True if `mask` is 3..=`max_run` cards of one suit in consecutive ranks (R3, R5).
 pub fn is_run(mask: u64, rules: &Rules) -> bool {
     let n = popcount(mask);
@@ -108,29 +100,6 @@ pub fn is_run(mask: u64, rules: &Rules) -> bool {
 /// True if `mask` is a set (R4) or a run (R5).
 pub fn is_meld(mask: u64, rules: &Rules) -> bool {
     is_set(mask) || is_run(mask, rules)
-}
-
-/// Cards that extend `meld` by lay-off without other cards (R14 `layoff`).
-pub fn extensions(meld: u64, rules: &Rules) -> u64 {
-    if is_set(meld) {
-        if popcount(meld) == 4 {
-            return 0;
-        }
-        return RANK_MASK[low_card(meld) / 4] & !meld;
-    }
-    if popcount(meld) >= rules.max_run {
-        return 0;
-    }
-    let low = low_card(meld);
-    let high = high_card(meld);
-    let mut out = 0;
-    if low >= 4 {
-        out |= 1u64 << (low - 4);
-    }
-    if high + 4 < NUM_CARDS {
-        out |= 1u64 << (high + 4);
-    }
-    out
 }
 
 /// Union of [`extensions`] over the melds of a layout, minus its own cards (R6, R14).
@@ -337,6 +306,7 @@ impl MeldMemo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::cards::RANK_MASK;
 
     fn mask(cards: &[usize]) -> u64 {
         cards.iter().fold(0, |m, &c| m | 1u64 << c)

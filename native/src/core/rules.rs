@@ -2,7 +2,8 @@
 //! the meld catalog they imply (R4, R5).  Every field is read by the shared mechanics, so a new
 //! preset needs no new code here.
 
-use crate::core::cards::{low_card, popcount, NUM_CARDS, RANK_MASK};
+use crate::core::cards::{low_card, popcount, NUM_CARDS};
+use crate::core::catalog::{build_catalog, extensions};
 
 /// The most melds one layout can hold: 40 cards in melds of three.
 pub const MAX_MELDS: usize = 13;
@@ -39,7 +40,7 @@ pub struct Rules {
     pub by_lowest: Vec<Vec<u64>>,
     /// Per card: the same melds as catalog indices.
     pub by_lowest_index: Vec<Vec<u8>>,
-    /// Per catalog meld: the cards that extend it by lay-off (R14, `melds::extensions`).
+    /// Per catalog meld: the cards that extend it by lay-off (R14, `catalog::extensions`).
     pub extension: Vec<u64>,
 }
 
@@ -103,7 +104,7 @@ impl Rules {
         rules.extension = rules
             .catalog
             .iter()
-            .map(|&m| crate::core::melds::extensions(m, &rules))
+            .map(|&m| extensions(m, max_run))
             .collect();
         Ok(rules)
     }
@@ -142,33 +143,6 @@ impl Rules {
     pub fn meld(&self, index: u8) -> u64 {
         self.catalog[index as usize]
     }
-}
-
-fn build_catalog(max_run: u32) -> Vec<u64> {
-    let mut melds = Vec::new();
-    for rank in 0..10 {
-        let four = RANK_MASK[rank];
-        melds.push(four);
-        for suit in 0..4 {
-            melds.push(four & !(1u64 << (4 * rank + suit)));
-        }
-    }
-    for suit in 0..4 {
-        for low in 0..10u32 {
-            for length in 3..=max_run {
-                if low + length > 10 {
-                    break;
-                }
-                let mut meld = 0u64;
-                for k in 0..length {
-                    meld |= 1u64 << (4 * (low + k) + suit);
-                }
-                melds.push(meld);
-            }
-        }
-    }
-    melds.sort_unstable();
-    melds
 }
 
 #[cfg(test)]
