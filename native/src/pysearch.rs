@@ -15,7 +15,7 @@ use crate::core::moves::Move;
 use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
 use crate::core::state::State;
-use crate::py::{
+use crate::pydata::{
     give_engine, guard, move_data, move_of, rules_of, state_data, state_of, take_engine,
     with_engine, MoveData, RulesData, StateData,
 };
