@@ -1,12 +1,12 @@
 //! The game state and its moves (R8-R19), as `analyzer.core.state.GameState` has them: a
 //! [`State`] is a plain value; the [`Engine`] (rules and memo tables, `crate::core::legal`) lists
-//! its legal moves, applies them and follows its forced runs.  Every list comes in Python's
-//! order, so that both cores list the same moves.
+//! its legal moves and applies them (its forced runs: `crate::core::forced`).  Every list comes
+//! in Python's order, so that both cores list the same moves.
 
 use std::sync::Arc;
 
 use crate::core::cards::{bit, cards, popcount, FULL_DECK};
-use crate::core::legal::{borrow_ok, Engine, Facts};
+use crate::core::legal::{borrow_ok, Engine};
 use crate::core::melds::MeldList;
 use crate::core::moves::{Move, OUT};
 use crate::core::offers::{Offer, Phase};
@@ -149,7 +149,7 @@ impl State {
         self.phase == Phase::Turn
     }
 
-    fn push_dead(&mut self, card: u8) {
+    pub(crate) fn push_dead(&mut self, card: u8) {
         self.dead[self.ndead as usize] = card;
         self.ndead += 1;
         self.dead_mask |= bit(card);
@@ -384,95 +384,19 @@ impl Engine {
 
     /// The state after `mv`, which must be legal here (Python's `GameState._apply`).
     pub fn apply(&self, s: &State, mv: &Move) -> State {
-        let n = self.players() as u8;
-        let mut t = s.clone();
         match *mv {
-            Move::Take(layout, pay) | Move::LayIn(layout, pay) => {
-                let player = s.to_act as usize;
-                if !s.is_hidden(player) {
-                    // Only hand cards join the layout (R13); they and the pay leave the hand.
-                    let hand = s.hands[player];
-                    let mut spent = layout.cards(&self.rules) & hand;
-                    if pay != OUT {
-                        spent |= bit(pay);
-                    }
-                    t.hands[player] = hand & !spent;
-                    t.counts[player] = s.counts[player] - popcount(spent) as u8;
-                }
-                t.layouts[player] = layout;
-                t.melded[player] = layout.cards(&self.rules);
-                if pay == OUT {
-                    t.centre = None;
-                    t.phase = Phase::Over;
-                    t.to_act = player as u8;
-                    t.winner = Some(player as u8);
-                } else {
-                    let mut offer = Offer::new(pay, true, player as u8);
-                    t.to_act = (player as u8 + 1) % n;
-                    if self.rules.discard_force {
-                        // R14a: he is offered his paid card first when it fits another layout.
-                        let fits = (0..n as usize).any(|q| {
-                            q != player && self.fitting_cards(&t.layouts[q]) & bit(pay) != 0
-                        });
-                        if fits {
-                            t.to_act = player as u8;
-                        } else {
-                            offer = offer.with_decline(player as u8);
-                        }
-                    }
-                    t.centre = Some(offer);
-                    t.phase = Phase::Offer;
-                    t.winner = None;
-                    t.paid.push(player as u8, pay);
-                }
-                t
-            }
+            Move::Take(layout, pay) | Move::LayIn(layout, pay) => self.place(s, layout, pay),
             Move::Turn(card) => {
+                let mut t = s.clone();
                 t.stock_count -= 1;
                 t.centre = Some(Offer::new(card, false, s.to_act));
                 t.phase = Phase::Offer;
                 t
             }
-            Move::Give(card) => {
-                let mut gifts = s.gifts.unwrap_or([NONE; MAX_PLAYERS]);
-                gifts[s.to_act as usize] = card;
-                let next = (s.to_act + 1) % n;
-                if gifts[next as usize] == NONE {
-                    t.gifts = Some(gifts);
-                    t.to_act = next;
-                    return t;
-                }
-                // Every player has chosen: the passes happen at once (R9).
-                for p in 0..n as usize {
-                    let given = gifts[p];
-                    let got = gifts[(p + n as usize - 1) % n as usize];
-                    if !s.is_hidden(p) {
-                        t.hands[p] = s.hands[p] & !bit(given) | bit(got);
-                    }
-                }
-                t.gifts = None;
-                t.gave = Some(gifts);
-                // The upcard, turned at the deal, is offered now (R10a); else the first turn.
-                t.phase = if s.centre.is_some() {
-                    Phase::Offer
-                } else {
-                    Phase::Turn
-                };
-                t.to_act = (s.dealer + 1) % n;
-                t
-            }
-            Move::Pass => {
-                let offer = s.centre.expect("a pass has a centre card");
-                let declined = offer.with_decline(s.to_act);
-                let (start, order_len) = offer.order_shape(&self.rules);
-                if declined.ndeclined < order_len {
-                    t.centre = Some(declined);
-                    t.to_act = (offer.source + start + declined.ndeclined) % n;
-                    return t;
-                }
-                self.card_dies(s, t)
-            }
+            Move::Give(card) => self.give(s, card),
+            Move::Pass => self.pass(s),
             Move::Force(player) => {
+                let mut t = s.clone();
                 let mut offer = s.centre.expect("a force has a centre card");
                 offer.forced = Some(player);
                 t.centre = Some(offer);
@@ -480,23 +404,127 @@ impl Engine {
                 t.phase = Phase::Forced;
                 t
             }
-            Move::Meld(index) => {
-                let me = s.to_act as usize;
-                let meld = self.rules.meld(index);
-                if !s.is_hidden(me) {
-                    t.hands[me] = s.hands[me] & !meld;
-                    t.counts[me] = s.counts[me] - popcount(meld) as u8;
-                }
-                t.layouts[me] = s.layouts[me].with(index);
-                t.melded[me] = s.melded[me] | meld;
-                t
-            }
+            Move::Meld(index) => self.lay_meld(s, index),
         }
     }
 
+    /// A take (R13) or a forced lay-in (R14): the player's new layout, and his pay offered
+    /// (R13) or the deal won when he goes out (R15) (Python's `_place`).
+    fn place(&self, s: &State, layout: MeldList, pay: u8) -> State {
+        let player = s.to_act as usize;
+        let mut t = s.clone();
+        if !s.is_hidden(player) {
+            // Only hand cards join the layout (R13); they and the pay leave the hand.
+            let hand = s.hands[player];
+            let mut spent = layout.cards(&self.rules) & hand;
+            if pay != OUT {
+                spent |= bit(pay);
+            }
+            t.hands[player] = hand & !spent;
+            t.counts[player] = s.counts[player] - popcount(spent) as u8;
+        }
+        t.layouts[player] = layout;
+        t.melded[player] = layout.cards(&self.rules);
+        if pay == OUT {
+            t.centre = None;
+            t.phase = Phase::Over;
+            t.to_act = player as u8;
+            t.winner = Some(player as u8);
+        } else {
+            self.offer_paid(&mut t, player as u8, pay);
+        }
+        t
+    }
+
+    /// `player`'s pay `pay` becomes the centre card (R13), offered from the next player, or
+    /// first to him when it fits another layout under `discard_force` (R14a); it joins the
+    /// deal's history of pays.
+    fn offer_paid(&self, t: &mut State, player: u8, pay: u8) {
+        let n = self.players() as u8;
+        let mut offer = Offer::new(pay, true, player);
+        t.to_act = (player + 1) % n;
+        if self.rules.discard_force {
+            // R14a: he is offered his paid card first when it fits another layout.
+            let fits = (0..n)
+                .any(|q| q != player && self.fitting_cards(&t.layouts[q as usize]) & bit(pay) != 0);
+            if fits {
+                t.to_act = player;
+            } else {
+                offer = offer.with_decline(player);
+            }
+        }
+        t.centre = Some(offer);
+        t.phase = Phase::Offer;
+        t.winner = None;
+        t.paid.push(player, pay);
+    }
+
+    /// The player to act chooses `card` to pass in the exchange (R9); once every player has
+    /// chosen, the passes happen at once and the upcard (R10a) or the first turn follows.
+    fn give(&self, s: &State, card: u8) -> State {
+        let n = self.players() as u8;
+        let mut t = s.clone();
+        let mut gifts = s.gifts.unwrap_or([NONE; MAX_PLAYERS]);
+        gifts[s.to_act as usize] = card;
+        let next = (s.to_act + 1) % n;
+        if gifts[next as usize] == NONE {
+            t.gifts = Some(gifts);
+            t.to_act = next;
+            return t;
+        }
+        // Every player has chosen: the passes happen at once (R9).
+        for p in 0..n as usize {
+            let given = gifts[p];
+            let got = gifts[(p + n as usize - 1) % n as usize];
+            if !s.is_hidden(p) {
+                t.hands[p] = s.hands[p] & !bit(given) | bit(got);
+            }
+        }
+        t.gifts = None;
+        t.gave = Some(gifts);
+        // The upcard, turned at the deal, is offered now (R10a); else the first turn.
+        t.phase = if s.centre.is_some() {
+            Phase::Offer
+        } else {
+            Phase::Turn
+        };
+        t.to_act = (s.dealer + 1) % n;
+        t
+    }
+
+    /// The player to act declines the centre card (R12): it goes to the next player in its
+    /// offer order, or dies when all have declined it (R17).
+    fn pass(&self, s: &State) -> State {
+        let offer = s.centre.expect("a pass has a centre card");
+        let declined = offer.with_decline(s.to_act);
+        let (start, order_len) = offer.order_shape(&self.rules);
+        if declined.ndeclined < order_len {
+            let mut t = s.clone();
+            t.centre = Some(declined);
+            t.to_act = (offer.source + start + declined.ndeclined) % self.players() as u8;
+            return t;
+        }
+        self.card_dies(s)
+    }
+
+    /// The player to act lays catalog meld `index` from his hand alone (R16).
+    fn lay_meld(&self, s: &State, index: u8) -> State {
+        let me = s.to_act as usize;
+        let meld = self.rules.meld(index);
+        let mut t = s.clone();
+        if !s.is_hidden(me) {
+            t.hands[me] = s.hands[me] & !meld;
+            t.counts[me] = s.counts[me] - popcount(meld) as u8;
+        }
+        t.layouts[me] = s.layouts[me].with(index);
+        t.melded[me] = s.melded[me] | meld;
+        t
+    }
+
     /// R17 and R18: the centre card is dead; the next player turns or the deal ends.
-    fn card_dies(&self, s: &State, mut t: State) -> State {
+    fn card_dies(&self, s: &State) -> State {
         let offer = s.centre.expect("a dying card is the centre card");
+        let mut t = s.clone();
         t.push_dead(offer.card);
         let next = (offer.source + 1) % self.players() as u8;
         t.centre = None;
@@ -524,214 +552,6 @@ impl Engine {
         } else {
             first.map(|p| p as u8)
         }
-    }
-
-    /// Follow the positions that have exactly one legal move, without building them (Python's
-    /// `GameState.run_forced`): dead offers and, with `turns`, turns of a known stock.  Returns
-    /// the first position with a choice (or the end, or the position after `limit` steps) and
-    /// the positions passed; `None` when no step was taken.
-    pub fn run_forced(&self, s: &State, limit: i64, turns: bool) -> Option<(State, i64)> {
-        let n = self.players();
-        let mut phase = s.phase;
-        let mut card: u8;
-        let mut paid: bool;
-        let mut upcard = false;
-        let mut source: u8;
-        let mut declined: Offer;
-        let mut facts: [Option<Facts>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-        match phase {
-            Phase::Offer => {
-                let centre = s.centre.expect("an offer has a centre card");
-                let me = s.to_act as usize;
-                if centre.forced.is_some() || s.is_hidden(me) || limit <= 0 {
-                    return None;
-                }
-                card = centre.card;
-                let mine = self.player_facts(&s.layouts[me], s.hands[me]);
-                let own = centre.paid && centre.source == s.to_act; // R14a: force or pass only
-                if !own
-                    && (mine.alone
-                        || (mine.near & bit(card) != 0
-                            && self.has_take(&s.layouts[me], s.melded[me], s.hands[me], card)))
-                {
-                    return None;
-                }
-                paid = centre.paid;
-                upcard = centre.upcard;
-                source = centre.source;
-                declined = centre;
-                facts[me] = Some(mine);
-            }
-            Phase::Turn if s.stock_known && limit > 0 && turns => {
-                card = NONE;
-                paid = false;
-                source = s.to_act;
-                declined = Offer::new(0, false, source);
-            }
-            _ => return None,
-        }
-        if s.any_hidden() {
-            return None;
-        }
-        let count = s.stock_count as i64;
-        let mut t = s.clone();
-        let mut to_act = s.to_act;
-        let mut fit_any: i64 = -1;
-        let mut hot: u64 = 0;
-        let mut top: i64 = 0;
-        let mut steps: i64 = 0;
-        let run_facts = |facts: &mut [Option<Facts>; MAX_PLAYERS]| -> (u64, u64) {
-            let mut fit = 0u64;
-            let mut near = 0u64;
-            let mut alone = false;
-            for p in 0..n {
-                let f = match facts[p] {
-                    Some(f) => f,
-                    None => {
-                        let f = self.player_facts(&s.layouts[p], s.hands[p]);
-                        facts[p] = Some(f);
-                        f
-                    }
-                };
-                near |= f.near;
-                fit |= f.fit;
-                alone = alone || f.alone;
-            }
-            (fit, if alone { FULL_DECK } else { near | fit })
-        };
-        // The stock card `top` cards below the top of the original stock.
-        let stock_at = |k: i64| s.stock[(count - 1 - k) as usize];
-        while steps < limit {
-            if phase == Phase::Turn {
-                if !s.stock_known || !turns {
-                    break;
-                }
-                if fit_any < 0 {
-                    let (f, h) = run_facts(&mut facts);
-                    fit_any = f as i64;
-                    hot = h;
-                }
-                // A card that melds with nobody's cards and fits no layout is offered to every
-                // player in turn and dies: n + 1 positions, nothing else changes.
-                while hot & bit(stock_at(top)) == 0 && steps + (n as i64) < limit {
-                    t.push_dead(stock_at(top));
-                    top += 1;
-                    steps += n as i64 + 1;
-                    to_act = (to_act + 1) % n as u8;
-                    if top == count {
-                        return Some((self.stock_out(s, t, count - top, to_act), steps));
-                    }
-                }
-                if steps >= limit {
-                    break;
-                }
-                card = stock_at(top);
-                paid = false;
-                upcard = false;
-                source = to_act;
-                declined = Offer::new(card, false, source);
-                top += 1;
-                phase = Phase::Offer;
-                steps += 1;
-                continue;
-            }
-            let p = to_act as usize;
-            let fact = match facts[p] {
-                Some(f) => f,
-                None => {
-                    let f = self.player_facts(&s.layouts[p], s.hands[p]);
-                    facts[p] = Some(f);
-                    f
-                }
-            };
-            let own = paid && to_act == source; // R14a: the payer may only force or pass
-            if !own && fact.alone {
-                break; // a choice (R16): the search takes over
-            }
-            if !own
-                && fact.near & bit(card) != 0
-                && self.has_take(&s.layouts[p], s.melded[p], s.hands[p], card)
-            {
-                break; // a take (R13, R15)
-            }
-            if fit_any < 0 {
-                let (f, h) = run_facts(&mut facts);
-                fit_any = f as i64;
-                hot = h;
-            }
-            if (fit_any as u64) & bit(card) != 0 {
-                let probe = Offer {
-                    card,
-                    paid,
-                    upcard,
-                    source,
-                    ..declined
-                };
-                let (cands, k) = self.force_candidates(to_act, &probe);
-                if cands[..k]
-                    .iter()
-                    .any(|&q| facts[q as usize].expect("filled").fit & bit(card) != 0)
-                {
-                    break; // a force (R14)
-                }
-            }
-            steps += 1;
-            declined = Offer {
-                card,
-                paid,
-                upcard,
-                source,
-                ..declined
-            }
-            .with_decline(to_act);
-            let (start, order_len) = Offer {
-                paid,
-                upcard,
-                ..declined
-            }
-            .order_shape(&self.rules);
-            let (start, order_len) = (start as usize, order_len as usize);
-            if (declined.ndeclined as usize) < order_len {
-                to_act = (source as usize + start + declined.ndeclined as usize) as u8 % n as u8;
-                continue;
-            }
-            t.push_dead(card); // R17: nobody used it
-            to_act = (source + 1) % n as u8;
-            if count > top {
-                phase = Phase::Turn;
-                continue;
-            }
-            return Some((self.stock_out(s, t, count - top, to_act), steps));
-        }
-        if steps == 0 {
-            return None;
-        }
-        t.stock_count = (count - top) as u8;
-        t.to_act = to_act;
-        t.phase = phase;
-        t.centre = if phase == Phase::Turn {
-            None
-        } else {
-            Some(Offer {
-                card,
-                paid,
-                upcard,
-                source,
-                forced: None,
-                ..declined
-            })
-        };
-        Some((t, steps))
-    }
-
-    /// The deal over because the last card died with the stock empty (R17, R18).
-    fn stock_out(&self, s: &State, mut t: State, left: i64, to_act: u8) -> State {
-        t.stock_count = left as u8;
-        t.centre = None;
-        t.to_act = to_act;
-        t.phase = Phase::Over;
-        t.winner = self.stock_out_winner(s);
-        t
     }
 }
 
