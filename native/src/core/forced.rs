@@ -254,3 +254,72 @@ impl Run<'_> {
         (self.t, self.steps)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::core::dealing::deal;
+    use crate::core::rules::Rules;
+    use crate::rng::PyRandom;
+
+    /// A run from `s` lands where applying the one legal move of each position in turn does,
+    /// within its budget and turning no card without `turns`; a run that takes no step from an
+    /// offer (nobody forced) leaves a choice, and one from a turn of the known stock always
+    /// steps.
+    fn check_run(engine: &Engine, s: &State, limit: i64, turns: bool) {
+        let Some((after, steps)) = engine.run_forced(s, limit, turns) else {
+            let offered = s.phase == Phase::Offer && s.centre.is_some_and(|c| c.forced.is_none());
+            if offered {
+                assert!(engine.legal_moves(s).expect("every hand known").len() > 1);
+            }
+            assert!(
+                !(s.is_chance() && turns),
+                "a turn of a known stock is forced"
+            );
+            return;
+        };
+        assert!((1..=limit).contains(&steps));
+        let mut t = s.clone();
+        for _ in 0..steps {
+            assert!(turns || !t.is_chance());
+            let moves = engine.legal_moves(&t).expect("every hand known");
+            assert_eq!(moves.len(), 1);
+            t = engine.apply(&t, &moves[0]);
+        }
+        assert!(t == after);
+    }
+
+    /// Along random deals of three variants (the historical mechanics in the third), at every
+    /// position and for several budgets, forced runs are their single moves.
+    #[test]
+    fn a_forced_run_equals_its_single_moves() {
+        let variants = [
+            Rules::classic(),
+            Rules::megajogos(),
+            Rules::megajogos().with_historical(true, true, true),
+        ];
+        let budgets = [
+            (1, true),
+            (3, false),
+            (7, true),
+            (1 << 30, true),
+            (1 << 30, false),
+        ];
+        for rules in variants {
+            let engine = Engine::new(Arc::new(rules));
+            let mut rng = PyRandom::from_seed(5);
+            for seed in 0..12 {
+                let mut s = deal(&engine.rules, seed);
+                while !s.is_terminal() {
+                    for (limit, turns) in budgets {
+                        check_run(&engine, &s, limit, turns);
+                    }
+                    let moves = engine.legal_moves(&s).expect("every hand known");
+                    s = engine.apply(&s, &moves[rng.randrange(moves.len())]);
+                }
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! (R1-R19), one module per Python module of `analyzer.core`.
 pub mod cards;
 pub mod catalog;
+pub mod dealing;
 pub mod forced;
 pub mod legal;
 pub mod melds;

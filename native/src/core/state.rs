@@ -558,46 +558,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::dealing::deal_deck;
     use crate::core::rules::Rules;
-
-    fn deal(rules: &Rules, order: &[u8]) -> State {
-        let n = rules.players;
-        let h = rules.hand_size;
-        let mut hands = [0u64; MAX_PLAYERS];
-        let mut counts = [0u8; MAX_PLAYERS];
-        for p in 0..n {
-            for &c in &order[p * h..(p + 1) * h] {
-                hands[p] |= bit(c);
-            }
-            counts[p] = h as u8;
-        }
-        let rest: Vec<u8> = order[n * h..].to_vec();
-        let mut stock = [0u8; 40];
-        for (i, &c) in rest.iter().rev().enumerate() {
-            stock[i] = c;
-        }
-        State {
-            dealer: 0,
-            hands,
-            hidden: 0,
-            counts,
-            layouts: [MeldList::new(); MAX_PLAYERS],
-            melded: [0; MAX_PLAYERS],
-            stock,
-            stock_known: true,
-            stock_count: rest.len() as u8,
-            dead: [0; 40],
-            ndead: 0,
-            dead_mask: 0,
-            centre: None,
-            to_act: 1,
-            phase: Phase::Turn,
-            winner: None,
-            gifts: None,
-            gave: None,
-            paid: Paid::default(),
-        }
-    }
 
     /// Every deal ends (R19) and cards are conserved, following the first legal move.
     #[test]
@@ -605,7 +567,7 @@ mod tests {
         let rules = Arc::new(Rules::classic());
         let engine = Engine::new(Arc::clone(&rules));
         let order: Vec<u8> = (0..40).collect();
-        let mut s = deal(&rules, &order);
+        let mut s = deal_deck(&rules, &order, 0);
         let mut plies = 0;
         while !s.is_terminal() {
             let moves = engine.legal_moves(&s).expect("all known");
@@ -620,24 +582,6 @@ mod tests {
             assert_eq!(all, FULL_DECK);
             plies += 1;
             assert!(plies < 1000);
-        }
-    }
-
-    /// `run_forced` lands where applying the single legal moves one by one does.
-    #[test]
-    fn run_forced_equals_single_moves() {
-        let rules = Arc::new(Rules::classic());
-        let engine = Engine::new(Arc::clone(&rules));
-        let order: Vec<u8> = (0..40).rev().collect();
-        let s = deal(&rules, &order);
-        if let Some((after, steps)) = engine.run_forced(&s, 1 << 30, true) {
-            let mut t = s.clone();
-            for _ in 0..steps {
-                let moves = engine.legal_moves(&t).expect("all known");
-                assert_eq!(moves.len(), 1);
-                t = engine.apply(&t, &moves[0]);
-            }
-            assert!(t == after);
         }
     }
 }

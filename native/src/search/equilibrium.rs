@@ -1006,52 +1006,19 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::core::melds::MeldList;
-    use crate::core::rules::{Rules, MAX_PLAYERS};
-    use crate::core::state::Paid;
+    use crate::core::dealing::deal_deck;
+    use crate::core::rules::Rules;
     use crate::search::outcome::Never;
 
-    /// A classic deal (the cards in the order `k * step + 3`) played by first legal moves until
-    /// `stock` cards are left at an offer with a choice, as seen by the player to act (the other
-    /// hand hidden, the stock order unknown).
+    /// A classic deal (the cards in the order `k * step + 3`, `step` prime to 40, dealt by player
+    /// 0) played by first legal moves until `stock` cards are left at an offer with a choice, as
+    /// seen by the player to act (the other hand hidden, the stock order unknown).
     fn late_view(engine: &Engine, step: u8, stock: u8) -> Option<State> {
         let rules = &engine.rules;
-        let order: Vec<u8> = (0..40).map(|k| (k * step + 3) % 40).collect();
-        let h = rules.hand_size;
-        let mut hands = [0u64; MAX_PLAYERS];
-        let mut counts = [0u8; MAX_PLAYERS];
-        for p in 0..2 {
-            for &c in &order[p * h..(p + 1) * h] {
-                hands[p] |= bit(c);
-            }
-            counts[p] = h as u8;
-        }
-        let mut st = [0u8; 40];
-        let rest = &order[2 * h..];
-        for (i, &c) in rest.iter().rev().enumerate() {
-            st[i] = c;
-        }
-        let mut s = State {
-            dealer: 0,
-            hands,
-            hidden: 0,
-            counts,
-            layouts: [MeldList::new(); MAX_PLAYERS],
-            melded: [0; MAX_PLAYERS],
-            stock: st,
-            stock_known: true,
-            stock_count: rest.len() as u8,
-            dead: [0; 40],
-            ndead: 0,
-            dead_mask: 0,
-            centre: None,
-            to_act: 1,
-            phase: Phase::Turn,
-            winner: None,
-            gifts: None,
-            gave: None,
-            paid: Paid::default(),
-        };
+        let order: Vec<u8> = (0..40u16)
+            .map(|k| ((k * u16::from(step) + 3) % 40) as u8)
+            .collect();
+        let mut s = deal_deck(rules, &order, 0);
         while !s.is_terminal() {
             let moves = engine.legal_moves(&s).ok()?;
             if s.phase == Phase::Offer && s.stock_count <= stock && moves.len() > 1 {
