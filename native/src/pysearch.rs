@@ -645,6 +645,23 @@ fn endgame_view(engine: &Engine, view: &StateData) -> PyResult<State> {
     Ok(s)
 }
 
+/// A pooled engine for `rules`, the checked view of an endgame ([`endgame_view`]) and its
+/// prior ([`prior_of`]); when either is refused the engine goes back to the pool.
+fn endgame_input(
+    rules: RulesData,
+    view: &StateData,
+    prior: Option<Vec<Option<Vec<f64>>>>,
+) -> PyResult<(Box<Engine>, State, Option<Prior>)> {
+    let engine = take_engine(rules)?;
+    match endgame_view(&engine, view).and_then(|s| Ok((s, prior_of(prior)?))) {
+        Ok((s, prior)) => Ok((engine, s, prior)),
+        Err(e) => {
+            give_engine(rules, engine);
+            Err(e)
+        }
+    }
+}
+
 /// Why a tree was not built, as Python names it: `"positions"` (the budget) or `"interrupted"`.
 fn build_stop(stop: BuildStop) -> PyResult<&'static str> {
     match stop {
@@ -680,15 +697,7 @@ pub fn equilibrium_tree(
     keys: bool,
 ) -> PyResult<(Option<&'static str>, SizeData, Option<KeysData>)> {
     guard(|| {
-        let mut engine = take_engine(rules)?;
-        let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
-        let (s, prior) = match checked {
-            Ok(found) => found,
-            Err(e) => {
-                give_engine(rules, engine);
-                return Err(e);
-            }
-        };
+        let (mut engine, s, prior) = endgame_input(rules, &view, prior)?;
         let mut hooks = PyHooks::new(stop, None);
         let (engine_ref, hooks_ref, s_ref, prior_ref) =
             (&mut engine, &mut hooks, &s, prior.as_ref());
@@ -784,15 +793,7 @@ pub fn equilibrium(
                 "a tolerance of at least 0, at least one iteration, seconds of at least 0",
             ));
         }
-        let mut engine = take_engine(rules)?;
-        let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
-        let (s, prior) = match checked {
-            Ok(found) => found,
-            Err(e) => {
-                give_engine(rules, engine);
-                return Err(e);
-            }
-        };
+        let (mut engine, s, prior) = endgame_input(rules, &view, prior)?;
         let opts = endgame::Options {
             tolerance,
             max_iterations,
