@@ -5,6 +5,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::core::cards::CardSet;
 use crate::pydata::{
     clear_engines, guard, move_data, move_of, note_panic_places, state_data, state_of, with_engine,
     MoveData, RulesData, StateData,
@@ -59,7 +60,9 @@ fn run_forced(
 fn max_melded(rules: RulesData, cards: u64, must: u64) -> PyResult<i32> {
     guard(|| {
         with_engine(rules, |engine| {
-            Ok(engine.melds.max_melded(cards, must, &engine.rules))
+            Ok(engine
+                .melds
+                .max_melded(CardSet(cards), CardSet(must), &engine.rules))
         })
     })
 }

@@ -15,13 +15,13 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::bit;
+use crate::core::cards::CardSet;
 use crate::core::legal::Engine;
 use crate::core::melds::MeldList;
-use crate::core::moves::{Move, OUT};
+use crate::core::moves::Move;
 use crate::core::offers::{Offer, Phase};
 use crate::core::rules::{Rules, MAX_PLAYERS};
-use crate::core::state::{Paid, State, NONE};
+use crate::core::state::{Paid, State};
 
 /// The rules as `analyzer.core.native.pack_rules` gives them, one whole number: players (bits
 /// 0-2), hand size (3-7), longest run (8-11), then one bit each: the exchange, `force_fit =
@@ -125,7 +125,7 @@ fn layout_of(rules: &Rules, melds: &[u64]) -> PyResult<MeldList> {
         return Err(PyValueError::new_err("too many melds in a layout"));
     }
     for &m in melds {
-        let index = rules.meld_index(m).ok_or_else(|| {
+        let index = rules.meld_index(CardSet(m)).ok_or_else(|| {
             PyValueError::new_err(format!("not a meld of these rules: mask {m:#x}"))
         })?;
         out.push(index);
@@ -141,14 +141,14 @@ fn card(c: u8) -> PyResult<u8> {
     }
 }
 
-fn seats(values: &Option<Vec<Option<u8>>>) -> PyResult<Option<[u8; MAX_PLAYERS]>> {
+fn seats(values: &Option<Vec<Option<u8>>>) -> PyResult<Option<[Option<u8>; MAX_PLAYERS]>> {
     match values {
         None => Ok(None),
         Some(v) => {
-            let mut out = [NONE; MAX_PLAYERS];
+            let mut out = [None; MAX_PLAYERS];
             for (p, x) in v.iter().enumerate().take(MAX_PLAYERS) {
                 if let Some(c) = x {
-                    out[p] = card(*c)?;
+                    out[p] = Some(card(*c)?);
                 }
             }
             Ok(Some(out))
@@ -176,17 +176,17 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
     }
     let mut s = State {
         dealer: *dealer,
-        hands: [0; MAX_PLAYERS],
+        hands: [CardSet::EMPTY; MAX_PLAYERS],
         hidden: 0,
         counts: [0; MAX_PLAYERS],
         layouts: [MeldList::new(); MAX_PLAYERS],
-        melded: [0; MAX_PLAYERS],
+        melded: [CardSet::EMPTY; MAX_PLAYERS],
         stock: [0; 40],
         stock_known: stock.is_some(),
         stock_count: *stock_count,
         dead: [0; 40],
         ndead: 0,
-        dead_mask: 0,
+        dead_mask: CardSet::EMPTY,
         centre: None,
         to_act: *to_act,
         phase: match phase {
@@ -204,7 +204,7 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
     };
     for p in 0..n {
         match hands[p] {
-            Some(h) => s.hands[p] = h & crate::core::cards::FULL_DECK,
+            Some(h) => s.hands[p] = CardSet(h) & CardSet::FULL,
             None => s.hidden |= 1 << p,
         }
         s.counts[p] = counts[p];
@@ -228,7 +228,7 @@ pub fn state_of(rules: &Rules, data: &StateData) -> PyResult<State> {
         let c = card(c)?;
         s.dead[s.ndead as usize] = c;
         s.ndead += 1;
-        s.dead_mask |= bit(c);
+        s.dead_mask.insert(c);
     }
     if let Some((c, kind, source, declined, forced)) = centre {
         if *kind > 2 {
@@ -270,7 +270,7 @@ pub fn state_data(rules: &Rules, s: &State) -> StateData {
             if s.is_hidden(p) {
                 None
             } else {
-                Some(s.hands[p])
+                Some(s.hands[p].bits())
             }
         })
         .collect();
@@ -279,7 +279,7 @@ pub fn state_data(rules: &Rules, s: &State) -> StateData {
             s.layouts[p]
                 .as_slice()
                 .iter()
-                .map(|&i| rules.meld(i))
+                .map(|&i| rules.meld(i).bits())
                 .collect()
         })
         .collect();
@@ -291,14 +291,7 @@ pub fn state_data(rules: &Rules, s: &State) -> StateData {
     let centre = s
         .centre
         .map(|c| (c.card, c.kind(), c.source, c.declined().to_vec(), c.forced));
-    let seat_list = |v: Option<[u8; MAX_PLAYERS]>| {
-        v.map(|a| {
-            a[..n]
-                .iter()
-                .map(|&x| if x == NONE { None } else { Some(x) })
-                .collect()
-        })
-    };
+    let seat_list = |v: Option<[Option<u8>; MAX_PLAYERS]>| v.map(|a| a[..n].to_vec());
     let paid = if s.paid.present {
         Some((0..n as u8).map(|p| s.paid.of(p).collect()).collect())
     } else {
@@ -321,16 +314,15 @@ pub fn move_data(rules: &Rules, m: &Move) -> MoveData {
     let layout = |l: &MeldList| {
         l.as_slice()
             .iter()
-            .map(|&i| rules.meld(i))
+            .map(|&i| rules.meld(i).bits())
             .collect::<Vec<u64>>()
     };
-    let pay = |p: u8| if p == OUT { None } else { Some(p) };
     match m {
         Move::Pass => (0, vec![], None),
-        Move::Take(l, p) => (1, layout(l), pay(*p)),
-        Move::LayIn(l, p) => (2, layout(l), pay(*p)),
+        Move::Take(l, p) => (1, layout(l), *p),
+        Move::LayIn(l, p) => (2, layout(l), *p),
         Move::Force(p) => (3, vec![u64::from(*p)], None),
-        Move::Meld(i) => (4, vec![rules.meld(*i)], None),
+        Move::Meld(i) => (4, vec![rules.meld(*i).bits()], None),
         Move::Give(c) => (5, vec![u64::from(*c)], None),
         Move::Turn(c) => (6, vec![u64::from(*c)], None),
     }
@@ -346,8 +338,8 @@ pub fn move_of(rules: &Rules, data: &MoveData) -> PyResult<Move> {
         }
     };
     let pay = match pay {
-        None => OUT,
-        Some(c) => card(*c)?,
+        None => None,
+        Some(c) => Some(card(*c)?),
     };
     Ok(match code {
         0 => Move::Pass,

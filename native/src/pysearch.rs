@@ -715,7 +715,7 @@ pub fn equilibrium_tree(
                             let history = &tree.history_moves[k];
                             (
                                 tree.owner[k],
-                                tree.hand[k],
+                                tree.hand[k].bits(),
                                 history
                                     .iter()
                                     .map(|m| move_data(&engine.rules, m))
@@ -727,7 +727,7 @@ pub fn equilibrium_tree(
                         .deal_hands
                         .iter()
                         .zip(&tree.deal_prob)
-                        .map(|(h, &p)| (h[0], h[1], p))
+                        .map(|(h, &p)| (h[0].bits(), h[1].bits(), p))
                         .collect();
                     (
                         infosets,

@@ -1,11 +1,11 @@
 //! New deals (R8), as `analyzer.core.dealing.deal` makes them: the same seed deals the same
 //! cards in both cores, so that tests, examples and benchmarks start from Python's deals.
 
-use crate::core::cards::bit;
+use crate::core::cards::CardSet;
 use crate::core::melds::MeldList;
 use crate::core::offers::{Offer, Phase};
 use crate::core::rules::{Rules, MAX_PLAYERS};
-use crate::core::state::{Paid, State, NONE};
+use crate::core::state::{Paid, State};
 use crate::rng::PyRandom;
 
 /// The deal of `deck` (the 40 cards in the order dealt) by `dealer` (R8): one card at a time
@@ -18,10 +18,10 @@ pub fn deal_deck(rules: &Rules, deck: &[u8], dealer: u8) -> State {
     let n = rules.players;
     assert!((dealer as usize) < n, "no seat {dealer} to deal");
     let dealt = n * rules.hand_size;
-    let mut hands = [0u64; MAX_PLAYERS];
+    let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
     let mut counts = [0u8; MAX_PLAYERS];
     for (k, &card) in deck[..dealt].iter().enumerate() {
-        hands[(dealer as usize + 1 + k) % n] |= bit(card);
+        hands[(dealer as usize + 1 + k) % n].insert(card);
     }
     counts[..n].fill(rules.hand_size as u8);
     let mut rest = &deck[dealt..];
@@ -49,18 +49,18 @@ pub fn deal_deck(rules: &Rules, deck: &[u8], dealer: u8) -> State {
         hidden: 0,
         counts,
         layouts: [MeldList::new(); MAX_PLAYERS],
-        melded: [0; MAX_PLAYERS],
+        melded: [CardSet::EMPTY; MAX_PLAYERS],
         stock,
         stock_known: true,
         stock_count: rest.len() as u8,
         dead: [0; 40],
         ndead: 0,
-        dead_mask: 0,
+        dead_mask: CardSet::EMPTY,
         centre,
         to_act: (dealer + 1) % n as u8,
         phase,
         winner: None,
-        gifts: rules.exchange.then_some([NONE; MAX_PLAYERS]),
+        gifts: rules.exchange.then_some([None; MAX_PLAYERS]),
         gave: None,
         paid: Paid::default(),
     }
@@ -79,7 +79,6 @@ pub fn deal(rules: &Rules, seed: u128) -> State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::cards::FULL_DECK;
 
     /// Every card is dealt once: the hands, the stock and the upcard make the deck (R8, R10a).
     #[test]
@@ -94,16 +93,16 @@ mod tests {
                 let s = deal(rules, seed);
                 let mut all = s.stock_mask(rules.players).expect("known");
                 for p in 0..rules.players {
-                    assert_eq!(s.hands[p].count_ones() as usize, rules.hand_size);
-                    assert_eq!(all & s.hands[p], 0);
+                    assert_eq!(s.hands[p].len() as usize, rules.hand_size);
+                    assert!(!all.intersects(s.hands[p]));
                     all |= s.hands[p];
                 }
                 if let Some(c) = s.centre {
                     assert!(c.upcard && c.source == s.dealer);
-                    assert_eq!(all & bit(c.card), 0);
-                    all |= bit(c.card);
+                    assert!(!all.contains(c.card));
+                    all.insert(c.card);
                 }
-                assert_eq!(all, FULL_DECK);
+                assert_eq!(all, CardSet::FULL);
             }
         }
     }

@@ -6,7 +6,7 @@
 //! offers that make up most of a deal; the result equals applying the one legal move of each
 //! position in turn.
 
-use crate::core::cards::{bit, FULL_DECK};
+use crate::core::cards::CardSet;
 use crate::core::legal::{Engine, Facts};
 use crate::core::offers::{Offer, Phase};
 use crate::core::rules::MAX_PLAYERS;
@@ -45,7 +45,7 @@ struct Run<'a> {
     facts: [Option<Facts>; MAX_PLAYERS],
     /// Once known: the cards that fit someone's layout (R14) and the cards whose offer may
     /// stop the run (every card when someone can meld from his hand alone, R16).
-    hot: Option<(u64, u64)>,
+    hot: Option<(CardSet, CardSet)>,
 }
 
 impl Engine {
@@ -117,7 +117,7 @@ impl Engine {
     fn can_use(&self, s: &State, p: usize, offer: &Offer, fact: &Facts) -> bool {
         let own = offer.paid && offer.source as usize == p;
         !own && (fact.alone
-            || (fact.near & bit(offer.card) != 0
+            || (fact.near.contains(offer.card)
                 && self.has_take(&s.layouts[p], s.melded[p], s.hands[p], offer.card)))
     }
 }
@@ -133,22 +133,22 @@ impl Run<'_> {
     /// The cards that fit someone's layout and the cards that may stop the run (see
     /// [`Run::hot`]), every player's facts filled on the way (Python's `_run_facts`).
     #[inline]
-    fn hot(&mut self) -> (u64, u64) {
+    fn hot(&mut self) -> (CardSet, CardSet) {
         match self.hot {
             Some(found) => found,
             None => self.find_hot(),
         }
     }
 
-    fn find_hot(&mut self) -> (u64, u64) {
-        let (mut fit, mut near, mut alone) = (0u64, 0u64, false);
+    fn find_hot(&mut self) -> (CardSet, CardSet) {
+        let (mut fit, mut near, mut alone) = (CardSet::EMPTY, CardSet::EMPTY, false);
         for p in 0..self.engine.players() {
             let f = self.facts(p);
             near |= f.near;
             fit |= f.fit;
             alone = alone || f.alone;
         }
-        let found = (fit, if alone { FULL_DECK } else { near | fit });
+        let found = (fit, if alone { CardSet::FULL } else { near | fit });
         self.hot = Some(found);
         found
     }
@@ -167,7 +167,7 @@ impl Run<'_> {
         }
         let n = self.engine.players() as i64;
         let (_, hot) = self.hot();
-        while hot & bit(self.stock_at(self.top)) == 0 && self.steps + n < self.limit {
+        while !hot.contains(self.stock_at(self.top)) && self.steps + n < self.limit {
             self.t.push_dead(self.stock_at(self.top));
             self.top += 1;
             self.steps += n + 1;
@@ -216,14 +216,16 @@ impl Run<'_> {
     /// True if the player to act may force the offered card on a player whose layout it fits
     /// (R14).
     fn can_force(&mut self, offer: &Offer) -> bool {
-        let b = bit(offer.card);
-        if self.hot().0 & b == 0 {
+        if !self.hot().0.contains(offer.card) {
             return false;
         }
         let (cands, k) = self.engine.force_candidates(self.to_act, offer);
-        cands[..k]
-            .iter()
-            .any(|&q| self.facts[q as usize].expect("filled").fit & b != 0)
+        cands[..k].iter().any(|&q| {
+            self.facts[q as usize]
+                .expect("filled")
+                .fit
+                .contains(offer.card)
+        })
     }
 
     /// The position where the run stopped and the positions passed; `None` when no step was

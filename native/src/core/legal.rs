@@ -11,9 +11,9 @@ use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::cards::CardSet;
 use crate::core::melds::{layoff_mask, MeldList, MeldMemo};
-use crate::core::moves::{Move, OUT};
+use crate::core::moves::Move;
 use crate::core::offers::Offer;
 use crate::core::rules::{Rules, MAX_PLAYERS};
 
@@ -22,31 +22,31 @@ use crate::core::rules::{Rules, MAX_PLAYERS};
 /// forcing (R14), and whether he can lay a meld from his hand alone (R16).
 #[derive(Clone, Copy, Debug)]
 pub struct Facts {
-    pub near: u64,
-    pub fit: u64,
+    pub near: CardSet,
+    pub fit: CardSet,
     pub alone: bool,
 }
 
 /// Takes by group of hand cards used, fewest first (then by their indices: Python's
 /// `(bit_count, index_key)`); each layout with every pay card, or the group's first layout going
 /// out when no hand card is left (R15).
-fn ordered_takes(mut groups: Vec<(u64, Vec<MeldList>)>, hand: u64) -> Vec<Move> {
+fn ordered_takes(mut groups: Vec<(CardSet, Vec<MeldList>)>, hand: CardSet) -> Vec<Move> {
     groups.sort_by(|a, b| {
-        popcount(a.0)
-            .cmp(&popcount(b.0))
-            .then_with(|| cards(a.0).cmp(cards(b.0)))
+        a.0.len()
+            .cmp(&b.0.len())
+            .then_with(|| a.0.iter().cmp(b.0.iter()))
     });
     let mut moves = Vec::new();
     for (used, layouts) in &groups {
-        let rest = hand & !used;
-        if rest == 0 {
+        let rest = hand - *used;
+        if rest.is_empty() {
             // Going out ends the deal: the arrangement no longer matters (R15).
-            moves.push(Move::Take(layouts[0], OUT));
+            moves.push(Move::Take(layouts[0], None));
             continue;
         }
         for layout in layouts {
-            for pay in cards(rest) {
-                moves.push(Move::Take(*layout, pay));
+            for pay in rest {
+                moves.push(Move::Take(*layout, Some(pay)));
             }
         }
     }
@@ -61,39 +61,41 @@ pub fn borrow_ok(rules: &Rules, old: &MeldList, new: &MeldList) -> bool {
     let mut homes = 0u32;
     for &i in old.as_slice() {
         let meld = rules.meld(i);
-        let mut core = 0u64;
-        let mut home = usize::MAX;
+        let mut core = CardSet::EMPTY;
+        let mut home = None;
         for (k, &j) in new.as_slice().iter().enumerate() {
             let got = rules.meld(j) & meld;
-            if got & got.wrapping_sub(1) != 0 {
-                if core != 0 {
+            if !got.without_lowest().is_empty() {
+                if home.is_some() {
                     return false; // split into two groups
                 }
                 core = got;
-                home = k;
+                home = Some(k);
             }
         }
-        if core == 0 || homes >> home & 1 == 1 {
-            return false; // every card lent, or two old melds merged
+        let Some(home) = home else {
+            return false; // every card lent
+        };
+        if homes >> home & 1 == 1 {
+            return false; // two old melds merged
         }
         homes |= 1 << home;
-        let (size, kept) = (popcount(meld), popcount(core));
+        let (size, kept) = (meld.len(), core.len());
         if kept == size {
             continue;
         }
         if kept < 3 {
             return false;
         }
-        let rank = meld.trailing_zeros() / 4;
-        if meld & !(0xF_u64 << (4 * rank)) == 0 {
+        if meld.is_subset(CardSet::rank(meld.lowest() / 4)) {
             if size != 4 {
                 return false; // a set lends one card of four, nothing of three
             }
             continue;
         }
         // A run's core is three or more in sequence: only ends were lent.
-        let low = core.trailing_zeros();
-        let expected = (0..kept).fold(0u64, |m, k| m | 1 << (low + 4 * k));
+        let low = core.lowest() as u32;
+        let expected: CardSet = (0..kept).map(|k| (low + 4 * k) as u8).collect();
         if core != expected {
             return false;
         }
@@ -108,9 +110,9 @@ pub type MoveList = Arc<Vec<Move>>;
 pub struct Engine {
     pub rules: Arc<Rules>,
     pub melds: MeldMemo,
-    takes: RefCell<FxHashMap<(u64, u64, u8), MoveList>>,
-    borrow_takes: RefCell<FxHashMap<(MeldList, u64, u8), MoveList>>,
-    fits: RefCell<FxHashMap<MeldList, u64>>,
+    takes: RefCell<FxHashMap<(CardSet, CardSet, u8), MoveList>>,
+    borrow_takes: RefCell<FxHashMap<(MeldList, CardSet, u8), MoveList>>,
+    fits: RefCell<FxHashMap<MeldList, CardSet>>,
 }
 
 const TAKES_MEMO: usize = 1 << 17;
@@ -140,7 +142,7 @@ impl Engine {
     }
 
     /// The cards that fit `layout` for forcing (R14, `force_fit`).
-    pub fn fitting_cards(&self, layout: &MeldList) -> u64 {
+    pub fn fitting_cards(&self, layout: &MeldList) -> CardSet {
         let rules = &*self.rules;
         if !rules.force_fit_rearrange {
             return layoff_mask(layout, rules);
@@ -149,12 +151,9 @@ impl Engine {
             return v;
         }
         let own = layout.cards(rules);
-        let mut out = 0u64;
-        for card in 0..40u8 {
-            if own & bit(card) != 0 {
-                continue;
-            }
-            let new = own | bit(card);
+        let mut out = CardSet::EMPTY;
+        for card in !own {
+            let new = own | CardSet::card(card);
             let fits = if rules.borrow {
                 self.melds
                     .covers(new, new, rules)
@@ -164,7 +163,7 @@ impl Engine {
                 self.melds.can_meld_all(new, rules)
             };
             if fits {
-                out |= bit(card);
+                out.insert(card);
             }
         }
         let mut memo = self.fits.borrow_mut();
@@ -178,10 +177,10 @@ impl Engine {
     /// [`Facts`] of a player with this layout and hand (computed afresh: cheaper than a lookup,
     /// but for `force_fit = rearrange`, whose fitting cards are memoised).
     #[inline]
-    pub fn player_facts(&self, layout: &MeldList, hand: u64) -> Facts {
+    pub fn player_facts(&self, layout: &MeldList, hand: CardSet) -> Facts {
         let rules = &*self.rules;
         let near = near_cards(layout.cards(rules) | hand);
-        let alone = rules.hand_melds && hand != 0 && self.melds.has_hand_meld(hand, rules);
+        let alone = rules.hand_melds && !hand.is_empty() && self.melds.has_hand_meld(hand, rules);
         Facts {
             near,
             fit: self.fitting_cards(layout),
@@ -191,13 +190,18 @@ impl Engine {
 
     /// Layouts melding all of `must` and some of `pool`, grouped by the `hand` cards they use,
     /// one per distinct lay-off exposure within a group, groups in first-found order (R6, R13).
-    fn grouped_layouts(&self, pool: u64, must: u64, hand: u64) -> Vec<(u64, Vec<MeldList>)> {
+    fn grouped_layouts(
+        &self,
+        pool: CardSet,
+        must: CardSet,
+        hand: CardSet,
+    ) -> Vec<(CardSet, Vec<MeldList>)> {
         let rules = &*self.rules;
-        let mut groups: Vec<(u64, Vec<MeldList>, Vec<u64>)> = Vec::new();
+        let mut groups: Vec<(CardSet, Vec<MeldList>, Vec<CardSet>)> = Vec::new();
         for layout in self.melds.covers(pool, must, rules) {
             let used = layout.cards(rules) & hand;
             let key = if rules.force_fit_rearrange {
-                0
+                CardSet::EMPTY
             } else {
                 layoff_mask(&layout, rules)
             };
@@ -218,17 +222,17 @@ impl Engine {
     }
 
     /// Arrangements of exactly `cards`, one per lay-off exposure (R6, R14).
-    pub fn layouts_for(&self, cards_mask: u64) -> Vec<MeldList> {
-        self.grouped_layouts(cards_mask, cards_mask, 0)
+    pub fn layouts_for(&self, cards: CardSet) -> Vec<MeldList> {
+        self.grouped_layouts(cards, cards, CardSet::EMPTY)
             .into_iter()
-            .find(|g| g.0 == 0)
+            .find(|g| g.0.is_empty())
             .map(|g| g.1)
             .unwrap_or_default()
     }
 
     /// Every take of `card` by a player with these layout cards and hand (R13, R15), in order.
-    pub fn take_moves(&self, layout_cards: u64, hand: u64, card: u8) -> Arc<Vec<Move>> {
-        if near_cards(layout_cards | hand) & bit(card) == 0 {
+    pub fn take_moves(&self, layout_cards: CardSet, hand: CardSet, card: u8) -> Arc<Vec<Move>> {
+        if !near_cards(layout_cards | hand).contains(card) {
             static EMPTY: OnceLock<Arc<Vec<Move>>> = OnceLock::new();
             return Arc::clone(EMPTY.get_or_init(|| Arc::new(Vec::new())));
         }
@@ -236,7 +240,7 @@ impl Engine {
         if let Some(hit) = self.takes.borrow().get(&key) {
             return Arc::clone(hit);
         }
-        let base = layout_cards | bit(card);
+        let base = layout_cards | CardSet::card(card);
         let groups = self.grouped_layouts(base | hand, base, hand);
         let moves = Arc::new(ordered_takes(groups, hand));
         let mut memo = self.takes.borrow_mut();
@@ -250,22 +254,26 @@ impl Engine {
     /// True if a player with this layout and hand can take `card` (R13): the non-emptiness of
     /// [`Engine::take_moves`], found first by two sure signs (the card extends one of his melds,
     /// or makes a meld with two of his hand cards), else from the takes themselves.
-    pub fn has_take(&self, layout: &MeldList, layout_cards: u64, hand: u64, card: u8) -> bool {
+    pub fn has_take(
+        &self,
+        layout: &MeldList,
+        layout_cards: CardSet,
+        hand: CardSet,
+        card: u8,
+    ) -> bool {
         let rules = &*self.rules;
-        let b = bit(card);
-        if near_cards(layout_cards | hand) & b == 0 {
+        if !near_cards(layout_cards | hand).contains(card) {
             return false;
         }
-        if layoff_mask(layout, rules) & b != 0 {
+        if layoff_mask(layout, rules).contains(card) {
             return true;
         }
-        let c = u32::from(card);
-        if popcount(hand & crate::core::cards::RANK_MASK[(c / 4) as usize]) >= 2 {
+        if (hand & CardSet::rank(card as usize / 4)).len() >= 2 {
             return true;
         }
         let has = |k: i32| {
-            let x = c as i32 + 4 * k;
-            (0..40).contains(&x) && hand >> x & 1 == 1
+            let x = i32::from(card) + 4 * k;
+            (0..40).contains(&x) && hand.contains(x as u8)
         };
         if (has(-1) && (has(-2) || has(1))) || (has(1) && has(2)) {
             return true;
@@ -281,14 +289,14 @@ impl Engine {
     pub fn layout_takes(
         &self,
         layout: &MeldList,
-        layout_cards: u64,
-        hand: u64,
+        layout_cards: CardSet,
+        hand: CardSet,
         card: u8,
     ) -> Arc<Vec<Move>> {
         if !self.rules.borrow {
             return self.take_moves(layout_cards, hand, card);
         }
-        if near_cards(layout_cards | hand) & bit(card) == 0 {
+        if !near_cards(layout_cards | hand).contains(card) {
             return Arc::new(Vec::new());
         }
         let key = (*layout, hand, card);
@@ -296,8 +304,8 @@ impl Engine {
             return Arc::clone(hit);
         }
         let rules = &*self.rules;
-        let base = layout_cards | bit(card);
-        let mut groups: Vec<(u64, Vec<MeldList>)> = Vec::new();
+        let base = layout_cards | CardSet::card(card);
+        let mut groups: Vec<(CardSet, Vec<MeldList>)> = Vec::new();
         for new in self.melds.covers(base | hand, base, rules) {
             if !borrow_ok(rules, layout, &new) {
                 continue;
@@ -350,16 +358,17 @@ impl Engine {
 
 /// The cards outside `pool` that make a meld with some cards of `pool` (R4, R5): a cheap first
 /// test of a take (Python's `near_cards`).
-pub fn near_cards(pool: u64) -> u64 {
+pub fn near_cards(pool: CardSet) -> CardSet {
+    let (pool, deck) = (pool.bits(), CardSet::FULL.bits());
     let up = pool >> 4;
-    let down = (pool << 4) & FULL_DECK;
-    let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
+    let down = (pool << 4) & deck;
+    let runs = (up & (pool >> 8)) | (down & ((pool << 8) & deck)) | (up & down);
     // Ranks holding two or three cards: the count of each nibble (rank), bit 1 set means 2 or 3
     // (4 is 0b100), spread back over the nibble.
     let pairs = (pool & 0x5555_5555_5555_5555) + ((pool >> 1) & 0x5555_5555_5555_5555);
     let counts = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
     let sets = ((counts >> 1) & 0x1111_1111_1111_1111) * 0xF;
-    (runs | sets) & FULL_DECK & !pool
+    CardSet((runs | sets) & deck & !pool)
 }
 
 #[cfg(test)]
@@ -372,6 +381,7 @@ mod properties {
 
     /// `near_cards` as first written: a loop over the ranks.
     fn near_reference(pool: u64) -> u64 {
+        const FULL_DECK: u64 = (1 << 40) - 1;
         let up = pool >> 4;
         let down = (pool << 4) & FULL_DECK;
         let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
@@ -388,7 +398,7 @@ mod properties {
     proptest! {
         #[test]
         fn near_cards_agrees_with_the_loop(pool in 0u64..(1u64 << 40)) {
-            prop_assert_eq!(near_cards(pool), near_reference(pool));
+            prop_assert_eq!(near_cards(CardSet(pool)).bits(), near_reference(pool));
         }
 
         /// The sure signs of `has_take` never claim a take the full list does not have.
@@ -404,8 +414,8 @@ mod properties {
             let meld_index = (meld_pick % rules.catalog.len()) as u8;
             let meld = rules.meld(meld_index);
             let layout = MeldList::from_slice(&[meld_index]);
-            let hand = hand & !meld & !bit(card);
-            prop_assume!(meld & bit(card) == 0);
+            let hand = CardSet(hand) - meld - CardSet::card(card);
+            prop_assume!(!meld.contains(card));
             let full = !engine.take_moves(meld, hand, card).is_empty();
             prop_assert_eq!(engine.has_take(&layout, meld, hand, card), full);
         }

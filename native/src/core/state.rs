@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::cards::CardSet;
 use crate::core::legal::{borrow_ok, Engine};
 use crate::core::melds::MeldList;
-use crate::core::moves::{Move, OUT};
+use crate::core::moves::Move;
 use crate::core::offers::{Offer, Phase};
 use crate::core::rules::MAX_PLAYERS;
 
@@ -50,20 +50,17 @@ impl Paid {
     }
 }
 
-/// No card chosen, in `gifts` and `gave`.
-pub const NONE: u8 = 255;
-
 /// One position of a deal.
 #[derive(Clone, Debug)]
 pub struct State {
     pub dealer: u8,
-    /// Each hand as a mask; 0 and its bit in `hidden` when hidden.
-    pub hands: [u64; MAX_PLAYERS],
+    /// Each hand; empty and its bit in `hidden` when hidden.
+    pub hands: [CardSet; MAX_PLAYERS],
     pub hidden: u8,
     pub counts: [u8; MAX_PLAYERS],
     pub layouts: [MeldList; MAX_PLAYERS],
     /// The cards of each layout (derived from `layouts`).
-    pub melded: [u64; MAX_PLAYERS],
+    pub melded: [CardSet; MAX_PLAYERS],
     /// The stock when its order is known: `stock[..stock_count]`, the top card last.
     pub stock: [u8; 40],
     pub stock_known: bool,
@@ -71,15 +68,16 @@ pub struct State {
     /// Dead cards in the order they died (R17).
     pub dead: [u8; 40],
     pub ndead: u8,
-    pub dead_mask: u64,
+    pub dead_mask: CardSet,
     pub centre: Option<Offer>,
     pub to_act: u8,
     pub phase: Phase,
     pub winner: Option<u8>,
-    /// The exchange: the card each player has chosen so far ([`NONE`] for none); `None` is `()`.
-    pub gifts: Option<[u8; MAX_PLAYERS]>,
-    /// After the exchange: the card each player passed on.
-    pub gave: Option<[u8; MAX_PLAYERS]>,
+    /// The exchange: the card each player has chosen so far (`None`: not yet, or hidden);
+    /// `None` is Python's `()`.
+    pub gifts: Option<[Option<u8>; MAX_PLAYERS]>,
+    /// After the exchange: the card each player passed on (`None`: hidden).
+    pub gave: Option<[Option<u8>; MAX_PLAYERS]>,
     pub paid: Paid,
 }
 
@@ -152,25 +150,25 @@ impl State {
     pub(crate) fn push_dead(&mut self, card: u8) {
         self.dead[self.ndead as usize] = card;
         self.ndead += 1;
-        self.dead_mask |= bit(card);
+        self.dead_mask.insert(card);
     }
 
     /// Every face-up card: layouts, dead cards and the centre card.
-    pub fn table_mask(&self, players: usize) -> u64 {
-        let mut mask = self.dead_mask;
+    pub fn table_mask(&self, players: usize) -> CardSet {
+        let mut cards = self.dead_mask;
         for p in 0..players {
-            mask |= self.melded[p];
+            cards |= self.melded[p];
         }
         if let Some(c) = self.centre {
-            mask |= bit(c.card);
+            cards.insert(c.card);
         }
-        mask
+        cards
     }
 
-    /// The stock cards as a mask when known (order known, or every hand known).
-    pub fn stock_mask(&self, players: usize) -> Option<u64> {
+    /// The stock cards when known (order known, or every hand known).
+    pub fn stock_mask(&self, players: usize) -> Option<CardSet> {
         if self.stock_known {
-            return Some(self.stock_cards().fold(0, |m, c| m | bit(c)));
+            return Some(self.stock_cards().collect());
         }
         if self.any_hidden() {
             return None;
@@ -179,13 +177,13 @@ impl State {
         for p in 0..players {
             known |= self.hands[p];
         }
-        Some(FULL_DECK & !known)
+        Some(!known)
     }
 
     /// The table key of this position (see [`Key`]), packed in fixed places: the hands in
     /// words 0-2, the layouts (at most 13 melds in all) in words 3-4, then the rest.
     pub fn key(&self, players: usize) -> Key {
-        let h = &self.hands;
+        let h = self.hands.map(CardSet::bits);
         let w0 = h[0] | h[1] << 40;
         let w1 = h[1] >> 24 | h[2] << 16 | h[3] << 56;
         let w2 = h[3] >> 8;
@@ -200,7 +198,11 @@ impl State {
                 at += 8;
             }
         }
-        let dead = if self.stock_known { 0 } else { self.dead_mask };
+        let dead = if self.stock_known {
+            0
+        } else {
+            self.dead_mask.bits()
+        };
         let w5 = dead
             | u64::from(self.stock_count) << 40
             | u64::from(self.hidden) << 46
@@ -220,9 +222,10 @@ impl State {
             }
         };
         if let Some(g) = self.gifts {
+            // Seven bits a seat: the card chosen, 127 for none yet.
             w6 |= 1 << 24;
             for (k, &x) in g.iter().take(players).enumerate() {
-                w6 |= u64::from(x & 127) << (25 + 7 * k);
+                w6 |= x.map_or(127, u64::from) << (25 + 7 * k);
             }
         }
         Key([w0, w1, w2, melds as u64, (melds >> 64) as u64, w5, w6])
@@ -231,7 +234,7 @@ impl State {
     /// The melded count of `player`.
     #[inline]
     pub fn melded_count(&self, player: usize) -> u32 {
-        popcount(self.melded[player])
+        self.melded[player].len()
     }
 }
 
@@ -252,7 +255,10 @@ impl Engine {
         };
         let (cands, k) = self.force_candidates(s.to_act, &offer);
         for &p in &cands[..k] {
-            if self.fitting_cards(&s.layouts[p as usize]) & bit(offer.card) != 0 {
+            if self
+                .fitting_cards(&s.layouts[p as usize])
+                .contains(offer.card)
+            {
                 out[n] = p;
                 n += 1;
             }
@@ -280,9 +286,9 @@ impl Engine {
         let hand = s.hands[s.to_act as usize];
         let rules = &*self.rules;
         let mut out = Vec::new();
-        for x in cards(hand) {
+        for x in hand {
             for (k, &meld) in rules.by_lowest[x as usize].iter().enumerate() {
-                if meld & hand == meld {
+                if meld.is_subset(hand) {
                     out.push(rules.by_lowest_index[x as usize][k]);
                 }
             }
@@ -295,9 +301,9 @@ impl Engine {
     pub fn first_hand_meld(&self, s: &State) -> Option<u8> {
         let hand = s.hands[s.to_act as usize];
         let rules = &*self.rules;
-        for x in cards(hand) {
+        for x in hand {
             for (k, &meld) in rules.by_lowest[x as usize].iter().enumerate() {
-                if meld & !hand == 0 {
+                if meld.is_subset(hand) {
                     return Some(rules.by_lowest_index[x as usize][k]);
                 }
             }
@@ -311,7 +317,7 @@ impl Engine {
             return Ok(vec![s.stock_top()]);
         }
         match s.stock_mask(self.players()) {
-            Some(mask) => Ok(cards(mask).collect()),
+            Some(stock) => Ok(stock.iter().collect()),
             None => Err(HiddenError(
                 "the stock cards are unknown while hands are hidden",
             )),
@@ -328,7 +334,7 @@ impl Engine {
                 if s.is_hidden(me) {
                     return Err(HiddenError("the hand of the player to act is hidden"));
                 }
-                Ok(cards(s.hands[me]).map(Move::Give).collect())
+                Ok(s.hands[me].iter().map(Move::Give).collect())
             }
             Phase::Forced => self.lay_ins(s),
             Phase::Offer => {
@@ -357,7 +363,7 @@ impl Engine {
             return Err(HiddenError("the forced player's hand is hidden"));
         }
         let hand = s.hands[me];
-        let new = s.melded[me] | bit(offer.card);
+        let new = s.melded[me] | CardSet::card(offer.card);
         let layouts = if self.rules.borrow {
             let old = &s.layouts[me];
             self.melds
@@ -369,14 +375,14 @@ impl Engine {
             self.layouts_for(new)
         };
         let mut out = Vec::new();
-        if hand == 0 {
+        if hand.is_empty() {
             // Forced onto an empty hand: he goes out (R14, R15).
-            out.push(Move::LayIn(layouts[0], OUT));
+            out.push(Move::LayIn(layouts[0], None));
             return Ok(out);
         }
         for layout in &layouts {
-            for pay in cards(hand) {
-                out.push(Move::LayIn(*layout, pay));
+            for pay in hand {
+                out.push(Move::LayIn(*layout, Some(pay)));
             }
         }
         Ok(out)
@@ -410,28 +416,29 @@ impl Engine {
 
     /// A take (R13) or a forced lay-in (R14): the player's new layout, and his pay offered
     /// (R13) or the deal won when he goes out (R15) (Python's `_place`).
-    fn place(&self, s: &State, layout: MeldList, pay: u8) -> State {
+    fn place(&self, s: &State, layout: MeldList, pay: Option<u8>) -> State {
         let player = s.to_act as usize;
         let mut t = s.clone();
         if !s.is_hidden(player) {
             // Only hand cards join the layout (R13); they and the pay leave the hand.
             let hand = s.hands[player];
             let mut spent = layout.cards(&self.rules) & hand;
-            if pay != OUT {
-                spent |= bit(pay);
+            if let Some(pay) = pay {
+                spent.insert(pay);
             }
-            t.hands[player] = hand & !spent;
-            t.counts[player] = s.counts[player] - popcount(spent) as u8;
+            t.hands[player] = hand - spent;
+            t.counts[player] = s.counts[player] - spent.len() as u8;
         }
         t.layouts[player] = layout;
         t.melded[player] = layout.cards(&self.rules);
-        if pay == OUT {
-            t.centre = None;
-            t.phase = Phase::Over;
-            t.to_act = player as u8;
-            t.winner = Some(player as u8);
-        } else {
-            self.offer_paid(&mut t, player as u8, pay);
+        match pay {
+            None => {
+                t.centre = None;
+                t.phase = Phase::Over;
+                t.to_act = player as u8;
+                t.winner = Some(player as u8);
+            }
+            Some(pay) => self.offer_paid(&mut t, player as u8, pay),
         }
         t
     }
@@ -446,7 +453,7 @@ impl Engine {
         if self.rules.discard_force {
             // R14a: he is offered his paid card first when it fits another layout.
             let fits = (0..n)
-                .any(|q| q != player && self.fitting_cards(&t.layouts[q as usize]) & bit(pay) != 0);
+                .any(|q| q != player && self.fitting_cards(&t.layouts[q as usize]).contains(pay));
             if fits {
                 t.to_act = player;
             } else {
@@ -464,20 +471,20 @@ impl Engine {
     fn give(&self, s: &State, card: u8) -> State {
         let n = self.players() as u8;
         let mut t = s.clone();
-        let mut gifts = s.gifts.unwrap_or([NONE; MAX_PLAYERS]);
-        gifts[s.to_act as usize] = card;
+        let mut gifts = s.gifts.unwrap_or([None; MAX_PLAYERS]);
+        gifts[s.to_act as usize] = Some(card);
         let next = (s.to_act + 1) % n;
-        if gifts[next as usize] == NONE {
+        if gifts[next as usize].is_none() {
             t.gifts = Some(gifts);
             t.to_act = next;
             return t;
         }
         // Every player has chosen: the passes happen at once (R9).
         for p in 0..n as usize {
-            let given = gifts[p];
-            let got = gifts[(p + n as usize - 1) % n as usize];
+            let chosen = |q: usize| gifts[q].expect("every player has chosen his card");
+            let (given, got) = (chosen(p), chosen((p + n as usize - 1) % n as usize));
             if !s.is_hidden(p) {
-                t.hands[p] = s.hands[p] & !bit(given) | bit(got);
+                t.hands[p] = (s.hands[p] - CardSet::card(given)) | CardSet::card(got);
             }
         }
         t.gifts = None;
@@ -513,8 +520,8 @@ impl Engine {
         let meld = self.rules.meld(index);
         let mut t = s.clone();
         if !s.is_hidden(me) {
-            t.hands[me] = s.hands[me] & !meld;
-            t.counts[me] = s.counts[me] - popcount(meld) as u8;
+            t.hands[me] = s.hands[me] - meld;
+            t.counts[me] = s.counts[me] - meld.len() as u8;
         }
         t.layouts[me] = s.layouts[me].with(index);
         t.melded[me] = s.melded[me] | meld;
@@ -577,9 +584,9 @@ mod tests {
                 all |= s.hands[p] | s.melded[p];
             }
             if let Some(c) = s.centre {
-                all |= bit(c.card);
+                all.insert(c.card);
             }
-            assert_eq!(all, FULL_DECK);
+            assert_eq!(all, CardSet::FULL);
             plies += 1;
             assert!(plies < 1000);
         }

@@ -17,11 +17,11 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::cards::CardSet;
 use crate::core::legal::Engine;
 use crate::core::moves::Move;
 use crate::core::offers::Phase;
-use crate::core::state::{State, NONE};
+use crate::core::state::State;
 use crate::search::outcome::{Poll, Stop};
 
 const CHANCE: u8 = 0;
@@ -61,10 +61,10 @@ pub struct Tree {
     info: Vec<u32>,
     /// Per root deal: its probability and the two hands.
     pub deal_prob: Vec<f64>,
-    pub deal_hands: Vec<[u64; 2]>,
+    pub deal_hands: Vec<[CardSet; 2]>,
     /// Per information set: its player, his hand as dealt, the public history.
     pub owner: Vec<u8>,
-    pub hand: Vec<u64>,
+    pub hand: Vec<CardSet>,
     pub history: Vec<History>,
     /// Per information set, its moves: `moves[act_base[k]..act_base[k + 1]]`.
     pub act_base: Vec<u32>,
@@ -151,14 +151,13 @@ impl Tree {
 
 /// The cards neither player has shown, the cards each is known by both to hold from the
 /// exchange (R9), and the two hand counts (Python's `_public_hidden`).
-pub fn public_hidden(view: &State) -> (u64, [u64; 2], [u8; 2]) {
-    let unseen = FULL_DECK & !view.table_mask(2);
-    let mut known = [0u64; 2];
+pub fn public_hidden(view: &State) -> (CardSet, [CardSet; 2], [u8; 2]) {
+    let unseen = !view.table_mask(2);
+    let mut known = [CardSet::EMPTY; 2];
     if let Some(gave) = view.gave {
         for q in 0..2 {
-            let card = gave[q];
-            if card != NONE && unseen >> card & 1 == 1 {
-                known[(q + 1) % 2] |= bit(card);
+            if let Some(card) = gave[q].filter(|&c| unseen.contains(c)) {
+                known[(q + 1) % 2].insert(card);
             }
         }
     }
@@ -166,10 +165,10 @@ pub fn public_hidden(view: &State) -> (u64, [u64; 2], [u8; 2]) {
 }
 
 /// The number of deals of the two hands (`None` when the counts do not fit the cards).
-pub fn deal_count(unseen: u64, known: [u64; 2], counts: [u8; 2]) -> Option<u128> {
-    let free = popcount(unseen & !(known[0] | known[1])) as i64;
-    let need0 = i64::from(counts[0]) - i64::from(popcount(known[0]));
-    let need1 = i64::from(counts[1]) - i64::from(popcount(known[1]));
+pub fn deal_count(unseen: CardSet, known: [CardSet; 2], counts: [u8; 2]) -> Option<u128> {
+    let free = (unseen - (known[0] | known[1])).len() as i64;
+    let need0 = i64::from(counts[0]) - i64::from(known[0].len());
+    let need1 = i64::from(counts[1]) - i64::from(known[1].len());
     if need0 < 0 || need1 < 0 || need0 + need1 > free {
         return None;
     }
@@ -200,28 +199,28 @@ fn for_each_combination(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
 /// probability: uniform, or in proportion to the product of the prior's card weights (Python's
 /// `_deals`, in its order).
 pub fn deals(
-    unseen: u64,
-    known: [u64; 2],
+    unseen: CardSet,
+    known: [CardSet; 2],
     counts: [u8; 2],
     prior: Option<&Prior>,
-) -> Result<Vec<(u64, u64, f64)>, String> {
-    let free: Vec<u8> = cards(unseen & !(known[0] | known[1])).collect();
-    let need0 = i64::from(counts[0]) - i64::from(popcount(known[0]));
-    let need1 = i64::from(counts[1]) - i64::from(popcount(known[1]));
+) -> Result<Vec<(CardSet, CardSet, f64)>, String> {
+    let free: Vec<u8> = (unseen - (known[0] | known[1])).iter().collect();
+    let need0 = i64::from(counts[0]) - i64::from(known[0].len());
+    let need1 = i64::from(counts[1]) - i64::from(known[1].len());
     if need0 < 0 || need1 < 0 || need0 + need1 > free.len() as i64 {
         return Err("the hand counts do not fit the cards not shown (R1, R7)".to_string());
     }
-    let mut out: Vec<(u64, u64, f64)> = Vec::new();
+    let mut out: Vec<(CardSet, CardSet, f64)> = Vec::new();
     for_each_combination(free.len(), need0 as usize, |first| {
-        let h0 = first.iter().fold(known[0], |m, &i| m | bit(free[i]));
-        let rest: Vec<u8> = free.iter().copied().filter(|&c| h0 & bit(c) == 0).collect();
+        let h0 = known[0] | first.iter().map(|&i| free[i]).collect();
+        let rest: Vec<u8> = free.iter().copied().filter(|&c| !h0.contains(c)).collect();
         for_each_combination(rest.len(), need1 as usize, |second| {
-            let h1 = second.iter().fold(known[1], |m, &i| m | bit(rest[i]));
+            let h1 = known[1] | second.iter().map(|&i| rest[i]).collect();
             let mut weight = 1.0;
             if let Some(prior) = prior {
                 for (p, hand) in [(0, h0), (1, h1)] {
                     if let Some(w) = &prior[p] {
-                        for c in cards(hand & !known[p]) {
+                        for c in hand - known[p] {
                             weight *= w[c as usize];
                         }
                     }
@@ -243,12 +242,13 @@ pub fn deals(
     Ok(out)
 }
 
-/// A move as two words, one to one: its kind, pay and layout (at most 13 meld indices).
+/// A move as two words, one to one: its kind, pay (255 when he goes out) and layout (at most 13
+/// meld indices).
 fn move_words(m: &Move) -> (u64, u64) {
     let (kind, value, layout) = match *m {
         Move::Pass => (0u64, 0u64, None),
-        Move::Take(l, pay) => (1, u64::from(pay), Some(l)),
-        Move::LayIn(l, pay) => (2, u64::from(pay), Some(l)),
+        Move::Take(l, pay) => (1, pay.map_or(255, u64::from), Some(l)),
+        Move::LayIn(l, pay) => (2, pay.map_or(255, u64::from), Some(l)),
         Move::Force(p) => (3, u64::from(p), None),
         Move::Meld(i) => (4, u64::from(i), None),
         Move::Give(c) => (5, u64::from(c), None),
@@ -291,7 +291,7 @@ pub fn extend(h: History, m: &Move) -> History {
 struct Builder<'a> {
     engine: &'a Engine,
     tree: Tree,
-    index: FxHashMap<(History, u8, u64), u32>,
+    index: FxHashMap<(History, u8, CardSet), u32>,
     /// The moves from the root to the position being built (kept only with `keep`).
     path: Vec<Move>,
     max_nodes: usize,
@@ -335,7 +335,7 @@ impl Builder<'_> {
     fn expand(
         &mut self,
         s: State,
-        dealt: [u64; 2],
+        dealt: [CardSet; 2],
         hist: History,
         seqs: [u32; 2],
     ) -> Result<usize, BuildStop> {
@@ -461,8 +461,8 @@ pub fn build(
         world.hands[0] = h0;
         world.hands[1] = h1;
         world.hidden = 0;
-        world.counts[0] = popcount(h0) as u8;
-        world.counts[1] = popcount(h1) as u8;
+        world.counts[0] = h0.len() as u8;
+        world.counts[1] = h1.len() as u8;
         builder.expand(world, [h0, h1], ROOT_HISTORY, [0, 0])?;
         builder.tree.deal_prob.push(prob);
         builder.tree.deal_hands.push([h0, h1]);
@@ -1024,7 +1024,7 @@ mod tests {
             if s.phase == Phase::Offer && s.stock_count <= stock && moves.len() > 1 {
                 let me = s.to_act as usize;
                 let mut view = s.clone();
-                view.hands[1 - me] = 0;
+                view.hands[1 - me] = CardSet::EMPTY;
                 view.hidden = 1 << (1 - me);
                 view.stock_known = false;
                 return Some(view);
