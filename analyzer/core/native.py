@@ -166,7 +166,7 @@ def pack_rules(rules: Rules) -> int:
     one whole number: players (bits 0-2), hand size (3-7), longest run (8-11), then one bit each
     for the exchange, ``force_fit = rearrange``, ``force_when = any_offer``, hand-only melds and
     ``on_stock_out = fewest_in_hand``, ``rearrange = borrow``, the upcard and ``discard_force``
-    (``native/src/py.rs``)."""
+    (``native/src/pydata.rs``)."""
     flags = (
         rules.exchange is Exchange.PASS_ONE,
         rules.force_fit is ForceFit.REARRANGE,
@@ -231,7 +231,7 @@ def unpack_state(rules: Rules, data: tuple[Any, ...], cls: Callable[..., _S]) ->
 
 
 def pack_move(move: Move) -> tuple[int, tuple[int, ...], int | None]:
-    """A move as ``(code, values, pay)`` (see ``native/src/py.rs``)."""
+    """A move as ``(code, values, pay)`` (see ``native/src/pydata.rs``)."""
     if isinstance(move, Pass):
         return (0, (), None)
     if isinstance(move, Take):

@@ -1,61 +1,20 @@
-//! Time the native core alone (no Python): eager and random playouts and exact solves of dealt
-//! positions.  `cargo run --release --no-default-features --example profile [playouts|exact]`;
-//! run it under `perf record` to see where the time goes.
+//! Time the native core alone (no Python): eager and random playouts and exact solves of the
+//! deals of seeds 0..200 (Python's `deal(rules, seed)`).
+//! `cargo run --release --no-default-features --example profile [playouts|exact]`; run it under
+//! `perf record` to see where the time goes.
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use _native::core::cards::bit;
-use _native::core::melds::MeldList;
-use _native::core::rules::{Rules, MAX_PLAYERS};
-use _native::core::state::{Engine, Paid, Phase, State};
+use _native::core::dealing::deal;
+use _native::core::legal::Engine;
+use _native::core::rules::Rules;
+use _native::core::state::State;
 use _native::rng::PyRandom;
 use _native::search::evaluation::{Evaluator, Leaf};
 use _native::search::exact::{Asked, Solver};
 use _native::search::outcome::Never;
 use _native::search::playout::play_counted;
-
-fn deal(rules: &Rules, seed: u128) -> State {
-    let mut rng = PyRandom::from_seed(seed);
-    let mut deck: Vec<u8> = (0..40).collect();
-    rng.shuffle(&mut deck);
-    let n = rules.players;
-    let h = rules.hand_size;
-    let mut hands = [0u64; MAX_PLAYERS];
-    let mut counts = [0u8; MAX_PLAYERS];
-    for p in 0..n {
-        for &c in &deck[p * h..(p + 1) * h] {
-            hands[p] |= bit(c);
-        }
-        counts[p] = h as u8;
-    }
-    let rest = &deck[n * h..];
-    let mut stock = [0u8; 40];
-    for (i, &c) in rest.iter().rev().enumerate() {
-        stock[i] = c;
-    }
-    State {
-        dealer: 0,
-        hands,
-        hidden: 0,
-        counts,
-        layouts: [MeldList::new(); MAX_PLAYERS],
-        melded: [0; MAX_PLAYERS],
-        stock,
-        stock_known: true,
-        stock_count: rest.len() as u8,
-        dead: [0; 40],
-        ndead: 0,
-        dead_mask: 0,
-        centre: None,
-        to_act: 1,
-        phase: Phase::Turn,
-        winner: None,
-        gifts: None,
-        gave: None,
-        paid: Paid::default(),
-    }
-}
 
 fn main() {
     let what = std::env::args().nth(1).unwrap_or_else(|| "playouts".into());

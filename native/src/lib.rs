@@ -15,4 +15,6 @@ pub mod search;
 #[cfg(feature = "python")]
 mod py;
 #[cfg(feature = "python")]
+mod pydata;
+#[cfg(feature = "python")]
 mod pysearch;

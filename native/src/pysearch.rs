@@ -10,10 +10,12 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
+use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::{Engine, Phase, State};
-use crate::py::{
+use crate::core::state::State;
+use crate::pydata::{
     give_engine, guard, move_data, move_of, rules_of, state_data, state_of, take_engine,
     with_engine, MoveData, RulesData, StateData,
 };
@@ -643,6 +645,23 @@ fn endgame_view(engine: &Engine, view: &StateData) -> PyResult<State> {
     Ok(s)
 }
 
+/// A pooled engine for `rules`, the checked view of an endgame ([`endgame_view`]) and its
+/// prior ([`prior_of`]); when either is refused the engine goes back to the pool.
+fn endgame_input(
+    rules: RulesData,
+    view: &StateData,
+    prior: Option<Vec<Option<Vec<f64>>>>,
+) -> PyResult<(Box<Engine>, State, Option<Prior>)> {
+    let engine = take_engine(rules)?;
+    match endgame_view(&engine, view).and_then(|s| Ok((s, prior_of(prior)?))) {
+        Ok((s, prior)) => Ok((engine, s, prior)),
+        Err(e) => {
+            give_engine(rules, engine);
+            Err(e)
+        }
+    }
+}
+
 /// Why a tree was not built, as Python names it: `"positions"` (the budget) or `"interrupted"`.
 fn build_stop(stop: BuildStop) -> PyResult<&'static str> {
     match stop {
@@ -678,15 +697,7 @@ pub fn equilibrium_tree(
     keys: bool,
 ) -> PyResult<(Option<&'static str>, SizeData, Option<KeysData>)> {
     guard(|| {
-        let mut engine = take_engine(rules)?;
-        let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
-        let (s, prior) = match checked {
-            Ok(found) => found,
-            Err(e) => {
-                give_engine(rules, engine);
-                return Err(e);
-            }
-        };
+        let (mut engine, s, prior) = endgame_input(rules, &view, prior)?;
         let mut hooks = PyHooks::new(stop, None);
         let (engine_ref, hooks_ref, s_ref, prior_ref) =
             (&mut engine, &mut hooks, &s, prior.as_ref());
@@ -704,7 +715,7 @@ pub fn equilibrium_tree(
                             let history = &tree.history_moves[k];
                             (
                                 tree.owner[k],
-                                tree.hand[k],
+                                tree.hand[k].bits(),
                                 history
                                     .iter()
                                     .map(|m| move_data(&engine.rules, m))
@@ -716,7 +727,7 @@ pub fn equilibrium_tree(
                         .deal_hands
                         .iter()
                         .zip(&tree.deal_prob)
-                        .map(|(h, &p)| (h[0], h[1], p))
+                        .map(|(h, &p)| (h[0].bits(), h[1].bits(), p))
                         .collect();
                     (
                         infosets,
@@ -782,15 +793,7 @@ pub fn equilibrium(
                 "a tolerance of at least 0, at least one iteration, seconds of at least 0",
             ));
         }
-        let mut engine = take_engine(rules)?;
-        let checked = endgame_view(&engine, &view).and_then(|s| Ok((s, prior_of(prior)?)));
-        let (s, prior) = match checked {
-            Ok(found) => found,
-            Err(e) => {
-                give_engine(rules, engine);
-                return Err(e);
-            }
-        };
+        let (mut engine, s, prior) = endgame_input(rules, &view, prior)?;
         let opts = endgame::Options {
             tolerance,
             max_iterations,

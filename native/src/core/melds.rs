@@ -1,9 +1,10 @@
-//! Meld legality, lay-off extensions and the exact meld search without a solver (R4-R6, R14),
-//! as `analyzer.core.melds` computes them.
+//! Meld legality, a layout's lay-off cards and the exact meld search without a solver (R4-R6,
+//! R14), as `analyzer.core.melds` computes them (the meld shapes and the catalog themselves:
+//! `crate::core::catalog`).
 //!
 //! [`max_melded`] and [`covers`] are depth-first searches over the catalog: the lowest card of the
 //! remaining set is either left unmelded or covered by a catalog meld whose lowest card it is,
-//! memoised on the remaining mask.  The order in which covers are listed is Python's, so that the
+//! memoised on the remaining cards.  The order in which covers are listed is Python's, so that the
 //! move lists of both cores are the same lists.
 
 use std::cell::RefCell;
@@ -11,7 +12,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{cards, high_card, low_card, popcount, FULL_DECK, NUM_CARDS, RANK_MASK};
+use crate::core::cards::{CardSet, NUM_CARDS};
+pub use crate::core::catalog::is_set;
 use crate::core::rules::{Rules, MAX_MELDS};
 
 /// A list of melds as catalog indices (a layout, or a cover of a take), at most [`MAX_MELDS`].
@@ -68,105 +70,59 @@ impl MeldList {
         self.sorted()
     }
 
-    /// The mask of all the cards of these melds.
+    /// All the cards of these melds.
     #[inline]
-    pub fn cards(&self, rules: &Rules) -> u64 {
+    pub fn cards(&self, rules: &Rules) -> CardSet {
         self.as_slice()
             .iter()
-            .fold(0, |acc, &i| acc | rules.meld(i))
+            .fold(CardSet::EMPTY, |acc, &i| acc | rules.meld(i))
     }
 }
 
-/// True if `mask` is 3 or 4 cards of one rank (R4).
-#[inline]
-pub fn is_set(mask: u64) -> bool {
-    let n = popcount(mask);
-    if n != 3 && n != 4 {
-        return false;
-    }
-    mask & !RANK_MASK[low_card(mask) / 4] == 0
-}
-
-/// True if `mask` is 3..=`max_run` cards of one suit in consecutive ranks (R3, R5).
-pub fn is_run(mask: u64, rules: &Rules) -> bool {
-    let n = popcount(mask);
+/// True if `cards` are 3..=`max_run` cards of one suit in consecutive ranks (R3, R5).
+pub fn is_run(cards: CardSet, rules: &Rules) -> bool {
+    let n = cards.len();
     if n < 3 || n > rules.max_run {
         return false;
     }
-    let low = low_card(mask);
-    let mut expected = 0u64;
+    let low = cards.lowest();
+    let mut expected = CardSet::EMPTY;
     for k in 0..n as usize {
         let c = low + 4 * k;
         if c >= NUM_CARDS {
             return false;
         }
-        expected |= 1u64 << c;
+        expected.insert(c as u8);
     }
-    mask == expected
+    cards == expected
 }
 
-/// True if `mask` is a set (R4) or a run (R5).
-pub fn is_meld(mask: u64, rules: &Rules) -> bool {
-    is_set(mask) || is_run(mask, rules)
+/// True if `cards` are a set (R4) or a run (R5).
+pub fn is_meld(cards: CardSet, rules: &Rules) -> bool {
+    is_set(cards) || is_run(cards, rules)
 }
 
-/// Cards that extend `meld` by lay-off without other cards (R14 `layoff`).
-pub fn extensions(meld: u64, rules: &Rules) -> u64 {
-    if is_set(meld) {
-        if popcount(meld) == 4 {
-            return 0;
-        }
-        return RANK_MASK[low_card(meld) / 4] & !meld;
-    }
-    if popcount(meld) >= rules.max_run {
-        return 0;
-    }
-    let low = low_card(meld);
-    let high = high_card(meld);
-    let mut out = 0;
-    if low >= 4 {
-        out |= 1u64 << (low - 4);
-    }
-    if high + 4 < NUM_CARDS {
-        out |= 1u64 << (high + 4);
-    }
-    out
-}
-
-/// Union of [`extensions`] over the melds of a layout, minus its own cards (R6, R14).
-pub fn layoff_mask(layout: &MeldList, rules: &Rules) -> u64 {
-    let mut out = 0;
-    let mut own = 0;
+/// Union of the lay-off extensions (`catalog::extensions`) of the melds of a layout, minus its
+/// own cards (R6, R14).
+pub fn layoff_mask(layout: &MeldList, rules: &Rules) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    let mut own = CardSet::EMPTY;
     for &i in layout.as_slice() {
         out |= rules.extension[i as usize];
         own |= rules.meld(i);
     }
-    out & !own
-}
-
-/// The cards outside `pool` that make a meld with some cards of `pool` (R4, R5): a cheap first
-/// test of a take (Python's `near_cards`).
-pub fn near_cards(pool: u64) -> u64 {
-    let up = pool >> 4;
-    let down = (pool << 4) & FULL_DECK;
-    let runs = (up & (pool >> 8)) | (down & ((pool << 8) & FULL_DECK)) | (up & down);
-    // Ranks holding two or three cards: the count of each nibble (rank), bit 1 set means 2 or 3
-    // (4 is 0b100), spread back over the nibble.
-    let pairs = (pool & 0x5555_5555_5555_5555) + ((pool >> 1) & 0x5555_5555_5555_5555);
-    let counts = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
-    let sets = ((counts >> 1) & 0x1111_1111_1111_1111) * 0xF;
-    (runs | sets) & FULL_DECK & !pool
+    out - own
 }
 
 /// The covers of one (cards, must) pair, shared between lookups.
 type Covers = Arc<Vec<MeldList>>;
 
 /// The cards of `pool` that lie in some catalog meld inside `pool`.
-pub fn live_cards(pool: u64, rules: &Rules) -> u64 {
-    let mut live = 0u64;
-    for c in cards(pool) {
+pub fn live_cards(pool: CardSet, rules: &Rules) -> CardSet {
+    let mut live = CardSet::EMPTY;
+    for c in pool {
         for &meld in &rules.by_lowest[c as usize] {
-            if meld & pool == meld {
+            if meld.is_subset(pool) {
                 live |= meld;
             }
         }
@@ -177,9 +133,9 @@ pub fn live_cards(pool: u64, rules: &Rules) -> u64 {
 /// The memo tables of the meld search for one ruleset; cleared when they grow past their cap
 /// (the answers are pure functions, so clearing changes nothing but time).
 pub struct MeldMemo {
-    max: RefCell<FxHashMap<(u64, u64), i8>>,
-    walk: RefCell<FxHashMap<(u64, u64), Covers>>,
-    hand_meld: RefCell<FxHashMap<u64, bool>>,
+    max: RefCell<FxHashMap<(CardSet, CardSet), i8>>,
+    walk: RefCell<FxHashMap<(CardSet, CardSet), Covers>>,
+    hand_meld: RefCell<FxHashMap<CardSet, bool>>,
 }
 
 const MAX_MEMO: usize = 1 << 20;
@@ -203,25 +159,25 @@ impl MeldMemo {
         self.hand_meld.borrow_mut().clear();
     }
 
-    fn max_melded_rec(&self, mask: u64, must: u64, rules: &Rules) -> i32 {
-        if mask == 0 {
+    fn max_melded_rec(&self, cards: CardSet, must: CardSet, rules: &Rules) -> i32 {
+        if cards.is_empty() {
             return 0;
         }
-        if let Some(&v) = self.max.borrow().get(&(mask, must)) {
+        if let Some(&v) = self.max.borrow().get(&(cards, must)) {
             return i32::from(v);
         }
-        let low = mask & mask.wrapping_neg();
-        let x = low.trailing_zeros() as usize;
+        let x = cards.lowest();
+        let low = CardSet::card(x as u8);
         let mut best = -1i32;
-        if must & low == 0 {
-            best = self.max_melded_rec(mask ^ low, must & !low, rules);
+        if !must.intersects(low) {
+            best = self.max_melded_rec(cards - low, must - low, rules);
         }
-        let total = popcount(mask) as i32;
+        let total = cards.len() as i32;
         for &meld in &rules.by_lowest[x] {
-            if meld & mask == meld {
-                let rest = self.max_melded_rec(mask & !meld, must & !meld, rules);
-                if rest >= 0 && rest + popcount(meld) as i32 > best {
-                    best = rest + popcount(meld) as i32;
+            if meld.is_subset(cards) {
+                let rest = self.max_melded_rec(cards - meld, must - meld, rules);
+                if rest >= 0 && rest + meld.len() as i32 > best {
+                    best = rest + meld.len() as i32;
                     if best == total {
                         break;
                     }
@@ -232,59 +188,59 @@ impl MeldMemo {
         if memo.len() >= MAX_MEMO {
             memo.clear();
         }
-        memo.insert((mask, must), best as i8);
+        memo.insert((cards, must), best as i8);
         best
     }
 
     /// Most cards of `cards` that split into disjoint melds melding all of `must`; -1 if `must`
     /// cannot all be melded (or is not inside `cards`).
-    pub fn max_melded(&self, cards: u64, must: u64, rules: &Rules) -> i32 {
-        if must & !cards != 0 {
+    pub fn max_melded(&self, cards: CardSet, must: CardSet, rules: &Rules) -> i32 {
+        if !must.is_subset(cards) {
             return -1;
         }
         // Cards in no meld inside the set are never melded: drop them first (the answer is the
         // same; the search and its memo see fewer cards).
         let live = live_cards(cards, rules);
-        if must & !live != 0 {
+        if !must.is_subset(live) {
             return -1;
         }
         self.max_melded_rec(live, must, rules)
     }
 
     /// True if every card of `cards` lies in a meld of one partition.
-    pub fn can_meld_all(&self, cards: u64, rules: &Rules) -> bool {
-        self.max_melded_rec(cards, cards, rules) == popcount(cards) as i32
+    pub fn can_meld_all(&self, cards: CardSet, rules: &Rules) -> bool {
+        self.max_melded_rec(cards, cards, rules) == cards.len() as i32
     }
 
-    fn walk(&self, rest: u64, need: u64, rules: &Rules) -> Covers {
+    fn walk(&self, rest: CardSet, need: CardSet, rules: &Rules) -> Covers {
         if let Some(hit) = self.walk.borrow().get(&(rest, need)) {
             return Arc::clone(hit);
         }
         let mut out: Vec<MeldList> = Vec::new();
         let done = 'body: {
-            if need == 0 {
+            if need.is_empty() {
                 out.push(MeldList::new());
-                if rest == 0 {
+                if rest.is_empty() {
                     break 'body true;
                 }
             }
-            if rest == 0 {
+            if rest.is_empty() {
                 break 'body true;
             }
-            let low = rest & rest.wrapping_neg();
-            let x = low.trailing_zeros() as usize;
-            if need & low == 0 {
+            let x = rest.lowest();
+            let low = CardSet::card(x as u8);
+            if !need.intersects(low) {
                 // The lowest card stays unmelded.
-                for t in self.walk(rest ^ low, need, rules).iter() {
+                for t in self.walk(rest - low, need, rules).iter() {
                     if !t.is_empty() {
                         out.push(*t);
                     }
                 }
             }
             for (k, &meld) in rules.by_lowest[x].iter().enumerate() {
-                if meld & rest == meld {
-                    let left = rest & !meld;
-                    let left_need = need & !meld;
+                if meld.is_subset(rest) {
+                    let left = rest - meld;
+                    let left_need = need - meld;
                     if self.max_melded_rec(left, left_need, rules) >= 0 {
                         let index = rules.by_lowest_index[x][k];
                         for tail in self.walk(left, left_need, rules).iter() {
@@ -312,12 +268,12 @@ impl MeldMemo {
 
     /// Every set of disjoint melds inside `pool` that melds all of `must`, each sorted and once,
     /// in Python's order (`analyzer.core.melds.covers`).
-    pub fn covers(&self, pool: u64, must: u64, rules: &Rules) -> Vec<MeldList> {
-        if must & !pool != 0 {
+    pub fn covers(&self, pool: CardSet, must: CardSet, rules: &Rules) -> Vec<MeldList> {
+        if !must.is_subset(pool) {
             return Vec::new();
         }
         let live = live_cards(pool, rules);
-        if must & !live != 0 {
+        if !must.is_subset(live) {
             return Vec::new();
         }
         let parts = self.walk(pool & live, must, rules);
@@ -333,12 +289,15 @@ impl MeldMemo {
     }
 
     /// True if some meld can be laid from `hand` alone (R16).
-    pub fn has_hand_meld(&self, hand: u64, rules: &Rules) -> bool {
+    pub fn has_hand_meld(&self, hand: CardSet, rules: &Rules) -> bool {
         if let Some(&v) = self.hand_meld.borrow().get(&hand) {
             return v;
         }
-        let found =
-            cards(hand).any(|x| rules.by_lowest[x as usize].iter().any(|&m| m & !hand == 0));
+        let found = hand.iter().any(|x| {
+            rules.by_lowest[x as usize]
+                .iter()
+                .any(|&m| m.is_subset(hand))
+        });
         let mut memo = self.hand_meld.borrow_mut();
         if memo.len() >= MAX_MEMO {
             memo.clear();
@@ -352,16 +311,16 @@ impl MeldMemo {
 mod tests {
     use super::*;
 
-    fn mask(cards: &[usize]) -> u64 {
-        cards.iter().fold(0, |m, &c| m | 1u64 << c)
+    fn set(cards: &[u8]) -> CardSet {
+        cards.iter().copied().collect()
     }
 
     #[test]
     fn worked_example_1_runs() {
         // RULES.md worked example 1: AS 2S 3S is a run; QC KC AC is not (no wrap-around, R3).
         let rules = Rules::classic();
-        assert!(is_run(mask(&[0, 4, 8]), &rules));
-        assert!(!is_meld(mask(&[35, 39, 3]), &rules));
+        assert!(is_run(set(&[0, 4, 8]), &rules));
+        assert!(!is_meld(set(&[35, 39, 3]), &rules));
     }
 
     #[test]
@@ -369,8 +328,8 @@ mod tests {
         // Eight spades from the ace is a run in classic; nine is over max_run (R5).
         let classic = Rules::classic();
         let mega = Rules::megajogos();
-        let eight = (0..8).fold(0u64, |m, r| m | 1u64 << (4 * r));
-        let nine = eight | 1u64 << 32;
+        let eight: CardSet = (0..8).map(|r| 4 * r).collect();
+        let nine = eight | CardSet::card(32);
         assert!(is_run(eight, &classic));
         assert!(!is_run(nine, &classic));
         assert!(is_run(nine, &mega));
@@ -380,10 +339,13 @@ mod tests {
     fn sets_and_max_melded() {
         let rules = Rules::classic();
         let memo = MeldMemo::default();
-        let sevens = RANK_MASK[6];
+        let sevens = CardSet::rank(6);
         assert!(is_set(sevens));
-        assert_eq!(memo.max_melded(sevens | 1, 0, &rules), 4);
-        assert_eq!(memo.max_melded(sevens, 1, &rules), -1);
+        assert_eq!(
+            memo.max_melded(sevens | CardSet::card(0), CardSet::EMPTY, &rules),
+            4
+        );
+        assert_eq!(memo.max_melded(sevens, CardSet::card(0), &rules), -1);
         assert!(memo.can_meld_all(sevens, &rules));
     }
 
@@ -392,9 +354,9 @@ mod tests {
         let rules = Rules::classic();
         let memo = MeldMemo::default();
         // 6H 7H JH melded; JS JD in hand; 5H offered (worked example 4).
-        let layout = mask(&[21, 25, 29]);
-        let hand = mask(&[28, 30]);
-        let centre = 1u64 << 17;
+        let layout = set(&[21, 25, 29]);
+        let hand = set(&[28, 30]);
+        let centre = CardSet::card(17);
         let must = layout | centre;
         let found = memo.covers(must | hand, must, &rules);
         assert!(!found.is_empty());

@@ -3,17 +3,15 @@
 
 use crate::core::melds::MeldList;
 
-/// `pay` of a move that goes out (R15).
-pub const OUT: u8 = 255;
-
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// Decline the centre card (R12, R17).
     Pass,
-    /// Take the centre card (R13): the new layout, and the card paid or [`OUT`] (R15).
-    Take(MeldList, u8),
-    /// The forced player's lay-in (R14): the new layout and the pay, or [`OUT`].
-    LayIn(MeldList, u8),
+    /// Take the centre card (R13): the new layout, and the card paid, or `None` when he goes
+    /// out (R15).
+    Take(MeldList, Option<u8>),
+    /// The forced player's lay-in (R14): the new layout and the card paid, or `None` (R15).
+    LayIn(MeldList, Option<u8>),
     /// Force this player to take the centre card (R14).
     Force(u8),
     /// Lay one meld from the hand alone (R16), by catalog index.
@@ -28,7 +26,7 @@ impl Move {
     /// True for a take or lay-in that goes out (R15).
     #[inline]
     pub fn goes_out(&self) -> bool {
-        matches!(self, Move::Take(_, OUT) | Move::LayIn(_, OUT))
+        matches!(self, Move::Take(_, None) | Move::LayIn(_, None))
     }
 
     /// The new layout of a take or lay-in.
@@ -44,7 +42,7 @@ impl Move {
     #[inline]
     pub fn pay(&self) -> Option<u8> {
         match self {
-            Move::Take(_, pay) | Move::LayIn(_, pay) if *pay != OUT => Some(*pay),
+            Move::Take(_, pay) | Move::LayIn(_, pay) => *pay,
             _ => None,
         }
     }

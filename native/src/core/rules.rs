@@ -2,7 +2,8 @@
 //! the meld catalog they imply (R4, R5).  Every field is read by the shared mechanics, so a new
 //! preset needs no new code here.
 
-use crate::core::cards::{low_card, popcount, NUM_CARDS, RANK_MASK};
+use crate::core::cards::{CardSet, NUM_CARDS};
+use crate::core::catalog::{build_catalog, extensions};
 
 /// The most melds one layout can hold: 40 cards in melds of three.
 pub const MAX_MELDS: usize = 13;
@@ -34,13 +35,13 @@ pub struct Rules {
     /// R14a: a payer may force with his paid card.
     pub discard_force: bool,
     /// Every legal meld, sorted by mask (R4, R5).
-    pub catalog: Vec<u64>,
+    pub catalog: Vec<CardSet>,
     /// Per card: the catalog melds whose lowest card it is, larger melds first (ties in catalog order).
-    pub by_lowest: Vec<Vec<u64>>,
+    pub by_lowest: Vec<Vec<CardSet>>,
     /// Per card: the same melds as catalog indices.
     pub by_lowest_index: Vec<Vec<u8>>,
-    /// Per catalog meld: the cards that extend it by lay-off (R14, `melds::extensions`).
-    pub extension: Vec<u64>,
+    /// Per catalog meld: the cards that extend it by lay-off (R14, `catalog::extensions`).
+    pub extension: Vec<CardSet>,
 }
 
 impl Rules {
@@ -73,11 +74,11 @@ impl Rules {
         let catalog = build_catalog(max_run);
         let mut by_lowest_index: Vec<Vec<u8>> = vec![Vec::new(); NUM_CARDS];
         for (i, &meld) in catalog.iter().enumerate() {
-            by_lowest_index[low_card(meld)].push(i as u8);
+            by_lowest_index[meld.lowest()].push(i as u8);
         }
         for list in &mut by_lowest_index {
             // Larger melds first; a stable sort keeps the catalog order among equals (as Python).
-            list.sort_by_key(|&i| std::cmp::Reverse(popcount(catalog[i as usize])));
+            list.sort_by_key(|&i| std::cmp::Reverse(catalog[i as usize].len()));
         }
         let by_lowest = by_lowest_index
             .iter()
@@ -103,7 +104,7 @@ impl Rules {
         rules.extension = rules
             .catalog
             .iter()
-            .map(|&m| crate::core::melds::extensions(m, &rules))
+            .map(|&m| extensions(m, max_run))
             .collect();
         Ok(rules)
     }
@@ -133,42 +134,15 @@ impl Rules {
     }
 
     /// The catalog index of a legal meld.
-    pub fn meld_index(&self, meld: u64) -> Option<u8> {
+    pub fn meld_index(&self, meld: CardSet) -> Option<u8> {
         self.catalog.binary_search(&meld).ok().map(|i| i as u8)
     }
 
-    /// The mask of catalog meld `index`.
+    /// The cards of catalog meld `index`.
     #[inline]
-    pub fn meld(&self, index: u8) -> u64 {
+    pub fn meld(&self, index: u8) -> CardSet {
         self.catalog[index as usize]
     }
-}
-
-fn build_catalog(max_run: u32) -> Vec<u64> {
-    let mut melds = Vec::new();
-    for rank in 0..10 {
-        let four = RANK_MASK[rank];
-        melds.push(four);
-        for suit in 0..4 {
-            melds.push(four & !(1u64 << (4 * rank + suit)));
-        }
-    }
-    for suit in 0..4 {
-        for low in 0..10u32 {
-            for length in 3..=max_run {
-                if low + length > 10 {
-                    break;
-                }
-                let mut meld = 0u64;
-                for k in 0..length {
-                    meld |= 1u64 << (4 * (low + k) + suit);
-                }
-                melds.push(meld);
-            }
-        }
-    }
-    melds.sort_unstable();
-    melds
 }
 
 #[cfg(test)]

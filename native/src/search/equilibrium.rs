@@ -17,9 +17,11 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::cards::CardSet;
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Phase, State, NONE};
+use crate::core::offers::Phase;
+use crate::core::state::State;
 use crate::search::outcome::{Poll, Stop};
 
 const CHANCE: u8 = 0;
@@ -59,10 +61,10 @@ pub struct Tree {
     info: Vec<u32>,
     /// Per root deal: its probability and the two hands.
     pub deal_prob: Vec<f64>,
-    pub deal_hands: Vec<[u64; 2]>,
+    pub deal_hands: Vec<[CardSet; 2]>,
     /// Per information set: its player, his hand as dealt, the public history.
     pub owner: Vec<u8>,
-    pub hand: Vec<u64>,
+    pub hand: Vec<CardSet>,
     pub history: Vec<History>,
     /// Per information set, its moves: `moves[act_base[k]..act_base[k + 1]]`.
     pub act_base: Vec<u32>,
@@ -149,14 +151,13 @@ impl Tree {
 
 /// The cards neither player has shown, the cards each is known by both to hold from the
 /// exchange (R9), and the two hand counts (Python's `_public_hidden`).
-pub fn public_hidden(view: &State) -> (u64, [u64; 2], [u8; 2]) {
-    let unseen = FULL_DECK & !view.table_mask(2);
-    let mut known = [0u64; 2];
+pub fn public_hidden(view: &State) -> (CardSet, [CardSet; 2], [u8; 2]) {
+    let unseen = !view.table_mask(2);
+    let mut known = [CardSet::EMPTY; 2];
     if let Some(gave) = view.gave {
         for q in 0..2 {
-            let card = gave[q];
-            if card != NONE && unseen >> card & 1 == 1 {
-                known[(q + 1) % 2] |= bit(card);
+            if let Some(card) = gave[q].filter(|&c| unseen.contains(c)) {
+                known[(q + 1) % 2].insert(card);
             }
         }
     }
@@ -164,10 +165,10 @@ pub fn public_hidden(view: &State) -> (u64, [u64; 2], [u8; 2]) {
 }
 
 /// The number of deals of the two hands (`None` when the counts do not fit the cards).
-pub fn deal_count(unseen: u64, known: [u64; 2], counts: [u8; 2]) -> Option<u128> {
-    let free = popcount(unseen & !(known[0] | known[1])) as i64;
-    let need0 = i64::from(counts[0]) - i64::from(popcount(known[0]));
-    let need1 = i64::from(counts[1]) - i64::from(popcount(known[1]));
+pub fn deal_count(unseen: CardSet, known: [CardSet; 2], counts: [u8; 2]) -> Option<u128> {
+    let free = (unseen - (known[0] | known[1])).len() as i64;
+    let need0 = i64::from(counts[0]) - i64::from(known[0].len());
+    let need1 = i64::from(counts[1]) - i64::from(known[1].len());
     if need0 < 0 || need1 < 0 || need0 + need1 > free {
         return None;
     }
@@ -198,28 +199,28 @@ fn for_each_combination(n: usize, k: usize, mut f: impl FnMut(&[usize])) {
 /// probability: uniform, or in proportion to the product of the prior's card weights (Python's
 /// `_deals`, in its order).
 pub fn deals(
-    unseen: u64,
-    known: [u64; 2],
+    unseen: CardSet,
+    known: [CardSet; 2],
     counts: [u8; 2],
     prior: Option<&Prior>,
-) -> Result<Vec<(u64, u64, f64)>, String> {
-    let free: Vec<u8> = cards(unseen & !(known[0] | known[1])).collect();
-    let need0 = i64::from(counts[0]) - i64::from(popcount(known[0]));
-    let need1 = i64::from(counts[1]) - i64::from(popcount(known[1]));
+) -> Result<Vec<(CardSet, CardSet, f64)>, String> {
+    let free: Vec<u8> = (unseen - (known[0] | known[1])).iter().collect();
+    let need0 = i64::from(counts[0]) - i64::from(known[0].len());
+    let need1 = i64::from(counts[1]) - i64::from(known[1].len());
     if need0 < 0 || need1 < 0 || need0 + need1 > free.len() as i64 {
         return Err("the hand counts do not fit the cards not shown (R1, R7)".to_string());
     }
-    let mut out: Vec<(u64, u64, f64)> = Vec::new();
+    let mut out: Vec<(CardSet, CardSet, f64)> = Vec::new();
     for_each_combination(free.len(), need0 as usize, |first| {
-        let h0 = first.iter().fold(known[0], |m, &i| m | bit(free[i]));
-        let rest: Vec<u8> = free.iter().copied().filter(|&c| h0 & bit(c) == 0).collect();
+        let h0 = known[0] | first.iter().map(|&i| free[i]).collect();
+        let rest: Vec<u8> = free.iter().copied().filter(|&c| !h0.contains(c)).collect();
         for_each_combination(rest.len(), need1 as usize, |second| {
-            let h1 = second.iter().fold(known[1], |m, &i| m | bit(rest[i]));
+            let h1 = known[1] | second.iter().map(|&i| rest[i]).collect();
             let mut weight = 1.0;
             if let Some(prior) = prior {
                 for (p, hand) in [(0, h0), (1, h1)] {
                     if let Some(w) = &prior[p] {
-                        for c in cards(hand & !known[p]) {
+                        for c in hand - known[p] {
                             weight *= w[c as usize];
                         }
                     }
@@ -241,12 +242,13 @@ pub fn deals(
     Ok(out)
 }
 
-/// A move as two words, one to one: its kind, pay and layout (at most 13 meld indices).
+/// A move as two words, one to one: its kind, pay (255 when he goes out) and layout (at most 13
+/// meld indices).
 fn move_words(m: &Move) -> (u64, u64) {
     let (kind, value, layout) = match *m {
         Move::Pass => (0u64, 0u64, None),
-        Move::Take(l, pay) => (1, u64::from(pay), Some(l)),
-        Move::LayIn(l, pay) => (2, u64::from(pay), Some(l)),
+        Move::Take(l, pay) => (1, pay.map_or(255, u64::from), Some(l)),
+        Move::LayIn(l, pay) => (2, pay.map_or(255, u64::from), Some(l)),
         Move::Force(p) => (3, u64::from(p), None),
         Move::Meld(i) => (4, u64::from(i), None),
         Move::Give(c) => (5, u64::from(c), None),
@@ -289,7 +291,7 @@ pub fn extend(h: History, m: &Move) -> History {
 struct Builder<'a> {
     engine: &'a Engine,
     tree: Tree,
-    index: FxHashMap<(History, u8, u64), u32>,
+    index: FxHashMap<(History, u8, CardSet), u32>,
     /// The moves from the root to the position being built (kept only with `keep`).
     path: Vec<Move>,
     max_nodes: usize,
@@ -333,7 +335,7 @@ impl Builder<'_> {
     fn expand(
         &mut self,
         s: State,
-        dealt: [u64; 2],
+        dealt: [CardSet; 2],
         hist: History,
         seqs: [u32; 2],
     ) -> Result<usize, BuildStop> {
@@ -459,8 +461,8 @@ pub fn build(
         world.hands[0] = h0;
         world.hands[1] = h1;
         world.hidden = 0;
-        world.counts[0] = popcount(h0) as u8;
-        world.counts[1] = popcount(h1) as u8;
+        world.counts[0] = h0.len() as u8;
+        world.counts[1] = h1.len() as u8;
         builder.expand(world, [h0, h1], ROOT_HISTORY, [0, 0])?;
         builder.tree.deal_prob.push(prob);
         builder.tree.deal_hands.push([h0, h1]);
@@ -1004,58 +1006,25 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::core::melds::MeldList;
-    use crate::core::rules::{Rules, MAX_PLAYERS};
-    use crate::core::state::Paid;
+    use crate::core::dealing::deal_deck;
+    use crate::core::rules::Rules;
     use crate::search::outcome::Never;
 
-    /// A classic deal (the cards in the order `k * step + 3`) played by first legal moves until
-    /// `stock` cards are left at an offer with a choice, as seen by the player to act (the other
-    /// hand hidden, the stock order unknown).
+    /// A classic deal (the cards in the order `k * step + 3`, `step` prime to 40, dealt by player
+    /// 0) played by first legal moves until `stock` cards are left at an offer with a choice, as
+    /// seen by the player to act (the other hand hidden, the stock order unknown).
     fn late_view(engine: &Engine, step: u8, stock: u8) -> Option<State> {
         let rules = &engine.rules;
-        let order: Vec<u8> = (0..40).map(|k| (k * step + 3) % 40).collect();
-        let h = rules.hand_size;
-        let mut hands = [0u64; MAX_PLAYERS];
-        let mut counts = [0u8; MAX_PLAYERS];
-        for p in 0..2 {
-            for &c in &order[p * h..(p + 1) * h] {
-                hands[p] |= bit(c);
-            }
-            counts[p] = h as u8;
-        }
-        let mut st = [0u8; 40];
-        let rest = &order[2 * h..];
-        for (i, &c) in rest.iter().rev().enumerate() {
-            st[i] = c;
-        }
-        let mut s = State {
-            dealer: 0,
-            hands,
-            hidden: 0,
-            counts,
-            layouts: [MeldList::new(); MAX_PLAYERS],
-            melded: [0; MAX_PLAYERS],
-            stock: st,
-            stock_known: true,
-            stock_count: rest.len() as u8,
-            dead: [0; 40],
-            ndead: 0,
-            dead_mask: 0,
-            centre: None,
-            to_act: 1,
-            phase: Phase::Turn,
-            winner: None,
-            gifts: None,
-            gave: None,
-            paid: Paid::default(),
-        };
+        let order: Vec<u8> = (0..40u16)
+            .map(|k| ((k * u16::from(step) + 3) % 40) as u8)
+            .collect();
+        let mut s = deal_deck(rules, &order, 0);
         while !s.is_terminal() {
             let moves = engine.legal_moves(&s).ok()?;
             if s.phase == Phase::Offer && s.stock_count <= stock && moves.len() > 1 {
                 let me = s.to_act as usize;
                 let mut view = s.clone();
-                view.hands[1 - me] = 0;
+                view.hands[1 - me] = CardSet::EMPTY;
                 view.hidden = 1 << (1 - me);
                 view.stock_known = false;
                 return Some(view);

@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cards::{bit, cards, popcount};
+use crate::core::cards::CardSet;
+use crate::core::legal::Engine;
 use crate::core::melds::MeldList;
+use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::{Engine, Phase, State};
+use crate::core::state::State;
 use crate::rng::PyRandom;
 use crate::search::outcome::Outcome;
 use crate::search::playout::playout_outcome;
@@ -134,15 +136,15 @@ pub enum Leaf {
 /// A leaf evaluation with the caches of its features.
 pub struct Evaluator {
     pub leaf: Leaf,
-    gains: RefCell<FxHashMap<(u64, u64), Gains>>,
+    gains: RefCell<FxHashMap<(CardSet, CardSet), Gains>>,
     blocks: RefCell<FxHashMap<BlockKey, [f64; PER_PLAYER]>>,
 }
 
 /// Cards to go out with, to take, to take with a hand card, and the hand cards that meld alone.
-type Gains = (u64, u64, u64, i32);
+type Gains = (CardSet, CardSet, CardSet, i32);
 /// A player's block of features by what it depends on: layout, hand, stock, the other hands,
 /// the centre card, the hand-count lead and the stock count.
-type BlockKey = (MeldList, u64, u64, u64, u8, i32, u8);
+type BlockKey = (MeldList, CardSet, CardSet, CardSet, Option<u8>, i32, u8);
 
 const CACHE: usize = 1 << 18;
 
@@ -182,26 +184,26 @@ impl Evaluator {
         }
     }
 
-    /// Masks of the cards that would let a player go out, take, and take with a hand card too,
-    /// and the most hand cards that meld alone (Python's `_gains`).
-    fn gains(&self, engine: &Engine, layout_cards: u64, hand: u64) -> Gains {
+    /// The cards that would let a player go out, take, and take with a hand card too, and the
+    /// most hand cards that meld alone (Python's `_gains`).
+    fn gains(&self, engine: &Engine, layout_cards: CardSet, hand: CardSet) -> Gains {
         if let Some(&g) = self.gains.borrow().get(&(layout_cards, hand)) {
             return g;
         }
         let rules = &*engine.rules;
         let base = layout_cards | hand;
-        let need = popcount(hand) as i32 + 1;
-        let melded = popcount(layout_cards) as i32;
-        let mut reach = 0u64;
+        let need = hand.len() as i32 + 1;
+        let melded = layout_cards.len() as i32;
+        let mut reach = CardSet::EMPTY;
         for &meld in &rules.catalog {
-            let rest = meld & !base;
-            if rest != 0 && rest & (rest - 1) == 0 {
+            let rest = meld - base;
+            if rest.len() == 1 {
                 reach |= rest;
             }
         }
-        let (mut out, mut take, mut take2) = (0u64, 0u64, 0u64);
-        for card in cards(reach) {
-            let b = bit(card);
+        let (mut out, mut take, mut take2) = (CardSet::EMPTY, CardSet::EMPTY, CardSet::EMPTY);
+        for card in reach {
+            let b = CardSet::card(card);
             let best = engine.melds.max_melded(base | b, layout_cards | b, rules);
             if best < 0 {
                 continue;
@@ -215,7 +217,12 @@ impl Evaluator {
                 out |= b;
             }
         }
-        let g = (out, take, take2, engine.melds.max_melded(hand, 0, rules));
+        let g = (
+            out,
+            take,
+            take2,
+            engine.melds.max_melded(hand, CardSet::EMPTY, rules),
+        );
         let mut memo = self.gains.borrow_mut();
         if memo.len() >= CACHE {
             memo.clear();
@@ -229,42 +236,40 @@ impl Evaluator {
         &self,
         engine: &Engine,
         layout: &MeldList,
-        hand: u64,
-        stock: u64,
-        others: u64,
-        card: i32,
+        hand: CardSet,
+        stock: CardSet,
+        others: CardSet,
+        card: Option<u8>,
         fewest: i32,
         s: u8,
     ) -> [f64; PER_PLAYER] {
-        let key = (*layout, hand, stock, others, card as u8, fewest, s);
+        let key = (*layout, hand, stock, others, card, fewest, s);
         if let Some(b) = self.blocks.borrow().get(&key) {
             return *b;
         }
         let lc = layout.cards(&engine.rules);
         let (outs, takes, takes2, alone) = self.gains(engine, lc, hand);
         let fit = engine.fitting_cards(layout);
-        let (c_out, c_take) = if card >= 0 {
-            let b = 1u64 << card;
-            (
-                f64::from(u8::from(outs & b != 0)),
-                f64::from(u8::from(takes & b != 0)) + f64::from(u8::from(takes2 & b != 0)),
-            )
-        } else {
-            (0.0, 0.0)
+        let (c_out, c_take) = match card {
+            Some(c) => (
+                f64::from(u8::from(outs.contains(c))),
+                f64::from(u8::from(takes.contains(c))) + f64::from(u8::from(takes2.contains(c))),
+            ),
+            None => (0.0, 0.0),
         };
-        let outs_stock = popcount(outs & stock);
-        let outs_hands = popcount(outs & others);
-        let takes_stock = popcount(takes & stock);
+        let outs_stock = (outs & stock).len();
+        let outs_hands = (outs & others).len();
+        let takes_stock = (takes & stock).len();
         let per = if s > 0 { 1.0 / f64::from(s) } else { 0.0 };
-        let count = popcount(hand);
+        let count = hand.len();
         let block = [
-            f64::from(popcount(lc)),
+            f64::from(lc.len()),
             f64::from(count),
             f64::from(outs_stock),
             f64::from(outs_hands),
             f64::from(takes_stock),
-            f64::from(popcount(takes2 & stock)),
-            f64::from(popcount(fit & (stock | others))),
+            f64::from((takes2 & stock).len()),
+            f64::from((fit & (stock | others)).len()),
             c_out,
             c_take,
             f64::from(fewest),
@@ -293,11 +298,11 @@ impl Evaluator {
         let stock = s
             .stock_mask(n)
             .expect("the evaluation needs every hand and the stock cards");
-        let mut everyone = 0u64;
+        let mut everyone = CardSet::EMPTY;
         for p in 0..n {
             everyone |= s.hands[p];
         }
-        let card = s.centre.map_or(-1, |c| i32::from(c.card));
+        let card = s.centre.map(|c| c.card);
         let mut blocks = Vec::with_capacity(n);
         for k in 0..n {
             let p = (s.to_act as usize + k) % n;
@@ -314,7 +319,7 @@ impl Evaluator {
                 &s.layouts[p],
                 hand,
                 stock,
-                everyone & !hand,
+                everyone - hand,
                 card,
                 fewest,
                 s.stock_count,

@@ -11,8 +11,10 @@ use std::time::Instant;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Key, Phase, State};
+use crate::core::offers::Phase;
+use crate::core::state::{Key, State};
 use crate::search::evaluation::Evaluator;
 use crate::search::lookahead::{Lookahead, Options as LookOptions};
 use crate::search::outcome::{Outcome, Poll, Stop};
@@ -86,8 +88,7 @@ pub struct Solver {
 }
 
 fn melded_after(engine: &Engine, m: &Move) -> u32 {
-    m.layout()
-        .map_or(0, |l| l.cards(&engine.rules).count_ones())
+    m.layout().map_or(0, |l| l.cards(&engine.rules).len())
 }
 
 impl Solver {
@@ -262,11 +263,7 @@ impl Solver {
             let mut o = self.maxn(engine, eval, s, true, poll);
             if self.exhausted && !self.root_moves.is_empty() {
                 // Anytime: the best root move among proven values and estimates.
-                let me = if s.is_chance() {
-                    usize::MAX
-                } else {
-                    s.to_act as usize
-                };
+                let me = (!s.is_chance()).then_some(s.to_act as usize);
                 let mut best = 0;
                 for (k, r) in self.root_moves.iter().enumerate() {
                     if utility_at(&r.1, me) > utility_at(&self.root_moves[best].1, me) {
@@ -711,16 +708,18 @@ impl Solver {
     }
 }
 
-/// `utility(outcome, player)` where Python may pass -1 (a chance node's `current_player`):
-/// Python then reads the draw entry and subtracts every player's win.
-fn utility_at(o: &Outcome, player: usize) -> f64 {
-    if player == usize::MAX {
-        let n = o.players();
-        let mut others = 0.0;
-        for p in 0..n {
-            others += o.v[p];
+/// `utility(outcome, player)`, where Python may pass -1 (`None` here: a chance node's
+/// `current_player`) and then reads the draw entry and subtracts every player's win.
+fn utility_at(o: &Outcome, player: Option<usize>) -> f64 {
+    match player {
+        Some(p) => o.utility(p),
+        None => {
+            let n = o.players();
+            let mut others = 0.0;
+            for p in 0..n {
+                others += o.v[p];
+            }
+            o.v[n] - others
         }
-        return o.v[n] - others;
     }
-    o.utility(player)
 }

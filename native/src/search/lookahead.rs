@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::cards::CardSet;
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Key, Phase, State};
+use crate::core::offers::Phase;
+use crate::core::state::{Key, State};
 use crate::rng::PyRandom;
 use crate::search::evaluation::Evaluator;
 use crate::search::outcome::{Clock, Outcome, Poll, Stop};
@@ -90,16 +92,16 @@ fn boundary(s: &State) -> bool {
 /// The card the greedy bot gives in the exchange: least useful to the rest of the hand (R9).
 fn greedy_give(engine: &Engine, s: &State) -> Move {
     let hand = s.hands[s.to_act as usize];
-    let unseen = FULL_DECK & !s.table_mask(engine.players()) & !hand;
+    let unseen = !s.table_mask(engine.players()) - hand;
     let mut best: Option<(i64, u8)> = None;
-    for c in cards(hand) {
-        let rest = hand & !bit(c);
+    for c in hand {
+        let rest = hand - CardSet::card(c);
         let mut score = 0i64;
         for &meld in &engine.rules.catalog {
-            if meld & bit(c) != 0 && popcount(meld) == 3 {
-                let others = meld & !bit(c);
-                if others & !(rest | unseen) == 0 {
-                    score += 1 + 2 * i64::from(popcount(others & rest));
+            if meld.contains(c) && meld.len() == 3 {
+                let others = meld - CardSet::card(c);
+                if others.is_subset(rest | unseen) {
+                    score += 1 + 2 * i64::from((others & rest).len());
                 }
             }
         }

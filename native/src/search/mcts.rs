@@ -4,8 +4,10 @@
 
 use std::sync::Arc;
 
+use crate::core::cards::CardSet;
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, State};
+use crate::core::state::State;
 use crate::rng::PyRandom;
 use crate::search::evaluation::{Evaluator, Fitted, Leaf};
 use crate::search::outcome::{Clock, Outcome, Poll};
@@ -308,7 +310,7 @@ fn halving(
     root_list: &[Move],
     opts: &Options,
     rng: &mut PyRandom,
-    pairs: Option<&[Option<Vec<u64>>; 4]>,
+    pairs: Option<&[Option<Vec<CardSet>>; 4]>,
     weights: Option<&Weights>,
     quiet: i32,
     hooks: &mut dyn Hooks,

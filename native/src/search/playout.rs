@@ -1,15 +1,17 @@
 //! Playouts: a deal played to its end by the `eager` policy (`analyzer.search.playout`), drawing
 //! from the same generator in the same order as Python, so a seed gives the same playout.
 
-use crate::core::cards::{cards, popcount, NUM_CARDS};
+use crate::core::cards::{CardSet, NUM_CARDS};
+use crate::core::legal::Engine;
 use crate::core::moves::Move;
-use crate::core::state::{Engine, Phase, State};
+use crate::core::offers::Phase;
+use crate::core::state::State;
 use crate::rng::PyRandom;
 use crate::search::outcome::Outcome;
 
 /// Per card: the cards that link with it (same rank, or same suit within two ranks).
-pub static LINKS: [u64; NUM_CARDS] = {
-    let mut out = [0u64; NUM_CARDS];
+pub static LINKS: [CardSet; NUM_CARDS] = {
+    let mut out = [CardSet::EMPTY; NUM_CARDS];
     let mut card = 0;
     while card < NUM_CARDS {
         let (rank, suit) = (card / 4, card % 4);
@@ -22,7 +24,7 @@ pub static LINKS: [u64; NUM_CARDS] = {
                 rank - r <= 2
             };
             if other != card && (r == rank || (s == suit && close)) {
-                out[card] |= 1u64 << other;
+                out[card].0 |= 1u64 << other;
             }
             other += 1;
         }
@@ -31,12 +33,12 @@ pub static LINKS: [u64; NUM_CARDS] = {
     out
 };
 
-fn cost(engine: &Engine, m: &Move, hand: u64) -> u32 {
+fn cost(engine: &Engine, m: &Move, hand: CardSet) -> u32 {
     match m {
-        Move::Give(card) => popcount(hand & LINKS[*card as usize]),
-        Move::Take(layout, pay) | Move::LayIn(layout, pay) => {
-            let kept = hand & !layout.cards(&engine.rules);
-            popcount(kept & LINKS[*pay as usize])
+        Move::Give(card) => (hand & LINKS[*card as usize]).len(),
+        Move::Take(layout, Some(pay)) | Move::LayIn(layout, Some(pay)) => {
+            let kept = hand - layout.cards(&engine.rules);
+            (kept & LINKS[*pay as usize]).len()
         }
         _ => 0,
     }
@@ -47,7 +49,7 @@ fn cost(engine: &Engine, m: &Move, hand: u64) -> u32 {
 fn cheapest<'a>(
     engine: &Engine,
     moves: impl Iterator<Item = &'a Move> + Clone,
-    hand: u64,
+    hand: CardSet,
     rng: &mut PyRandom,
 ) -> Move {
     let mut low = u32::MAX;
@@ -77,14 +79,14 @@ pub fn eager_move(engine: &Engine, s: &State, moves: &[Move], rng: &mut PyRandom
             return *m; // going out wins (R15)
         }
         if let Move::Take(layout, _) = m {
-            most = most.max(i64::from(popcount(layout.cards(rules))));
+            most = most.max(i64::from(layout.cards(rules).len()));
         }
     }
     let hand = s.hands[s.to_act as usize];
     if most >= 0 {
         // The takes that meld the most cards, in order.
         let best = moves.iter().filter(|m| match m {
-            Move::Take(layout, _) => i64::from(popcount(layout.cards(rules))) == most,
+            Move::Take(layout, _) => i64::from(layout.cards(rules).len()) == most,
             _ => false,
         });
         return cheapest(engine, best, hand, rng);
@@ -117,10 +119,10 @@ pub fn random_turn(engine: &Engine, s: &State, rng: &mut PyRandom) -> Move {
     let mut mask = s
         .stock_mask(engine.players())
         .expect("the stock cards are known");
-    for _ in 0..rng.randrange(popcount(mask) as usize) {
-        mask &= mask - 1;
+    for _ in 0..rng.randrange(mask.len() as usize) {
+        mask = mask.without_lowest();
     }
-    Move::Turn(mask.trailing_zeros() as u8)
+    Move::Turn(mask.lowest() as u8)
 }
 
 /// The eager move at an offer, generating only the moves it can pick (`_eager_offer`).
@@ -199,7 +201,7 @@ pub fn playout_outcome(
     Outcome::of_end(&end, engine.players())
 }
 
-/// The cards of a mask, as a vector (for `rng.choice(list(iter_mask(...)))`).
-pub fn card_list(mask: u64) -> Vec<u8> {
-    cards(mask).collect()
+/// The cards of a set, as a vector (for `rng.choice(list(iter_mask(...)))`).
+pub fn card_list(cards: CardSet) -> Vec<u8> {
+    cards.iter().collect()
 }

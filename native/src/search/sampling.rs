@@ -1,9 +1,11 @@
 //! Sampling the hidden cards of a player's view (`analyzer.search.sampling`), drawing from the
 //! same generator in the same order as Python: the same seed gives the same deals in both cores.
 
-use crate::core::cards::{bit, cards, popcount, FULL_DECK};
+use crate::core::cards::CardSet;
+use crate::core::legal::Engine;
+use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
-use crate::core::state::{Engine, Phase, State, NONE};
+use crate::core::state::State;
 use crate::rng::PyRandom;
 
 /// Uniform draws tried by `sample_deal(..., infer=True)` before it settles for the best one.
@@ -13,17 +15,21 @@ pub const MAX_TRIES: usize = 64;
 pub type Weights = [Option<Vec<f64>>; MAX_PLAYERS];
 
 /// The cards `player` has not seen: not in his hand, no layout, not dead, not the centre card.
-pub fn unseen_cards(engine: &Engine, view: &State, player: usize) -> u64 {
-    FULL_DECK & !view.hands[player] & !view.table_mask(engine.players())
+pub fn unseen_cards(engine: &Engine, view: &State, player: usize) -> CardSet {
+    !view.hands[player] - view.table_mask(engine.players())
 }
 
 /// The card `player` passed in the exchange, known to be in the next hand (R9).
-fn required(engine: &Engine, view: &State, player: usize, unseen: u64) -> [u64; MAX_PLAYERS] {
-    let mut need = [0u64; MAX_PLAYERS];
-    if let Some(gave) = view.gave {
-        let card = gave[player];
-        if card != NONE && unseen & bit(card) != 0 {
-            need[(player + 1) % engine.players()] = bit(card);
+fn required(
+    engine: &Engine,
+    view: &State,
+    player: usize,
+    unseen: CardSet,
+) -> [CardSet; MAX_PLAYERS] {
+    let mut need = [CardSet::EMPTY; MAX_PLAYERS];
+    if let Some(Some(card)) = view.gave.map(|gave| gave[player]) {
+        if unseen.contains(card) {
+            need[(player + 1) % engine.players()] = CardSet::card(card);
         }
     }
     need
@@ -35,15 +41,15 @@ pub fn declined_pairs(
     engine: &Engine,
     view: &State,
     player: usize,
-) -> [Option<Vec<u64>>; MAX_PLAYERS] {
-    let melds3: Vec<u64> = engine
+) -> [Option<Vec<CardSet>>; MAX_PLAYERS] {
+    let melds3: Vec<CardSet> = engine
         .rules
         .catalog
         .iter()
         .copied()
-        .filter(|&m| popcount(m) == 3)
+        .filter(|m| m.len() == 3)
         .collect();
-    let mut out: [Option<Vec<u64>>; MAX_PLAYERS] = Default::default();
+    let mut out: [Option<Vec<CardSet>>; MAX_PLAYERS] = Default::default();
     for p in 0..engine.players() {
         if p == player || !view.is_hidden(p) {
             continue;
@@ -63,11 +69,11 @@ pub fn declined_pairs(
                 declined.push(c.card);
             }
         }
-        let mut pairs: Vec<u64> = Vec::new();
+        let mut pairs: Vec<CardSet> = Vec::new();
         for &c in &declined {
             for &m in &melds3 {
-                if m & bit(c) != 0 {
-                    pairs.push(m & !bit(c));
+                if m.contains(c) {
+                    pairs.push(m - CardSet::card(c));
                 }
             }
         }
@@ -78,11 +84,11 @@ pub fn declined_pairs(
     out
 }
 
-fn broken(hands: &[u64; MAX_PLAYERS], pairs: &[Option<Vec<u64>>; MAX_PLAYERS]) -> usize {
+fn broken(hands: &[CardSet; MAX_PLAYERS], pairs: &[Option<Vec<CardSet>>; MAX_PLAYERS]) -> usize {
     let mut count = 0;
-    for (p, masks) in pairs.iter().enumerate() {
-        if let Some(masks) = masks {
-            count += masks.iter().filter(|&&m| m & hands[p] == m).count();
+    for (p, sets) in pairs.iter().enumerate() {
+        if let Some(sets) = sets {
+            count += sets.iter().filter(|m| m.is_subset(hands[p])).count();
         }
     }
     count
@@ -104,15 +110,15 @@ fn draw(
     let mut unseen = unseen_cards(engine, view, player);
     for p in 0..n {
         if !view.is_hidden(p) {
-            unseen &= !view.hands[p];
+            unseen -= view.hands[p];
         }
     }
     let need = required(engine, view, player, unseen);
     let mut free = unseen;
-    for mask in need {
-        free &= !mask;
+    for cards in need {
+        free -= cards;
     }
-    let mut deck: Vec<u8> = cards(free).collect();
+    let mut deck: Vec<u8> = free.iter().collect();
     rng.shuffle(&mut deck);
     let mut out = view.clone();
     let mut pos = 0usize;
@@ -121,7 +127,7 @@ fn draw(
             continue;
         }
         let fixed = need[p];
-        let take = i64::from(view.counts[p]) - i64::from(popcount(fixed));
+        let take = i64::from(view.counts[p]) - i64::from(fixed.len());
         if take < 0 || pos + take as usize > deck.len() {
             return Err(Impossible(
                 "the hidden hand counts do not fit the unseen cards".into(),
@@ -143,15 +149,11 @@ fn draw(
                 deck[pos..].copy_from_slice(&sorted);
             }
         }
-        let mut mask = fixed;
-        for &c in &deck[pos..pos + take] {
-            mask |= bit(c);
-        }
-        out.hands[p] = mask;
+        out.hands[p] = fixed | deck[pos..pos + take].iter().copied().collect();
         out.hidden &= !(1 << p);
         pos += take;
     }
-    if (0..n).any(|q| need[q] != 0 && !view.is_hidden(q)) {
+    if (0..n).any(|q| !need[q].is_empty() && !view.is_hidden(q)) {
         return Err(Impossible(
             "the card passed in the exchange is not where the view says".into(),
         ));
@@ -182,7 +184,7 @@ pub fn sample_deal(
     view: &State,
     player: usize,
     rng: &mut PyRandom,
-    pairs: Option<&[Option<Vec<u64>>; MAX_PLAYERS]>,
+    pairs: Option<&[Option<Vec<CardSet>>; MAX_PLAYERS]>,
     weights: Option<&Weights>,
 ) -> Result<State, Impossible> {
     let pairs = pairs.filter(|p| p.iter().any(Option::is_some));
@@ -203,9 +205,21 @@ pub fn sample_deal(
     Ok(best.expect("one draw"))
 }
 
-/// Per seat in the exchange: his gift if chosen and shown, [`NONE`] if hidden, `-1` if not yet
-/// chosen (`chosen_gifts`).
-fn chosen_gifts(engine: &Engine, s: &State) -> [i16; MAX_PLAYERS] {
+/// A seat's gift in the exchange as a view shows it (R9).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Gift {
+    /// Not chosen yet (Python's `-1`).
+    NotYet,
+    /// Chosen, and hidden from the viewer (`None`).
+    Hidden,
+    /// Chosen and shown.
+    Shown(u8),
+}
+
+/// Per seat in the exchange: his gift if chosen and shown, hidden, or not yet chosen
+/// (`chosen_gifts`).  The exchange is played in turn order from the player after the dealer:
+/// the seats before the one to act have chosen.
+fn chosen_gifts(engine: &Engine, s: &State) -> [Gift; MAX_PLAYERS] {
     let n = engine.players();
     let order: Vec<usize> = (0..n).map(|k| (s.dealer as usize + 1 + k) % n).collect();
     let at = order
@@ -213,14 +227,12 @@ fn chosen_gifts(engine: &Engine, s: &State) -> [i16; MAX_PLAYERS] {
         .position(|&q| q == s.to_act as usize)
         .unwrap_or(n);
     let done = &order[..at];
-    let gifts = s.gifts.unwrap_or([NONE; MAX_PLAYERS]);
-    let mut out = [-1i16; MAX_PLAYERS];
+    let gifts = s.gifts.unwrap_or([None; MAX_PLAYERS]);
+    let mut out = [Gift::NotYet; MAX_PLAYERS];
     for q in 0..n {
-        out[q] = if done.contains(&q) {
-            i16::from(gifts[q])
-        } else {
-            -1
-        };
+        if done.contains(&q) {
+            out[q] = gifts[q].map_or(Gift::Hidden, Gift::Shown);
+        }
     }
     out
 }
@@ -233,7 +245,7 @@ pub fn sample_world(
     view: &State,
     player: usize,
     rng: &mut PyRandom,
-    pairs: Option<&[Option<Vec<u64>>; MAX_PLAYERS]>,
+    pairs: Option<&[Option<Vec<CardSet>>; MAX_PLAYERS]>,
     ordered: bool,
     weights: Option<&Weights>,
 ) -> Result<State, Impossible> {
@@ -243,12 +255,12 @@ pub fn sample_world(
         world.stock_known = false;
     }
     if world.phase == Phase::Exchange {
-        let mut gifts = view.gifts.unwrap_or([NONE; MAX_PLAYERS]);
+        let mut gifts = view.gifts.unwrap_or([None; MAX_PLAYERS]);
         let chosen = chosen_gifts(engine, view);
         for q in 0..n {
-            if chosen[q] == i16::from(NONE) && q != player {
-                let hand: Vec<u8> = cards(world.hands[q]).collect();
-                gifts[q] = hand[rng.randrange(hand.len())];
+            if chosen[q] == Gift::Hidden && q != player {
+                let hand: Vec<u8> = world.hands[q].iter().collect();
+                gifts[q] = Some(hand[rng.randrange(hand.len())]);
             }
         }
         world.gifts = Some(gifts);
@@ -257,16 +269,16 @@ pub fn sample_world(
             // A hidden pass is drawn from its receiver's cards; the pass the viewer received
             // from a hidden hand is drawn and dropped all the same (the seeded stream of views).
             let received = (q + 1) % n == player && view.is_hidden(q);
-            if gave[q] == NONE || received {
+            if gave[q].is_none() || received {
                 let holder = (q + 1) % n;
                 let pool = world.hands[holder] | world.melded[holder];
-                let drawn = if pool != 0 {
-                    let list: Vec<u8> = cards(pool).collect();
-                    list[rng.randrange(list.len())]
+                let drawn = if pool.is_empty() {
+                    None
                 } else {
-                    NONE
+                    let list: Vec<u8> = pool.iter().collect();
+                    Some(list[rng.randrange(list.len())])
                 };
-                if gave[q] == NONE {
+                if gave[q].is_none() {
                     gave[q] = drawn;
                 }
             }
