@@ -20,7 +20,7 @@ from analyzer.formats.matches import MatchReplay, replay_any
 from analyzer.formats.records import Replay
 from analyzer.search.limits import MAX_POSITIONS
 from analyzer.service.results import review_data
-from cli.boundary import usage
+from cli.boundary import domain, usage
 from cli.console import emit, out
 from cli.inputs import input_text
 from cli.options import (
@@ -124,7 +124,9 @@ def review(
     """
     target = svg_file(svg, force=force, inputs=[record])
     with maybe(target):
-        text, _ = input_text(record, "record file")
+        text, name = input_text(record, "record file")
+        if not text.strip():
+            domain(f"{name} is empty: give a game record (play --record, simulate --records)")
         replays, match = replay_any(text.splitlines())
         if match is None and deal is not None:
             usage("--deal is for a match record (play --match); this is a game record")

@@ -321,3 +321,11 @@ def test_a_record_without_moves_says_so(tmp_path: Path) -> None:
     code, out, _ = run("review", str(path), "--samples", "2")
     assert code == 0 and "No decisions to review: the record has no moves." in out
     assert "every move was forced" not in out
+
+
+def test_an_empty_record_file_is_named(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    code, out, err = run("review", str(empty))
+    assert code == 1 and out == "" and one_error_line(err), err
+    assert f"{empty} is empty" in err
