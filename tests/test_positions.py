@@ -250,3 +250,13 @@ def test_two_players_cannot_choose_the_same_card_in_the_exchange() -> None:
     code, _, err = run("analyze", "megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,1o")
     assert code == 1 and one_error_line(err) and "both chose 1o" in err
     assert parse_notation("megajogos spanish 0 0 8/8/8 - - 16 chosen:-,1o,2o").phase is Phase.EXCHANGE
+
+
+def test_an_unknown_variant_is_named_before_missing_keys() -> None:
+    from analyzer.core.errors import ConquianError
+    from analyzer.formats.position import load_position as load
+
+    with pytest.raises(ConquianError, match="unknown variant: 'poker'"):
+        load({"variant": "poker"})
+    with pytest.raises(ConquianError, match="missing key 'players'"):
+        load({"variant": "Classic"})

@@ -261,6 +261,8 @@ def load_position(data: Any) -> GameState:
         raise PositionError(
             "this is a meld query file, not a position: read it with 'conquian melds --file FILE'"
         )
+    if isinstance(data, dict) and isinstance(data.get("variant"), str):
+        get_rules(data["variant"])  # an unknown variant is named before the shape's other keys
     shape = check_shape(Position, data, "a position")
     rules = position_rules(shape)
     rules = rules.with_labels(_labels_of(shape, rules))
