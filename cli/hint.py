@@ -26,7 +26,7 @@ from analyzer.core.errors import PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES, Equilibrium
-from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES
+from analyzer.search.limits import MAX_SAMPLES
 from analyzer.service.endgames import auto_hint, solved_hint_data, solved_text
 from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
@@ -40,6 +40,7 @@ from cli.options import (
     EngineOpt,
     JsonOpt,
     LabelsOpt,
+    deal_budget_option,
     given_options,
     samples_option,
     seed_option,
@@ -72,14 +73,8 @@ _TimeLimitOpt = Annotated[
 ]
 _BudgetOpt = Annotated[
     int | None,
-    typer.Option(
-        "--budget",
-        min=100,
-        max=MAX_POSITIONS,
-        metavar="N",
-        help="Positions searched per sampled deal (engine v1: per move and deal); "
-        "default: the engine's.",
-        show_default=False,
+    deal_budget_option(
+        "Positions searched per sampled deal (engine v1: per move and deal); default: the engine's."
     ),
 ]
 _StaticOpt = Annotated[

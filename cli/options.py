@@ -27,6 +27,7 @@ __all__ = [
     "TimeOpt",
     "VariantLabelsOpt",
     "VariantOpt",
+    "deal_budget_option",
     "given_options",
     "samples_option",
     "seed_option",
@@ -127,6 +128,12 @@ def samples_option(help: str, *, show_default: bool = False) -> Any:
     return typer.Option(
         "--samples", "-n", min=1, max=MAX_SAMPLES, metavar="N", help=help, show_default=show_default
     )
+
+
+def deal_budget_option(help: str) -> Any:
+    """``--budget`` of hint and review: positions searched per sampled deal, 100 to
+    :data:`MAX_POSITIONS` (``None``: the engine's)."""
+    return typer.Option("--budget", min=100, max=MAX_POSITIONS, metavar="N", help=help, show_default=False)
 
 
 def seed_option(help: str) -> Any:

@@ -18,7 +18,6 @@ from analyzer.analysis.review import (
 from analyzer.core.cards import counted
 from analyzer.formats.matches import MatchReplay, replay_any
 from analyzer.formats.records import Replay
-from analyzer.search.limits import MAX_POSITIONS
 from analyzer.service.results import review_data
 from cli.boundary import domain, usage
 from cli.console import emit, out
@@ -29,6 +28,7 @@ from cli.options import (
     ForceOpt,
     JsonOpt,
     LabelsOpt,
+    deal_budget_option,
     samples_option,
     seed_option,
     time_limit_option,
@@ -77,14 +77,7 @@ def review(
     ] = DEFAULT_REVIEW_TIME_LIMIT,
     budget: Annotated[
         int | None,
-        typer.Option(
-            "--budget",
-            min=100,
-            max=MAX_POSITIONS,
-            metavar="N",
-            help="Positions searched per sampled deal, as hint; default: the hint engine's.",
-            show_default=False,
-        ),
+        deal_budget_option("Positions searched per sampled deal, as hint; default: the hint engine's."),
     ] = None,
     engine: EngineOpt = DEFAULT_ENGINE,
     viewer: Annotated[

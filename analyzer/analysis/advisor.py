@@ -251,8 +251,8 @@ def advise(
     mine = state if open_hands else view_of(state, state.to_act)
     weights = reading_weights(found.reader, mine, mine.to_act) if found.read and not open_hands else None
     reading = read_cards(mine, mine.to_act) if weights else {}
-    _check_size(mine)
-    groups, asked = _choices(mine, found, extra)
+    legal = _checked_moves(mine)
+    groups, asked = _choices(mine, found, extra, legal)
     caps = DECIDE_CAP if rule == "anytime" else TTEST_CAP
     cap = caps.get(found.search, found.samples) if until_decided else found.samples
     samples = cap if samples is None else samples
@@ -279,29 +279,33 @@ def _node_budget(engine: Engine, asked: int | None, exact_deal: bool) -> int:
     return engine.node_budget
 
 
-def _check_size(mine: GameState) -> None:
-    """Refuse a position with more than :data:`~analyzer.search.limits.MAX_CHOICES` legal moves
-    (custom rules with large hands, R13) before any deal is sampled: every deal would search each.
+def _checked_moves(mine: GameState) -> list[Move]:
+    """The legal moves of ``mine``, refused when there are more than
+    :data:`~analyzer.search.limits.MAX_CHOICES` (custom rules with large hands, R13) before any
+    deal is sampled: every deal would search each.
 
     Raises
     ------
     ConquianError
         Naming the count and the cap.
     """
-    count = len(mine.legal_moves())
+    legal = mine.legal_moves()
+    count = len(legal)
     if count > MAX_CHOICES:
         raise ConquianError(
             f"this position has {count:,} legal moves; a sampled hint searches at most "
             f"{MAX_CHOICES:,} (custom rules with large hands); --static ranks them one move ahead"
         )
+    return legal
 
 
 def _choices(
-    mine: GameState, engine: Engine, extra: list[Move] | None
+    mine: GameState, engine: Engine, extra: list[Move] | None, legal: list[Move]
 ) -> tuple[list[list[Move]], set[Move]]:
-    """The candidate moves grouped by choice (:func:`choices`, or ``v1``'s CP-SAT takes), with the
-    legal moves of ``extra`` each put in its choice's group; and those asked-about moves."""
-    groups = [[m] for m in v1_candidates(mine)] if engine.candidates == "v1" else choices(mine)
+    """The candidate moves grouped by choice (:func:`choices` of ``legal``, or ``v1``'s CP-SAT
+    takes), with the legal moves of ``extra`` each put in its choice's group; and those
+    asked-about moves."""
+    groups = [[m] for m in v1_candidates(mine)] if engine.candidates == "v1" else choices(mine, legal)
     asked: set[Move] = set()
     for move in extra or []:
         if not mine.is_legal(move):

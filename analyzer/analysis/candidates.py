@@ -4,6 +4,8 @@ hand grouped into one choice shown with its least exposed arrangement (R13, R14,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from analyzer.analysis.static import outs
 from analyzer.core.cards import iter_mask
 from analyzer.core.errors import PositionError
@@ -103,8 +105,9 @@ def same_choice(state: GameState, a: Move, b: Move) -> bool:
     return _choice_key(state, a) == _choice_key(state, b)
 
 
-def choices(state: GameState) -> list[list[Move]]:
-    """The legal moves of the player to act grouped into choices, in engine order.
+def choices(state: GameState, moves: Sequence[Move] | None = None) -> list[list[Move]]:
+    """The legal moves of the player to act grouped into choices, in engine order (``moves``:
+    ``state.legal_moves()`` when the caller already has them).
 
     Takes and lay-ins that meld the same cards, keep the same hand and pay
     the same card are one choice: they differ only in how the melds are
@@ -122,7 +125,7 @@ def choices(state: GameState) -> list[list[Move]]:
     if state.phase not in (Phase.OFFER, Phase.FORCED, Phase.EXCHANGE):
         raise PositionError(f"no move to choose: {state.describe()}")
     groups: dict[tuple[object, ...], list[Move]] = {}
-    for move in state.legal_moves():
+    for move in state.legal_moves() if moves is None else moves:
         groups.setdefault(_choice_key(state, move), []).append(move)
     return [sorted(group, key=lambda m: _exposure(state, m)) for group in groups.values()]
 
