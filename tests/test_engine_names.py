@@ -6,11 +6,12 @@ differs by engine is read from its attributes (docs/hint.md)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
 from cli_run import one_error_line, run
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 from analyzer.analysis.advisor import advise
 from analyzer.analysis.engines import (
@@ -30,6 +31,7 @@ from analyzer.formats.sniff import read_position
 from analyzer.service.results import hint_data
 
 FORCING = EXAMPLES / "forcing.json"
+RECORD = ROOT / "examples" / "records" / "classic-hint-vs-greedy.jsonl"
 PAIRS = sorted(ALIASES.items())  # (version, method)
 
 
@@ -113,6 +115,32 @@ def test_the_engine_protocol_takes_both_names(version: str, method: str) -> None
         results.append(result)
     assert results[0] == results[1]
     assert results[0]["engine"] == version and results[0]["method"] == method
+
+
+@pytest.mark.parametrize("name", ["ismcts", "v2", "cpsat"])
+def test_review_json_names_the_method_and_whether_one_tree_beside_the_version(name: str) -> None:
+    # The board branches on what the review ran (one_tree), never on a version name.
+    code, out, err = run("review", str(RECORD), "--engine", name, "--samples", "2", "--json")
+    assert code == 0, err
+    settings = json.loads(out)["settings"]
+    found = ENGINES[name]
+    assert settings["engine"] == found.name and settings["method"] == found.method_name
+    assert settings["one_tree"] is found.one_tree
+
+
+def test_the_board_never_branches_on_a_version_name() -> None:
+    # A version name ("v1", "v2", "v3") written in the page's modules is a branch on it, which
+    # breaks when an engine is added: what differs by engine comes from the answers' attributes
+    # (a review's one_tree), and the names the board passes on come from the answers.
+    names = "|".join(ALIASES)
+    version = re.compile(rf"""["'`](?:{names})["'`]""")
+    found = [
+        f"{path.name}:{n}: {line.strip()}"
+        for path in sorted((ROOT / "web" / "static").glob("*.js"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if version.search(line)
+    ]
+    assert found == []
 
 
 def test_the_verdict_counts_searches_for_the_one_tree_engine_and_deals_else() -> None:

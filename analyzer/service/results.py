@@ -613,7 +613,8 @@ def notation_data(state: GameState) -> dict[str, Any]:
 def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
     """``review --json``: ``moves`` (ply, player, move, best, win_best, win_played, loss,
     label, expected_best, expected_played, drop) and ``summary`` (player, accuracy, and the count of each label), plus the
-    ``settings`` the review ran with (samples, seed, time limit, scale, thresholds).
+    ``settings`` the review ran with (samples, seed, time limit, engine, method, one_tree,
+    scale, thresholds).
 
     Parameters
     ----------
@@ -657,6 +658,7 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
         }
         for s in result.summary
     ]
+    found = ENGINES.get(result.engine)
     return {
         "moves": moves,
         "summary": summary,
@@ -669,6 +671,10 @@ def review_data(result: GameReview, labels: Labels) -> dict[str, Any]:
             "time_limited": result.time_limited,
             "until_decided": result.until_decided,
             "engine": result.engine,
+            "method": found.method_name if found is not None else "",
+            # What differs by engine is read from its attributes (analyzer.analysis.engines):
+            # an IS-MCTS review's samples count iterations, and a fixed number ran one search.
+            "one_tree": found is not None and found.one_tree,
             "scale": list(SCALE),
             "thresholds": {str(label): least for label, least in THRESHOLDS},
         },

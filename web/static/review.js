@@ -642,7 +642,7 @@ function hintSettings(tree, cursor) {
   let text = `Seed ${settings.seed}: ${whose} for ply ${ply} (seed ${base} + ${ply}, as conquian review evaluates this decision), so the hint and the review's mark agree.`;
   // A review with a fixed number of IS-MCTS iterations ran one search per decision, where a hint
   // runs several (docs/review.md): the same seed does not give the same figures there.
-  if (review && !review.until_decided && review.engine === "v3") {
+  if (review && !review.until_decided && review.one_tree) {
     text = `Seed ${settings.seed}, the review's for ply ${ply} (seed ${base} + ${ply}), with its ${review.samples} iterations; but the review ran one IS-MCTS search per decision and a hint runs several, so their figures can differ (a review with samples left empty agrees with the hint).`;
   }
   return { settings, note: { seed: settings.seed, text } };
