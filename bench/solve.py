@@ -2,10 +2,17 @@
 
     python3 bench/solve.py [--deals 20] [--seed 0] [--variant classic] [--budget 5000000]
     python3 bench/solve.py --against REV [--rounds 3]     # this tree against a git revision
+    python3 bench/solve.py --variant megajogos --guarantees --time-limit 10   # who can win
 
 Prints, per deal, the winner ("?" when not proven), whether it is proven, the positions searched and
 the seconds (wall and CPU); then the median and max time and the positions per
 second.  Target: median < 1 s.
+
+With ``--guarantees`` each deal is answered as ``solve --guarantees`` does (three or more
+players): each player's guarantee against any play of the others (paranoid search per player,
+``w``/``d``/``l``, ``?`` unproven) and the outcomes of best play they leave; a deal is proven when
+every guarantee is, within ``--time-limit`` seconds for the deal.  ``--players`` deals the
+variant for another player count (R8).
 
 With ``--against REV`` the same deals are solved by this tree and by the code of
 git revision ``REV`` (its ``analyzer/`` extracted to a temporary directory), each
@@ -41,7 +48,9 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
     return [game_seed(seed, k) for k in range(deals)]
 
 
-def solve_deals(root: Path, variant: str, seeds: list[int], budget: int, verbose: bool) -> dict:
+def solve_deals(
+    root: Path, variant: str, seeds: list[int], budget: int, verbose: bool, time_limit: float = 600.0
+) -> dict:
     """Solve the deals with the ``analyzer`` package found under ``root`` (only that one:
     a module it lacks is an ImportError, not this tree's module through the editable install)."""
     sys.path.insert(0, str(root))
@@ -56,7 +65,7 @@ def solve_deals(root: Path, variant: str, seeds: list[int], budget: int, verbose
     for k, seed_k in enumerate(seeds):
         state = deal(variant, seed_k)
         cpu = time.process_time()
-        result = solve(state, max_nodes=budget, time_limit=600)
+        result = solve(state, max_nodes=budget, time_limit=time_limit)
         cpu = time.process_time() - cpu
         # An unproven answer names no winner (result.winner is None then, as for a draw).
         winner = "?" if not result.proven else "draw" if result.winner is None else str(result.winner)
@@ -77,6 +86,35 @@ def summary(rows: list[dict]) -> str:
         f"mean {statistics.mean(times):.3f} s; {nodes / sum(times):,.0f} positions/s "
         f"({cpu:.2f} CPU s, {nodes / cpu:,.0f} positions per CPU second)"
     )
+
+
+def guarantee_deals(variant: str, players: int | None, seeds: list[int], budget: int, time_limit: float) -> None:
+    """Each deal's guarantees (``solve --guarantees``), one row per deal, then the count proven
+    within ``time_limit`` and the median and max seconds."""
+    from analyzer.core.dealing import deal
+    from analyzer.core.rules import get_rules
+    from analyzer.search.guarantees import guarantees
+
+    rules = get_rules(variant)
+    rules = rules if players is None else rules.with_players(players)
+    mark = {"win": "w", "draw": "d", "loss": "l", None: "?"}
+    print(f"{rules.title}: {len(seeds)} deals, budget {budget:,} positions per player, "
+          f"{time_limit:g} s per deal")  # fmt: skip
+    print(f"{'deal':>4} {'seed':>20} {'each':>6} {'left':>10} {'proven':>7} {'positions':>11} {'seconds':>8} {'cpu s':>8}")
+    rows = []
+    for k, seed_k in enumerate(seeds):
+        state = deal(rules, seed_k)
+        cpu = time.process_time()
+        g = guarantees(state, max_nodes=budget, time_limit=time_limit)
+        cpu = time.process_time() - cpu
+        each = "".join(mark[x.result] for x in g.players)
+        left = ",".join("draw" if o is None else str(o) for o in g.outcomes)
+        rows.append({"proven": g.proven, "positions": g.nodes, "seconds": g.seconds, "cpu": cpu, "settled": g.settled})
+        print(f"{k:>4} {seed_k:>20} {each:>6} {left:>10} {g.proven!s:>7} {g.nodes:>11,} {g.seconds:>8.3f} {cpu:>8.3f}")
+    proven = sum(r["proven"] for r in rows)
+    settled = sum(r["settled"] for r in rows)
+    print(f"proven: {proven} of {len(rows)} deals within {time_limit:g} s; one outcome left in {settled}; "
+          + summary(rows))  # fmt: skip
 
 
 def extract(rev: str, into: Path) -> Path:
@@ -143,7 +181,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variant", default="classic", choices=["classic", "megajogos"])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--players", type=int, help="deal the variant for this many players (R8)")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per deal")
+    parser.add_argument("--guarantees", action="store_true",
+                        help="each player's guarantee (paranoid search per player) instead of one solve")
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions per solve")
     parser.add_argument("--against", metavar="REV", help="also time git revision REV, alternating")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each")
@@ -166,9 +208,15 @@ def main() -> None:
         print(json.dumps(solve_deals(args.worker, args.variant, seeds, args.budget, False)))
     elif args.against is not None:
         compare(args)
+    elif args.guarantees:
+        sys.path.insert(0, str(ROOT))
+        guarantee_deals(args.variant, args.players, deal_seeds(args.seed, args.deals), args.budget, args.time_limit)
     else:
         sys.path.insert(0, str(ROOT))
-        rows = solve_deals(ROOT, args.variant, deal_seeds(args.seed, args.deals), args.budget, True)["rows"]
+        if args.players is not None:
+            parser.error("--players applies to --guarantees only")
+        seeds = deal_seeds(args.seed, args.deals)
+        rows = solve_deals(ROOT, args.variant, seeds, args.budget, True, args.time_limit)["rows"]
         print(summary(rows))
 
 

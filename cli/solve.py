@@ -21,13 +21,17 @@ from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
+from analyzer.search.guarantees import RESULTS, guarantees
 from analyzer.search.limits import MAX_POSITIONS
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
+    GUARANTEE_UNUSED,
     all_moves_data,
     anytime_data,
+    guarantees_data,
     needs_anytime,
+    outcomes_text,
     solve_data,
     solve_notes,
 )
@@ -146,6 +150,15 @@ def solve(
             show_default=False,
         ),
     ] = None,
+    each: Annotated[
+        bool,
+        typer.Option(
+            "--guarantees",
+            help="Who can win: for each player the best result he can force against any play "
+            "of the others (a paranoid search for each, --budget each, --time-limit for all), "
+            "and the outcomes of best play those results leave. Every card known.",
+        ),
+    ] = False,
     read: Annotated[
         bool,
         typer.Option(
@@ -171,6 +184,9 @@ def solve(
     """
     pos = position_arg(position, labels)
     state = pos.state
+    if each:
+        _guarantees(ctx, state, pos.name, budget, time_limit, as_json)
+        return
     if any(h is None for h in state.hands):
         useless = given_options(ctx, "time_limit", "mode", "all_moves", "samples", "seed", "prove", "exact")
         for option in useless:
@@ -255,6 +271,60 @@ def solve(
         out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+def _guarantees(
+    ctx: typer.Context, state: GameState, name: str, budget: int, time_limit: float | None, as_json: bool
+) -> None:
+    """``solve --guarantees``: each player's guarantee and the outcomes left (R20)."""
+    for option in given_options(ctx, *GUARANTEE_UNUSED, "read"):
+        err.print(f"Note: {option} has no effect with --guarantees.", markup=False)
+    spinner = err.status("searching...") if not as_json and err.is_terminal else nullcontext()
+    with spinner, interruptible() as stop:
+        found = guarantees(
+            state,
+            max_nodes=budget,
+            time_limit=EXACT_TIME_LIMIT if time_limit is None else time_limit,
+            stop=stop,
+        )
+    if as_json:
+        emit(guarantees_data(state, found))
+        return
+    lab = state.rules.labels
+    out.print(f"Position: {name}: {state.describe()}.", markup=False)
+    out.print("What each player can force against any play of the others (paranoid search):")
+    meaning = {
+        "win": "he wins whatever the others do",
+        "draw": "he can force a draw, not a win",
+        "loss": "the others can always make him lose"
+        if state.rules.players > 2
+        else "his opponent can always make him lose",
+    }
+    for g in found.players:
+        if g.proven:
+            text = f"{g.result}: {meaning[g.result or '']}"
+        else:
+            text = f"not proven: {_bounds_text(g.lower, g.upper)}"
+        out.print(f"  player {g.player}: {text} ({counted(g.nodes, 'position')})", markup=False)
+    if found.settled:
+        out.print(f"Best play ends: {outcomes_text(found.outcomes)}, by any choice between equal moves.")
+    else:
+        out.print(
+            f"Best play, each player for himself, can end: {outcomes_text(found.outcomes)}; "
+            "the guarantees rule out the rest."
+            if len(found.outcomes) < state.rules.players + 1
+            else f"Best play, each player for himself, can end: {outcomes_text(found.outcomes)}: "
+            "the guarantees rule out nothing (solve's max-n answers one way of playing)."
+        )
+    out.print(
+        f"{'Proven' if found.proven else 'NOT proven'}: {counted(found.nodes, 'position')} in "
+        f"{found.seconds:.2f} s."
+    )
+    for g in found.players:
+        if g.proven and RESULTS.get(g.lower) == "win" and g.pv:
+            out.print(f"Player {g.player}'s line against the others' best reply:")
+            for k, move in enumerate(g.pv, 1):
+                out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
 
 
 def _view(state: GameState, name: str, max_nodes: int, read: bool, top: int | None, as_json: bool) -> None:

@@ -38,6 +38,7 @@ from analyzer.search.allmoves import solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
+from analyzer.search.guarantees import guarantees
 from analyzer.search.limits import MAX_POSITIONS, MAX_SAMPLES, MAX_SEED
 from analyzer.service import board, endgames
 from analyzer.service.fields import (
@@ -58,10 +59,12 @@ from analyzer.service.record_requests import record_request, review_request
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
     EXACT_TIME_LIMIT,
+    GUARANTEE_UNUSED,
     all_moves_data,
     analyze_data,
     anytime_data,
     arrangement_data,
+    guarantees_data,
     hint_data,
     needs_anytime,
     notation_data,
@@ -177,6 +180,8 @@ def _hint(request: dict[str, Any]) -> dict[str, Any]:
 
 def _solve(request: dict[str, Any]) -> dict[str, Any]:
     state, _ = get_position(request)
+    if get_bool(request, "guarantees"):
+        return _guarantees(request, state)
     if None in state.hands:  # a view: the endgame's equilibrium (docs/solve.md)
         solved = endgames.solve_view_data(state, get_int(request, "budget", DEFAULT_MAX_NODES, 1, MAX_POSITIONS), get_bool(request, "read"))
         unread = sorted(request.keys() & {"time_limit", "mode", "all_moves", "samples", "seed", "prove", "exact"})
@@ -218,6 +223,20 @@ def _solve(request: dict[str, Any]) -> dict[str, Any]:
             data = solve_data(state, result_exact)
     if notes:
         data["notes"] = notes
+    return data
+
+
+def _guarantees(request: dict[str, Any], state: GameState) -> dict[str, Any]:
+    """``solve`` with ``"guarantees": true``: each player's guarantee (``solve --guarantees``)."""
+    found = guarantees(
+        state,
+        max_nodes=get_int(request, "budget", 2_000_000, 1, MAX_POSITIONS),
+        time_limit=get_float(request, "time_limit", EXACT_TIME_LIMIT, 0.01),
+    )
+    data = guarantees_data(state, found)
+    unread = sorted(request.keys() & {*GUARANTEE_UNUSED, "read"})
+    if unread:
+        data["notes"] = [f"'{key}' has no effect with 'guarantees'" for key in unread]
     return data
 
 
@@ -435,7 +454,7 @@ COMMANDS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], frozenset[
         _solve,
         frozenset(
             {"position", "budget", "time_limit", "mode", "all_moves", "samples", "seed", "prove"}
-            | {"exact", "read"}
+            | {"exact", "read", "guarantees"}
         ),
     ),
     "why": (_why, frozenset({"position", "move", "samples", "seed", "time_limit", "view"})),

@@ -28,6 +28,7 @@ from analyzer.formats.notation import format_notation
 from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import AnytimeResult
 from analyzer.search.exact import SearchResult
+from analyzer.search.guarantees import Guarantees
 from analyzer.service.hint_text import hint_description
 from analyzer.solver.partition import Arrangement
 from analyzer.solver.why import Explanation
@@ -314,6 +315,55 @@ def solve_data(state: GameState, result: SearchResult) -> dict[str, Any]:
         probabilities["draw"] = round(result.outcome[n], 6)
         data["probabilities"] = probabilities
     return data
+
+
+GUARANTEE_UNUSED = ("mode", "all_moves", "samples", "seed", "prove", "exact", "top")
+"""The options of ``solve`` that change nothing in its ``--guarantees`` answer (noted, not refused)."""
+
+
+def guarantees_data(state: GameState, found: Guarantees) -> dict[str, Any]:
+    """``solve --guarantees --json``: each player's guarantee and the outcomes left (R20).
+
+    Returns
+    -------
+    dict
+        ``guarantees`` (one per seat: ``player``, ``result`` ``"win"``/``"draw"``/``"loss"`` or
+        null when not proven, ``proven``, ``lower``, ``upper``, ``pv``, ``nodes``, ``seconds``,
+        ``stopped_by``), ``outcomes`` (the seats whose win best play can still reach, ``null``
+        for the draw), ``settled`` (one outcome left), ``winner`` (the seat when one win is
+        left, else null), ``proven``, ``nodes``, ``seconds`` and ``method``
+        (``"guarantees"``).
+    """
+    lab = state.rules.labels
+    return {
+        "guarantees": [
+            {
+                "player": g.player,
+                "result": g.result,
+                "proven": g.proven,
+                "lower": round(g.lower, 6),
+                "upper": round(g.upper, 6),
+                "pv": [m.text(lab) for m in g.pv],
+                "nodes": g.nodes,
+                "seconds": round(g.seconds, 4),
+                "stopped_by": g.stopped_by,
+            }
+            for g in found.players
+        ],
+        "outcomes": list(found.outcomes),
+        "settled": found.settled,
+        "winner": found.outcomes[0] if found.settled else None,
+        "proven": found.proven,
+        "nodes": found.nodes,
+        "seconds": round(found.seconds, 4),
+        "method": "guarantees",
+    }
+
+
+def outcomes_text(outcomes: tuple[int | None, ...]) -> str:
+    """The outcomes left in words: ``player 0 wins, player 2 wins or a draw``."""
+    words = ["a draw" if o is None else f"player {o} wins" for o in outcomes]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def all_moves_data(
