@@ -88,33 +88,54 @@ def summary(rows: list[dict]) -> str:
     )
 
 
-def guarantee_deals(variant: str, players: int | None, seeds: list[int], budget: int, time_limit: float) -> None:
+def guarantee_deals(args: argparse.Namespace, seeds: list[int]) -> None:
     """Each deal's guarantees (``solve --guarantees``), one row per deal, then the count proven
-    within ``time_limit`` and the median and max seconds."""
-    from analyzer.core.dealing import deal
+    within ``--time-limit`` and the median and max seconds; with ``--maxn`` also solve's max-n
+    search of the same position in the same time (proven, and its winner among the outcomes
+    left).  ``--after N``: the position after N greedy moves (as ``conquian deal --after``)."""
+    from analyzer.bots.deals import deal_position
+    from analyzer.core.errors import ConquianError
     from analyzer.core.rules import get_rules
+    from analyzer.search.exact import Solver
     from analyzer.search.guarantees import guarantees
 
-    rules = get_rules(variant)
-    rules = rules if players is None else rules.with_players(players)
+    rules = get_rules(args.variant)
+    rules = rules if args.players is None else rules.with_players(args.players)
     mark = {"win": "w", "draw": "d", "loss": "l", None: "?"}
-    print(f"{rules.title}: {len(seeds)} deals, budget {budget:,} positions per player, "
-          f"{time_limit:g} s per deal")  # fmt: skip
-    print(f"{'deal':>4} {'seed':>20} {'each':>6} {'left':>10} {'proven':>7} {'positions':>11} {'seconds':>8} {'cpu s':>8}")
-    rows = []
+    print(f"{rules.title}: {len(seeds)} deals after {args.after} greedy moves, budget {args.budget:,} "
+          f"positions per player, {args.time_limit:g} s per deal")  # fmt: skip
+    print(f"{'deal':>4} {'seed':>20} {'each':>6} {'left':>12} {'proven':>7} {'positions':>11} {'seconds':>8} {'cpu s':>8}"
+          + (f" {'max-n':>8} {'seconds':>8}" if args.maxn else ""))  # fmt: skip
+    rows, maxn_proven, maxn_inside = [], 0, 0
     for k, seed_k in enumerate(seeds):
-        state = deal(rules, seed_k)
+        try:
+            state, _ = deal_position(rules, seed=seed_k, after=args.after)
+        except ConquianError:
+            print(f"{k:>4} {seed_k:>20} the deal ends before {args.after} moves")
+            continue
         cpu = time.process_time()
-        g = guarantees(state, max_nodes=budget, time_limit=time_limit)
+        g = guarantees(state, max_nodes=args.budget, time_limit=args.time_limit)
         cpu = time.process_time() - cpu
         each = "".join(mark[x.result] for x in g.players)
         left = ",".join("draw" if o is None else str(o) for o in g.outcomes)
         rows.append({"proven": g.proven, "positions": g.nodes, "seconds": g.seconds, "cpu": cpu, "settled": g.settled})
-        print(f"{k:>4} {seed_k:>20} {each:>6} {left:>10} {g.proven!s:>7} {g.nodes:>11,} {g.seconds:>8.3f} {cpu:>8.3f}")
+        line = f"{k:>4} {seed_k:>20} {each:>6} {left:>12} {g.proven!s:>7} {g.nodes:>11,} {g.seconds:>8.3f} {cpu:>8.3f}"
+        if args.maxn:
+            m = Solver(mode="maxn", max_nodes=args.budget, time_limit=args.time_limit).solve(state)
+            won = "?" if not m.proven else "draw" if m.winner is None else str(m.winner)
+            maxn_proven += m.proven
+            maxn_inside += m.proven and m.winner in g.outcomes
+            line += f" {won:>8} {m.seconds:>8.3f}"
+        print(line, flush=True)
+    if not rows:
+        sys.exit("solve.py: every deal ended before --after moves")
     proven = sum(r["proven"] for r in rows)
     settled = sum(r["settled"] for r in rows)
-    print(f"proven: {proven} of {len(rows)} deals within {time_limit:g} s; one outcome left in {settled}; "
-          + summary(rows))  # fmt: skip
+    print(f"guarantees proven: {proven} of {len(rows)} deals within {args.time_limit:g} s; one outcome left in "
+          f"{settled}; " + summary(rows))  # fmt: skip
+    if args.maxn:
+        print(f"max-n proven: {maxn_proven} of {len(rows)} within {args.time_limit:g} s; its winner among "
+              f"the outcomes left: {maxn_inside} of {maxn_proven}")  # fmt: skip
 
 
 def extract(rev: str, into: Path) -> Path:
@@ -186,6 +207,8 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per deal")
     parser.add_argument("--guarantees", action="store_true",
                         help="each player's guarantee (paranoid search per player) instead of one solve")
+    parser.add_argument("--after", type=int, default=0, help="with --guarantees: N greedy moves first")
+    parser.add_argument("--maxn", action="store_true", help="with --guarantees: also solve's max-n search")
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions per solve")
     parser.add_argument("--against", metavar="REV", help="also time git revision REV, alternating")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each")
@@ -210,11 +233,11 @@ def main() -> None:
         compare(args)
     elif args.guarantees:
         sys.path.insert(0, str(ROOT))
-        guarantee_deals(args.variant, args.players, deal_seeds(args.seed, args.deals), args.budget, args.time_limit)
+        guarantee_deals(args, deal_seeds(args.seed, args.deals))
     else:
         sys.path.insert(0, str(ROOT))
-        if args.players is not None:
-            parser.error("--players applies to --guarantees only")
+        if args.players is not None or args.after or args.maxn:
+            parser.error("--players, --after and --maxn apply to --guarantees only")
         seeds = deal_seeds(args.seed, args.deals)
         rows = solve_deals(ROOT, args.variant, seeds, args.budget, True, args.time_limit)["rows"]
         print(summary(rows))
