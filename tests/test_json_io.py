@@ -173,6 +173,57 @@ def test_nan_and_infinity_in_a_position_file_are_not_json(constant: str, tmp_pat
             parse_json(text, "x")
 
 
+# Each numeric field of a position as json.dumps writes it in forcing(), with the path its error
+# names; the value is put where the number was.
+NUMERIC_FIELDS = [
+    ("dealer", '"dealer": 1', '"dealer": {}'),
+    ("to_act", '"to_act": 1', '"to_act": {}'),
+    ("stock", '"stock": 18', '"stock": {}'),
+    ("centre.source", '"source": 0', '"source": {}'),
+    ("centre.declined[0]", '"declined": [0]', '"declined": [{}]'),
+    ("players[0].hand", '"hand": ["KH", "KS"]', '"hand": {}'),
+    ("rules.max_run", '"variant": "classic"', '"variant": "classic", "rules": {{"max_run": {}}}'),
+    ("rules.hand_size", '"variant": "classic"', '"variant": "classic", "rules": {{"hand_size": {}}}'),
+    ("rules.players", '"variant": "classic"', '"variant": "classic", "rules": {{"players": {}}}'),
+]
+
+
+def with_number(field: str, number: str) -> str:
+    """forcing() as JSON text with ``number``, as written, in ``field`` (:data:`NUMERIC_FIELDS`)."""
+    _, old, new = next(f for f in NUMERIC_FIELDS if f[0] == field)
+    text = json.dumps(forcing())
+    assert text.count(old) == 1, old
+    return text.replace(old, new.format(number))
+
+
+@pytest.mark.parametrize("field", [f[0] for f in NUMERIC_FIELDS])
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1" + "0" * 400 + ".5"])
+def test_a_number_too_large_for_a_double_is_named_as_written_with_its_key(
+    field: str, number: str, tmp_path: Path
+) -> None:
+    # 1e400 reads as an infinity: the message names the key and the text written, not
+    # "Infinity", which the file does not hold (and standard JSON does not have).
+    text = with_number(field, number)
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    for args, stdin in ((("hint", str(path), "--static"), None), (("solve", "-"), text)):
+        code, out, err = run(*args, input=stdin)
+        assert code == 1 and out == "" and one_error_line(err), err
+        assert f"error: {field} must be " in err and f"got {number[:30]}" in err, err
+        assert "Infinity" not in err and "inf" not in err.split("got ")[-1], err
+    reply, _ = answer(json.dumps({"id": 1, "cmd": "hint", "static": True})[:-1] + ', "position": ' + text + "}")
+    assert reply["ok"] is False and reply["field"] == "position", reply
+    assert f"position: {field} must be " in reply["error"] and f"got {number[:30]}" in reply["error"]
+
+
+def test_an_engine_field_too_large_for_a_double_is_named_as_written() -> None:
+    position = json.dumps(forcing())
+    for key, written in (("samples", "1e400"), ("seed", "-1e400"), ("time_limit", "-1e400")):
+        reply, _ = answer('{"id": 1, "cmd": "hint", "position": ' + position + f', "{key}": {written}}}')
+        assert reply["ok"] is False and reply["field"] == key, reply
+        assert reply["error"].startswith(f"'{key}' must be ") and reply["error"].endswith(f"got {written}")
+
+
 def test_json_nested_too_deeply_is_named_as_such_not_as_invalid(tmp_path: Path) -> None:
     # Valid JSON nested ~1,000 deep is too deep to read, not "not valid JSON".
     deep = "[" * 5000 + "]" * 5000

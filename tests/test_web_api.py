@@ -275,6 +275,12 @@ BAD = [
      400, "position", "did you mean 'classic'?"),
     ("misspelt notation variant", {"id": 1, "cmd": "analyze", "position": FORCING.replace("classic", "clasic", 1)},
      400, "position", "did you mean 'classic'?"),
+    # A number too large for a double (read as an infinity) is named with its key, as written.
+    ("position number past a double", '{"id": 1, "cmd": "hint", "position": '
+     + json.dumps(example("forcing")).replace('"stock": 18', '"stock": 1e400', 1) + "}",
+     400, "position", "position: stock must be a list of cards or the number of stock cards (0 to 40), got 1e400"),
+    ("samples past a double", '{"id": 1, "cmd": "hint", "samples": 1e400, "position": ' + json.dumps(FORCING) + "}",
+     400, "samples", "'samples' must be a whole number, got 1e400"),
 ]
 
 

@@ -4,6 +4,7 @@ and the one-phrase texts that name what is wrong and where."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
@@ -12,6 +13,7 @@ from analyzer.core.cards import clip
 __all__ = [
     "TOO_DEEP",
     "DuplicateKeyError",
+    "FloatText",
     "NumberTooLongError",
     "json_error_text",
     "json_text",
@@ -64,6 +66,36 @@ def _parse_int(text: str) -> int:
         raise NumberTooLongError(len(text.lstrip("-"))) from None
 
 
+class FloatText(float):
+    """A JSON number too large for a double (``1e400``), read as an infinity that remembers the
+    text written, so that a message names ``1e400`` rather than ``Infinity`` (which the text
+    does not hold, and standard JSON does not have).
+
+    Attributes
+    ----------
+    text : str
+        The number as written in the JSON text.
+    """
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> FloatText:
+        made = super().__new__(cls, text)
+        made.text = text
+        return made
+
+    def __reduce__(self) -> tuple[type[FloatText], tuple[str]]:
+        return FloatText, (self.text,)
+
+
+def _parse_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent: a float, or a :class:`FloatText` where the
+    double overflows (``1e400``, ``-1e400``, a whole number of 400 digits with ``.0``)."""
+    value = float(text)
+    return value if math.isfinite(value) else FloatText(text)
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
@@ -85,8 +117,9 @@ def load_json(text: str, *, constants: bool = False) -> Any:
     """``json.loads`` for every JSON input (files, standard input, engine requests, records).
 
     Unlike ``json.loads``, a key repeated in one object is refused instead of
-    the last value silently winning, and ``NaN`` and ``Infinity`` (not standard JSON) are
-    refused unless ``constants`` is true.
+    the last value silently winning, ``NaN`` and ``Infinity`` (not standard JSON) are
+    refused unless ``constants`` is true, and a number too large for a double (``1e400``) is
+    an infinity that keeps its text for messages (:class:`FloatText`, :func:`json_text`).
 
     Parameters
     ----------
@@ -107,9 +140,15 @@ def load_json(text: str, *, constants: bool = False) -> Any:
         As ``json.loads``.
     """
     if constants:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_parse_int)
+        return json.loads(
+            text, object_pairs_hook=_unique_keys, parse_int=_parse_int, parse_float=_parse_float
+        )
     return json.loads(
-        text, object_pairs_hook=_unique_keys, parse_int=_parse_int, parse_constant=_refuse_constant
+        text,
+        object_pairs_hook=_unique_keys,
+        parse_int=_parse_int,
+        parse_float=_parse_float,
+        parse_constant=_refuse_constant,
     )
 
 
@@ -120,7 +159,10 @@ def _refuse_constant(name: str) -> Any:
 
 
 def json_text(value: Any) -> str:
-    """``value`` as JSON text, clipped, for messages: ``true``, ``null``, ``"7H"``, never Python."""
+    """``value`` as JSON text, clipped, for messages: ``true``, ``null``, ``"7H"``, never Python;
+    a number too large for a double as it was written (``1e400``, :class:`FloatText`)."""
+    if isinstance(value, FloatText):
+        return clip(value.text)
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -15,6 +15,7 @@ from analyzer.core.errors import ConquianError
 from analyzer.core.plain import relabel
 from analyzer.core.rules import PRESETS
 from analyzer.core.state import GameState
+from analyzer.formats.jsonio import json_text
 from analyzer.formats.notation import parse_notation
 from analyzer.formats.position import load_position
 from analyzer.formats.sniff import unwrap_position
@@ -57,10 +58,8 @@ def get_value(request: dict[str, Any], key: str, kinds: tuple[type, ...], what: 
     """``request[key]`` if it is one of ``kinds`` (a bool is no number), else :class:`RequestError`
     saying it must be ``what``."""
     value = request[key]
-    if isinstance(value, bool) and bool not in kinds:
-        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)}", key)
-    if not isinstance(value, kinds):
-        raise RequestError(f"'{key}' must be {what}, got {json.dumps(value)[:40]}", key)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise RequestError(f"'{key}' must be {what}, got {json_text(value)}", key)
     return value
 
 
@@ -79,11 +78,12 @@ def get_int(
 def get_float(request: dict[str, Any], key: str, default: float, low: float) -> float:
     if key not in request:
         return default
-    value = float(get_value(request, key, (int, float), "a number of seconds"))
+    given = get_value(request, key, (int, float), "a number of seconds")
+    value = float(given)
     if math.isnan(value) or value < low:  # infinity (1e400) is no limit, as --time-limit inf
         raise RequestError(
             f"'{key}' must be a number of seconds of at least {low:g} (1e400: no limit), got "
-            f"{json.dumps(value)}",
+            f"{json_text(given)}",
             key,
         )
     return value
