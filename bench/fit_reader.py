@@ -24,8 +24,6 @@ The same records and arguments give the same file.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import multiprocessing
 import sys
 import time
@@ -39,6 +37,7 @@ from analyzer.core.dealing import view  # noqa: E402
 from analyzer.formats.records import replay_file  # noqa: E402
 from analyzer.search.reader import FEATURES, card_features  # noqa: E402
 from benchargs import whole  # noqa: E402
+from fitting import log_loss, logistic_regression, write_variant  # noqa: E402
 
 Row = tuple[float, tuple[float, ...], int, bool]
 """(prior log-odds, features, card in the hand, the hidden player gave up a card seen)."""
@@ -59,12 +58,6 @@ def rows_of(path: Path) -> tuple[str, list[Row]]:
     return replay.start.rules.name, out
 
 
-def log_loss(probs: list[float], labels: list[int]) -> float:
-    eps = 1e-12
-    total = sum(math.log(max(p, eps)) if y else math.log(max(1 - p, eps)) for p, y in zip(probs, labels, strict=True))
-    return -total / max(len(labels), 1)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=Path, nargs="+", required=True, help="self-play record directories")
@@ -72,11 +65,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=whole(1), default=2)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    try:
-        from sklearn.linear_model import LogisticRegression
-    except ImportError:
-        print('fit_reader.py: fitting needs scikit-learn: pip install -e ".[fit]"', file=sys.stderr)
-        raise SystemExit(1) from None
+    LogisticRegression = logistic_regression("fit_reader.py")
     paths = [p for d in args.records for p in record_paths(d)][: args.games]
     if len(paths) < 10:
         parser.error(f"found {len(paths)} records in {', '.join(map(str, args.records))}: need at least 10")
@@ -114,11 +103,7 @@ def main() -> None:
     prior, *coefficients = (float(b) for b in learned.coef_[0])
     print(f"  prior x{prior:.3f}; " + ", ".join(f"{n} {b:+.3f}" for n, b in zip(FEATURES, coefficients, strict=True)))
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "analyzer" / "data" / "reader.json"
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"variants": {}}
-        data["script"] = "bench/fit_reader.py"
-        data["features"] = list(FEATURES)
-        data["variants"][variant] = {
+        path = write_variant("reader.json", "bench/fit_reader.py", variant, {
             "coefficients": [round(b, 5) for b in coefficients],
             "prior": round(prior, 5),
             "records": [f"{d.name}" for d in args.records],
@@ -126,8 +111,7 @@ def main() -> None:
             "log_loss_learned": round(losses["learned"][0], 5),
             "log_loss_paid": round(losses["paid"][0], 5),
             "log_loss_count": round(losses["count"][0], 5),
-        }
-        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        }, features=FEATURES)  # fmt: skip
         print(f"  wrote {path}")
 
 

@@ -21,7 +21,6 @@ give the same file.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import multiprocessing
 import random
@@ -40,6 +39,7 @@ from analyzer.search.sampling import unseen_cards  # noqa: E402
 from analyzer.bots.simulate import game_seed  # noqa: E402
 from analyzer.core.state import Phase  # noqa: E402
 from benchargs import count, whole  # noqa: E402
+from fitting import log_loss, logistic_regression, write_variant  # noqa: E402
 
 Row = tuple[float, float, float, int]
 
@@ -77,13 +77,6 @@ def play(args: tuple[str, int]) -> list[Row]:
     return rows
 
 
-def log_loss(probs: list[float], labels: list[int]) -> float:
-    eps = 1e-12
-    return -sum(
-        math.log(max(p, eps)) if y else math.log(max(1 - p, eps)) for p, y in zip(probs, labels, strict=True)
-    ) / len(labels)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", type=str, default="classic")
@@ -92,11 +85,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=whole(1), default=2)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    try:
-        from sklearn.linear_model import LogisticRegression
-    except ImportError:
-        print('fit_reading.py: fitting needs scikit-learn: pip install -e ".[fit]"', file=sys.stderr)
-        raise SystemExit(1) from None
+    LogisticRegression = logistic_regression("fit_reading.py")
     rules = get_rules(args.variant)
     start = time.perf_counter()
     tasks = [(rules.name, game_seed(args.seed, i)) for i in range(args.games)]
@@ -118,18 +107,14 @@ def main() -> None:
     print(f"  near {near:.4f}, gap {gap:.4f} (log-odds per paid card; odds x{math.exp(-near):.3f}, x{math.exp(-gap):.3f})")
     print(f"  held-out log loss per card: read {fitted:.5f}, count alone {counted:.5f}")
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "analyzer" / "data" / "reading.json"
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"variants": {}}
-        data["script"] = "bench/fit_reading.py"
-        data["variants"][rules.name] = {
+        path = write_variant("reading.json", "bench/fit_reading.py", rules.name, {
             "near": round(near, 4),
             "gap": round(gap, 4),
             "games": args.games,
             "seed": args.seed,
             "log_loss_read": round(fitted, 5),
             "log_loss_count": round(counted, 5),
-        }
-        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        })  # fmt: skip
         print(f"  wrote {path}")
 
 
