@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from analyzer.analysis.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
+from analyzer.analysis.prior import PRIORS, WEIGHT, pick, prior_for
 from analyzer.bots.base import bot_option, obvious_move
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Move
@@ -112,6 +113,7 @@ class HintBotOptions:
     method: str | None = None
     opponents: str | None = None
     playout: str | None = None
+    prior: str | None = None
 
     def check(self) -> None:
         """Refuse a value out of its range or choices (:func:`bot_option`; the engine checked
@@ -141,6 +143,7 @@ class HintBotOptions:
             ("method", self.method, {"choices": METHODS}),
             ("opponents", self.opponents, {"choices": OPPONENTS}),
             ("playout", self.playout, {"choices": PLAYOUTS}),
+            ("prior", self.prior, {"choices": PRIORS}),
         ):
             if value is not None:
                 bot_option(key, value, **rule)
@@ -209,6 +212,12 @@ class HintBot:
     playout : str, optional
         ``mcts``: ``"eager"`` or ``"nomeld"``: the player's own seat in the playouts never lays a
         meld from the hand alone (:data:`analyzer.search.playout.PLAYOUTS`); the engine's when omitted.
+    prior : str, optional
+        ``"learned"``: among the moves the search leaves close to its best, play the one of best
+        mean result plus :data:`analyzer.analysis.prior.WEIGHT` times the log of the move prior
+        learned from self-play (:func:`analyzer.analysis.prior.pick`);
+        ``"none"`` (default): the search's best.  Refused where no prior is fitted, and with an
+        engine of one IS-MCTS tree (whose single search separates no move).
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -257,6 +266,11 @@ class HintBot:
         self._samples = opts.samples
         self._node_budget = opts.node_budget
         self.time_limit = opts.time_limit
+        self.prior = opts.prior or "none"
+        if self.prior != "none" and self.sees_all:
+            raise ConquianError(f"prior={self.prior} has no effect with {self.name}, which sees every hand")
+        if self.prior != "none" and engine in ENGINES and ENGINES[engine].one_tree:
+            raise ConquianError(f"prior={self.prior} has no effect with engine {engine} (one IS-MCTS search)")
         self._setups: dict[int, tuple[Engine, int, int | None]] = {}
 
     def _engine(self, engine: str | None) -> str:
@@ -295,6 +309,16 @@ class HintBot:
                 f"leaf={leaf} has no evaluation fitted for {rules.name} with these rules "
                 "(docs/hint.md, the options of an engine)"
             )
+        if self.prior != "none":
+            if self.engine_name == AUTO and engine_for(AUTO, rules).one_tree:
+                raise ConquianError(
+                    f"prior={self.prior} has no effect in {rules.name}, whose engine is one IS-MCTS search"
+                )
+            if prior_for(rules) is None:
+                raise ConquianError(
+                    f"prior={self.prior} has no move prior fitted for {rules.name} with these rules "
+                    "(docs/hint.md, the options of an engine)"
+                )
         if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).
@@ -330,6 +354,8 @@ class HintBot:
             node_budget=budget,
             engine=engine,
         )
+        if self.prior == "learned":
+            return pick(view, advice, WEIGHT)
         return advice.estimates[0].move
 
 

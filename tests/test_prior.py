@@ -1,0 +1,198 @@
+"""The learned move prior (analyzer/analysis/prior.py), the ``hint:prior=learned`` bot option and
+the bench script that fits it (bench/fit_prior.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_reading import _after_pays
+
+from analyzer.analysis import prior
+from analyzer.analysis.advisor import advise
+from analyzer.analysis.candidates import choices
+from analyzer.analysis.estimates import Advice, MoveEstimate
+from analyzer.bots.game import play_game
+from analyzer.bots.registry import check_bot
+from analyzer.bots.searchbots import HintBot
+from analyzer.core.dealing import view
+from analyzer.core.errors import ConquianError
+from analyzer.core.moves import Pass, Take
+from analyzer.core.rules import get_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+CLASSIC = get_rules("classic")
+SHIPPED = prior.prior_coefficients("classic") is not None
+
+PASS_FIRST = tuple(-8.0 if name in ("take", "force") else 0.0 for name in prior.FEATURES)
+"""Coefficients of a prior that finds a pass far likelier than a take or a force."""
+
+
+def _offer() -> tuple[object, int]:
+    """Player 0's view of a classic offer with a take, a pass and more than two choices."""
+    for seed in range(3, 60):
+        state, me, _ = _after_pays("classic", seed)
+        mine = view(state, me)
+        moves = mine.legal_moves()
+        if any(isinstance(m, Take) and m.pay is not None for m in moves) and len(choices(mine)) > 2:
+            return mine, me
+    raise AssertionError("no offer with a take")
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")
+def test_the_shipped_prior_is_read_and_beat_its_baselines() -> None:
+    data = json.loads((ROOT / "analyzer" / "data" / "prior.json").read_text(encoding="utf-8"))
+    assert data["features"] == list(prior.FEATURES)
+    for variant, entry in data["variants"].items():
+        assert prior.prior_coefficients(variant) == tuple(entry["coefficients"])
+        assert len(entry["coefficients"]) == len(prior.FEATURES)
+        held = entry["held_out"]
+        assert held["prior"]["log_loss"] < held["static"]["log_loss"] < held["uniform"]["log_loss"]
+        assert held["prior"]["top1"] > held["uniform"]["top1"]
+    assert prior.prior_for(CLASSIC) == prior.prior_coefficients("classic")
+    assert prior.prior_for(replace(CLASSIC, hand_size=9)) is None  # custom rules: none fitted
+
+
+def test_the_prior_sums_to_one_over_the_legal_moves() -> None:
+    mine, _ = _offer()
+    coefficients = tuple(0.1 * (k + 1) for k in range(len(prior.FEATURES)))
+    found = prior.move_prior(mine, coefficients)
+    assert set(found) == set(mine.legal_moves())
+    assert math.fsum(found.values()) == pytest.approx(1.0) and all(q > 0 for q in found.values())
+    by_choice = prior.choice_prior(mine, coefficients)
+    assert math.fsum(q for _, q in by_choice) == pytest.approx(1.0)
+    for group, q in by_choice:  # a choice's arrangements share its probability evenly
+        assert all(found[m] == pytest.approx(q / len(group)) for m in group)
+    # No coefficients: every choice alike.
+    flat = prior.choice_prior(mine, (0.0,) * len(prior.FEATURES))
+    assert {round(q, 12) for _, q in flat} == {round(1 / len(flat), 12)}
+    with pytest.raises(ValueError, match="no move prior"):
+        prior.choice_prior(replace(mine, rules=replace(CLASSIC, hand_size=9)))
+
+
+def test_features_name_the_released_card() -> None:
+    mine, me = _offer()
+    rows = prior.choice_features(mine)
+    for group, f in rows:
+        named = dict(zip(prior.FEATURES, f, strict=True))
+        move = group[0]
+        if isinstance(move, Pass):
+            assert named["take"] == named["force"] == 0.0 and named["melded"] == 0.0
+        if isinstance(move, Take):
+            assert named["take"] == 1.0 and named["melded"] >= 1.0
+            assert named["stock"] == pytest.approx(min(1.0, mine.stock_count / max(1, _unseen(mine, me))))
+
+
+def _unseen(mine: object, me: int) -> int:
+    from analyzer.search.sampling import unseen_cards
+
+    pool = unseen_cards(mine, me)  # type: ignore[arg-type]
+    centre = mine.centre  # type: ignore[attr-defined]
+    return (pool & ~(1 << centre.card)).bit_count()
+
+
+def _estimate(move: object, expected: float) -> MoveEstimate:
+    return MoveEstimate(move, (1 + expected) / 2, 0.0, (1 - expected) / 2, (0.0, 1.0), expected, 8, 0.0, ())  # type: ignore[arg-type]
+
+
+def test_pick_follows_the_prior_among_unseparated_moves_only() -> None:
+    mine, _ = _offer()
+    take = next(m for m in mine.legal_moves() if isinstance(m, Take) and m.pay is not None)
+    passing = Pass()
+    estimates = [_estimate(take, 0.3), _estimate(passing, 0.1)]
+    close = Advice(0, estimates, 8, 0.0, 0.0, 0, verdict="close", close_to_best=(passing,))
+    assert prior.pick(mine, close, coefficients=PASS_FIRST) == passing  # the prior's choice
+    assert prior.pick(mine, close, weight=0.0, coefficients=PASS_FIRST) == take  # the mean's
+    # A small weight keeps the search's lead; a large one lets the prior's odds decide.
+    assert prior.pick(mine, close, weight=0.001, coefficients=PASS_FIRST) == take
+    assert prior.pick(mine, close, weight=1.0, coefficients=PASS_FIRST) == passing
+    separated = replace(close, verdict="clear", close_to_best=())
+    assert prior.pick(mine, separated, coefficients=PASS_FIRST) == take
+    taking = tuple(-x for x in PASS_FIRST)
+    assert prior.pick(mine, close, coefficients=taking) == take
+
+
+def test_hint_bot_with_the_prior_plays_the_priors_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    mine, _ = _offer()
+    monkeypatch.setattr(prior, "prior_for", lambda rules: PASS_FIRST)
+    bot = HintBot(prior="learned")
+    plain = HintBot()
+    engine, samples, budget = bot.setup(CLASSIC)
+    seed = random.Random(5).randrange(2**31)
+    advice = advise(mine, samples=samples, seed=seed, node_budget=budget, engine=engine)
+    searched = plain.choose(mine, random.Random(5))
+    assert searched == advice.estimates[0].move
+    chosen = bot.choose(mine, random.Random(5))
+    contenders = [advice.estimates[0].move, *advice.close_to_best]
+    # In this offer the search's best is a take and the pass is not separated from it: the prior,
+    # which finds a pass far likelier, has the pass played (with its weight, the mean's lead of a
+    # few hundredths does not outweigh odds of e^-8).
+    assert isinstance(searched, Take) and Pass() in contenders
+    assert chosen == Pass()
+
+
+def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ConquianError, match="prior=guess must be one of none, learned"):
+        check_bot("hint:prior=guess")
+    with pytest.raises(ConquianError, match="prior=learned has no effect with engine v3"):
+        check_bot("hint:engine=v3:prior=learned")
+    with pytest.raises(ConquianError, match="prior=learned has no effect with peek"):
+        check_bot("peek:prior=learned")
+    with pytest.raises(ConquianError, match="whose engine is one IS-MCTS search"):
+        check_bot("hint:prior=learned", get_rules("megajogos"))
+    with pytest.raises(ConquianError, match="no move prior fitted for mexican"):
+        check_bot("hint:prior=learned", get_rules("mexican"))
+    with pytest.raises(ConquianError, match="no move prior fitted for classic with these rules"):
+        check_bot("hint:prior=learned", replace(CLASSIC, hand_size=9))
+    assert check_bot("hint:prior=none", get_rules("megajogos")).prior == "none"  # type: ignore[attr-defined]
+    monkeypatch.setattr(prior, "prior_coefficients", lambda variant: None)
+    with pytest.raises(ConquianError, match="no move prior fitted for classic"):
+        check_bot("hint:prior=learned", CLASSIC)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")
+def test_hint_bot_with_the_prior_is_reproducible_with_a_seed() -> None:
+    assert check_bot("hint:prior=learned", CLASSIC) is not None
+    seats = ["hint:prior=learned:node_budget=200:samples=4", "greedy"]
+    first = play_game("classic", seats, seed=11)
+    again = play_game("classic", seats, seed=11)
+    assert first.moves == again.moves and first.final.winner == again.final.winner
+
+
+def test_fit_prior_fits_records(tmp_path: Path) -> None:
+    out = tmp_path / "sp"
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "selfplay.py"), "play", str(out), "--bots", "greedy",
+         "--games", "12", "--jobs", "1"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    sys.path.insert(0, str(BENCH))
+    try:
+        import fit_prior
+        from selfplay import record_paths
+    finally:
+        sys.path.remove(str(BENCH))
+    decisions = [d for p in record_paths(out) for d in fit_prior.decisions_of(p)[1]]
+    assert decisions
+    for features, static, played, pays in decisions:
+        assert len(features) == len(static) >= 2 and 0 <= played < len(features)
+        assert not pays or played in pays
+    table = fit_prior.Table(decisions)
+    b = table.fit(1.0)
+    loss, top1 = table.scores(b)
+    flat, _ = table.scores(b * 0.0)
+    assert loss < flat and 0.0 <= top1 <= 1.0  # the fit lowers the log loss on its own rows
+    assert table.fit(1.0).tolist() == b.tolist()  # Newton's method is deterministic
+    bad = subprocess.run(
+        [sys.executable, str(BENCH / "fit_prior.py"), "--records", str(out), "--l2", "-1"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "--l2" in bad.stderr
