@@ -105,7 +105,7 @@ def guarantee_deals(args: argparse.Namespace, seeds: list[int]) -> None:
     print(f"{rules.title}: {len(seeds)} deals after {args.after} greedy moves, budget {args.budget:,} "
           f"positions per player, {args.time_limit:g} s per deal")  # fmt: skip
     print(f"{'deal':>4} {'seed':>20} {'each':>6} {'left':>12} {'proven':>7} {'positions':>11} {'seconds':>8} {'cpu s':>8}"
-          + (f" {'max-n':>8} {'seconds':>8}" if args.maxn else ""))  # fmt: skip
+          + (f" {'max-n':>8} {'positions':>12} {'seconds':>8} {'cpu s':>8}" if args.maxn else ""))  # fmt: skip
     rows, maxn_proven, maxn_inside = [], 0, 0
     for k, seed_k in enumerate(seeds):
         try:
@@ -121,11 +121,13 @@ def guarantee_deals(args: argparse.Namespace, seeds: list[int]) -> None:
         rows.append({"proven": g.proven, "positions": g.nodes, "seconds": g.seconds, "cpu": cpu, "settled": g.settled})
         line = f"{k:>4} {seed_k:>20} {each:>6} {left:>12} {g.proven!s:>7} {g.nodes:>11,} {g.seconds:>8.3f} {cpu:>8.3f}"
         if args.maxn:
+            cpu = time.process_time()
             m = Solver(mode="maxn", max_nodes=args.budget, time_limit=args.time_limit).solve(state)
+            cpu = time.process_time() - cpu
             won = "?" if not m.proven else "draw" if m.winner is None else str(m.winner)
             maxn_proven += m.proven
             maxn_inside += m.proven and m.winner in g.outcomes
-            line += f" {won:>8} {m.seconds:>8.3f}"
+            line += f" {won:>8} {m.nodes:>12,} {m.seconds:>8.3f} {cpu:>8.3f}"
         print(line, flush=True)
     if not rows:
         sys.exit("solve.py: every deal ended before --after moves")

@@ -148,6 +148,24 @@ def test_agrees_with_plain_minimax(rules: Rules, count: int, stock: int) -> None
         assert end.is_terminal() and end.returns() == pytest.approx(expected)
 
 
+def test_maxn_with_shallow_cuts_agrees_with_plain_maxn_on_longer_endgames() -> None:
+    """Max-n skips the moves that cannot change a choice (shallow pruning: any two players'
+    results add up to at most 0, R20); with four stock cards left, where such cuts happen
+    (draws of R18's fewest-in-hand tie among them), every player's value, the principal
+    variation and the table's moves equal plain max-n's, ties to the move listed first."""
+    draws = 0
+    for state in small_positions(MEGAJOGOS, 5, 4):
+        expected = plain_minimax(state)
+        result = solve(state, mode="maxn")
+        assert result.proven and result.values == pytest.approx(expected), state.describe()
+        end = state
+        for move in result.pv:
+            end = end.apply(move)
+        assert end.is_terminal() and end.returns() == pytest.approx(expected)
+        draws += result.winner is None
+    assert draws  # a draw somewhere: the cuts have something to cut
+
+
 def test_paranoid_is_at_most_maxn_for_the_root_player() -> None:
     for state in small_positions(MEGAJOGOS, 6, 2):
         root = state.current_player()

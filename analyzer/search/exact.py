@@ -7,7 +7,8 @@ Every deal is finite (R19), so the search runs to the end of the deal.
   (+1 / 0 / -1 for player 0, R20).
 * Three players, everything known: max-n (every player maximises his own
   result, R20); ties between moves of equal value for the mover go to the
-  move listed first by :meth:`GameState.legal_moves`.  With
+  move listed first by :meth:`GameState.legal_moves`; shallow pruning
+  (Korf 1991) skips the moves that cannot change a choice (:meth:`Solver._maxn`).  With
   ``mode="paranoid"`` the other players are assumed to minimise the result
   of the player to act at the root, which turns the search into alpha-beta.
 * Hands known, stock order unknown: expectimax over the stock cards
@@ -259,7 +260,7 @@ class Solver:
             else:
                 outcome, pv = self._estimate(state, start)
         else:
-            outcome = self._maxn(state, root=True)
+            outcome = self._maxn(state, root=True)[0]
             if self._exhausted and self._root_moves:
                 # Anytime: the best root move among proven values and estimates.
                 move, outcome, _ = max(
@@ -548,8 +549,18 @@ class Solver:
         return tuple(vec)
 
     # --------------------------------------------------- max-n / expectimax
-    def _maxn(self, state: GameState, *, root: bool = False) -> Outcome:
-        """Max-n with chance averaging: each player maximises his own expected result.
+    def _maxn(
+        self, state: GameState, *, root: bool = False, bound: tuple[int, float] | None = None
+    ) -> tuple[Outcome, bool]:
+        """Max-n with chance averaging: each player maximises his own expected result; returns
+        the outcome and whether it is a *cut* (a bound, not the value: not stored).
+
+        Shallow pruning (Korf 1991): ``bound`` is ``(r, b)``, the player who chose the move into
+        this position and the best result he has so far.  Any two players' results add up to at
+        most 0 (R20: a win +1 takes every other player to -1; a draw is 0 for all), so once the
+        player to act here, another than ``r``, has a move worth ``u >= -b`` to him, ``r`` gets
+        at most ``-u <= b`` here and, ties going to the move listed first, will not choose it:
+        the other moves are not searched.  The answer is the same as without the cut.
 
         Once the budget is spent, the moves not yet searched are scored by
         the heuristic of the position they lead to, and the move being
@@ -557,57 +568,63 @@ class Solver:
         than another move's estimate is never preferred.
         """
         if state.is_terminal():
-            return outcome_vector(state)
+            return outcome_vector(state), False
         key = position_key(state)
         hit = self.table.get(key)
         if hit is not None and hit[2]:
-            return hit[0]
+            return hit[0], False
         if not root:
             after, steps = state.run_forced(self._limit - self.nodes - 1)
             if steps:
                 # Dead offers passed without building them, each counted as a position;
                 # the first one keeps its table entry, where other lines may join it.
                 if self._tick_many(steps):
-                    return self._cheap(after)
-                outcome = self._maxn(after)
-                first = Turn(state.stock[0]) if state.stock is not None and state.centre is None else _PASS
-                self._store(key, (outcome, first, not self._exhausted))
-                return outcome
+                    return self._cheap(after), False
+                outcome, cut = self._maxn(after, bound=bound)
+                if not cut:
+                    first = Turn(state.stock[0]) if state.stock is not None and state.centre is None else _PASS
+                    self._store(key, (outcome, first, not self._exhausted))
+                return outcome, cut
         if self._tick():
-            return self.heuristic(state)
+            return self.heuristic(state), False
         if state.is_chance_node():
             total = [0.0] * (state.rules.players + 1)
             best_move: Move | None = None
             best_p = -1.0
             for move, p in state.chance_outcomes():
                 child = state.apply(move, check=False)
-                vec = self._maxn(child) if not self._exhausted else self._cheap(child)
+                vec = self._maxn(child)[0] if not self._exhausted else self._cheap(child)
                 for k, v in enumerate(vec):
                     total[k] += p * v
                 if p > best_p:
                     best_move, best_p = move, p
             outcome = tuple(total)
             self._store(key, (outcome, best_move, not self._exhausted))
-            return outcome
+            return outcome, False
         player = state.current_player()
         best: Outcome | None = None
         best_move = None
         for move in state.legal_moves():  # legal order: ties go to the first move listed
             child = state.apply(move, check=False)
+            cut = False
             if self._exhausted:
                 vec, proven = self._cheap(child), child.is_terminal()
             else:
-                vec = self._maxn(child)
+                mine = None if best is None else (player, _utility(best, player))
+                vec, cut = self._maxn(child, bound=mine)
                 proven = not self._exhausted
             if root:
-                self._root_moves.append((move, vec, proven))
+                self._root_moves.append((move, vec, proven and not cut))
             if best is None or _utility(vec, player) > _utility(best, player) + 1e-12:
                 best, best_move = vec, move
                 if proven and vec[player] >= 1.0 - 1e-12:
                     break  # he wins for sure: nothing can be better (R20)
+                if proven and bound is not None and bound[0] != player:
+                    if _utility(best, player) >= -bound[1] - 1e-12:
+                        return best, True  # shallow cut (docstring)
         assert best is not None
         self._store(key, (best, best_move, not self._exhausted))
-        return best
+        return best, False
 
     def _store(self, key: Hashable, entry: tuple[Outcome, Move | None, bool]) -> None:
         """A max-n or expectimax table entry, unless the table is full (:data:`TABLE_CAP`)."""

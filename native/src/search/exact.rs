@@ -260,7 +260,7 @@ impl Solver {
                 pv = line;
             }
         } else {
-            let mut o = self.maxn(engine, eval, s, true, poll);
+            let mut o = self.maxn(engine, eval, s, true, None, poll).0;
             if self.exhausted && !self.root_moves.is_empty() {
                 // Anytime: the best root move among proven values and estimates.
                 let me = (!s.is_chance()).then_some(s.to_act as usize);
@@ -570,42 +570,50 @@ impl Solver {
         }
     }
 
+    /// Max-n with chance averaging (`Solver._maxn`): the outcome and whether it is a cut (a
+    /// bound, not the value: not stored).  `bound` is `(r, b)`, the player who chose the move
+    /// into `s` and his best result so far: any two players' results add up to at most 0 (R20),
+    /// so once the player to act, another than `r`, has a move worth `u >= -b` to him, `r` gets
+    /// at most `b` here and will not choose it (shallow pruning, Korf 1991).
     fn maxn(
         &mut self,
         engine: &Engine,
         eval: &mut Evaluator,
         s: &State,
         root: bool,
+        bound: Option<(usize, f64)>,
         poll: &mut dyn Poll,
-    ) -> Outcome {
+    ) -> (Outcome, bool) {
         let n = engine.players();
         if s.is_terminal() {
-            return Outcome::of_end(s, n);
+            return (Outcome::of_end(s, n), false);
         }
         let key = s.key(n);
         if let Some(&(o, _, true)) = self.table.get(&key) {
-            return o;
+            return (o, false);
         }
         if !root {
             if let Some((after, steps)) = engine.run_forced(s, self.limit - self.nodes - 1, true) {
                 // Dead offers passed without building them, each counted as a position; the
                 // first one keeps its table entry, where other lines may join it.
                 if self.tick_many(steps, poll) {
-                    return self.cheap(engine, eval, &after);
+                    return (self.cheap(engine, eval, &after), false);
                 }
-                let o = self.maxn(engine, eval, &after, false, poll);
-                let first = if s.stock_known && s.centre.is_none() {
-                    Move::Turn(s.stock_top())
-                } else {
-                    Move::Pass
-                };
-                let proven = !self.exhausted;
-                self.store(key, (o, Some(first), proven));
-                return o;
+                let (o, cut) = self.maxn(engine, eval, &after, false, bound, poll);
+                if !cut {
+                    let first = if s.stock_known && s.centre.is_none() {
+                        Move::Turn(s.stock_top())
+                    } else {
+                        Move::Pass
+                    };
+                    let proven = !self.exhausted;
+                    self.store(key, (o, Some(first), proven));
+                }
+                return (o, cut);
             }
         }
         if self.tick(poll) {
-            return self.heuristic(engine, eval, s);
+            return (self.heuristic(engine, eval, s), false);
         }
         if s.is_chance() {
             let mut total = Outcome::zeros(n);
@@ -617,7 +625,7 @@ impl Solver {
                 let mv = Move::Turn(c);
                 let child = engine.apply(s, &mv);
                 let vec = if !self.exhausted {
-                    self.maxn(engine, eval, &child, false, poll)
+                    self.maxn(engine, eval, &child, false, None, poll).0
                 } else {
                     self.cheap(engine, eval, &child)
                 };
@@ -631,21 +639,24 @@ impl Solver {
             }
             let proven = !self.exhausted;
             self.store(key, (total, best_move, proven));
-            return total;
+            return (total, false);
         }
         let player = s.to_act as usize;
         let mut best: Option<Outcome> = None;
         let mut best_move: Option<Move> = None;
         for mv in engine.legal_moves(s).expect("every hand known") {
             let child = engine.apply(s, &mv);
+            let mut cut = false;
             let (vec, proven) = if self.exhausted {
                 (self.cheap(engine, eval, &child), child.is_terminal())
             } else {
-                let v = self.maxn(engine, eval, &child, false, poll);
+                let mine = best.map(|b| (player, b.utility(player)));
+                let (v, c) = self.maxn(engine, eval, &child, false, mine, poll);
+                cut = c;
                 (v, !self.exhausted)
             };
             if root {
-                self.root_moves.push((mv, vec, proven));
+                self.root_moves.push((mv, vec, proven && !cut));
             }
             let better = match best {
                 None => true,
@@ -657,12 +668,17 @@ impl Solver {
                 if proven && vec.v[player] >= 1.0 - 1e-12 {
                     break; // he wins for sure: nothing can be better (R20)
                 }
+                if let Some((r, b)) = bound {
+                    if proven && r != player && vec.utility(player) >= -b - 1e-12 {
+                        return (vec, true); // shallow cut (above)
+                    }
+                }
             }
         }
         let best = best.expect("a position with moves");
         let proven = !self.exhausted;
         self.store(key, (best, best_move, proven));
-        best
+        (best, false)
     }
 
     /// The best line from `s` read from the tables (`Solver.principal_variation`).
