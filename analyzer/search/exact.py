@@ -619,9 +619,13 @@ class Solver:
                 best, best_move = vec, move
                 if proven and vec[player] >= 1.0 - 1e-12:
                     break  # he wins for sure: nothing can be better (R20)
-                if proven and bound is not None and bound[0] != player:
-                    if _utility(best, player) >= -bound[1] - 1e-12:
-                        return best, True  # shallow cut (docstring)
+                if (
+                    proven
+                    and bound is not None
+                    and bound[0] != player
+                    and _utility(best, player) >= -bound[1] - 1e-12
+                ):
+                    return best, True  # shallow cut (docstring)
         assert best is not None
         self._store(key, (best, best_move, not self._exhausted))
         return best, False
