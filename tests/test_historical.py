@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.core.cards import parse_card
+from analyzer.core.cards import format_card, parse_card
 from analyzer.core.dealing import deal
 from analyzer.core.errors import PositionError
 from analyzer.core.legal import borrow_ok, fitting_cards
@@ -172,13 +172,18 @@ _SPARE = ["KS", "KH", "QS", "QH", "QD", "JS", "JC", "JD", "2C", "2D", "3D", "QC"
 
 def _borrower(run: str, hand: str, centre: str, hand_size: int = 10) -> dict:  # type: ignore[type-arg]
     """A hoyle1897 position: player 0 has the run ``run`` melded and ``hand`` in hand, and has
-    turned ``centre``; player 1 holds spare cards.  ``hand_size`` above 10 is a custom rule."""
+    turned ``centre``; player 1 holds spare cards.  ``hand_size`` above 10 is a custom rule.
+
+    Two cards are dead, so that the run can have been laid (R13, R17): player 0 turned a card
+    and took it into the run, paying the first dead card, which player 1 passed; player 1
+    turned the second, which both passed; then player 0 turned ``centre``."""
     mine = [*run.split(), *hand.split(), centre]
     other = [c for c in _SPARE if c not in mine][:hand_size]
+    dead = [c for c in (format_card(k) for k in range(40)) if c not in mine + other][:2]
     data = {
         "variant": "hoyle1897", "dealer": 1, "to_act": 0,
         "players": [{"hand": hand.split(), "layout": [run.split()]}, {"hand": other, "layout": []}],
-        "stock": 40 - len(mine) - len(other), "dead": [],
+        "stock": 40 - len(mine) - len(other) - len(dead), "dead": dead,
         "centre": {"card": centre, "kind": "turned", "source": 0, "declined": []},
     }  # fmt: skip
     return {**data, "rules": {"hand_size": hand_size}} if hand_size != 10 else data

@@ -73,8 +73,10 @@ def test_placements_encode_hand_positions_pay_and_arrangement() -> None:
                 },
                 {"hand": 10, "layout": []},
             ],
-            "stock": 19,
-            "dead": [],
+            # Two cards dead: player 0 took the first card turned and paid QS, passed by
+            # player 1, who turned QD, passed by both (R13, R17).
+            "stock": 17,
+            "dead": ["QS", "QD"],
             "centre": {"card": "5H", "kind": "turned", "source": 0, "declined": []},
         }
     )

@@ -76,8 +76,10 @@ def test_choose_from_a_view_plays_a_legal_move_and_goes_out_at_once() -> None:
                 },
                 {"hand": 10, "layout": []},
             ],
-            "stock": 19,
-            "dead": [],
+            # Two cards dead: player 0 took the first card turned and paid QH, passed by
+            # player 1, who turned QD, passed by both (R13, R17).
+            "stock": 17,
+            "dead": ["QH", "QD"],
             "centre": {"card": "7S", "kind": "turned", "source": 0, "declined": []},
         }
     )

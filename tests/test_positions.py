@@ -260,3 +260,85 @@ def test_an_unknown_variant_is_named_before_missing_keys() -> None:
         load({"variant": "poker"})
     with pytest.raises(ConquianError, match="missing key 'players'"):
         load({"variant": "Classic"})
+
+
+# ------------------------------------------------- R10, R16: melds before the first card is offered
+def _first_turned(layouts: dict[int, list[str]], declined: list[int], to_act: int) -> dict[str, Any]:
+    """MEGAJOGOS_START with its first card turned (11b, by player 0, the player after the
+    dealer, R10) and offered to ``declined`` then ``to_act``; ``layouts`` moves hand cards of a
+    player to his layout (melds from the hand, R16)."""
+    data = json.loads(json.dumps(MEGAJOGOS_START))
+    for p, cards in layouts.items():
+        player = data["players"][p]
+        player["hand"] = [c for c in player["hand"] if c not in cards]
+        player["layout"] = [cards]
+    data.update(stock=15, to_act=to_act, centre={"card": "11b", "kind": "turned", "source": 0, "declined": declined})
+    return data
+
+
+def test_no_meld_is_laid_before_any_card_is_turned() -> None:
+    # Melds are laid only by a player offered a card (R13, R16): with the stock whole, nobody is.
+    data = json.loads(json.dumps(MEGAJOGOS_START))
+    data["players"][1].update(hand=["4o", "5o", "6o", "7o", "10o"], layout=[["1o", "2o", "3o"]])
+    with pytest.raises(PositionError, match=r"player 1 has melds, but no card has been turned yet.*\(R10, R13, R16\)"):
+        load_position(data)
+    # The same under the upcard rules, whose stock is whole only before the upcard is turned.
+    upcard = {
+        "variant": "cooncan1913", "dealer": 1, "to_act": 0, "stock": 20,
+        "players": [{"hand": ["AS", "2S", "3S", "4S", "5S", "6S", "7S"], "layout": [["AH", "2H", "3H"]]},
+                    {"hand": ["AD", "2D", "3D", "4D", "5D", "6D", "7D", "JD", "QD", "KD"], "layout": []}],
+    }  # fmt: skip
+    for rules in ({}, {"hand_melds": True}):
+        with pytest.raises(PositionError, match=r"player 0 has melds, but no card has been turned yet"):
+            load_position({**upcard, "rules": rules})
+
+
+def test_a_meld_laid_before_the_first_card_turned_reached_its_player_is_refused() -> None:
+    # R10, R16: the deal's first card turned (no upcard) is offered to its turner first, then in
+    # turn order; nothing has been taken, so only a player it has reached has laid melds.
+    with pytest.raises(PositionError, match=r"player 1 has melds.*first card turned.*not been offered it.*\(R10, R16\)"):
+        load_position(_first_turned({1: ["1o", "2o", "3o"]}, declined=[], to_act=0))
+    with pytest.raises(PositionError, match=r"player 2 has melds.*not been offered it"):
+        load_position(_first_turned({2: ["1c", "2c", "3c"]}, declined=[0], to_act=1))
+    # The turner may lay his melds at once, and each player once it reaches him.
+    assert load_position(_first_turned({0: ["1e", "2e", "3e"]}, declined=[], to_act=0)).melded(0) == 3
+    reached = load_position(_first_turned({0: ["1e", "2e", "3e"], 1: ["1o", "2o", "3o"]}, declined=[0], to_act=1))
+    assert [reached.melded(p) for p in range(3)] == [3, 3, 0]
+    # Once the card is dead every player has been offered it: the next card is no first one.
+    later = _first_turned({2: ["1c", "2c", "3c"]}, declined=[0], to_act=1)
+    later.update(stock=14, dead=["11b"], centre={"card": "12b", "kind": "turned", "source": 1, "declined": []})
+    assert load_position(later).melded(2) == 3
+
+
+def test_without_hand_melds_the_first_card_turned_finds_every_layout_empty() -> None:
+    # classic (no R16): a meld needs a centre card taken (R13), and the first one is still offered.
+    data = forcing()
+    data.update(stock=19, dead=[], to_act=0, centre={"card": "7D", "kind": "turned", "source": 0, "declined": []})
+    data["players"][0] = {"hand": ["KH", "KS", "AC", "2C", "3C", "4C"], "layout": [["4S", "5S", "6S", "7S"]]}
+    with pytest.raises(PositionError, match=r"player 0 has melds, but nothing has been taken yet.*\(R13, R16\)"):
+        load_position(data)
+    data["players"][0] = {"hand": ["KH", "KS", "AC", "2C", "3C", "4C", "4S", "5S", "6S", "7S"], "layout": []}
+    assert load_position(data).to_act == 0
+
+
+def test_the_first_card_turned_with_hand_melds_loads_back_at_every_step() -> None:
+    # Each player offered the first card turned lays what melds his hand holds, then passes (R10,
+    # R16): every position on the way is one the rules reach, so it loads back as it was.
+    from analyzer.core.dealing import deal
+    from analyzer.core.moves import Meld, Pass
+    from analyzer.core.plain import dump_position
+
+    layers = set()
+    for seed in range(12):
+        state = deal("megajogos", seed)
+        while state.phase is Phase.EXCHANGE:
+            state = state.apply(state.legal_moves()[0])
+        state = state.apply(state.legal_moves()[0])  # the turn of the first card (R10)
+        assert state.centre is not None and not state.dead
+        while state.phase is Phase.OFFER and not state.dead:
+            assert load_position(dump_position(state)) == state
+            melds = [m for m in state.legal_moves() if isinstance(m, Meld)]
+            if melds:
+                layers.add("turner" if state.to_act == state.centre.source else "later")
+            state = state.apply(melds[0] if melds else Pass())
+    assert layers == {"turner", "later"}  # both have laid melds on the way

@@ -164,6 +164,10 @@ def test_force_needs_a_fit_and_a_decline_r14() -> None:
 
 
 def test_megajogos_turner_may_force_at_once_r14() -> None:
+    # Player 1 laid 1c 2c 3c from his hand (R16) while a card was offered to him: the three cards
+    # turned by players 0, 1 and 2 in turn and passed by all are dead (R17), and player 0, after
+    # the last turner, turns 4c. (With 4c the deal's first card, player 1, offered it after
+    # player 0, could not have melded yet: R10, R16.)
     data = {
         "variant": "megajogos",
         "dealer": 2,
@@ -173,8 +177,8 @@ def test_megajogos_turner_may_force_at_once_r14() -> None:
             {"hand": ["1b", "2b", "3b", "4b", "5b"], "layout": [["1c", "2c", "3c"]]},
             {"hand": ["5e", "6e", "7e", "10e", "11e", "12e", "12o", "12b"], "layout": []},
         ],
-        "stock": 15,
-        "dead": [],
+        "stock": 12,
+        "dead": ["10c", "11c", "12c"],
         "centre": {"card": "4c", "kind": "turned", "source": 0, "declined": []},
     }
     state = load_position(data)

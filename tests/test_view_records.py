@@ -131,13 +131,15 @@ def test_a_card_later_shown_by_another_player_is_fine_and_counts_are_checked() -
 
 def test_a_hidden_player_cannot_show_more_cards_than_he_holds() -> None:
     # Player 1 holds one card (R7: 9 melded + 1); a take that shows three of his is refused.
+    # Reachable (R10, R13, R17): he turned the first card and took it with 8 hand cards, paying
+    # KS, which player 0 passed; player 0 turned KC, which both passed; player 1 turned 5C.
     start = {
         "variant": "classic", "dealer": 0, "to_act": 0,
         "players": [
             {"hand": ["AH", "2H", "3D", "4D", "6D", "7D", "JH", "QH", "JS", "QS"], "layout": []},
             {"hand": 1, "layout": [["AC", "2C", "3C"], ["4S", "5S", "6S"], ["JD", "QD", "KD"]]},
         ],
-        "stock": 19, "dead": [], "centre": {"card": "5C", "kind": "turned", "source": 1, "declined": [1]},
+        "stock": 17, "dead": ["KS", "KC"], "centre": {"card": "5C", "kind": "turned", "source": 1, "declined": [1]},
     }  # fmt: skip
     header = {"format": "conquian-record", "view": 0, "start": start}
     move = {"player": 0, "move": "pass"}
@@ -218,13 +220,15 @@ def test_the_view_review_of_a_full_record_gives_that_players_marks() -> None:
 
 
 def test_a_hidden_players_pay_of_the_centre_card_and_a_lay_in_with_hand_cards_cite_their_rules() -> None:
+    # Reachable (R10, R13, R17): player 1 turned the first card and took it with 5 hand cards,
+    # paying KS, which player 0 passed; player 0 turned KC, which both passed; player 1 turned 7S.
     start = {
         "variant": "classic", "dealer": 0, "to_act": 1,
         "players": [
             {"hand": ["AH", "2H", "3D", "4D", "6D", "7D", "JH", "QH", "JS", "QS"], "layout": []},
             {"hand": 4, "layout": [["AC", "2C", "3C"], ["4S", "5S", "6S"]]},
         ],
-        "stock": 19, "dead": [], "centre": {"card": "7S", "kind": "turned", "source": 1, "declined": []},
+        "stock": 17, "dead": ["KS", "KC"], "centre": {"card": "7S", "kind": "turned", "source": 1, "declined": []},
     }  # fmt: skip
     header = json.dumps({"format": "conquian-record", "view": 0, "start": start})
     paid_centre = json.dumps({"player": 1, "move": "take [AC 2C 3C] [4S 5S 6S 7S] pay 7S"})

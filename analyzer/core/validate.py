@@ -120,9 +120,11 @@ def validated(state: GameState) -> GameState:
     exchange, out of the passer's hand, passed once, in the receiver's hand or melded or paid
     by him (R9); one winner at most (R15) and 40 cards in all (R1); no centre card once a
     player has gone out (R15); the dealer's upcard (R10a); an exchange before any card is
-    turned, its choices in turn order (R9); the first card turned by the player after the
-    dealer (R10); then the centre card: a pay follows a meld (R13, R14), a turned card came
-    from the stock (R10, R10a), the declined players follow the offer order (R11, R14a), the
+    turned, its choices in turn order (R9); no meld before any card is turned and the first
+    card turned by the player after the dealer (R10, R16); then the centre card: a pay follows
+    a meld (R13, R14), a turned card came from the stock (R10, R10a), while the deal's first
+    centre card is offered only the players it reached have melds, from their hands (R10,
+    R10a, R16), the declined players follow the offer order (R11, R14a), the
     forced player fits and acts (R14), the player to act is the next offered (R11), and a
     card declined by all is dead (R17).
 
@@ -303,6 +305,15 @@ def _without_centre(state: GameState, melded: list[int]) -> GameState:
         return GameState(
             **{**state_fields(state), "phase": Phase.OVER, "winner": state.stock_out_winner()}
         )
+    if state.stock_count == rules.stock_size and any(melded):
+        # Nothing turned (the upcard included): no card has been offered, and only a player
+        # offered a card lays melds, with it (R13) or from his hand alone (R16).
+        p = next(q for q in range(n) if melded[q])
+        raise PositionError(
+            f"player {p} has melds, but no card has been turned yet ({rules.stock_size} cards in "
+            "the stock), so no card has been offered: only a player offered a card lays melds "
+            f"(R10, R13, R16)"
+        )
     fresh = not any(melded) and not state.dead and state.stock_count == rules.stock_size
     if fresh and rules.upcard:
         raise PositionError(
@@ -323,7 +334,7 @@ def _check_centre(state: GameState, centre: Offer) -> None:
     offered acts (R11) unless every player declined it (R17)."""
     rules, labels = state.rules, state.rules.labels
     order = _check_origin(state, centre)
-    _check_upcard_melds(state, centre, order)
+    _check_first_melds(state, centre, order)
     if (
         centre.kind == "paid"
         and rules.discard_force
@@ -406,22 +417,37 @@ def _check_upcard(state: GameState, melded: list[int]) -> None:
         )
 
 
-def _check_upcard_melds(state: GameState, centre: Offer, order: tuple[int, ...]) -> None:
-    """While the upcard is offered nothing has been taken (R10a), so a layout holds only melds
-    from the hand (R16), laid by a player offered the upcard: one who declined it or the one
-    offered it now, never one it has not reached yet (the dealer is offered it last)."""
-    if centre.kind != "upcard" or not state.rules.hand_melds:
-        return  # without hand melds _check_upcard refuses any meld
+def _check_first_melds(state: GameState, centre: Offer, order: tuple[int, ...]) -> None:
+    """While the deal's first centre card is offered (the upcard, R10a, or else the first card
+    turned from the stock, R10) nothing has been taken, so a layout holds only melds from the
+    hand (R16), laid by a player offered that card: one who declined it or the one offered it
+    now, never one it has not reached yet (the upcard reaches the dealer last, a turned card
+    reaches its turner first).  Without hand melds no layout holds any."""
+    rules, labels = state.rules, state.rules.labels
+    if centre.kind == "upcard":
+        if not rules.hand_melds:
+            return  # _check_upcard refuses any meld
+        what, rule = f"the upcard {format_card(centre.card, labels)} is the deal's first centre card", "R10a, R16"
+    elif centre.kind == "turned" and not rules.upcard and state.stock_count == rules.stock_size - 1:
+        what, rule = f"{format_card(centre.card, labels)} is the deal's first card turned", "R10, R16"
+    else:
+        return
+    if not rules.hand_melds:
+        melder = next((p for p, layout in enumerate(state.layouts) if layout), None)
+        if melder is not None:
+            raise PositionError(
+                f"player {melder} has melds, but nothing has been taken yet ({what}) and in "
+                f"{rules.title} melds are laid only with a centre card (R13, R16)"
+            )
+        return
     k = len(centre.declined)
     offered = {*centre.declined, *order[k : k + 1]}
     late = [p for p, layout in enumerate(state.layouts) if layout and p not in offered]
     if late:
         raise PositionError(
-            f"player {late[0]} has melds, but nothing has been taken yet (the upcard "
-            f"{format_card(centre.card, state.rules.labels)} is the deal's first centre card) and "
-            f"he has not been offered it (offer order {list(order)}, declined "
-            f"{list(centre.declined)}): only a player offered a card lays melds from his hand "
-            "(R10a, R16)"
+            f"player {late[0]} has melds, but nothing has been taken yet ({what}) and he has not "
+            f"been offered it (offer order {list(order)}, declined {list(centre.declined)}): "
+            f"only a player offered a card lays melds from his hand ({rule})"
         )
 
 
