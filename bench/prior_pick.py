@@ -10,7 +10,8 @@ same engine on other deals (``--judge`` deals) scores them.  Each rule picks one
 * ``w``: the choice of largest mean result + w * log prior (``w = 0``: the bot's own choice;
   ``inf``: the prior's most likely choice);
 
-and the script prints, per rule, how often it changes the bot's choice and the judge's mean result
+and the script prints, per rule, how often it changes the bot's choice (and how often to another
+pay of the same melds) and the judge's mean result
 given up against the judge's best choice (lower is better), with the paired difference from
 ``w = 0`` and its 95% half-width.  The judge is a search too (more search does not win more
 deals), so this ranks the rules; only paired play (bench/paired.py) measures them.
@@ -36,6 +37,8 @@ from analyzer.analysis.prior import choice_prior  # noqa: E402
 from analyzer.bots.base import obvious_move  # noqa: E402
 from analyzer.bots.searchbots import HintBot  # noqa: E402
 from analyzer.core.dealing import view  # noqa: E402
+from analyzer.core.melds import cards_of  # noqa: E402
+from analyzer.core.moves import LayIn, Take  # noqa: E402
 from analyzer.formats.records import replay_file  # noqa: E402
 from benchargs import whole  # noqa: E402
 
@@ -55,6 +58,7 @@ def main() -> None:
     bot = HintBot()
     given_up: dict[float, list[float]] = {w: [] for w in weights}
     changed = dict.fromkeys(weights, 0)
+    repaid = dict.fromkeys(weights, 0)  # changes to another pay of the same melds
     done = 0
     start = time.perf_counter()
     for index in held:
@@ -80,7 +84,12 @@ def main() -> None:
                 pick = ranked[max(range(len(ranked)), key=scores.__getitem__)].move
                 if ranked[0].sure:
                     pick = ranked[0].move
-                changed[w] += pick != ranked[0].move
+                first = ranked[0].move
+                changed[w] += pick != first
+                repaid[w] += (
+                    pick != first and isinstance(pick, (Take, LayIn)) and isinstance(first, (Take, LayIn))
+                    and cards_of(pick.layout) == cards_of(first.layout)
+                )  # fmt: skip
                 judged = next(v for m, v in value.items() if same_choice(mine, m, pick))
                 given_up[w].append(top - judged)
             done += 1
@@ -92,7 +101,7 @@ def main() -> None:
     for w in weights:
         diffs = [a - b for a, b in zip(given_up[w], base, strict=True)]
         half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-        print(f"  w={w:<6} changed {changed[w]:4d}  given up {statistics.fmean(given_up[w]):.4f}  "
+        print(f"  w={w:<6} changed {changed[w]:4d} ({repaid[w]:3d} to another pay)  given up {statistics.fmean(given_up[w]):.4f}  "
               f"against w={weights[0]}: {statistics.fmean(diffs):+.4f} +- {half:.4f}")
 
 
