@@ -342,3 +342,14 @@ def test_the_first_card_turned_with_hand_melds_loads_back_at_every_step() -> Non
                 layers.add("turner" if state.to_act == state.centre.source else "later")
             state = state.apply(melds[0] if melds else Pass())
     assert layers == {"turner", "later"}  # both have laid melds on the way
+
+
+def test_the_deals_first_card_is_turned_by_the_player_after_the_dealer() -> None:
+    # R10: the first stock card of a deal without an upcard is turned by the player after the
+    # dealer (player 0 after dealer 2 in MEGAJOGOS_START); any other source is refused.
+    assert load_position(_first_turned({}, [], 0)).centre is not None
+    for source in (1, 2):
+        data = _first_turned({}, [], source)
+        data["centre"]["source"] = source
+        with pytest.raises(PositionError, match=rf"first card is turned by the player after the dealer, player 0, not player {source} \(R10\)"):
+            load_position(data)

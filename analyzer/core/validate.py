@@ -380,6 +380,12 @@ def _check_origin(state: GameState, centre: Offer) -> tuple[int, ...]:
             f"in {rules.title} the first card turned is the dealer's upcard, at the deal: a card "
             f"turned from the stock comes after it ({state.stock_count} cards in the stock) (R10a)"
         )
+    first = state.stock_count == rules.stock_size - 1 and not rules.upcard
+    if centre.kind == "turned" and first and centre.source != (state.dealer + 1) % rules.players:
+        raise PositionError(
+            f"the deal's first card is turned by the player after the dealer, player "
+            f"{(state.dealer + 1) % rules.players}, not player {centre.source} (R10)"
+        )
     if tuple(order[: len(centre.declined)]) != centre.declined:
         what = "the upcard" if centre.kind == "upcard" else f"this {centre.kind} card"
         rule = "R10a, R11" if centre.kind == "upcard" else "R11, R14a" if rules.discard_force and centre.kind == "paid" else "R11"
