@@ -25,7 +25,6 @@ analyzer/data/prior.json under the variant of the records.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import multiprocessing
 import random
@@ -47,6 +46,7 @@ from analyzer.core.melds import cards_of  # noqa: E402
 from analyzer.core.moves import LayIn, Take  # noqa: E402
 from analyzer.formats.records import replay_file  # noqa: E402
 from benchargs import whole  # noqa: E402
+from fitting import write_variant  # noqa: E402
 
 Decision = tuple[list[tuple[float, ...]], list[float], int, tuple[int, ...]]
 """(features per choice, static score per choice, index of the choice played, the choices that
@@ -167,19 +167,19 @@ def main() -> None:
         print(f"    {name:8s} {row[0]:.4f} {row[1]:.3f}   {row[2]:.4f} {row[3]:.3f}")
     print("  " + ", ".join(f"{n} {b:+.3f}" for n, b in zip(FEATURES, model, strict=True)))
     if args.write:
-        path = Path(__file__).resolve().parent.parent / "analyzer" / "data" / "prior.json"
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"variants": {}}
-        data["script"] = "bench/fit_prior.py"
-        data["features"] = list(FEATURES)
-        data["variants"][variant] = {
+        entry = {
             "coefficients": [round(float(b), 5) for b in model],
             "records": [d.name for d in args.records],
             "games": len(paths),
             "seed": args.seed,
             "l2": args.l2,
-            "held_out": {name: {"log_loss": round(row[0], 5), "top1": round(row[1], 5)} for name, row in figures.items()},
+            "held_out": {
+                name: {"log_loss": round(row[0], 5), "top1": round(row[1], 5),
+                       "pay_log_loss": round(row[2], 5), "pay_top1": round(row[3], 5)}
+                for name, row in figures.items()
+            },  # fmt: skip
         }
-        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        path = write_variant("prior.json", "bench/fit_prior.py", variant, entry, features=FEATURES)
         print(f"  wrote {path}")
 
 

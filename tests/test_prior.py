@@ -196,3 +196,19 @@ def test_fit_prior_fits_records(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "--l2" in bad.stderr
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")
+def test_the_shipped_prior_written_again_gives_the_same_bytes(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        from fitting import DATA, write_variant
+    finally:
+        sys.path.remove(str(BENCH))
+    shipped = (DATA / "prior.json").read_bytes()
+    data = json.loads(shipped)
+    assert data["script"] == "bench/fit_prior.py"
+    (tmp_path / "prior.json").write_bytes(shipped)
+    for variant, entry in data["variants"].items():
+        path = write_variant("prior.json", "bench/fit_prior.py", variant, entry, features=prior.FEATURES, folder=tmp_path)
+        assert path.read_bytes() == shipped
