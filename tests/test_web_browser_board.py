@@ -229,3 +229,35 @@ def test_the_palette_marks_the_cards_placed_and_says_where(browser: Any, base: s
         assert errors == [], errors
     finally:
         context.close()
+
+
+def test_who_can_win_shows_each_players_guarantee_and_the_outcomes_left(browser: Any, base: str) -> None:
+    """"Who can win" on a three-player deal with every card known: one row per player with his
+    guarantee (solve with "guarantees", docs/solve.md) and the outcomes left, as the library
+    proves them; on a position whose stock order is unknown, the server's reason."""
+    from analyzer.bots.deals import deal_position
+    from analyzer.formats.notation import format_notation
+    from analyzer.search.guarantees import guarantees
+
+    state, _ = deal_position("megajogos", seed=3, after=3)
+    found = guarantees(state)
+    words = {"win": "can force a win", "draw": "can force a draw", "loss": "cannot stop the others"}
+    context, page, errors = tab(browser, base, 1280, 800)
+    try:
+        open_board(page, format_notation(state))
+        page.click('[data-action="guarantees"]')
+        page.wait_for_selector('#analysis-output[data-state="done"]', timeout=WAIT)
+        rows = [page.inner_text(f'#analysis-output [data-player="{p}"]') for p in range(3)]
+        for g, row in zip(found.players, rows, strict=True):
+            assert row.startswith(f"Player {g.player}") and words[g.result or ""] in row, row
+        names = ["a draw" if o is None else f"player {o} wins" for o in found.outcomes]
+        left = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        assert left in page.inner_text("#analysis-output")
+        page.screenshot(path=str(ARTIFACTS / "who-can-win.png"), full_page=True)
+        open_board(page, FORCING)
+        page.click('[data-action="guarantees"]')
+        page.wait_for_selector('#analysis-output[data-state="failed"]', timeout=WAIT)
+        assert "stock order" in page.inner_text("#analysis-output")
+        assert errors == [], errors
+    finally:
+        context.close()

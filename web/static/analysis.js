@@ -520,6 +520,43 @@ export async function analyzeCurrent() {
   });
 }
 
+// Who can win: every card known, each player's guarantee against any play of the others (solve
+// with "guarantees") and the outcomes of best play it leaves; the server's message otherwise.
+export async function guaranteesCurrent() {
+  if (await boardInvalid()) return;
+  const signal = startSearch();
+  const out = $("#analysis-output");
+  out.dataset.state = "running";
+  render(out, () => out.replaceChildren(el("div", "hint-head", "proving each player's guarantee…")));
+  try {
+    const request = { position: state.current.notation, guarantees: true, time_limit: 10, labels: "french" };
+    const result = await api("solve", request, { signal });
+    const words = { win: "can force a win", draw: "can force a draw, not a win", loss: "cannot stop the others making him lose" };
+    const outcome = (o) => (o === null ? "a draw" : `player ${o} wins`);
+    render(out, () => {
+      out.replaceChildren(el("div", "hint-head", "who can win: each player against any play of the others"));
+      for (const g of result.guarantees) {
+        const row = el("div", "analysis-row", `Player ${g.player}: ${g.proven ? words[g.result] : "not proven"}`);
+        row.dataset.player = String(g.player);
+        out.append(row);
+      }
+      const names = result.outcomes.map(outcome);
+      const left = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0];
+      out.append(el("div", "analysis-row", result.settled ? `Best play ends: ${left}.` : `Best play can end: ${left}.`));
+    });
+    out.dataset.state = "done";
+  } catch (error) {
+    render(out, () => {
+      out.replaceChildren();
+      if (error.name !== "AbortError") out.append(el("div", "hint-head", `no answer: ${error.message}`));
+    });
+    out.dataset.state = "failed";
+    failed(error);
+  } finally {
+    endSearch();
+  }
+}
+
 // All moves' values: every hand known, each move solved (solve with "all_moves"); on a two-player
 // view, the endgame's equilibrium (each move's probability and value), with "read" when Deal by
 // the reading is ticked; an endgame too large is the server's message, naming the hint.

@@ -2,7 +2,7 @@
 // puzzles.js) wired to the page's buttons, the switch between them, and the first position opened.
 
 import { setLabels } from "./cards.js";
-import { analyzeCurrent, cardsCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
+import { analyzeCurrent, cardsCurrent, guaranteesCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
   boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
   drawExampleList, drawPalette, newMeld, openExample, openText, openUpload, pickShownExample, redrawEditing,
@@ -58,6 +58,7 @@ function wire() {
   on("static-hint", staticHint);
   on("analyze", analyzeCurrent);
   on("solve", solveCurrent);
+  on("guarantees", guaranteesCurrent);
   on("cards", cardsCurrent);
   on("stop", () => state.running?.abort());
   on("open-text", () => openText($("#setup-text").value));
