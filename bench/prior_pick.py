@@ -71,8 +71,9 @@ def main() -> None:
                 continue
             engine, samples, budget = bot.setup(mine.rules)
             seed = 1000 * index + len(mine.dead) + mine.stock_count
-            advice = advise(mine, samples=samples, seed=seed, node_budget=budget, engine=engine)
-            judge = advise(mine, samples=args.judge, seed=seed + 7, node_budget=budget, engine=engine)
+            advice = advise(mine, samples=samples, seed=seed, node_budget=budget, engine=engine, time_limit=math.inf)
+            judge = advise(mine, samples=args.judge, seed=seed + 7, node_budget=budget, engine=engine,
+                           time_limit=math.inf)  # budgets, not the clock: the same figures on any machine
             value = {e.move: e.expected for e in judge.estimates}
             top = max(value.values())
             prior = choice_prior(mine)
