@@ -78,10 +78,10 @@ def turns(rules: Rules, seed: int) -> list[GameState]:
 
 def size(mine: GameState, cap: int) -> tuple[int, int, int] | None:
     """Positions, information sets and deals of the endgame of ``mine`` (None above ``cap``)."""
-    why, found, _ = native.native_module().equilibrium_tree(
-        native.pack_rules(mine.rules), native.pack_state(mine), cap, native_prior(None), None, False
-    )
-    return None if why is not None else tuple(found)
+    options = {"max_nodes": cap, "prior": native_prior(None), "stop": None, "keys": False}
+    found = native.native_module().equilibrium_tree(native.pack_rules(mine.rules), native.pack_state(mine), options)
+    size = found["size"]
+    return None if found["why"] is not None else (size["nodes"], size["infosets"], size["deals"])
 
 
 def timed(mine: GameState, method: str, cap: int, limit: float) -> tuple[float, Any]:

@@ -198,8 +198,8 @@ def gin_rummy(args: argparse.Namespace) -> None:
     plies = 0
     begin = time.perf_counter()
     for k, s in enumerate(starts):
-        _, _, n = module.playout(rules, native.pack_state(s), False, native.rng_state(random.Random(k)), -1, 20)
-        plies += n
+        options = {"eager": False, "rng": native.rng_state(random.Random(k)), "quiet": -1, "count": 20}
+        plies += module.playout(rules, native.pack_state(s), options)["plies"]
     fast = time.perf_counter() - begin
     ours = plies / fast
     print(f"| gin_rummy | OpenSpiel gin_rummy from Python against native random playouts (classic) | "

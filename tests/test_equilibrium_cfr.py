@@ -80,12 +80,20 @@ def _hand_weight(tree: EndgameTree, mine: GameState) -> float:
 
 
 def _native_tree(mine: GameState, max_nodes: int, prior: object = None, keys: bool = True) -> tuple[Any, ...]:
-    """The native core's tree of ``mine``: why it was not built, its size, and its keys."""
-    return tuple(
-        native.native_module().equilibrium_tree(
-            native.pack_rules(mine.rules), native.pack_state(mine), max_nodes, prior, None, keys
+    """The native core's tree of ``mine``: why it was not built, its size, and its keys (each
+    information set as ``(player, hand, history)``, each deal as ``(hand 0, hand 1, probability)``)."""
+    options = {"max_nodes": max_nodes, "prior": prior, "stop": None, "keys": keys}
+    found = native.native_module().equilibrium_tree(native.pack_rules(mine.rules), native.pack_state(mine), options)
+    size, data = found["size"], found["keys"]
+    flat = None
+    if data is not None:
+        flat = (
+            [(i["player"], i["hand"], i["history"]) for i in data["infosets"]],
+            [(d["hand0"], d["hand1"], d["probability"]) for d in data["deals"]],
+            data["parent_seq"],
+            data["seq_base"],
         )
-    )
+    return found["why"], (size["nodes"], size["infosets"], size["deals"]), flat
 
 
 def test_the_endgames_are_many_and_small() -> None:
@@ -169,11 +177,13 @@ def test_native_and_python_cfr_give_the_same_iterates(variant: str) -> None:
     for mine in _endgames(variant):
         tree = build_endgame(mine, max_nodes=SMALL)
         python = solve_cfr(tree, tolerance=0.0, max_iterations=20)
-        found, why, _ = native.native_module().equilibrium(
-            native.pack_rules(mine.rules), native.pack_state(mine), SMALL, 0.0, 20, None, None, None, 0, True
-        )
-        assert why is None
-        *_, exploit, _, iterations, stopped_by, every = found
+        options = {"max_nodes": SMALL, "tolerance": 0.0, "max_iterations": 20, "time_limit": None,
+                   "prior": None, "stop": None, "lp_below": 0, "every": True}  # fmt: skip
+        result = native.native_module().equilibrium(native.pack_rules(mine.rules), native.pack_state(mine), options)
+        assert result["why"] is None
+        found = result["answer"]
+        iterations, stopped_by, every = found["iterations"], found["stopped_by"], found["every"]
+        exploit = found["exploitability"]
         assert iterations == python.iterations and stopped_by == python.stopped_by
         assert len(every) == len(python.average)
         for theirs, ours in zip(every, python.average, strict=True):

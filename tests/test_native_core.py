@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from conftest import late_position
 from analyzer.core import native
 from analyzer.core.crosscheck import crosscheck
 from analyzer.core.dealing import deal, view
+from analyzer.core.moves import Pass
 from analyzer.core.rules import (
     CLASSIC,
     MEGAJOGOS,
@@ -221,17 +223,101 @@ def test_a_rust_panic_is_a_python_exception_not_an_abort() -> None:
         native.native_module()._panic_for_test()
 
 
+STATE_FIELDS = ("dealer", "to_act", "phase", "winner", "stock_count", "hands", "counts", "layouts", "stock",
+                "dead", "centre", "gifts", "gave", "paid")  # fmt: skip
+
+
+def _fields(state: Any, drop: str = "", **changes: Any) -> SimpleNamespace:
+    """An object with the state's fields by name, but ``drop``, and ``changes``."""
+    return SimpleNamespace(**{**{f: getattr(state, f) for f in STATE_FIELDS if f != drop}, **changes})
+
+
 def test_a_state_the_native_core_cannot_read_is_refused() -> None:
     module = native.native_module()
     rules = native.pack_rules(CLASSIC)
-    good = native.pack_state(deal("classic", 1))
-    bad_layout = (good[0], good[1], good[2], ((0b11,), ()), *good[4:])
+    good = deal("classic", 1)
     with pytest.raises(ValueError, match="not a meld"):
-        module.legal_moves(rules, bad_layout)
-    with pytest.raises(ValueError, match="phase"):
-        module.legal_moves(rules, ((0, 1, 9, None, 20), *good[1:]))
+        module.legal_moves(rules, _fields(good, layouts=((0b11,), ())))
+    with pytest.raises(TypeError, match=r"StateData\.phase") as raised:
+        module.legal_moves(rules, _fields(good, phase="bidding"))
+    assert 'no phase "bidding"' in str(raised.value.__cause__)
     with pytest.raises(ValueError, match="players"):
-        module.legal_moves(7 | 10 << 3 | 8 << 8, good)
+        module.NativeRules(replace(CLASSIC, players=7))
+
+
+@pytest.mark.parametrize("field", STATE_FIELDS)
+def test_a_state_field_missing_or_misnamed_is_refused_by_name(field: str) -> None:
+    """States cross with named fields (native/src/pydata.rs): a field dropped or renamed on
+    the Python side is an error naming it, never a value read from another field's place."""
+    module = native.native_module()
+    rules = native.pack_rules(CLASSIC)
+    good = deal("classic", 1)
+    assert native.unpack_state(CLASSIC, module.round_trip(rules, _fields(good)), type(good)) == good
+    with pytest.raises(AttributeError, match=field):
+        module.legal_moves(rules, _fields(good, drop=field))
+    with pytest.raises(AttributeError, match=field):
+        module.apply(rules, _fields(good, drop=field, **{field + "s": getattr(good, field)}), native.pack_move(Pass()))
+
+
+def test_a_wrong_value_is_refused_naming_its_struct_and_field() -> None:
+    module = native.native_module()
+    rules = native.pack_rules(CLASSIC)
+    state = deal("classic", 1)
+    with pytest.raises(TypeError, match=r"StateData\.counts"):
+        module.legal_moves(rules, _fields(state, counts="ten"))
+    with pytest.raises(KeyError, match="pay"):
+        module.apply(rules, state, {"kind": 6, "values": (3,)})
+    offer = SimpleNamespace(card=3, kind="turned", source=0, forced=None)
+    with pytest.raises(TypeError, match=r"StateData\.centre") as raised:
+        module.legal_moves(rules, _fields(state, centre=offer))
+    assert "declined" in str(raised.value.__cause__)
+    moves = module.legal_moves(rules, state)
+    assert set(moves) == {"kinds", "values", "pays"}
+    with pytest.raises(KeyError, match="pays"):
+        native.unpack_moves({"kinds": moves["kinds"], "values": moves["values"]})  # type: ignore[typeddict-item]
+
+
+def test_rules_are_read_by_field_name_and_unknown_options_are_refused() -> None:
+    module = native.native_module()
+    fields = {f: getattr(CLASSIC, f) for f in CLASSIC.__dataclass_fields__}
+
+    class Without:
+        def __init__(self, drop: str) -> None:
+            for name, value in fields.items():
+                if name != drop:
+                    setattr(self, name, value)
+
+    with pytest.raises(AttributeError, match="max_run"):
+        module.NativeRules(Without("max_run"))
+    with pytest.raises(AttributeError, match="force_when"):
+        module.NativeRules(Without("force_when"))
+    odd = Without("")
+    odd.on_stock_out = "reshuffle"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=r"rules.on_stock_out is 'reshuffle'"):
+        module.NativeRules(odd)
+    assert "players=2, hand_size=10, max_run=8" in repr(native.pack_rules(CLASSIC))
+
+
+def test_search_options_missing_a_field_are_refused_by_name() -> None:
+    """A search's options cross as one named structure: a missing option is named, not taken
+    from the next argument's place."""
+    module = native.native_module()
+    dealt = deal("classic", 2)
+    offered = dealt.apply(dealt.legal_moves()[0])  # the first card turned: an offer
+    view_ = view(offered, offered.to_act)
+    state = native.pack_state(view_)
+    options = {"iterations": 8, "rng": native.rng_state(random.Random(1)), "c": 0.7, "model": None,
+               "infer": False, "halving": False, "policy": False, "nomeld": False, "time_limit": None,
+               "weights": None, "stop": None, "progress": None}  # fmt: skip
+    roots = [native.pack_move(m) for m in view_.legal_moves()]
+    found = module.mcts_search(native.pack_rules(CLASSIC), state, roots, options)
+    assert found["iterations"] == 8 and len(found["moves"]) == len(roots)
+    for field in ("iterations", "halving", "weights"):
+        with pytest.raises(KeyError, match=field):
+            module.mcts_search(native.pack_rules(CLASSIC), state, roots, {k: v for k, v in options.items() if k != field})
+    playout = {"eager": True, "rng": native.rng_state(random.Random(1)), "count": 1}
+    with pytest.raises(KeyError, match="quiet"):
+        module.playout(native.pack_rules(CLASSIC), native.pack_state(deal("classic", 2)), playout)
 
 
 def _conquian(*args: str, core: str | None) -> subprocess.CompletedProcess[str]:

@@ -7,30 +7,43 @@ engine does, faster; the Python engine stays the reference and the fallback.  Th
 * ``native`` when the module was built at install time (cargo present), else ``python``.
 
 :func:`use_core` switches it for a block (the tests run every rules and search test on both).
-States cross as plain tuples (:func:`pack_state`, :func:`unpack_state`), moves as
-``(code, values, pay)`` (:func:`pack_move`, :func:`unpack_move`); positions are validated in
-Python before they cross.
+
+Everything crosses with named fields, read by name on both sides (``native/src/pydata.rs``), so
+that a field added, renamed or dropped on one side is an error naming it, never a value misread:
+the rules as a ``NativeRules`` made once per :class:`~analyzer.core.rules.Rules` from its named
+attributes (:func:`pack_rules`); a state as itself, read by its field names, and back as a dict
+with the same keys (:class:`StateData`, :class:`OfferData`); a move as a dict with the keys of
+:class:`MoveData`.  :func:`pack_state`, :func:`unpack_state`, :func:`pack_move` and
+:func:`unpack_move` are the one adapter.  Positions are validated in Python before they cross.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypedDict, TypeVar
 
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take, Turn
 from analyzer.core.offers import Offer, Phase
-from analyzer.core.rules import Exchange, ForceFit, ForceWhen, Rearrange, Rules, StockOut
+from analyzer.core.rules import Rules
 
 __all__ = [
     "CORES",
     "CORE_ENV",
     "CoreUnavailableError",
+    "MoveData",
+    "MovesData",
+    "OfferData",
+    "PlayoutData",
+    "PlayoutOptions",
+    "SampleData",
+    "SampleOptions",
+    "StateData",
     "core_description",
     "core_in_use",
     "native_available",
@@ -39,6 +52,7 @@ __all__ = [
     "pack_rules",
     "pack_state",
     "unpack_move",
+    "unpack_moves",
     "unpack_state",
     "use_core",
 ]
@@ -153,122 +167,200 @@ def use_core(core: Core) -> Iterator[None]:
         ACTIVE, _problem = before
 
 
-# ------------------------------------------------------------------------------- plain data
-_PHASES = (Phase.EXCHANGE, Phase.TURN, Phase.OFFER, Phase.FORCED, Phase.OVER)
-_PHASE_CODE = {p: k for k, p in enumerate(_PHASES)}
-_KINDS = ("turned", "paid", "upcard")  # the centre card's kind, as the native Offer's code
-_KIND_CODE = {k: code for code, k in enumerate(_KINDS)}
+# ------------------------------------------------------------------------------- named data
+_PHASE_OF = {p.value: p for p in Phase}
+
+
+class OfferData(TypedDict):
+    """The centre card as the native core writes it (``OfferData`` in ``native/src/pydata.rs``):
+    the fields of :class:`~analyzer.core.offers.Offer`."""
+
+    card: int
+    kind: str
+    source: int
+    declined: Sequence[int]
+    forced: int | None
+
+
+class StateData(TypedDict):
+    """A position as the native core writes it (``StateData`` in ``native/src/pydata.rs``): the
+    fields of :class:`~analyzer.core.state.GameState` but the rules, by their names (``phase``
+    the :class:`~analyzer.core.offers.Phase` value)."""
+
+    dealer: int
+    to_act: int
+    phase: str
+    winner: int | None
+    stock_count: int
+    hands: Sequence[int | None]
+    counts: Sequence[int]
+    layouts: Sequence[Sequence[int]]
+    stock: Sequence[int] | None
+    dead: Sequence[int]
+    centre: OfferData | None
+    gifts: Sequence[int | None]
+    gave: Sequence[int | None]
+    paid: Sequence[Sequence[int]]
+
+
+class MovesData(TypedDict):
+    """A move list as the native core writes it (``MovesData`` in ``native/src/pydata.rs``):
+    each move's ``kind``, ``values`` and ``pay`` (as in :class:`MoveData`), in three lists."""
+
+    kinds: Sequence[int]
+    values: Sequence[Sequence[int]]
+    pays: Sequence[int | None]
+
+
+class MoveData(TypedDict):
+    """A move as it crosses (``MoveData`` in ``native/src/pydata.rs``): ``kind`` 0 pass, 1 take,
+    2 lay-in, 3 force, 4 meld, 5 give, 6 turn; ``values`` the layout's melds or the one player,
+    meld or card; ``pay`` the card paid."""
+
+    kind: int
+    values: Sequence[int]
+    pay: int | None
 
 
 @lru_cache(maxsize=64)
-def pack_rules(rules: Rules) -> int:
-    """The fields of ``rules`` the native core reads (every mechanic's field, not the name), as
-    one whole number: players (bits 0-2), hand size (3-7), longest run (8-11), then one bit each
-    for the exchange, ``force_fit = rearrange``, ``force_when = any_offer``, hand-only melds and
-    ``on_stock_out = fewest_in_hand``, ``rearrange = borrow``, the upcard and ``discard_force``
-    (``native/src/pydata.rs``)."""
-    flags = (
-        rules.exchange is Exchange.PASS_ONE,
-        rules.force_fit is ForceFit.REARRANGE,
-        rules.force_when is ForceWhen.ANY_OFFER,
-        rules.hand_melds,
-        rules.on_stock_out is StockOut.FEWEST_IN_HAND,
-        rules.rearrange is Rearrange.BORROW,
-        rules.upcard,
-        rules.discard_force,
-    )
-    code = rules.players | rules.hand_size << 3 | rules.max_run << 8
-    for k, flag in enumerate(flags):
-        code |= int(flag) << (12 + k)
-    return code
+def pack_rules(rules: Rules) -> Any:
+    """The native core's ``NativeRules`` of ``rules``, made once per rules: it reads the named
+    fields of every mechanic (``players``, ``hand_size``, ``max_run``, ``exchange``,
+    ``rearrange``, ``force_fit``, ``force_when``, ``hand_melds``, ``on_stock_out``, ``upcard``,
+    ``discard_force``; not the name or labels) from ``rules``.
+
+    Raises
+    ------
+    ValueError
+        If a field holds a value the native core does not know (named in the message).
+    """
+    return native_module().NativeRules(rules)
 
 
-def pack_state(state: Any) -> tuple[Any, ...]:
-    """A :class:`~analyzer.core.state.GameState` as the plain tuple the native core reads."""
-    c = state.centre
-    centre = None if c is None else (c.card, _KIND_CODE[c.kind], c.source, c.declined, c.forced)
-    return (
-        (state.dealer, state.to_act, _PHASE_CODE[state.phase], state.winner, state.stock_count),
-        state.hands,
-        state.counts,
-        state.layouts,
-        state.stock,
-        state.dead,
-        centre,
-        (state.gifts or None, state.gave or None, state.paid or None),
-    )
+def pack_state(state: _S) -> _S:
+    """A :class:`~analyzer.core.state.GameState` as the native core reads it: the state itself,
+    whose fields (and its centre card's) the core reads by name (``StateData`` and
+    ``OfferData`` in ``native/src/pydata.rs``), with no copy made per call.  A field the core
+    reads and the state lacks is an ``AttributeError`` naming it."""
+    return state
 
 
-def unpack_state(rules: Rules, data: tuple[Any, ...], cls: Callable[..., _S]) -> _S:
-    """The state of the native core's plain tuple, built by ``cls`` (``GameState``, which this
-    module cannot import: it imports this one)."""
-    (dealer, to_act, phase, winner, stock_count), hands, counts, layouts, stock, dead, centre, (
-        gifts,
-        gave,
-        paid,
-    ) = data
+def unpack_state(rules: Rules, data: StateData, cls: Callable[..., _S]) -> _S:
+    """The state of the native core's :class:`StateData`, built by ``cls`` (``GameState``, which
+    this module cannot import: it imports this one)."""
     offer = None
-    if centre is not None:
-        card, kind, source, declined, forced = centre
-        offer = Offer(card, _KINDS[kind], source, tuple(declined), forced)
+    c = data["centre"]
+    if c is not None:
+        offer = Offer(c["card"], c["kind"], c["source"], tuple(c["declined"]), c["forced"])
+    stock = data["stock"]
     return cls(
         rules,
-        dealer,
-        tuple(hands),
-        tuple(counts),
-        tuple(tuple(m) for m in layouts),
+        data["dealer"],
+        tuple(data["hands"]),
+        tuple(data["counts"]),
+        tuple(tuple(m) for m in data["layouts"]),
         None if stock is None else tuple(stock),
-        stock_count,
-        tuple(dead),
+        data["stock_count"],
+        tuple(data["dead"]),
         offer,
-        to_act,
-        _PHASES[phase],
-        winner,
-        () if gifts is None else tuple(gifts),
-        () if gave is None else tuple(gave),
-        () if paid is None else tuple(tuple(p) for p in paid),
+        data["to_act"],
+        _PHASE_OF[data["phase"]],
+        data["winner"],
+        tuple(data["gifts"]),
+        tuple(data["gave"]),
+        tuple(tuple(p) for p in data["paid"]),
     )
 
 
-def pack_move(move: Move) -> tuple[int, tuple[int, ...], int | None]:
-    """A move as ``(code, values, pay)`` (see ``native/src/pydata.rs``)."""
+_PASS_DATA: MoveData = {"kind": 0, "values": (), "pay": None}
+
+
+def pack_move(move: Move) -> MoveData:
+    """A move as the native core reads it (:class:`MoveData`)."""
     if isinstance(move, Pass):
-        return (0, (), None)
+        return _PASS_DATA
     if isinstance(move, Take):
-        return (1, move.layout, move.pay)
+        return {"kind": 1, "values": move.layout, "pay": move.pay}
     if isinstance(move, LayIn):
-        return (2, move.layout, move.pay)
+        return {"kind": 2, "values": move.layout, "pay": move.pay}
     if isinstance(move, Force):
-        return (3, (move.player,), None)
+        return {"kind": 3, "values": (move.player,), "pay": None}
     if isinstance(move, Meld):
-        return (4, (move.meld,), None)
+        return {"kind": 4, "values": (move.meld,), "pay": None}
     if isinstance(move, Give):
-        return (5, (move.card,), None)
+        return {"kind": 5, "values": (move.card,), "pay": None}
     if isinstance(move, Turn):
-        return (6, (move.card,), None)
+        return {"kind": 6, "values": (move.card,), "pay": None}
     raise ConquianError(f"not a move: {move!r}")
 
 
 _PASS = Pass()
 
 
-def unpack_move(data: tuple[int, Any, int | None]) -> Move:
-    """The move of ``(code, values, pay)``."""
-    code, values, pay = data
-    if code == 0:
+def unpack_move(data: MoveData) -> Move:
+    """The move of the native core's :class:`MoveData`."""
+    return _move(data["kind"], data["values"], data["pay"])
+
+
+def unpack_moves(data: MovesData) -> list[Move]:
+    """The moves of the native core's :class:`MovesData`, in order."""
+    return list(map(_move, data["kinds"], data["values"], data["pays"]))
+
+
+def _move(kind: int, values: Sequence[int], pay: int | None) -> Move:
+    """The move of ``kind`` with ``values`` and ``pay`` (:class:`MoveData`)."""
+    if kind == 0:
         return _PASS
-    if code == 1:
+    if kind == 1:
         return Take(tuple(values), pay)
-    if code == 2:
+    if kind == 2:
         return LayIn(tuple(values), pay)
     (value,) = values
-    if code == 3:
+    if kind == 3:
         return Force(value)
-    if code == 4:
+    if kind == 4:
         return Meld(value)
-    if code == 5:
+    if kind == 5:
         return Give(value)
     return Turn(value)
+
+
+class SampleOptions(TypedDict):
+    """The options of the native ``sample`` (``sample_deal``, or ``sample_world`` with
+    ``world``): the sampling player, the generator state, hand reading, per-seat card weights
+    (``None`` for a seat drawn uniformly) and, for a world, whether the known stock order is kept."""
+
+    player: int
+    rng: Sequence[int]
+    infer: bool
+    weights: Sequence[Sequence[float] | None] | None
+    world: bool
+    ordered: bool
+
+
+class SampleData(TypedDict):
+    """A sampled deal and the generator's state after it."""
+
+    state: StateData
+    rng: Sequence[int]
+
+
+class PlayoutOptions(TypedDict):
+    """The options of the native ``playout``: the eager policy (else random), the generator
+    state, the quiet limit (-1: none) and the number of playouts."""
+
+    eager: bool
+    rng: Sequence[int]
+    quiet: int
+    count: int
+
+
+class PlayoutData(TypedDict):
+    """The outcomes of native playouts, the generator's state and the moves played in all."""
+
+    outcomes: Sequence[Sequence[float]]
+    rng: Sequence[int]
+    plies: int
 
 
 # ------------------------------------------------------------------ random generators
@@ -293,7 +385,7 @@ def legal_moves(state: Any) -> list[Move] | None:
         found = native_module().legal_moves(pack_rules(state.rules), pack_state(state))
     except ValueError:
         return None
-    return [unpack_move(m) for m in found]
+    return unpack_moves(found)
 
 
 def apply(state: _S, move: Move) -> _S:
@@ -309,8 +401,7 @@ def run_forced(state: _S, limit: int, turns: bool) -> tuple[_S, int]:
     found = native_module().run_forced(pack_rules(rules), pack_state(state), limit, turns)
     if found is None:
         return state, 0
-    data, steps = found
-    return unpack_state(rules, data, type(state)), steps
+    return unpack_state(rules, found["state"], type(state)), found["steps"]
 
 
 def max_melded(cards: int, rules: Rules, must: int) -> int:

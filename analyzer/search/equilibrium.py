@@ -50,6 +50,7 @@ from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState, Phase
 from analyzer.search.cfr import exploitability, solve_cfr
+from analyzer.search.native import EquilibriumOptions, EquilibriumResult
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -636,41 +637,39 @@ def _native_solve(
 ) -> Equilibrium | None:
     """CFR+ by the native core; ``None`` for a tree of at most ``lp_below`` positions (left to
     the LP)."""
+    options: EquilibriumOptions = {
+        "max_nodes": max_nodes, "tolerance": tolerance, "max_iterations": max_iterations,
+        "time_limit": time_limit, "prior": native_prior(prior), "stop": stop, "lp_below": lp_below,
+        "every": False,
+    }  # fmt: skip
     try:
-        found, why, (nodes, infosets, deals) = native.native_module().equilibrium(
-            native.pack_rules(view.rules),
-            native.pack_state(view),
-            max_nodes,
-            tolerance,
-            max_iterations,
-            time_limit,
-            native_prior(prior),
-            stop,
-            lp_below,
+        result: EquilibriumResult = native.native_module().equilibrium(
+            native.pack_rules(view.rules), native.pack_state(view), options
         )
     except ValueError as exc:
         raise PositionError(str(exc)) from None
+    why = result["why"]
     if why == "positions":
         raise EndgameTooLarge(f"the endgame has more than {max_nodes:,} positions")
     if why == "interrupted":
         raise EndgameTooLarge("stopped while building the endgame")
+    found, size = result["answer"], result["size"]
     if found is None:
         return None
-    player, moves, strategy, move_values, value, exploitability, game_value, iterations, stopped_by, _ = found
-    actions = [native.unpack_move(m) for m in moves]
+    actions = [native.unpack_move(m) for m in found["moves"]]
     return Equilibrium(
-        player=player,
-        strategy=dict(zip(actions, strategy, strict=True)),
-        value=value,
-        move_values=dict(zip(actions, move_values, strict=True)),
-        exploitability=exploitability,
-        game_value=game_value,
-        nodes=nodes,
-        infosets=infosets,
-        deals=deals,
+        player=found["player"],
+        strategy=dict(zip(actions, found["strategy"], strict=True)),
+        value=found["value"],
+        move_values=dict(zip(actions, found["move_values"], strict=True)),
+        exploitability=found["exploitability"],
+        game_value=found["game_value"],
+        nodes=size["nodes"],
+        infosets=size["infosets"],
+        deals=size["deals"],
         seconds=0.0,
         method="cfr",
-        iterations=iterations,
+        iterations=found["iterations"],
         tolerance=tolerance,
-        stopped_by=stopped_by,
+        stopped_by=found["stopped_by"],
     )

@@ -41,7 +41,7 @@ from analyzer.core.rules import Rules
 from analyzer.core.state import GameState, Phase
 from analyzer.search.evaluation import evaluator_for, melded_lead
 from analyzer.search.lookahead import Lookahead
-from analyzer.search.native import finish_leaf, leaf_args
+from analyzer.search.native import SolveData, SolveOptions, finish_leaf, leaf_args
 from analyzer.search.outcome import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.search.outcome import utility as _utility
 
@@ -300,22 +300,23 @@ class Solver:
         args = leaf_args(leaf, state.rules)
         if args is None:
             return None
-        rules = native.pack_rules(state.rules)
-        if self._native is None or self._native_rules != rules:
+        if self._native is None or self._native_rules != state.rules:
             self._native = native.native_module().NativeSolver(
-                rules, self.mode, self.max_nodes, self.time_limit
+                native.pack_rules(state.rules), self.mode, self.max_nodes, self.time_limit
             )
-            self._native_rules = rules
-        data, words = self._native.solve(  # type: ignore[attr-defined]
-            native.pack_state(state), player, self.max_nodes, self.time_limit,
-            stop=self.stop, table_cap=TABLE_CAP, **args,
-        )  # fmt: skip
-        finish_leaf(leaf, words)
-        outcome, winner, values, pv, nodes, proven, seconds, mode, stopped_by, lower, upper = data
+            self._native_rules = state.rules
+        options: SolveOptions = {
+            "player": player, "max_nodes": self.max_nodes, "time_limit": self.time_limit,
+            "table_cap": TABLE_CAP, "leaf": args, "stop": self.stop,
+        }  # fmt: skip
+        data: SolveData = self._native.solve(native.pack_state(state), options)  # type: ignore[attr-defined]
+        finish_leaf(leaf, data["rng"])
+        nodes, proven, stopped_by = data["nodes"], data["proven"], data["stopped_by"]
         self.nodes, self.stopped_by, self._exhausted = nodes, stopped_by, not proven
         return SearchResult(
-            tuple(outcome), winner, tuple(values), tuple(native.unpack_move(m) for m in pv),
-            nodes, proven, seconds, mode, stopped_by, lower, upper,
+            tuple(data["outcome"]), data["winner"], tuple(data["values"]),
+            tuple(native.unpack_move(m) for m in data["pv"]), nodes, proven, data["seconds"],
+            data["mode"], stopped_by, data["lower"], data["upper"],
         )  # fmt: skip
 
     def _estimate(self, state: GameState, start: float) -> tuple[Outcome, tuple[Move, ...]]:

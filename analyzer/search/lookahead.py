@@ -41,7 +41,13 @@ from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.melds import catalog, usefulness
 from analyzer.core.moves import Give, LayIn, Move, Pass, Take, Turn
 from analyzer.core.state import GameState, Phase
-from analyzer.search.native import finish_leaf, leaf_args, moves_data
+from analyzer.search.native import (
+    LookaheadData,
+    LookaheadOptions,
+    finish_leaf,
+    leaf_args,
+    moves_data,
+)
 from analyzer.search.outcome import Outcome, outcome_vector, paused_gc, position_key
 from analyzer.search.outcome import utility as _utility
 from analyzer.search.playout import OPPONENTS, eager_move
@@ -287,19 +293,22 @@ class Lookahead:
         args = leaf_args(self.evaluate, state.rules)
         if args is None:
             return None
-        rules = native.pack_rules(state.rules)
-        if self._native is None or self._native_rules != rules:
-            self._native = native.native_module().NativeLookahead(rules)
-            self._native_rules = rules
+        if self._native is None or self._native_rules != state.rules:
+            self._native = native.native_module().NativeLookahead(native.pack_rules(state.rules))
+            self._native_rules = state.rules
         look: Any = self._native
-        (outcomes, depth, exact, nodes, stopped_by), words = look.values(
-            native.pack_state(state), moves_data(moves), mode == "maxn", self.max_nodes,
-            self.time_limit, self.max_depth, self.spread, self.opponents == "policy",
-            stop=self.stop, **args,
-        )  # fmt: skip
-        finish_leaf(self.evaluate, words)
+        options: LookaheadOptions = {
+            "maxn": mode == "maxn", "max_nodes": self.max_nodes, "time_limit": self.time_limit,
+            "max_depth": self.max_depth, "spread": self.spread, "policy": self.opponents == "policy",
+            "leaf": args, "stop": self.stop,
+        }  # fmt: skip
+        data: LookaheadData = look.values(native.pack_state(state), moves_data(moves), options)
+        finish_leaf(self.evaluate, data["rng"])
+        nodes = data["nodes"]
         self.nodes, self.leaves = nodes, look.leaves
-        return LookaheadResult([tuple(o) for o in outcomes], depth, exact, nodes, stopped_by)
+        return LookaheadResult(
+            [tuple(o) for o in data["outcomes"]], data["depth"], data["exact"], nodes, data["stopped_by"]
+        )
 
     # -------------------------------------------------------------- helpers
     def _static(self, state: GameState) -> Outcome:

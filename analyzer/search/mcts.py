@@ -51,7 +51,7 @@ from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 from analyzer.search.evaluation import FittedEvaluator, evaluator_for
 from analyzer.search.exact import Outcome, outcome_vector, paused_gc
-from analyzer.search.native import native_model
+from analyzer.search.native import MctsData, NativeMctsOptions, native_model
 from analyzer.search.options import LEARNED_LEAVES, Leaf, Method, Opponents, Playout
 from analyzer.search.options import LEAVES as _LEAVES
 from analyzer.search.options import METHODS as _METHODS
@@ -462,21 +462,23 @@ def _native_search(
     """:func:`search` by the native core: the same deals, tree and answer for the same seed."""
     n = view.rules.players
     table = [list(weights[p]) if p in weights else None for p in range(n)] if weights else None
+    options: NativeMctsOptions = {
+        "iterations": opts.iterations, "rng": native.rng_state(rng), "c": opts.c,
+        "model": None if model is None else native_model(model), "infer": opts.infer,
+        "halving": opts.method == "halving", "policy": opts.opponents == "policy",
+        "nomeld": opts.playout == "nomeld", "time_limit": opts.time_limit, "weights": table,
+        "stop": stop, "progress": progress,
+    }  # fmt: skip
     try:
-        data, words = native.native_module().mcts_search(
-            native.pack_rules(view.rules), native.pack_state(view),
-            [native.pack_move(m) for m in root_list], opts.iterations, native.rng_state(rng), opts.c,
-            model=None if model is None else native_model(model), infer=opts.infer,
-            halving=opts.method == "halving", policy=opts.opponents == "policy",
-            nomeld=opts.playout == "nomeld", time_limit=opts.time_limit, weights=table,
-            stop=stop, progress=progress,
-        )  # fmt: skip
+        data: MctsData = native.native_module().mcts_search(
+            native.pack_rules(view.rules), native.pack_state(view), [native.pack_move(m) for m in root_list], options
+        )
     except ValueError as exc:
         raise PositionError(str(exc)) from None
-    native.set_rng_state(rng, words)
-    stats, done, seconds, interrupted, depth, ended = data
-    moves = [MoveStats(native.unpack_move(m), v, value, win, draw) for m, v, value, win, draw in stats]
-    return SearchResult(moves, done, seconds, interrupted, depth, ended)
+    native.set_rng_state(rng, data["rng"])
+    moves = [MoveStats(native.unpack_move(s["move"]), s["visits"], s["value"], s["win"], s["draw"])
+             for s in data["moves"]]  # fmt: skip
+    return SearchResult(moves, data["iterations"], data["seconds"], data["interrupted"], data["depth"], data["ended"])
 
 
 def _halving(

@@ -258,12 +258,13 @@ def _native_playout(state: GameState, policy: str, rng: random.Random, quiet: in
 def _native_playouts(
     state: GameState, policy: str, rng: random.Random, quiet: int, count: int
 ) -> list[Outcome]:
-    outcomes, words, _ = native.native_module().playout(
-        native.pack_rules(state.rules), native.pack_state(state), policy == "eager",
-        native.rng_state(rng), quiet, count,
-    )  # fmt: skip
-    native.set_rng_state(rng, words)
-    return [tuple(o) for o in outcomes]
+    options: native.PlayoutOptions = {"eager": policy == "eager", "rng": native.rng_state(rng),
+                                       "quiet": quiet, "count": count}  # fmt: skip
+    data: native.PlayoutData = native.native_module().playout(
+        native.pack_rules(state.rules), native.pack_state(state), options
+    )
+    native.set_rng_state(rng, data["rng"])
+    return [tuple(o) for o in data["outcomes"]]
 
 
 class RolloutLeaf:

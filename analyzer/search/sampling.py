@@ -340,15 +340,16 @@ def _native_sample(
         If the view is impossible.
     """
     table = [list(weights[p]) if p in weights else None for p in range(view.rules.players)] if weights else None
+    options: native.SampleOptions = {"player": player, "rng": native.rng_state(rng), "infer": infer,
+                                      "weights": table, "world": world, "ordered": ordered}  # fmt: skip
     try:
-        data, words = native.native_module().sample(
-            native.pack_rules(view.rules), native.pack_state(view), player, native.rng_state(rng),
-            infer, table, world, ordered,
-        )  # fmt: skip
+        data: native.SampleData = native.native_module().sample(
+            native.pack_rules(view.rules), native.pack_state(view), options
+        )
     except ValueError as exc:
         raise PositionError(str(exc)) from None
-    native.set_rng_state(rng, words)
-    return native.unpack_state(view.rules, data, GameState)
+    native.set_rng_state(rng, data["rng"])
+    return native.unpack_state(view.rules, data["state"], GameState)
 
 
 def chosen_gifts(state: GameState) -> list[int | None]:

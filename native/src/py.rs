@@ -1,35 +1,42 @@
 //! The Python module `analyzer._native`: the rules engine's functions here, the searches in
-//! `pysearch`, both on the plain data of `pydata` (states and moves as tuples; a Rust panic
-//! becomes a `RuntimeError`).
+//! `pysearch`, both on the named data of `pydata` (`NativeRules`; states and moves as dicts with
+//! fixed keys; a Rust panic becomes a `RuntimeError`).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::core::cards::CardSet;
 use crate::pydata::{
-    clear_engines, guard, move_data, move_of, note_panic_places, state_data, state_of, with_engine,
-    MoveData, RulesData, StateData,
+    clear_engines, guard, move_of, note_panic_places, state_data, state_of, with_engine, MoveData,
+    MovesData, NativeRules, StateData,
 };
+
+/// The answer of `run_forced`: the first position with a choice, and the positions passed.
+#[derive(IntoPyObject)]
+pub struct ForcedData {
+    pub state: StateData,
+    pub steps: i64,
+}
 
 /// Every legal move of the player to act, in the Python engine's order.
 #[pyfunction]
-fn legal_moves(rules: RulesData, state: StateData) -> PyResult<Vec<MoveData>> {
+fn legal_moves(rules: PyRef<'_, NativeRules>, state: StateData) -> PyResult<MovesData> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
             let moves = engine
                 .legal_moves(&s)
                 .map_err(|e| PyValueError::new_err(e.0))?;
-            Ok(moves.iter().map(|m| move_data(&engine.rules, m)).collect())
+            Ok(MovesData::of(&engine.rules, &moves))
         })
     })
 }
 
 /// The state after a legal move.
 #[pyfunction]
-fn apply(rules: RulesData, state: StateData, mv: MoveData) -> PyResult<StateData> {
+fn apply(rules: PyRef<'_, NativeRules>, state: StateData, mv: MoveData) -> PyResult<StateData> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
             let m = move_of(&engine.rules, &mv)?;
             Ok(state_data(&engine.rules, &engine.apply(&s, &m)))
@@ -40,26 +47,29 @@ fn apply(rules: RulesData, state: StateData, mv: MoveData) -> PyResult<StateData
 /// `GameState.run_forced`: the first position with a choice and the positions passed.
 #[pyfunction]
 fn run_forced(
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     state: StateData,
     limit: i64,
     turns: bool,
-) -> PyResult<Option<(StateData, i64)>> {
+) -> PyResult<Option<ForcedData>> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
             Ok(engine
                 .run_forced(&s, limit, turns)
-                .map(|(t, steps)| (state_data(&engine.rules, &t), steps)))
+                .map(|(t, steps)| ForcedData {
+                    state: state_data(&engine.rules, &t),
+                    steps,
+                }))
         })
     })
 }
 
 /// Most cards of `cards` that split into melds melding all of `must`, or -1.
 #[pyfunction]
-fn max_melded(rules: RulesData, cards: u64, must: u64) -> PyResult<i32> {
+fn max_melded(rules: PyRef<'_, NativeRules>, cards: u64, must: u64) -> PyResult<i32> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             Ok(engine
                 .melds
                 .max_melded(CardSet(cards), CardSet(must), &engine.rules))
@@ -69,9 +79,9 @@ fn max_melded(rules: RulesData, cards: u64, must: u64) -> PyResult<i32> {
 
 /// The state's data after a round trip through the native state (for the tests of the boundary).
 #[pyfunction]
-fn round_trip(rules: RulesData, state: StateData) -> PyResult<StateData> {
+fn round_trip(rules: PyRef<'_, NativeRules>, state: StateData) -> PyResult<StateData> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             Ok(state_data(&engine.rules, &state_of(&engine.rules, &state)?))
         })
     })
@@ -93,6 +103,7 @@ fn _panic_for_test() -> PyResult<()> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     note_panic_places();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<NativeRules>()?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(run_forced, m)?)?;

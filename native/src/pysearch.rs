@@ -4,6 +4,11 @@
 //!
 //! Random draws use the caller's `random.Random` state (`getstate()[1]` in, the new state out),
 //! so a search continues the caller's stream exactly as the Python search would.
+//!
+//! Each search takes its options as one named structure (a dict with fixed keys: [`SolveOptions`],
+//! [`LookaheadOptions`], [`MctsOptions`], ...) and answers with one ([`SolveData`],
+//! [`MctsData`], ...), so that a missing or misnamed field is an error naming it; the Python
+//! side builds and reads them in `analyzer.search.native` and the searches' modules.
 
 use std::sync::Arc;
 
@@ -16,14 +21,14 @@ use crate::core::offers::Phase;
 use crate::core::rules::MAX_PLAYERS;
 use crate::core::state::State;
 use crate::pydata::{
-    give_engine, guard, move_data, move_of, rules_of, state_data, state_of, take_engine,
-    with_engine, MoveData, RulesData, StateData,
+    give_engine, guard, move_data, move_of, state_data, state_of, take_engine, with_engine,
+    MoveData, NativeRules, StateData,
 };
 use crate::rng::PyRandom;
 use crate::search::equilibrium::{self as endgame, BuildStop, Prior};
 use crate::search::evaluation::{Evaluator, Fitted, Leaf};
 use crate::search::exact::{Asked, SolveResult, Solver};
-use crate::search::lookahead::{Lookahead, LookaheadResult, Options as LookOptions};
+use crate::search::lookahead::{Lookahead, Options as LookOptions};
 use crate::search::mcts::{self, Hooks};
 use crate::search::outcome::{Outcome, Poll};
 use crate::search::playout::play_counted;
@@ -130,23 +135,28 @@ impl NativeModel {
     }
 }
 
-/// A leaf as Python names it: `"melded"`, `"fitted"` (with its model) or `"rollout"` (with its
-/// playouts and generator state).
-fn leaf_of(
-    kind: &str,
-    model: Option<&NativeModel>,
-    playouts: usize,
-    rng: Option<&RngState>,
-) -> PyResult<Leaf> {
-    match kind {
+/// A leaf evaluation as Python names it (`analyzer.search.native.leaf_args`): `kind` is
+/// `"melded"`, `"fitted"` (with its `model`) or `"rollout"` (with its `playouts` and the
+/// generator state `rng`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct LeafSpec {
+    pub kind: String,
+    pub model: Option<Py<NativeModel>>,
+    pub playouts: usize,
+    pub rng: Option<RngState>,
+}
+
+fn leaf_of(spec: &LeafSpec) -> PyResult<Leaf> {
+    match spec.kind.as_str() {
         "melded" => Ok(Leaf::Melded),
-        "fitted" => match model {
-            Some(m) => Ok(Leaf::Fitted(Arc::clone(&m.model))),
+        "fitted" => match &spec.model {
+            Some(m) => Ok(Leaf::Fitted(Arc::clone(&m.get().model))),
             None => Err(PyValueError::new_err("a fitted leaf needs its model")),
         },
-        "rollout" => match rng {
-            Some(state) if playouts >= 1 => Ok(Leaf::Rollout {
-                playouts,
+        "rollout" => match &spec.rng {
+            Some(state) if spec.playouts >= 1 => Ok(Leaf::Rollout {
+                playouts: spec.playouts,
                 rng: rng_of(state)?,
             }),
             _ => Err(PyValueError::new_err(
@@ -168,48 +178,71 @@ fn outcome_data(o: &Outcome) -> Vec<f64> {
     o.as_slice().to_vec()
 }
 
-/// The plain answer of a solve.
-type SolveData = (
-    Vec<f64>,
-    Option<u8>,
-    Vec<f64>,
-    Vec<MoveData>,
-    i64,
-    bool,
-    f64,
-    &'static str,
-    Option<&'static str>,
-    f64,
-    f64,
-);
+/// The answer of a solve (`analyzer.search.exact.SearchResult`), and the rollout leaf's
+/// generator state after it (`None` for the other leaves).
+#[derive(IntoPyObject)]
+pub struct SolveData {
+    pub outcome: Vec<f64>,
+    pub winner: Option<u8>,
+    pub values: Vec<f64>,
+    pub pv: Vec<MoveData>,
+    pub nodes: i64,
+    pub proven: bool,
+    pub seconds: f64,
+    pub mode: &'static str,
+    pub stopped_by: Option<&'static str>,
+    pub lower: f64,
+    pub upper: f64,
+    pub rng: Option<RngState>,
+}
 
-fn solve_data(engine: &Engine, r: &SolveResult) -> SolveData {
-    (
-        outcome_data(&r.outcome),
-        r.winner,
-        r.values.clone(),
-        r.pv.iter().map(|m| move_data(&engine.rules, m)).collect(),
-        r.nodes,
-        r.proven,
-        r.seconds,
-        r.mode.name(),
-        r.stopped_by.map(|s| s.name()),
-        r.lower,
-        r.upper,
-    )
+fn solve_data(engine: &Engine, r: &SolveResult, rng: Option<RngState>) -> SolveData {
+    SolveData {
+        outcome: outcome_data(&r.outcome),
+        winner: r.winner,
+        values: r.values.clone(),
+        pv: r.pv.iter().map(|m| move_data(&engine.rules, m)).collect(),
+        nodes: r.nodes,
+        proven: r.proven,
+        seconds: r.seconds,
+        mode: r.mode.name(),
+        stopped_by: r.stopped_by.map(|s| s.name()),
+        lower: r.lower,
+        upper: r.upper,
+        rng,
+    }
+}
+
+/// The options of one solve: the `player` to solve for (`None`: every player), the budget
+/// (`max_nodes`, `time_limit` in seconds), the transposition tables' `table_cap` (`None`: keep
+/// the solver's), the `leaf` that scores the positions where the budget runs out, and `stop`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct SolveOptions {
+    pub player: Option<usize>,
+    pub max_nodes: i64,
+    pub time_limit: f64,
+    pub table_cap: Option<usize>,
+    pub leaf: LeafSpec,
+    pub stop: Option<Py<PyAny>>,
 }
 
 /// The exact solver with its tables (`analyzer.search.exact.Solver`).
 #[pyclass(module = "analyzer._native")]
 pub struct NativeSolver {
-    rules: RulesData,
+    rules: NativeRules,
     solver: Solver,
 }
 
 #[pymethods]
 impl NativeSolver {
     #[new]
-    fn new(rules: RulesData, mode: &str, max_nodes: i64, time_limit: f64) -> PyResult<Self> {
+    fn new(
+        rules: PyRef<'_, NativeRules>,
+        mode: &str,
+        max_nodes: i64,
+        time_limit: f64,
+    ) -> PyResult<Self> {
         let asked = match mode {
             "auto" => Asked::Auto,
             "maxn" => Asked::Maxn,
@@ -221,9 +254,9 @@ impl NativeSolver {
                 )))
             }
         };
-        give_engine(rules, take_engine(rules)?); // checks the rules, warms the pool
+        give_engine(&rules, take_engine(&rules)); // warms the pool
         Ok(NativeSolver {
-            rules,
+            rules: rules.clone(),
             solver: Solver::new(asked, max_nodes, time_limit),
         })
     }
@@ -234,45 +267,35 @@ impl NativeSolver {
         self.solver.entries()
     }
 
-    /// Solve `state` (every hand known) for `player`; `leaf` scores the positions where the
-    /// budget runs out.  Returns the answer and the rollout generator's state (if any).
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (state, player, max_nodes, time_limit, leaf, model=None, playouts=1, rng=None, stop=None, table_cap=None))]
+    /// Solve `state` (every hand known) with `options` ([`SolveOptions`]).
     fn solve(
         &mut self,
         py: Python<'_>,
         state: StateData,
-        player: Option<usize>,
-        max_nodes: i64,
-        time_limit: f64,
-        leaf: &str,
-        model: Option<PyRef<'_, NativeModel>>,
-        playouts: usize,
-        rng: Option<RngState>,
-        stop: Option<Py<PyAny>>,
-        table_cap: Option<usize>,
-    ) -> PyResult<(SolveData, Option<RngState>)> {
+        options: SolveOptions,
+    ) -> PyResult<SolveData> {
         guard(|| {
-            let mut engine = take_engine(self.rules)?;
+            let mut engine = take_engine(&self.rules);
             let s = state_of(&engine.rules, &state)?;
             if s.any_hidden() {
-                give_engine(self.rules, engine);
+                give_engine(&self.rules, engine);
                 return Err(PyValueError::new_err("solving needs every hand"));
             }
-            let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
-            self.solver.max_nodes = max_nodes;
-            self.solver.time_limit = time_limit;
-            if let Some(cap) = table_cap {
+            let mut eval = Evaluator::new(leaf_of(&options.leaf)?);
+            self.solver.max_nodes = options.max_nodes;
+            self.solver.time_limit = options.time_limit;
+            if let Some(cap) = options.table_cap {
                 self.solver.table_cap = cap;
             }
-            let mut hooks = PyHooks::new(stop, None);
+            let player = options.player;
+            let mut hooks = PyHooks::new(options.stop, None);
             let solver = &mut self.solver;
             let (engine_ref, eval_ref, hooks_ref, s_ref) = (&mut engine, &mut eval, &mut hooks, &s);
             let found =
                 py.detach(move || solver.solve(engine_ref, eval_ref, s_ref, player, hooks_ref));
-            let data = solve_data(&engine, &found);
-            give_engine(self.rules, engine);
-            hooks.finish((data, leaf_rng(&eval)))
+            let data = solve_data(&engine, &found, leaf_rng(&eval));
+            give_engine(&self.rules, engine);
+            hooks.finish(data)
         })
     }
 }
@@ -280,26 +303,42 @@ impl NativeSolver {
 /// The lookahead with its history table (`analyzer.search.lookahead.Lookahead`).
 #[pyclass(module = "analyzer._native")]
 pub struct NativeLookahead {
-    rules: RulesData,
+    rules: NativeRules,
     look: Lookahead,
 }
 
-type LookaheadData = (Vec<Vec<f64>>, i32, bool, i64, Option<&'static str>);
+/// The answer of a lookahead (`analyzer.search.lookahead.LookaheadResult`): each move's outcome
+/// vector, and the rollout leaf's generator state after it.
+#[derive(IntoPyObject)]
+pub struct LookaheadData {
+    pub outcomes: Vec<Vec<f64>>,
+    pub depth: i32,
+    pub exact: bool,
+    pub nodes: i64,
+    pub stopped_by: Option<&'static str>,
+    pub rng: Option<RngState>,
+}
 
-fn lookahead_data(r: &LookaheadResult) -> LookaheadData {
-    (
-        r.outcomes.iter().map(outcome_data).collect(),
-        r.depth,
-        r.exact,
-        r.nodes,
-        r.stopped_by.map(|s| s.name()),
-    )
+/// The options of one lookahead call, as `analyzer.search.lookahead.Lookahead` holds them:
+/// `maxn` (else alpha-beta for the player to act), the budget (`max_nodes`, `time_limit` in
+/// seconds, `max_depth`), the stock orders of `spread`, `policy` opponents, the `leaf`, `stop`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct LookaheadOptions {
+    pub maxn: bool,
+    pub max_nodes: i64,
+    pub time_limit: f64,
+    pub max_depth: i32,
+    pub spread: usize,
+    pub policy: bool,
+    pub leaf: LeafSpec,
+    pub stop: Option<Py<PyAny>>,
 }
 
 #[pymethods]
 impl NativeLookahead {
     #[new]
-    fn new(rules: RulesData) -> PyResult<Self> {
+    fn new(rules: PyRef<'_, NativeRules>) -> Self {
         let opts = LookOptions {
             maxn: false,
             max_nodes: 1,
@@ -308,11 +347,11 @@ impl NativeLookahead {
             spread: 1,
             policy: false,
         };
-        give_engine(rules, take_engine(rules)?); // checks the rules, warms the pool
-        Ok(NativeLookahead {
-            rules,
+        give_engine(&rules, take_engine(&rules)); // warms the pool
+        NativeLookahead {
+            rules: rules.clone(),
             look: Lookahead::new(opts),
-        })
+        }
     }
 
     /// Positions evaluated by the leaf so far, every call together.
@@ -322,27 +361,15 @@ impl NativeLookahead {
     }
 
     /// The outcome vector of each of `moves` in `state` (every hand known).
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (state, moves, maxn, max_nodes, time_limit, max_depth, spread, policy, leaf, model=None, playouts=1, rng=None, stop=None))]
     fn values(
         &mut self,
         py: Python<'_>,
         state: StateData,
         moves: Vec<MoveData>,
-        maxn: bool,
-        max_nodes: i64,
-        time_limit: f64,
-        max_depth: i32,
-        spread: usize,
-        policy: bool,
-        leaf: &str,
-        model: Option<PyRef<'_, NativeModel>>,
-        playouts: usize,
-        rng: Option<RngState>,
-        stop: Option<Py<PyAny>>,
-    ) -> PyResult<(LookaheadData, Option<RngState>)> {
+        options: LookaheadOptions,
+    ) -> PyResult<LookaheadData> {
         guard(|| {
-            let mut engine = take_engine(self.rules)?;
+            let mut engine = take_engine(&self.rules);
             let rules = Arc::clone(&engine.rules);
             let s = state_of(&rules, &state)?;
             if s.any_hidden() {
@@ -352,23 +379,30 @@ impl NativeLookahead {
                 .iter()
                 .map(|m| move_of(&rules, m))
                 .collect::<PyResult<_>>()?;
-            let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
+            let mut eval = Evaluator::new(leaf_of(&options.leaf)?);
             self.look.opts = LookOptions {
-                maxn,
-                max_nodes,
-                time_limit,
-                max_depth,
-                spread: spread.max(1),
-                policy,
+                maxn: options.maxn,
+                max_nodes: options.max_nodes,
+                time_limit: options.time_limit,
+                max_depth: options.max_depth,
+                spread: options.spread.max(1),
+                policy: options.policy,
             };
-            let mut hooks = PyHooks::new(stop, None);
+            let mut hooks = PyHooks::new(options.stop, None);
             let look = &mut self.look;
             let (engine_ref, eval_ref, hooks_ref, s_ref, moves_ref) =
                 (&mut engine, &mut eval, &mut hooks, &s, &moves);
             let found =
                 py.detach(move || look.values(engine_ref, eval_ref, s_ref, moves_ref, hooks_ref));
-            give_engine(self.rules, engine);
-            hooks.finish((lookahead_data(&found), leaf_rng(&eval)))
+            give_engine(&self.rules, engine);
+            hooks.finish(LookaheadData {
+                outcomes: found.outcomes.iter().map(outcome_data).collect(),
+                depth: found.depth,
+                exact: found.exact,
+                nodes: found.nodes,
+                stopped_by: found.stopped_by.map(|s| s.name()),
+                rng: leaf_rng(&eval),
+            })
         })
     }
 }
@@ -387,76 +421,115 @@ fn weights_of(weights: Option<Vec<Option<Vec<f64>>>>) -> PyResult<Option<Weights
     Ok(Some(out))
 }
 
-/// One consistent deal of `view`'s hidden cards for `player` (`sample_deal`, or `sample_world`
-/// with `world`), and the generator's state after it.
+/// The options of [`sample`]: the sampling `player` (his hand known), the generator state
+/// `rng`, `infer` (hand reading from declined cards), per-seat card `weights`, `world` (also
+/// the stock order, `sample_world`) and `ordered` (the stock order kept where known).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct SampleOptions {
+    pub player: usize,
+    pub rng: RngState,
+    pub infer: bool,
+    pub weights: Option<Vec<Option<Vec<f64>>>>,
+    pub world: bool,
+    pub ordered: bool,
+}
+
+/// A sampled deal and the generator's state after it.
+#[derive(IntoPyObject)]
+pub struct SampleData {
+    pub state: StateData,
+    pub rng: RngState,
+}
+
+/// One consistent deal of `view`'s hidden cards for the options' player (`sample_deal`, or
+/// `sample_world` with `world`).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (rules, view, player, rng, infer=false, weights=None, world=false, ordered=false))]
 pub fn sample(
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     view: StateData,
-    player: usize,
-    rng: RngState,
-    infer: bool,
-    weights: Option<Vec<Option<Vec<f64>>>>,
-    world: bool,
-    ordered: bool,
-) -> PyResult<(StateData, RngState)> {
+    options: SampleOptions,
+) -> PyResult<SampleData> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             let s = state_of(&engine.rules, &view)?;
+            let player = options.player;
             if player >= engine.players() || s.is_hidden(player) {
                 return Err(PyValueError::new_err(
                     "the sampling player's hand must be known",
                 ));
             }
-            let mut r = rng_of(&rng)?;
-            let pairs = if infer {
+            let mut r = rng_of(&options.rng)?;
+            let pairs = if options.infer {
                 Some(declined_pairs(engine, &s, player))
             } else {
                 None
             };
-            let weights = weights_of(weights.clone())?;
-            let found = if world {
+            let weights = weights_of(options.weights.clone())?;
+            let found = if options.world {
                 native_sample_world(
                     engine,
                     &s,
                     player,
                     &mut r,
                     pairs.as_ref(),
-                    ordered,
+                    options.ordered,
                     weights.as_ref(),
                 )
             } else {
                 native_sample_deal(engine, &s, player, &mut r, pairs.as_ref(), weights.as_ref())
             };
             let deal = found.map_err(|e| PyValueError::new_err(e.0))?;
-            Ok((state_data(&engine.rules, &deal), rng_data(&r)))
+            Ok(SampleData {
+                state: state_data(&engine.rules, &deal),
+                rng: rng_data(&r),
+            })
         })
     })
 }
 
+/// The options of [`playout`]: the `eager` policy (else random), the generator state `rng`,
+/// `quiet` (moves without a meld before a deal is called a draw; -1: never) and `count`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct PlayoutOptions {
+    pub eager: bool,
+    pub rng: RngState,
+    pub quiet: i32,
+    pub count: usize,
+}
+
+/// The outcomes of playouts, the generator's state after them and the moves played in all.
+#[derive(IntoPyObject)]
+pub struct PlayoutData {
+    pub outcomes: Vec<Vec<f64>>,
+    pub rng: RngState,
+    pub plies: u64,
+}
+
 /// `count` playouts of `state` to its end, one after the other from one generator (each
-/// `playout_outcome`): their outcomes, the generator's state and the moves played in all.
+/// `playout_outcome`).
 #[pyfunction]
-#[pyo3(signature = (rules, state, eager, rng, quiet=-1, count=1))]
 pub fn playout(
     py: Python<'_>,
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     state: StateData,
-    eager: bool,
-    rng: RngState,
-    quiet: i32,
-    count: usize,
-) -> PyResult<(Vec<Vec<f64>>, RngState, u64)> {
+    options: PlayoutOptions,
+) -> PyResult<PlayoutData> {
     guard(|| {
-        let mut engine = take_engine(rules)?;
+        let mut engine = take_engine(&rules);
         let s = state_of(&engine.rules, &state)?;
         if s.any_hidden() {
-            give_engine(rules, engine);
+            give_engine(&rules, engine);
             return Err(PyValueError::new_err("a playout needs every hand"));
         }
-        let mut r = rng_of(&rng)?;
+        let PlayoutOptions {
+            eager,
+            quiet,
+            count,
+            ..
+        } = options;
+        let mut r = rng_of(&options.rng)?;
         let (r_ref, engine_ref) = (&mut r, &mut engine);
         let s_ref = &s;
         let mut run = move || {
@@ -471,62 +544,89 @@ pub fn playout(
             (found, plies)
         };
         let (found, plies) = if count > 8 { py.detach(run) } else { run() };
-        give_engine(rules, engine);
-        Ok((
-            found.iter().map(outcome_data).collect(),
-            rng_data(&r),
+        give_engine(&rules, engine);
+        Ok(PlayoutData {
+            outcomes: found.iter().map(outcome_data).collect(),
+            rng: rng_data(&r),
             plies,
-        ))
+        })
     })
 }
 
-type StatsData = (MoveData, u64, f64, f64, f64);
-type MctsData = (Vec<StatsData>, usize, f64, bool, f64, f64);
+/// The options of [`mcts_search`] (`analyzer.search.mcts.MctsOptions`, checked in Python):
+/// `iterations`, the generator state `rng`, the exploration constant `c`, the fitted `model`
+/// (`None`: playouts), `infer`, `halving` (sequential halving at the root), `policy`
+/// opponents, `nomeld` playouts, `time_limit` (seconds, `None`: none), the hand-reading
+/// `weights` per seat, and the callbacks `stop` and `progress`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct MctsOptions {
+    pub iterations: usize,
+    pub rng: RngState,
+    pub c: f64,
+    pub model: Option<Py<NativeModel>>,
+    pub infer: bool,
+    pub halving: bool,
+    pub policy: bool,
+    pub nomeld: bool,
+    pub time_limit: Option<f64>,
+    pub weights: Option<Vec<Option<Vec<f64>>>>,
+    pub stop: Option<Py<PyAny>>,
+    pub progress: Option<Py<PyAny>>,
+}
 
-/// IS-MCTS from `view` (`mcts.search`); the options are checked in Python.
+/// A root move's statistics (`analyzer.search.mcts.MoveStats`).
+#[derive(IntoPyObject)]
+pub struct StatsData {
+    pub r#move: MoveData,
+    pub visits: u64,
+    pub value: f64,
+    pub win: f64,
+    pub draw: f64,
+}
+
+/// The answer of IS-MCTS (`analyzer.search.mcts.SearchResult`) and the generator's state.
+#[derive(IntoPyObject)]
+pub struct MctsData {
+    pub moves: Vec<StatsData>,
+    pub iterations: usize,
+    pub seconds: f64,
+    pub interrupted: bool,
+    pub depth: f64,
+    pub ended: f64,
+    pub rng: RngState,
+}
+
+/// IS-MCTS from `view` over `root_moves` (`mcts.search`).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (rules, view, root_moves, iterations, rng, c, model=None, infer=false, halving=false, policy=false, nomeld=false, time_limit=None, weights=None, stop=None, progress=None))]
 pub fn mcts_search(
     py: Python<'_>,
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     view: StateData,
     root_moves: Vec<MoveData>,
-    iterations: usize,
-    rng: RngState,
-    c: f64,
-    model: Option<PyRef<'_, NativeModel>>,
-    infer: bool,
-    halving: bool,
-    policy: bool,
-    nomeld: bool,
-    time_limit: Option<f64>,
-    weights: Option<Vec<Option<Vec<f64>>>>,
-    stop: Option<Py<PyAny>>,
-    progress: Option<Py<PyAny>>,
-) -> PyResult<(MctsData, RngState)> {
-    let rules_data = rules;
+    options: MctsOptions,
+) -> PyResult<MctsData> {
     guard(|| {
-        let rules = rules_of(rules_data)?;
-        let s = state_of(&rules, &view)?;
+        let native = &rules.rules;
+        let s = state_of(native, &view)?;
         let roots: Vec<Move> = root_moves
             .iter()
-            .map(|m| move_of(&rules, m))
+            .map(|m| move_of(native, m))
             .collect::<PyResult<_>>()?;
-        let weights = weights_of(weights)?;
-        let mut r = rng_of(&rng)?;
+        let weights = weights_of(options.weights)?;
+        let mut r = rng_of(&options.rng)?;
         let opts = mcts::Options {
-            iterations,
-            c,
-            model: model.as_ref().map(|m| Arc::clone(&m.model)),
-            infer,
-            halving,
-            policy,
-            nomeld,
-            time_limit,
+            iterations: options.iterations,
+            c: options.c,
+            model: options.model.as_ref().map(|m| Arc::clone(&m.get().model)),
+            infer: options.infer,
+            halving: options.halving,
+            policy: options.policy,
+            nomeld: options.nomeld,
+            time_limit: options.time_limit,
         };
-        let mut hooks = PyHooks::new(stop, progress);
-        let mut engine = take_engine(rules_data)?;
+        let mut hooks = PyHooks::new(options.stop, options.progress);
+        let mut engine = take_engine(&rules);
         let (engine_ref, r_ref, hooks_ref, s_ref, roots_ref, opts_ref, weights_ref) = (
             &mut engine,
             &mut r,
@@ -547,29 +647,36 @@ pub fn mcts_search(
                 hooks_ref,
             )
         });
-        give_engine(rules_data, engine);
+        give_engine(&rules, engine);
         let found = found.map_err(|e| PyValueError::new_err(e.0))?;
-        let data: MctsData = (
-            found
+        let data = MctsData {
+            moves: found
                 .moves
                 .iter()
-                .map(|m| (move_data(&rules, &m.mv), m.visits, m.value, m.win, m.draw))
+                .map(|m| StatsData {
+                    r#move: move_data(native, &m.mv),
+                    visits: m.visits,
+                    value: m.value,
+                    win: m.win,
+                    draw: m.draw,
+                })
                 .collect(),
-            found.iterations,
-            found.seconds,
-            found.interrupted,
-            found.depth,
-            found.ended,
-        );
-        hooks.finish((data, rng_data(&r)))
+            iterations: found.iterations,
+            seconds: found.seconds,
+            interrupted: found.interrupted,
+            depth: found.depth,
+            ended: found.ended,
+            rng: rng_data(&r),
+        };
+        hooks.finish(data)
     })
 }
 
 /// The feature vector of a position (`analyzer.search.evaluation.features`), for the tests.
 #[pyfunction]
-pub fn features(rules: RulesData, state: StateData) -> PyResult<Vec<f64>> {
+pub fn features(rules: PyRef<'_, NativeRules>, state: StateData) -> PyResult<Vec<f64>> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
             if s.any_hidden() || s.is_terminal() {
                 return Err(PyValueError::new_err(
@@ -585,23 +692,29 @@ pub fn features(rules: RulesData, state: StateData) -> PyResult<Vec<f64>> {
     })
 }
 
+/// A leaf's outcome vector of one position, and the rollout leaf's generator state after it.
+#[derive(IntoPyObject)]
+pub struct EvaluateData {
+    pub outcome: Vec<f64>,
+    pub rng: Option<RngState>,
+}
+
 /// A leaf's outcome vector of one position (for the tests of the evaluations).
 #[pyfunction]
-#[pyo3(signature = (rules, state, leaf, model=None, playouts=1, rng=None))]
 pub fn evaluate(
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     state: StateData,
-    leaf: &str,
-    model: Option<PyRef<'_, NativeModel>>,
-    playouts: usize,
-    rng: Option<RngState>,
-) -> PyResult<(Vec<f64>, Option<RngState>)> {
+    leaf: LeafSpec,
+) -> PyResult<EvaluateData> {
     guard(|| {
-        with_engine(rules, |engine| {
+        with_engine(&rules, |engine| {
             let s = state_of(&engine.rules, &state)?;
-            let mut eval = Evaluator::new(leaf_of(leaf, model.as_deref(), playouts, rng.as_ref())?);
+            let mut eval = Evaluator::new(leaf_of(&leaf)?);
             let o = eval.evaluate(engine, &s);
-            Ok((outcome_data(&o), leaf_rng(&eval)))
+            Ok(EvaluateData {
+                outcome: outcome_data(&o),
+                rng: leaf_rng(&eval),
+            })
         })
     })
 }
@@ -648,11 +761,11 @@ fn endgame_view(engine: &Engine, view: &StateData) -> PyResult<State> {
 /// A pooled engine for `rules`, the checked view of an endgame ([`endgame_view`]) and its
 /// prior ([`prior_of`]); when either is refused the engine goes back to the pool.
 fn endgame_input(
-    rules: RulesData,
+    rules: &NativeRules,
     view: &StateData,
     prior: Option<Vec<Option<Vec<f64>>>>,
 ) -> PyResult<(Box<Engine>, State, Option<Prior>)> {
-    let engine = take_engine(rules)?;
+    let engine = take_engine(rules);
     match endgame_view(&engine, view).and_then(|s| Ok((s, prior_of(prior)?))) {
         Ok((s, prior)) => Ok((engine, s, prior)),
         Err(e) => {
@@ -671,172 +784,267 @@ fn build_stop(stop: BuildStop) -> PyResult<&'static str> {
     }
 }
 
-/// Positions, information sets and root deals of a tree.
-type SizeData = (usize, usize, usize);
-/// Per information set (player, hand as dealt, public moves), the deals (hand 0, hand 1,
-/// probability), and per information set its parent sequence and first sequence.
-type KeysData = (
-    Vec<(u8, u64, Vec<MoveData>)>,
-    Vec<(u64, u64, f64)>,
-    Vec<u32>,
-    Vec<u32>,
-);
+/// The size of an endgame's tree: positions, information sets and root deals.
+#[derive(IntoPyObject)]
+pub struct SizeData {
+    pub nodes: usize,
+    pub infosets: usize,
+    pub deals: usize,
+}
 
-/// The tree of the endgame of `view` (`analyzer.search.equilibrium.build_endgame`): why it
-/// was not built (`"positions"`, `"interrupted"`, else `None`), its size and, with `keys`, its
-/// information sets and deals in the order built.
+impl SizeData {
+    const NONE: SizeData = SizeData {
+        nodes: 0,
+        infosets: 0,
+        deals: 0,
+    };
+}
+
+/// An information set: its `player`, his `hand` as dealt, and the public moves before it.
+#[derive(IntoPyObject)]
+pub struct InfosetData {
+    pub player: u8,
+    pub hand: u64,
+    pub history: Vec<MoveData>,
+}
+
+/// A root deal: the two hands and its probability.
+#[derive(IntoPyObject)]
+pub struct DealData {
+    pub hand0: u64,
+    pub hand1: u64,
+    pub probability: f64,
+}
+
+/// A tree's information sets and root deals in the order built, and per information set its
+/// parent sequence and first sequence.
+#[derive(IntoPyObject)]
+pub struct KeysData {
+    pub infosets: Vec<InfosetData>,
+    pub deals: Vec<DealData>,
+    pub parent_seq: Vec<u32>,
+    pub seq_base: Vec<u32>,
+}
+
+/// The options of [`equilibrium_tree`]: the budget of positions `max_nodes`, the `prior` per
+/// player (40 card weights or `None`), `stop`, and `keys` (also return [`KeysData`]).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct TreeOptions {
+    pub max_nodes: usize,
+    pub prior: Option<Vec<Option<Vec<f64>>>>,
+    pub stop: Option<Py<PyAny>>,
+    pub keys: bool,
+}
+
+/// The answer of [`equilibrium_tree`]: why the tree was not built (`"positions"`,
+/// `"interrupted"`, else `None`), its size and, when asked, its keys.
+#[derive(IntoPyObject)]
+pub struct TreeData {
+    pub why: Option<&'static str>,
+    pub size: SizeData,
+    pub keys: Option<KeysData>,
+}
+
+/// The tree of the endgame of `view` (`analyzer.search.equilibrium.build_endgame`).
 #[pyfunction]
-#[pyo3(signature = (rules, view, max_nodes, prior=None, stop=None, keys=false))]
 pub fn equilibrium_tree(
     py: Python<'_>,
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     view: StateData,
-    max_nodes: usize,
-    prior: Option<Vec<Option<Vec<f64>>>>,
-    stop: Option<Py<PyAny>>,
-    keys: bool,
-) -> PyResult<(Option<&'static str>, SizeData, Option<KeysData>)> {
+    options: TreeOptions,
+) -> PyResult<TreeData> {
     guard(|| {
-        let (mut engine, s, prior) = endgame_input(rules, &view, prior)?;
-        let mut hooks = PyHooks::new(stop, None);
+        let (mut engine, s, prior) = endgame_input(&rules, &view, options.prior)?;
+        let (max_nodes, keys) = (options.max_nodes, options.keys);
+        let mut hooks = PyHooks::new(options.stop, None);
         let (engine_ref, hooks_ref, s_ref, prior_ref) =
             (&mut engine, &mut hooks, &s, prior.as_ref());
         let built = py.detach(move || {
             endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, keys)
         });
         let found = match built {
-            Err(stop) => build_stop(stop).map(|why| (Some(why), (0, 0, 0), None)),
+            Err(stop) => build_stop(stop).map(|why| TreeData {
+                why: Some(why),
+                size: SizeData::NONE,
+                keys: None,
+            }),
             Ok(tree) => {
                 let data = keys.then(|| {
                     let infosets = (0..tree.infosets())
                         .map(|k| {
                             let (a, b) = (tree.act_base[k] as usize, tree.act_base[k + 1] as usize);
                             debug_assert!(a < b);
-                            let history = &tree.history_moves[k];
-                            (
-                                tree.owner[k],
-                                tree.hand[k].bits(),
-                                history
+                            InfosetData {
+                                player: tree.owner[k],
+                                hand: tree.hand[k].bits(),
+                                history: tree.history_moves[k]
                                     .iter()
                                     .map(|m| move_data(&engine.rules, m))
                                     .collect(),
-                            )
+                            }
                         })
                         .collect();
                     let deals = tree
                         .deal_hands
                         .iter()
                         .zip(&tree.deal_prob)
-                        .map(|(h, &p)| (h[0].bits(), h[1].bits(), p))
+                        .map(|(h, &p)| DealData {
+                            hand0: h[0].bits(),
+                            hand1: h[1].bits(),
+                            probability: p,
+                        })
                         .collect();
-                    (
+                    KeysData {
                         infosets,
                         deals,
-                        tree.parent_seq.clone(),
-                        tree.seq_base.clone(),
-                    )
+                        parent_seq: tree.parent_seq.clone(),
+                        seq_base: tree.seq_base.clone(),
+                    }
                 });
-                Ok((
-                    None,
-                    (tree.nodes(), tree.infosets(), tree.deal_prob.len()),
-                    data,
-                ))
+                Ok(TreeData {
+                    why: None,
+                    size: SizeData {
+                        nodes: tree.nodes(),
+                        infosets: tree.infosets(),
+                        deals: tree.deal_prob.len(),
+                    },
+                    keys: data,
+                })
             }
         };
-        give_engine(rules, engine);
+        give_engine(&rules, engine);
         hooks.finish(())?;
         found
     })
 }
 
-/// The answer of an equilibrium: player, moves, strategy, move values, value, exploitability,
-/// game value, iterations, why it stopped short (`None`: the tolerance was reached) and, when
-/// asked, every information set's average strategy.
-type EquilibriumData = (
-    usize,
-    Vec<MoveData>,
-    Vec<f64>,
-    Vec<f64>,
-    f64,
-    f64,
-    f64,
-    u64,
-    Option<&'static str>,
-    Option<Vec<Vec<f64>>>,
-);
+/// The answer of an equilibrium (`analyzer.search.equilibrium.Equilibrium`): the player to
+/// act, his moves, their probabilities (`strategy`) and values, the value, the
+/// exploitability, the game value, the CFR+ iterations, why it stopped short (`None`: the
+/// tolerance was reached) and, when asked, every information set's average strategy.
+#[derive(IntoPyObject)]
+pub struct EquilibriumData {
+    pub player: usize,
+    pub moves: Vec<MoveData>,
+    pub strategy: Vec<f64>,
+    pub move_values: Vec<f64>,
+    pub value: f64,
+    pub exploitability: f64,
+    pub game_value: f64,
+    pub iterations: u64,
+    pub stopped_by: Option<&'static str>,
+    pub every: Option<Vec<Vec<f64>>>,
+}
+
+/// The options of [`equilibrium`]: the tree's budget `max_nodes`, CFR+'s `tolerance`,
+/// `max_iterations` and `time_limit` (seconds, `None`: none), the `prior`, `stop`,
+/// `lp_below` (a tree of at most this many positions is left to the linear program) and
+/// `every` (also every information set's strategy).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct EquilibriumOptions {
+    pub max_nodes: usize,
+    pub tolerance: f64,
+    pub max_iterations: u64,
+    pub time_limit: Option<f64>,
+    pub prior: Option<Vec<Option<Vec<f64>>>>,
+    pub stop: Option<Py<PyAny>>,
+    pub lp_below: usize,
+    pub every: bool,
+}
+
+/// The answer of [`equilibrium`]: the equilibrium, or `None` with `why` (`"positions"`,
+/// `"interrupted"` while building, `"small"`: left to the linear program), and the tree's size.
+#[derive(IntoPyObject)]
+pub struct EquilibriumResult {
+    pub answer: Option<EquilibriumData>,
+    pub why: Option<&'static str>,
+    pub size: SizeData,
+}
 
 /// The equilibrium of the endgame of `view` for its player to act by CFR+
-/// (`analyzer.search.cfr.solve_cfr` on `build_endgame`'s tree): the answer, or `None` with why
-/// (`"positions"`, `"interrupted"` while building, `"small"` for a tree of at most `lp_below`
-/// positions, left to the linear program), and the tree's size.  Position errors are
+/// (`analyzer.search.cfr.solve_cfr` on `build_endgame`'s tree).  Position errors are
 /// ValueErrors.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (rules, view, max_nodes, tolerance, max_iterations, time_limit=None, prior=None, stop=None, lp_below=0, every=false))]
 pub fn equilibrium(
     py: Python<'_>,
-    rules: RulesData,
+    rules: PyRef<'_, NativeRules>,
     view: StateData,
-    max_nodes: usize,
-    tolerance: f64,
-    max_iterations: u64,
-    time_limit: Option<f64>,
-    prior: Option<Vec<Option<Vec<f64>>>>,
-    stop: Option<Py<PyAny>>,
-    lp_below: usize,
-    every: bool,
-) -> PyResult<(Option<EquilibriumData>, Option<&'static str>, SizeData)> {
+    options: EquilibriumOptions,
+) -> PyResult<EquilibriumResult> {
     guard(|| {
         let below_0 = |x: f64| x.is_nan() || x < 0.0;
+        let EquilibriumOptions {
+            max_nodes,
+            tolerance,
+            max_iterations,
+            time_limit,
+            lp_below,
+            every,
+            ..
+        } = options;
         if below_0(tolerance) || max_iterations == 0 || time_limit.is_some_and(below_0) {
             return Err(PyValueError::new_err(
                 "a tolerance of at least 0, at least one iteration, seconds of at least 0",
             ));
         }
-        let (mut engine, s, prior) = endgame_input(rules, &view, prior)?;
+        let (mut engine, s, prior) = endgame_input(&rules, &view, options.prior)?;
         let opts = endgame::Options {
             tolerance,
             max_iterations,
             time_limit,
         };
-        let mut hooks = PyHooks::new(stop, None);
+        let mut hooks = PyHooks::new(options.stop, None);
         let (engine_ref, hooks_ref, s_ref, prior_ref) =
             (&mut engine, &mut hooks, &s, prior.as_ref());
         let found = py.detach(move || {
             let tree = endgame::build(engine_ref, s_ref, prior_ref, max_nodes, hooks_ref, false)?;
-            let size = (tree.nodes(), tree.infosets(), tree.deal_prob.len());
-            if size.0 <= lp_below {
+            let size = SizeData {
+                nodes: tree.nodes(),
+                infosets: tree.infosets(),
+                deals: tree.deal_prob.len(),
+            };
+            if size.nodes <= lp_below {
                 return Ok((None, size));
             }
             let answer = endgame::solve(engine_ref, s_ref, &tree, &opts, every, hooks_ref);
             Ok((Some(answer), size))
         });
         let out = match found {
-            Err(stop) => build_stop(stop).map(|why| (None, Some(why), (0, 0, 0))),
-            Ok((None, size)) => Ok((None, Some("small"), size)),
+            Err(stop) => build_stop(stop).map(|why| EquilibriumResult {
+                answer: None,
+                why: Some(why),
+                size: SizeData::NONE,
+            }),
+            Ok((None, size)) => Ok(EquilibriumResult {
+                answer: None,
+                why: Some("small"),
+                size,
+            }),
             Ok((Some(Err(text)), _)) => Err(PyValueError::new_err(text)),
-            Ok((Some(Ok(a)), size)) => {
-                let moves = a
-                    .moves
-                    .iter()
-                    .map(|m| move_data(&engine.rules, m))
-                    .collect();
-                let data: EquilibriumData = (
-                    a.player,
-                    moves,
-                    a.strategy,
-                    a.move_values,
-                    a.value,
-                    a.exploitability,
-                    a.game_value,
-                    a.iterations,
-                    a.stopped_by,
-                    a.every,
-                );
-                Ok((Some(data), None, size))
-            }
+            Ok((Some(Ok(a)), size)) => Ok(EquilibriumResult {
+                answer: Some(EquilibriumData {
+                    player: a.player,
+                    moves: a
+                        .moves
+                        .iter()
+                        .map(|m| move_data(&engine.rules, m))
+                        .collect(),
+                    strategy: a.strategy,
+                    move_values: a.move_values,
+                    value: a.value,
+                    exploitability: a.exploitability,
+                    game_value: a.game_value,
+                    iterations: a.iterations,
+                    stopped_by: a.stopped_by,
+                    every: a.every,
+                }),
+                why: None,
+                size,
+            }),
         };
-        give_engine(rules, engine);
+        give_engine(&rules, engine);
         hooks.finish(())?;
         out
     })
