@@ -27,7 +27,7 @@ from web.app import request_kind  # noqa: E402
 from web.quick import MAX_MOVES, MAX_RANKED  # noqa: E402
 
 BIG = (
-    "classic french 1 0 3S,4S,5S,6S,7S,3H,4H,5H,6H,7H,3D,4D,5D,6D,7D,3C,4C,6C,7C/19 "
+    "classic french 0 0 3S,4S,5S,6S,7S,3H,4H,5H,6H,7H,3D,4D,5D,6D,7D,3C,4C,6C,7C/19 "
     "5C:turned:1:1 - 1 rules:hand_size=19"
 )
 """Player 0 offered 5C with 19 cards of sets and runs (hand_size 19, two players: R8 leaves one

@@ -373,7 +373,7 @@ def test_one_signal_stops_the_searches_and_the_server_at_once(sig: int) -> None:
 
 
 BIG = (
-    "classic french 1 0 3S,4S,5S,6S,7S,3H,4H,5H,6H,7H,3D,4D,5D,6D,7D,3C,4C,6C,7C/19 "
+    "classic french 0 0 3S,4S,5S,6S,7S,3H,4H,5H,6H,7H,3D,4D,5D,6D,7D,3C,4C,6C,7C/19 "
     "5C:turned:1:1 - 1 rules:hand_size=19"
 )
 """Custom rules the rules allow (two players, hand_size 19, R8): 88,036 legal takes; a sampled
