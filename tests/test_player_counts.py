@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_run import one_error_line, run
 
+from analyzer.analysis.engines import engine_for
 from analyzer.core.dealing import deal
 from analyzer.core.errors import PositionError
 from analyzer.core.rules import CLASSIC, MEGAJOGOS, PRESETS, RULE_OPTIONS, Rules, get_rules
@@ -242,11 +243,17 @@ def test_the_rules_in_force_are_shown_and_the_fitted_leaf_is_for_the_preset_alon
     assert evaluator_for(custom) is None and evaluator_for(FOUR) is None and evaluator_for(TWO) is None
     text = ("classic french - - AH,2H,3H,5C,6C,7C,JD,QD,KD,KS/10 QS:turned:0 - 19 "
             "rules:max_run=10,hand_melds=true")  # fmt: skip
-    code, out, err = run("hint", text, "--samples", "2")
+    code, out, err = run("hint", text, "--samples", "2", "--engine", "pimc")
     assert code == 0, err
     flat = " ".join(out.split())
     assert "classic (max_run=10, hand_melds=true), offer" in flat
     assert "the rest scored by the melded-card lead (no evaluation is fitted" in flat
+    # With no fitted leaf the default engine is IS-MCTS, which needs none (engines.AUTO).
+    code, out, err = run("hint", text, "--samples", "200", "--json")
+    assert code == 0, err
+    assert json.loads(out)["method"] == "ismcts"
+    assert engine_for("auto", custom).name == "v3" and engine_for("auto", TWO).name == "v3"
+    assert engine_for("auto", CLASSIC).name == "v2"
     code, out, err = run("analyze", text, "--json")
     assert code == 0 and json.loads(out)["rules"] == {"max_run": 10, "hand_melds": True}
 

@@ -150,6 +150,9 @@ def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch
     with pytest.raises(ConquianError, match="no move prior fitted for mexican"):
         check_bot("hint:prior=learned", get_rules("mexican"))
     with pytest.raises(ConquianError, match="no move prior fitted for classic with these rules"):
+        check_bot("hint:engine=pimc:prior=learned", replace(CLASSIC, hand_size=9))
+    # Custom rules have no fitted leaf, so their default engine is IS-MCTS (engines.AUTO).
+    with pytest.raises(ConquianError, match="whose engine is one IS-MCTS search"):
         check_bot("hint:prior=learned", replace(CLASSIC, hand_size=9))
     assert check_bot("hint:prior=none", get_rules("megajogos")).prior == "none"  # type: ignore[attr-defined]
     monkeypatch.setattr(prior, "prior_coefficients", lambda variant: None)

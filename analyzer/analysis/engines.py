@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from analyzer.core.errors import ConquianError
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
+from analyzer.search.evaluation import evaluator_for
 from analyzer.search.options import (
     Candidates,
     EngineLeaf,
@@ -259,13 +260,16 @@ decision spent on the native core (``hint:samples=48:node_budget=8000``,
 cheap bot plays a ``classic`` deal in about 0.16 s."""
 
 AUTO = "auto"
-"""The default engine name: ``ismcts`` (``v3``) for three or more players, ``pimc`` (``v2``) for
-two.
+"""The default engine name: ``ismcts`` (``v3``) for three or more players and for two players
+under rules with no fitted leaf evaluation, else ``pimc`` (``v2``).
 
 Chosen by measured strength (``bench/strength.py``, docs/hint.md): in
 ``megajogos`` the IS-MCTS search wins far more deals against greedy than the
 ``pimc`` lookahead at about the same time per deal; in ``classic`` the two are level on the same
-deals and ``pimc`` is the faster."""
+deals and ``pimc`` is the faster. Where no leaf evaluation was fitted for the rules
+(:func:`analyzer.search.evaluation.evaluator_for`: two-player ``megajogos``, custom rules) the
+lookahead scores its leaves by the melded-card lead alone, and IS-MCTS won +0.200 ± 0.046 a deal
+more over 2,000 paired two-player ``megajogos`` deals (BENCHMARKS.md)."""
 
 ALIASES: dict[str, str] = ENGINES.aliases
 """The version names, each with the method name it is an alias of: ``v3`` ``ismcts``, ``v2``
@@ -284,8 +288,9 @@ ENGINE_NAMES: tuple[str, ...] = (AUTO, *METHODS, *ALIASES)
 def engine_for(engine: str | Engine, rules: Rules) -> Engine:
     """The engine named ``engine`` (:data:`ENGINE_NAMES`) for a deal of ``rules``.
 
-    ``"auto"`` is ``ismcts`` with three or more players, else ``pimc`` (:data:`AUTO`); a method
-    name and its version name (:data:`ALIASES`) give the same engine.
+    ``"auto"`` is ``ismcts`` with three or more players or no fitted leaf evaluation, else
+    ``pimc`` (:data:`AUTO`); a method name and its version name (:data:`ALIASES`) give the same
+    engine.
 
     Raises
     ------
@@ -295,7 +300,7 @@ def engine_for(engine: str | Engine, rules: Rules) -> Engine:
     if isinstance(engine, Engine):
         return engine
     if engine == AUTO:
-        return ENGINES["ismcts" if rules.players >= 3 else "pimc"]
+        return ENGINES["ismcts" if rules.players >= 3 or evaluator_for(rules) is None else "pimc"]
     if engine not in ENGINES:
         raise ConquianError(f"unknown hint engine: {engine!r} (known: {', '.join(ENGINE_NAMES)})")
     return ENGINES[engine]
