@@ -73,8 +73,8 @@ def print_equilibrium(
     out.print(
         f"Equilibrium of the endgame from player {me}'s view: the hands not shown {prior} "
         f"({_many(eq.deals, 'deal')}, {_many(eq.nodes, 'position')}, "
-        f"{_many(eq.infosets, 'information set')}; exploitability {eq.exploitability:.6f}, "
-        f"{eq.seconds:.1f} s).",
+        f"{_many(eq.infosets, 'information set')}; exploitability {eq.exploitability:.6f}"
+        f"{'' if eq.method == 'lp' else ', CFR+ to ' + format(eq.tolerance, '.4f')}, {eq.seconds:.1f} s).",
         markup=False,
     )
     out.print(f"Value of player {me}'s hand: {signed(eq.value)} (win +1, draw 0, loss -1).", markup=False)

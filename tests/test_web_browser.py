@@ -336,6 +336,14 @@ def test_the_board_fits_a_phone(browser: Any, base: str) -> None:
         board = page.query_selector("#board").bounding_box()
         hint = page.query_selector('[data-action="hint"]').bounding_box()
         assert board["y"] < 200 and hint["y"] + hint["height"] <= 844
+        # Every button of the analysis bar on screen with its whole label (none cut, Stop too).
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('[data-panel="analysis"] > .buttons button')]
+                .filter((b) => { const r = b.getBoundingClientRect();
+                  return b.scrollWidth > b.clientWidth + 1 || r.left < 0 || r.right > 390 || r.bottom > 844; })
+                .map((b) => b.innerText)"""
+        )
+        assert cut == [], cut
         # The centre card's words are not one per line.
         centre = page.query_selector('[data-zone="centre"]').inner_text()
         assert "turned by player 0" in centre.replace("\n", " ")
@@ -594,7 +602,7 @@ def test_every_tab_fits_a_phone_without_sideways_scrolling(browser: Any, base: s
             assert width <= 390, (mode, width)
         page.click('nav [data-mode="analysis"]')
         bar = page.query_selector_all('[data-panel="analysis"] > .buttons button')
-        assert len(bar) == 6  # Hint, Static hint, Analyze, All moves' values, Cards, Stop
+        assert len(bar) == 7  # Hint, Static hint, Analyze, All moves' values, Who can win, Cards, Stop
         for b in bar:
             box = b.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (b.inner_text(), box)
