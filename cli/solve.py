@@ -248,10 +248,9 @@ def solve(
             f"Stock order unknown: expectimax over the stock cards ({kind}): {parts}, "
             f"draw {result.outcome[n]:.3f}."
         )
-    elif result.winner is None and result.proven:
-        out.print("Under best play the deal is a draw.")
-    elif result.winner is not None:
-        out.print(f"Under best play player {result.winner} wins.")
+    elif result.proven:
+        ends = "the deal is a draw" if result.winner is None else f"player {result.winner} wins"
+        out.print(f"{_best_play(state, result.mode)} {ends}.")
     else:
         estimate = ", ".join(f"player {p} {result.values[p]:+.2f}" for p in range(n))
         out.print(f"Not proven within the budget; estimated results: {estimate}.")
@@ -271,6 +270,19 @@ def solve(
         out.print("Principal variation:" if result.proven else "Best line found so far:")
         for k, move in enumerate(result.pv, 1):
             out.print(f"  {k:>3}. {move.text(lab)}", markup=False)
+
+
+def _best_play(state: GameState, mode: str) -> str:
+    """The words before a proven result: best play with two players; with more, which best play
+    (max-n, or the others' coalition of paranoid), since it has no one value (R20)."""
+    if state.rules.players == 2:
+        return "Under best play"
+    if mode == "paranoid":
+        return f"With the others playing together against player {state.to_act} (paranoid),"
+    return (
+        "With each player playing for himself (max-n, ties to the move listed first; "
+        "--guarantees says what each can force),"
+    )
 
 
 def _guarantees(
