@@ -47,11 +47,9 @@ alone (an infinite weight) agrees with the search on half the decisions and play
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 
 from analyzer.analysis.candidates import choices, same_choice
 from analyzer.analysis.estimates import Advice
@@ -62,6 +60,7 @@ from analyzer.core.melds import cards_of, catalog, layoff_mask, usefulness
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take
 from analyzer.core.rules import PRESETS, Rules
 from analyzer.core.state import GameState
+from analyzer.search.fitted import fitted_coefficients
 from analyzer.search.inference import NEAR1, NEAR2, read_cards
 from analyzer.search.sampling import declined_cards, unseen_cards
 
@@ -217,15 +216,7 @@ def prior_coefficients(variant: str) -> tuple[float, ...] | None:
     ValueError
         If the file was fitted on other features (refit it with ``bench/fit_prior.py``).
     """
-    try:
-        text = resources.files("analyzer").joinpath("data/prior.json").read_text("utf-8")
-    except FileNotFoundError:
-        return None
-    data = json.loads(text)
-    if data.get("features") != list(FEATURES):
-        raise ValueError("analyzer/data/prior.json was fitted on other features: refit it")
-    entry = data.get("variants", {}).get(variant)
-    return None if entry is None else tuple(float(b) for b in entry["coefficients"])
+    return fitted_coefficients("prior.json", variant, FEATURES, "bench/fit_prior.py")
 
 
 def prior_for(rules: Rules) -> tuple[float, ...] | None:

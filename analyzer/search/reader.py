@@ -32,16 +32,15 @@ here, once per decision, and handed to either core's sampler, so both draw from 
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 
 from analyzer.core.cards import NUM_CARDS, iter_mask
 from analyzer.core.legal import fitting_cards
 from analyzer.core.melds import cards_of
 from analyzer.core.state import GameState
+from analyzer.search.fitted import fitted_coefficients
 from analyzer.search.inference import NEAR1, NEAR2, infer_weights, read_cards
 from analyzer.search.sampling import declined_cards, unseen_cards
 
@@ -122,15 +121,7 @@ def reader_coefficients(variant: str) -> tuple[float, ...] | None:
     ValueError
         If the file was fitted on other features (refit it with ``bench/fit_reader.py``).
     """
-    try:
-        text = resources.files("analyzer").joinpath("data/reader.json").read_text("utf-8")
-    except FileNotFoundError:
-        return None
-    data = json.loads(text)
-    if data.get("features") != list(FEATURES):
-        raise ValueError("analyzer/data/reader.json was fitted on other features: refit it")
-    entry = data.get("variants", {}).get(variant)
-    return None if entry is None else tuple(float(b) for b in entry["coefficients"])
+    return fitted_coefficients("reader.json", variant, FEATURES, "bench/fit_reader.py")
 
 
 def reader_weights(view: GameState, player: int) -> dict[int, tuple[float, ...]] | None:
