@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import random
 import sys
 import time
@@ -36,7 +35,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from selfplay import record_paths  # noqa: E402
 
 from analyzer.analysis.prior import FEATURES, choice_features  # noqa: E402
 from analyzer.analysis.static import score_move  # noqa: E402
@@ -46,7 +44,7 @@ from analyzer.core.melds import cards_of  # noqa: E402
 from analyzer.core.moves import LayIn, Take  # noqa: E402
 from analyzer.formats.records import replay_file  # noqa: E402
 from benchargs import whole  # noqa: E402
-from fitting import write_variant  # noqa: E402
+from fitting import records_by_variant, write_variant  # noqa: E402
 
 Decision = tuple[list[tuple[float, ...]], list[float], int, tuple[int, ...]]
 """(features per choice, static score per choice, index of the choice played, the choices that
@@ -136,20 +134,13 @@ def main() -> None:
     args = parser.parse_args()
     if not 0 <= args.l2 < math.inf:
         parser.error(f"argument --l2: {args.l2} must be a number of at least 0")
-    paths = [p for d in args.records for p in record_paths(d)][: args.games]
-    if len(paths) < 10:
-        parser.error(f"found {len(paths)} records in {', '.join(map(str, args.records))}: need at least 10")
     start = time.perf_counter()
-    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        found = pool.map(decisions_of, paths, chunksize=16)
-    variants = {v for v, _ in found}
-    if len(variants) != 1:
-        parser.error(f"the records are of several variants: {', '.join(sorted(variants))}")
-    (variant,) = variants
+    variant, per_record = records_by_variant(parser, args.records, args.games, decisions_of, args.jobs)
+    found = [(variant, rows) for rows in per_record]
     held = set(random.Random(args.seed).sample(range(len(found)), len(found) // 5))
     train = [d for k, (_, ds) in enumerate(found) if k not in held for d in ds]
     test = [d for k, (_, ds) in enumerate(found) if k in held for d in ds]
-    print(f"{variant}: {len(paths)} records, {len(train)} training and {len(test)} held-out decisions "
+    print(f"{variant}: {len(found)} records, {len(train)} training and {len(test)} held-out decisions "
           f"({sum(len(d[0]) for d in test) / max(len(test), 1):.1f} choices each), "
           f"{time.perf_counter() - start:.0f} s")
     model = Table(train).fit(args.l2)
@@ -170,7 +161,7 @@ def main() -> None:
         entry = {
             "coefficients": [round(float(b), 5) for b in model],
             "records": [d.name for d in args.records],
-            "games": len(paths),
+            "games": len(found),
             "seed": args.seed,
             "l2": args.l2,
             "held_out": {

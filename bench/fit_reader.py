@@ -24,20 +24,18 @@ The same records and arguments give the same file.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from selfplay import record_paths  # noqa: E402
 
 from analyzer.core.dealing import view  # noqa: E402
 from analyzer.formats.records import replay_file  # noqa: E402
 from analyzer.search.reader import FEATURES, card_features  # noqa: E402
 from benchargs import whole  # noqa: E402
-from fitting import log_loss, logistic_regression, write_variant  # noqa: E402
+from fitting import log_loss, logistic_regression, records_by_variant, write_variant  # noqa: E402
 
 Row = tuple[float, tuple[float, ...], int, bool]
 """(prior log-odds, features, card in the hand, the hidden player gave up a card seen)."""
@@ -66,20 +64,13 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     LogisticRegression = logistic_regression("fit_reader.py")
-    paths = [p for d in args.records for p in record_paths(d)][: args.games]
-    if len(paths) < 10:
-        parser.error(f"found {len(paths)} records in {', '.join(map(str, args.records))}: need at least 10")
     start = time.perf_counter()
-    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        found = pool.map(rows_of, paths, chunksize=16)
-    variants = {v for v, _ in found}
-    if len(variants) != 1:
-        parser.error(f"the records are of several variants: {', '.join(sorted(variants))}")
-    (variant,) = variants
+    variant, per_record = records_by_variant(parser, args.records, args.games, rows_of, args.jobs)
+    found = [(variant, rows) for rows in per_record]
     cut = int(0.8 * len(found))
     train = [r for _, rows in found[:cut] for r in rows]
     test = [r for _, rows in found[cut:] for r in rows]
-    print(f"{variant}: {len(paths)} records, {len(train)} training and {len(test)} held-out rows, "
+    print(f"{variant}: {len(found)} records, {len(train)} training and {len(test)} held-out rows, "
           f"{time.perf_counter() - start:.0f} s")
 
     def columns(rows: list[Row], k: int | None) -> list[list[float]]:
@@ -107,7 +98,7 @@ def main() -> None:
             "coefficients": [round(b, 5) for b in coefficients],
             "prior": round(prior, 5),
             "records": [f"{d.name}" for d in args.records],
-            "games": len(paths),
+            "games": len(found),
             "log_loss_learned": round(losses["learned"][0], 5),
             "log_loss_paid": round(losses["paid"][0], 5),
             "log_loss_count": round(losses["count"][0], 5),

@@ -61,3 +61,24 @@ def log_loss(probs: list[float], labels: list[int]) -> float:
     eps = 1e-12
     total = sum(math.log(max(p, eps)) if y else math.log(max(1 - p, eps)) for p, y in zip(probs, labels, strict=True))
     return -total / max(len(labels), 1)
+
+
+def records_by_variant(parser: Any, directories: list[Any], games: int, read: Any, jobs: int) -> tuple[str, list[Any]]:
+    """``read(path)`` of the first ``games`` records found in ``directories`` (each giving
+    ``(variant, rows)``), in ``jobs`` processes: the one variant and each record's rows, in
+    record order. Exits through ``parser`` when fewer than 10 records are found or they are of
+    several variants."""
+    import multiprocessing
+
+    from selfplay import record_paths
+
+    paths = [p for d in directories for p in record_paths(d)][:games]
+    if len(paths) < 10:
+        parser.error(f"found {len(paths)} records in {', '.join(map(str, directories))}: need at least 10")
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        found = pool.map(read, paths, chunksize=16)
+    variants = {v for v, _ in found}
+    if len(variants) != 1:
+        parser.error(f"the records are of several variants: {', '.join(sorted(variants))}")
+    (variant,) = variants
+    return variant, [rows for _, rows in found]
