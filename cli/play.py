@@ -431,11 +431,12 @@ def _ask(state: GameState, seat: int) -> Move:
             # Each move with its number in the 'moves' list, which is what a typed number plays
             # (ranks numbered 1..5 would read as move numbers: typing one would play another move).
             out.print("Best first, each with its move number (type it to play the move):")
+            each = "IS-MCTS iteration" if ENGINES[advice.engine].one_tree else "sampled deal"
             for e in advice.estimates[:5]:
                 number = moves.index(e.move) + 1 if e.move in moves else "-"
                 out.print(
                     f"  {number}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
-                    f"{100 * e.draw:.0f}% of {counted(e.samples, 'sampled deal')}; "
+                    f"{100 * e.draw:.0f}% of {counted(e.samples, each)}; "
                     f"{'; '.join(e.reasons[2:4])})",
                     markup=False,
                 )
