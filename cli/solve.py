@@ -21,7 +21,7 @@ from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import DEFAULT_PROVE, DEFAULT_SAMPLES, solve_anytime
 from analyzer.search.equilibrium import DEFAULT_MAX_NODES
 from analyzer.search.exact import solve as search_solve
-from analyzer.search.guarantees import RESULTS, guarantees
+from analyzer.search.guarantees import guarantees
 from analyzer.search.limits import MAX_POSITIONS
 from analyzer.service.results import (
     ANYTIME_TIME_LIMIT,
@@ -31,7 +31,6 @@ from analyzer.service.results import (
     anytime_data,
     guarantees_data,
     needs_anytime,
-    outcomes_text,
     solve_data,
     solve_notes,
 )
@@ -299,41 +298,23 @@ def _guarantees(
             time_limit=EXACT_TIME_LIMIT if time_limit is None else time_limit,
             stop=stop,
         )
+    data = guarantees_data(state, found)
     if as_json:
-        emit(guarantees_data(state, found))
+        emit(data)
         return
-    lab = state.rules.labels
     out.print(f"Position: {name}: {state.describe()}.", markup=False)
     out.print("What each player can force against any play of the others (paranoid search):")
-    meaning = {
-        "win": "he wins whatever the others do",
-        "draw": "he can force a draw, not a win",
-        "loss": "the others can always make him lose"
-        if state.rules.players > 2
-        else "his opponent can always make him lose",
-    }
-    for g in found.players:
-        if g.proven:
-            text = f"{g.result}: {meaning[g.result or '']}"
-        else:
-            text = f"not proven: {_bounds_text(g.lower, g.upper)}"
+    for g, shown in zip(found.players, data["guarantees"], strict=True):
+        text = f"{g.result}: {shown['meaning']}" if g.proven else f"not proven: {_bounds_text(g.lower, g.upper)}"
         out.print(f"  player {g.player}: {text} ({counted(g.nodes, 'position')})", markup=False)
-    if found.settled:
-        out.print(f"Best play ends: {outcomes_text(found.outcomes)}, by any choice between equal moves.")
-    else:
-        out.print(
-            f"Best play, each player for himself, can end: {outcomes_text(found.outcomes)}; "
-            "the guarantees rule out the rest."
-            if len(found.outcomes) < state.rules.players + 1
-            else f"Best play, each player for himself, can end: {outcomes_text(found.outcomes)}: "
-            "the guarantees rule out nothing (solve's max-n answers one way of playing)."
-        )
+    out.print(data["summary"], markup=False)
     out.print(
         f"{'Proven' if found.proven else 'NOT proven'}: {counted(found.nodes, 'position')} in "
         f"{found.seconds:.2f} s."
     )
+    lab = state.rules.labels
     for g in found.players:
-        if g.proven and RESULTS.get(g.lower) == "win" and g.pv:
+        if g.result == "win" and g.pv:
             out.print(f"Player {g.player}'s line against the others' best reply:")
             for k, move in enumerate(g.pv, 1):
                 out.print(f"  {k:>3}. {move.text(lab)}", markup=False)

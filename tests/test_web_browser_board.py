@@ -241,7 +241,8 @@ def test_who_can_win_shows_each_players_guarantee_and_the_outcomes_left(browser:
 
     state, _ = deal_position("megajogos", seed=3, after=3)
     found = guarantees(state)
-    words = {"win": "can force a win", "draw": "can force a draw", "loss": "cannot stop the others"}
+    words = {"win": "he wins whatever the others do", "draw": "he can force a draw",
+             "loss": "the others can always make him lose"}  # fmt: skip
     context, page, errors = tab(browser, base, 1280, 800)
     try:
         open_board(page, format_notation(state))

@@ -329,12 +329,28 @@ def guarantees_data(state: GameState, found: Guarantees) -> dict[str, Any]:
     dict
         ``guarantees`` (one per seat: ``player``, ``result`` ``"win"``/``"draw"``/``"loss"`` or
         null when not proven, ``proven``, ``lower``, ``upper``, ``pv``, ``nodes``, ``seconds``,
-        ``stopped_by``), ``outcomes`` (the seats whose win best play can still reach, ``null``
-        for the draw), ``settled`` (one outcome left), ``winner`` (the seat when one win is
-        left, else null), ``proven``, ``nodes``, ``seconds`` and ``method``
-        (``"guarantees"``).
+        ``stopped_by``, ``meaning``: the result in words), ``outcomes`` (the seats whose win
+        best play can still reach, ``null`` for the draw), ``settled`` (one outcome left),
+        ``winner`` (the seat when one win is left, else null), ``summary`` (the outcomes left in
+        a sentence), ``proven``, ``nodes``, ``seconds`` and ``method`` (``"guarantees"``).
     """
     lab = state.rules.labels
+    others, do = ("the others", "do") if state.rules.players > 2 else ("his opponent", "does")
+    meaning = {
+        "win": f"he wins whatever {others} {do}",
+        "draw": "he can force a draw, not a win",
+        "loss": f"{others} can always make him lose",
+    }
+    left = outcomes_text(found.outcomes)
+    if found.settled:
+        summary = f"Best play ends: {left}, by any choice between equal moves."
+    elif len(found.outcomes) <= state.rules.players:
+        summary = f"Best play, each player for himself, can end: {left}; the guarantees rule out the rest."
+    else:
+        summary = (
+            f"Best play, each player for himself, can end: {left}: the guarantees rule out "
+            "nothing (solve's max-n answers one way of playing)."
+        )
     return {
         "guarantees": [
             {
@@ -347,12 +363,14 @@ def guarantees_data(state: GameState, found: Guarantees) -> dict[str, Any]:
                 "nodes": g.nodes,
                 "seconds": round(g.seconds, 4),
                 "stopped_by": g.stopped_by,
+                "meaning": meaning[g.result] if g.result is not None else "not proven",
             }
             for g in found.players
         ],
         "outcomes": list(found.outcomes),
         "settled": found.settled,
         "winner": found.outcomes[0] if found.settled else None,
+        "summary": summary,
         "proven": found.proven,
         "nodes": found.nodes,
         "seconds": round(found.seconds, 4),

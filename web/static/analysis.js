@@ -531,18 +531,14 @@ export async function guaranteesCurrent() {
   try {
     const request = { position: state.current.notation, guarantees: true, time_limit: 10, labels: "french" };
     const result = await api("solve", request, { signal });
-    const words = { win: "can force a win", draw: "can force a draw, not a win", loss: "cannot stop the others making him lose" };
-    const outcome = (o) => (o === null ? "a draw" : `player ${o} wins`);
     render(out, () => {
       out.replaceChildren(el("div", "hint-head", "who can win: each player against any play of the others"));
       for (const g of result.guarantees) {
-        const row = el("div", "analysis-row", `Player ${g.player}: ${g.proven ? words[g.result] : "not proven"}`);
+        const row = el("div", "analysis-row", `Player ${g.player}: ${g.result ?? "not proven"}: ${g.meaning}`);
         row.dataset.player = String(g.player);
         out.append(row);
       }
-      const names = result.outcomes.map(outcome);
-      const left = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0];
-      out.append(el("div", "analysis-row", result.settled ? `Best play ends: ${left}.` : `Best play can end: ${left}.`));
+      out.append(el("div", "analysis-row", result.summary));
     });
     out.dataset.state = "done";
   } catch (error) {
