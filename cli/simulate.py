@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -237,17 +239,18 @@ def _play(run: _Run, directory: Path | None, as_json: bool) -> tuple[Summary, Ma
             )
             pending: list[GameResult] = []  # the deals of the match being played
             for result in results:
-                if directory is not None:
-                    _write_record(directory, result, run.labels)
-                summary.add(result)
-                if matches is not None:
-                    matches.add(result)
-                    pending.append(result)
-                    if len(pending) == run.match:
-                        if directory is not None:
-                            _write_match(directory, pending, run.stakes, run.labels, run.seed)
-                        pending = []
-                bar.advance(task)
+                with _interrupts_held():  # a record written is a game counted, and back
+                    if directory is not None:
+                        _write_record(directory, result, run.labels)
+                    summary.add(result)
+                    if matches is not None:
+                        matches.add(result)
+                        pending.append(result)
+                        if len(pending) == run.match:
+                            if directory is not None:
+                                _write_match(directory, pending, run.stakes, run.labels, run.seed)
+                            pending = []
+                    bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -258,6 +261,25 @@ def _play(run: _Run, directory: Path | None, as_json: bool) -> tuple[Summary, Ma
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM stops a simulation like Ctrl-C: finished games are kept and summarised."""
     raise KeyboardInterrupt
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while one finished game is written and counted, then raise
+    KeyboardInterrupt if either came: the summary's count and the record files agree."""
+    arrived: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        arrived.append(signum)
+
+    before = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    if arrived:
+        raise KeyboardInterrupt
 
 
 def _records_dir(
