@@ -7,10 +7,13 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
 
 from analyzer.core.errors import ConquianError
 
-__all__ = ["emit", "err", "json_out", "note", "out"]
+__all__ = ["emit", "err", "hanging", "indented", "json_out", "note", "out"]
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -20,6 +23,21 @@ def note(message: str) -> None:
     """One line on standard error about an option that has no effect here: the command goes on
     (an option that changes nothing is not an error; standard output stays the answer)."""
     err.print(f"Note: {message}.", markup=False, soft_wrap=True)
+
+
+def hanging(label: str, text: str) -> Table:
+    """``label`` then ``text`` (plain, not markup), its wrapped lines indented under the text's
+    start: a numbered paragraph that reads at any width."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(Text(label), Text(text))
+    return grid
+
+
+def indented(text: str, spaces: int) -> Padding:
+    """``text`` (plain) with every line, wrapped ones too, indented by ``spaces``."""
+    return Padding(Text(text, overflow="fold"), (0, 0, 0, spaces), expand=False)
 
 
 def json_out(data: Any, *, indent: int | None = None) -> str:

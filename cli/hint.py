@@ -32,7 +32,7 @@ from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
-from cli.console import emit, note, out
+from cli.console import emit, hanging, indented, note, out
 from cli.endgame import print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import (
@@ -396,7 +396,7 @@ def _print_sampled(
         out.print(f"... and {len(moves) - show.limit} more (use --top).")
     shown = moves[: show.limit] if show.reasons else moves[: min(3, show.limit)]
     for k, (m, e) in enumerate(zip(shown, advice.estimates, strict=False), 1):
-        out.print(f"{k}. {_escape(m['move'])}: {_escape('; '.join(m['reasons']))}", overflow="fold")
+        out.print(hanging(f"{k}.", f"{m['move']}: {'; '.join(m['reasons'])}"))
         if show.line:
             _print_line(lines.get(e.move), state, advice.engine)
     if table is not None:
@@ -534,9 +534,9 @@ def _print_line(found: Line | None, state: GameState, engine: str) -> None:
         out.print("   (no line: interrupted)")
         return
     rows = line_text(found, state.rules.labels, player=state.to_act, engine=engine)
-    out.print(f"   {rows[0]}", markup=False, overflow="fold")
+    out.print(indented(rows[0], 3))
     for row in rows[1:]:
-        out.print(f"     {row}", markup=False, overflow="fold")
+        out.print(indented(row, 5))
 
 
 def _print_cards(state: GameState, found: Whereabouts) -> None:

@@ -158,8 +158,8 @@ def _engine_name(value: str) -> str:
 
 SAMPLES_DEFAULTS = (
     " (default: sample in seeded batches until the verdict is settled, at most "
-    f"{DECIDE_CAP['mcts']:,} IS-MCTS iterations for v3, each on its own sampled deal, "
-    f"{DECIDE_CAP['lookahead']} deals for v2, {DECIDE_CAP['exact']} for v1)."
+    f"{DECIDE_CAP['mcts']:,} IS-MCTS iterations for ismcts, each on its own sampled deal, "
+    f"{DECIDE_CAP['lookahead']} deals for pimc, {DECIDE_CAP['exact']} for cpsat)."
 )
 """The end of the ``--samples`` help of hint, why and review."""
 
@@ -168,7 +168,8 @@ def _engines_help() -> str:
     """``--engine``'s help: each engine by its method name, what it does and its alias."""
     each = [f"{name} ({e.description}; alias {e.name})" for name, e in ENGINES.items()]
     return (
-        "Hint engine: auto (the default: ismcts for three or four players, pimc for two), "
+        "Hint engine: auto (the default: ismcts for three or four players and for two "
+        "under rules with no fitted leaf evaluation, else pimc), "
         f"{', '.join(each[:-1])} or {each[-1]}."
     )
 
