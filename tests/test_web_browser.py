@@ -977,6 +977,25 @@ def test_serve_defaults_start_the_board_on_their_variant_and_count(browser: Any)
             context.close()
 
 
+def test_a_text_written_in_spanish_labels_is_shown_in_them(page: Any) -> None:
+    """A notation opened from Setup in Spanish labels switches the board to them (R2): the line
+    reads back as the user wrote it; a French one switches back."""
+    from analyzer.core.cards import Labels
+    from analyzer.formats.notation import format_notation, parse_notation
+
+    spanish = format_notation(parse_notation(FORCING), Labels.SPANISH)
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.fill("#setup-text", spanish)
+    page.click('[data-action="open-text"]')
+    page.wait_for_function("() => document.querySelector('#labels').value === 'spanish'", timeout=WAIT)
+    assert page.inner_text("#notation-line") == spanish
+    page.fill("#setup-text", FORCING)
+    page.click('[data-action="open-text"]')
+    page.wait_for_function("() => document.querySelector('#labels').value === 'french'", timeout=WAIT)
+    assert page.inner_text("#notation-line") == FORCING
+
+
 @pytest.mark.parametrize(
     "text",
     ['{"variant": "classic"}', '{"players": [{"hand": "x", "layout": 5}, 7]}', "[1, 2]", '{"players": []}'],

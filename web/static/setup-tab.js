@@ -41,6 +41,7 @@ export async function openText(text) {
   }
   try {
     await openPosition(parsed.input, { description: parsed.description });
+    showWrittenLabels(parsed.input);
     editOpened();
     pickShownExample();
   } catch (error) {
@@ -71,6 +72,26 @@ export async function openText(text) {
 
 // The text opened is no position the board can draw: the board keeps the one before, and the
 // validity line says so (it follows the last text opened, not the board's earlier position).
+// The labels a text opened was written in (a notation's second field, a file's "labels"), or
+// null where it does not say: the board then shows the position in them, as it was written (R2).
+function writtenLabels(input) {
+  if (typeof input === "string") {
+    const field = /^\s*\S+\s+(french|spanish)\s/i.exec(input);
+    return field ? field[1].toLowerCase() : null;
+  }
+  const inner = input && typeof input.position === "object" && input.position ? input.position : input;
+  const value = inner && typeof inner.labels === "string" ? inner.labels.toLowerCase() : null;
+  return value === "french" || value === "spanish" ? value : null;
+}
+
+function showWrittenLabels(input) {
+  const written = writtenLabels(input);
+  const select = $("#labels");
+  if (!written || select.value === written) return;
+  select.value = written;
+  select.dispatchEvent(new Event("change")); // every view redrawn, as a switch by hand does
+}
+
 function notOpened(message) {
   const line = $("#edit-status");
   line.textContent = `Not opened: ${moveLabel(message)}; the board still shows the position before.`;
