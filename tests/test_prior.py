@@ -123,7 +123,7 @@ def test_hint_bot_with_the_prior_plays_the_priors_choice(monkeypatch: pytest.Mon
     mine, _ = _offer()
     monkeypatch.setattr(prior, "prior_for", lambda rules: PASS_FIRST)
     bot = HintBot(prior="learned")
-    plain = HintBot()
+    plain = HintBot(prior="none")
     engine, samples, budget = bot.setup(CLASSIC)
     seed = random.Random(5).randrange(2**31)
     advice = advise(mine, samples=samples, seed=seed, node_budget=budget, engine=engine)
@@ -139,7 +139,7 @@ def test_hint_bot_with_the_prior_plays_the_priors_choice(monkeypatch: pytest.Mon
 
 
 def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(ConquianError, match="prior=guess must be one of none, learned"):
+    with pytest.raises(ConquianError, match="prior=guess must be one of auto, none, learned"):
         check_bot("hint:prior=guess")
     with pytest.raises(ConquianError, match="prior=learned has no effect with engine v3"):
         check_bot("hint:engine=v3:prior=learned")
@@ -158,6 +158,22 @@ def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch
     monkeypatch.setattr(prior, "prior_coefficients", lambda variant: None)
     with pytest.raises(ConquianError, match="no move prior fitted for classic"):
         check_bot("hint:prior=learned", CLASSIC)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")
+def test_the_default_bot_weighs_the_prior_where_one_is_fitted_for_pimc() -> None:
+    """prior=auto (the default): the learned prior in classic, whose engine is pimc; none in
+    megajogos (IS-MCTS), under custom rules, with another engine, or for a bot seeing every hand."""
+    assert HintBot().prior == "auto" and HintBot().uses_prior(CLASSIC)
+    assert HintBot(prior="learned").uses_prior(CLASSIC)
+    assert not HintBot(prior="none").uses_prior(CLASSIC)
+    assert not HintBot().uses_prior(get_rules("megajogos"))
+    assert not HintBot().uses_prior(get_rules("mexican"))  # no prior fitted
+    assert not HintBot().uses_prior(replace(CLASSIC, hand_size=9))
+    assert not HintBot(engine="cpsat").uses_prior(CLASSIC)
+    assert not check_bot("peek", CLASSIC).uses_prior(CLASSIC)  # type: ignore[attr-defined]
+    mine, _ = _offer()
+    assert HintBot().choose(mine, random.Random(5)) == HintBot(prior="learned").choose(mine, random.Random(5))
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")

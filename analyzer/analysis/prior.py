@@ -76,8 +76,10 @@ __all__ = [
     "prior_for",
 ]
 
-PRIORS = ("none", "learned")
-"""The values of the ``hint:prior`` bot option: no prior (the search's first), or this model."""
+PRIORS = ("auto", "none", "learned")
+"""The values of the ``hint:prior`` bot option: ``auto`` (the default: this model where one is
+fitted for the rules and the bot's engine is ``pimc``, else none), no prior (the search's first),
+or this model."""
 
 FEATURES = (
     "take",

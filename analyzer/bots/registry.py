@@ -75,7 +75,10 @@ for _plugin in entry_points(group=PLUGIN_GROUP):
 BOT_NOTES: dict[str, str] = {
     "random": "a legal move at random",
     "greedy": "the take that melds the most, paying its least useful card",
-    "hint": "the hint's best move (engine auto: ismcts with three or more players, pimc with two)",
+    "hint": (
+        "the hint's best move (engine auto: ismcts with three or more players or no fitted leaf "
+        "evaluation, else pimc; in classic the learned move prior breaks near-ties)"
+    ),
     "hint-v2": "the hint bot with engine pimc (v2) in every variant",
     "hint-v1": "the hint bot with engine cpsat (v1)",
     "oracle": "sees every card and the stock order and plays the exact search's move (a ceiling)",
