@@ -176,6 +176,21 @@ def test_the_default_bot_weighs_the_prior_where_one_is_fitted_for_pimc() -> None
     assert HintBot().choose(mine, random.Random(5)) == HintBot(prior="learned").choose(mine, random.Random(5))
 
 
+def test_prior_weight_sets_how_much_the_prior_weighs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """prior_weight replaces WEIGHT in the bot's pick: 0 plays the search's best, a large one the
+    prior's choice; refused with prior=none and out of 0..100."""
+    mine, _ = _offer()
+    monkeypatch.setattr(prior, "prior_for", lambda rules: PASS_FIRST)
+    searched = HintBot(prior="none").choose(mine, random.Random(5))
+    assert HintBot(prior="learned", prior_weight=0).choose(mine, random.Random(5)) == searched
+    assert HintBot(prior="learned", prior_weight=100).choose(mine, random.Random(5)) == Pass() != searched
+    assert check_bot("hint:prior_weight=0.2", CLASSIC).prior_weight == 0.2  # type: ignore[attr-defined]
+    with pytest.raises(ConquianError, match="prior_weight has no effect with prior=none"):
+        check_bot("hint:prior=none:prior_weight=1")
+    with pytest.raises(ConquianError, match="prior_weight=101 must be at most 100"):
+        check_bot("hint:prior_weight=101")
+
+
 @pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")
 def test_hint_bot_with_the_prior_is_reproducible_with_a_seed() -> None:
     assert check_bot("hint:prior=learned", CLASSIC) is not None

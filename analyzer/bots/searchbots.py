@@ -114,6 +114,7 @@ class HintBotOptions:
     opponents: str | None = None
     playout: str | None = None
     prior: str | None = None
+    prior_weight: float | None = None
 
     def check(self) -> None:
         """Refuse a value out of its range or choices (:func:`bot_option`; the engine checked
@@ -144,6 +145,7 @@ class HintBotOptions:
             ("opponents", self.opponents, {"choices": OPPONENTS}),
             ("playout", self.playout, {"choices": PLAYOUTS}),
             ("prior", self.prior, {"choices": PRIORS}),
+            ("prior_weight", self.prior_weight, {"low": 0, "high": 100}),
         ):
             if value is not None:
                 bot_option(key, value, **rule)
@@ -221,6 +223,9 @@ class HintBot:
         engine is ``pimc``, else ``"none"`` (+0.015 ± 0.010 a deal against greedy over 10,000
         paired ``classic`` deals, BENCHMARKS.md).  ``"learned"`` is refused where no prior is
         fitted, and with an engine of one IS-MCTS tree (whose single search separates no move).
+    prior_weight : float, optional
+        How much the prior weighs against the mean result (0 to 100; default
+        :data:`analyzer.analysis.prior.WEIGHT`, 0.05); refused with ``prior=none``.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -270,6 +275,9 @@ class HintBot:
         self._node_budget = opts.node_budget
         self.time_limit = opts.time_limit
         self.prior = opts.prior or "auto"
+        if opts.prior_weight is not None and self.prior == "none":
+            raise ConquianError("prior_weight has no effect with prior=none")
+        self.prior_weight = WEIGHT if opts.prior_weight is None else float(opts.prior_weight)
         if self.prior == "learned" and self.sees_all:
             raise ConquianError(f"prior={self.prior} has no effect with {self.name}, which sees every hand")
         if self.prior == "learned" and engine in ENGINES and ENGINES[engine].one_tree:
@@ -358,7 +366,7 @@ class HintBot:
             engine=engine,
         )
         if self.uses_prior(view.rules):
-            return pick(view, advice, WEIGHT)
+            return pick(view, advice, self.prior_weight)
         return advice.estimates[0].move
 
     def uses_prior(self, rules: Rules) -> bool:
