@@ -386,6 +386,8 @@ def _print_sampled(
     exact: bool = data["exact"]  # solved double-dummy
     verdict = _verdict_text(advice, moves, data["close_to_best"], exact)
     out.print(f"[bold]{_escape(verdict)}[/bold]")
+    if data["prior_text"]:
+        out.print(data["prior_text"], markup=False)
     out.print(f"Position: {show.name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)
     out.print(f"{data['description']} {advice.seconds:.1f} s.", markup=False)

@@ -246,3 +246,52 @@ def test_the_shipped_prior_written_again_gives_the_same_bytes(tmp_path: Path) ->
     for variant, entry in data["variants"].items():
         path = write_variant("prior.json", "bench/fit_prior.py", variant, entry, features=prior.FEATURES, folder=tmp_path)
         assert path.read_bytes() == shipped
+
+
+def test_leaning_names_the_bots_pick_only_among_close_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint's prior_pick (analyzer.analysis.prior.leaning): the bot's pick where the verdict
+    leaves moves close, with pimc and a fitted prior; None where the best is separated, with
+    another engine or where no prior is fitted."""
+    mine, _ = _offer()
+    monkeypatch.setattr(prior, "prior_for", lambda rules: PASS_FIRST)
+    take = next(m for m in mine.legal_moves() if isinstance(m, Take) and m.pay is not None)
+    close = Advice(
+        0, [_estimate(take, 0.3), _estimate(Pass(), 0.29)], 8, 0.0, 0.0, 0, verdict="close",
+        close_to_best=(Pass(),),
+    )  # fmt: skip
+    assert prior.leaning(mine, close, "pimc") == Pass()  # the prior's choice, as the bot's pick
+    assert prior.leaning(mine, close, "ismcts") is None
+    assert prior.leaning(mine, replace(close, verdict="clear", close_to_best=()), "pimc") is None
+    monkeypatch.setattr(prior, "prior_for", lambda rules: None)
+    assert prior.leaning(mine, close, "pimc") is None
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no move prior shipped")
+def test_the_hint_json_and_text_name_the_priors_pick_among_close_moves() -> None:
+    """hint --json: prior_pick is the best or one of close_to_best where the verdict is close
+    (a classic deal the greedy bots played 9 moves into), and the text prints prior_text; a
+    clear verdict has none."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    runner = CliRunner()
+    found = []
+    for seed in range(15, 30):
+        dealt = runner.invoke(app, ["deal", "--seed", str(seed), "--after", "9"])
+        answer = runner.invoke(app, ["hint", "-", "--json"], input=dealt.stdout)
+        if answer.exit_code != 0:  # the deal is over, or nobody chooses
+            continue
+        data = json.loads(answer.stdout)
+        if data.get("verdict") not in ("close", "clear", "narrow"):
+            continue
+        found.append(data["verdict"])
+        if data["verdict"] != "close":
+            assert data["prior_pick"] is None and data["prior_text"] == ""
+            continue
+        assert data["prior_pick"] in [data["moves"][0]["move"], *data["close_to_best"]]
+        assert data["prior_pick"] in data["prior_text"]
+        text = runner.invoke(app, ["hint", "-"], input=dealt.stdout).stdout
+        assert data["prior_text"].split(" leans")[0] in " ".join(text.split())
+        break
+    assert "close" in found

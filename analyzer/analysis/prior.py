@@ -70,6 +70,7 @@ __all__ = [
     "WEIGHT",
     "choice_features",
     "choice_prior",
+    "leaning",
     "move_prior",
     "pick",
     "prior_coefficients",
@@ -300,3 +301,16 @@ def pick(
         return (e.expected + weight * log_prior(e.move), 0.0, -k)
 
     return contenders[max(range(len(contenders)), key=score)].move
+
+
+def leaning(view: GameState, advice: Advice, engine: str) -> Move | None:
+    """The move the ``hint`` bot plays where the verdict leaves moves close to the best: the
+    search's best or a close move, by :func:`pick` at :data:`WEIGHT`. ``None`` where the verdict
+    separates the best, no prior is fitted for the rules (:func:`prior_for`) or ``engine`` is not
+    ``pimc`` (the method name; the bot weighs no prior there)."""
+    if engine != "pimc" or not advice.close_to_best or advice.estimates[0].sure:
+        return None
+    if prior_for(view.rules) is None or view.to_act is None:
+        return None
+    return pick(view, advice, WEIGHT)
+

@@ -16,6 +16,7 @@ from typing import Any
 
 from analyzer.analysis.advisor import Advice, advise
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
+from analyzer.analysis.prior import leaning
 from analyzer.analysis.review import SCALE, THRESHOLDS, GameReview, Label
 from analyzer.analysis.static import WEIGHTS, Hint
 from analyzer.analysis.static import analyze as analyze_position
@@ -203,7 +204,9 @@ def hint_data(
         player, the cards he gave up, passed in the exchange or paid, that his hidden hand was
         read from, :mod:`analyzer.search.inference`; empty when nothing was read)
         ``verdict`` (``"clear"``, ``"close"`` or ``"only"``), ``close_to_best`` (the moves not
-        separated from the best), ``stopped_by`` (what ended the sampling: ``verdict``,
+        separated from the best), ``prior_pick`` (where moves are left close to the best and a
+        move prior is fitted, the one the learned prior leans to, which the ``hint`` bot plays;
+        else ``None``) and ``prior_text`` (that in a sentence, else ``""``), ``stopped_by`` (what ended the sampling: ``verdict``,
         ``margin``, ``cap``, ``samples``, ``position``, ``time`` or ``interrupted``)
         ``description`` (how it searched, :func:`analyzer.service.hint_text.hint_description`)
         and ``moves`` (:func:`hint_moves`).
@@ -233,6 +236,7 @@ def hint_data(
             exact=open_hands and state.stock is not None and advice.unproven == 0,
         ) if advice.estimates else "",
         "close_to_best": [m.text(lab) for m in advice.close_to_best],
+        **_prior_pick(state, advice, "" if open_hands or found is None else found.method_name),
         "stopped_by": advice.stopped_by,
         "description": hint_description(state, advice, seed=seed, open_hands=open_hands),
         "read": {
@@ -240,6 +244,23 @@ def hint_data(
             for q, cards in advice.reading.items()
         },
         "moves": moves[:top] if top else moves,
+    }
+
+
+def _prior_pick(state: GameState, advice: Advice, method: str) -> dict[str, str | None]:
+    """``prior_pick``, the move the learned prior leans to among those close to the best
+    (:func:`analyzer.analysis.prior.leaning`), as text or ``None``, and ``prior_text``, the
+    sentence every front end shows for it (``""`` without one)."""
+    move = leaning(state, advice, method)
+    if move is None:
+        return {"prior_pick": None, "prior_text": ""}
+    text = move.text(state.rules.labels)
+    return {
+        "prior_pick": text,
+        "prior_text": (
+            f"Of the moves left close, the learned move prior (from the hint bot's self-play) "
+            f"leans to {text}, the move a player in this spot usually chooses."
+        ),
     }
 
 

@@ -237,6 +237,7 @@ function drawHints(container, result, onChoose) {
       const verdict = el("div", "hint-verdict", moveLabel(result.verdict_text || ""));
       verdict.dataset.verdict = result.verdict;
       container.append(verdict);
+      if (result.prior_text) container.append(el("div", "hint-prior", moveLabel(result.prior_text)));
     }
     // The top moves, one compact row each (win, draw, vs best); "show all N" for the rest, and
     // each move's reasons on request: a 45-move position stays about one screen tall.
