@@ -141,19 +141,13 @@ def test_hint_bot_with_the_prior_plays_the_priors_choice(monkeypatch: pytest.Mon
 def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConquianError, match="prior=guess must be one of auto, none, learned"):
         check_bot("hint:prior=guess")
-    with pytest.raises(ConquianError, match="prior=learned has no effect with engine v3"):
-        check_bot("hint:engine=v3:prior=learned")
+    assert check_bot("hint:engine=v3:prior=learned").prior == "learned"  # type: ignore[attr-defined]
     with pytest.raises(ConquianError, match="prior=learned has no effect with peek"):
         check_bot("peek:prior=learned")
-    with pytest.raises(ConquianError, match="whose engine is one IS-MCTS search"):
-        check_bot("hint:prior=learned", get_rules("megajogos"))
     with pytest.raises(ConquianError, match="no move prior fitted for mexican"):
         check_bot("hint:prior=learned", get_rules("mexican"))
     with pytest.raises(ConquianError, match="no move prior fitted for classic with these rules"):
         check_bot("hint:engine=pimc:prior=learned", replace(CLASSIC, hand_size=9))
-    # Custom rules have no fitted leaf, so their default engine is IS-MCTS (engines.AUTO).
-    with pytest.raises(ConquianError, match="whose engine is one IS-MCTS search"):
-        check_bot("hint:prior=learned", replace(CLASSIC, hand_size=9))
     assert check_bot("hint:prior=none", get_rules("megajogos")).prior == "none"  # type: ignore[attr-defined]
     monkeypatch.setattr(prior, "prior_coefficients", lambda variant: None)
     with pytest.raises(ConquianError, match="no move prior fitted for classic"):
@@ -295,3 +289,20 @@ def test_the_hint_json_and_text_name_the_priors_pick_among_close_moves() -> None
         assert data["prior_text"].split(" leans")[0] in " ".join(text.split())
         break
     assert "close" in found
+
+
+def _visited(move: object, expected: float, visits: int) -> MoveEstimate:
+    return replace(_estimate(move, expected), samples=visits)
+
+
+def test_pick_visited_weighs_the_prior_among_the_moves_a_tree_visited_often() -> None:
+    """One IS-MCTS tree: the contenders are the moves with at least half the most visits; among
+    them the prior decides as in pick; a move visited little is never played for its prior."""
+    mine, _ = _offer()
+    take = next(m for m in mine.legal_moves() if isinstance(m, Take) and m.pay is not None)
+    near = Advice(0, [_visited(take, 0.30, 600), _visited(Pass(), 0.28, 400)], 1000, 0.0, 0.0, 0)
+    assert prior.pick_visited(mine, near, coefficients=PASS_FIRST) == Pass()
+    assert prior.pick_visited(mine, near, weight=0.0, coefficients=PASS_FIRST) == take
+    far = Advice(0, [_visited(take, 0.30, 900), _visited(Pass(), 0.28, 100)], 1000, 0.0, 0.0, 0)
+    assert prior.pick_visited(mine, far, coefficients=PASS_FIRST) == take
+    assert prior.pick_visited(mine, far, share=0.1, coefficients=PASS_FIRST) == Pass()

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from analyzer.analysis.candidates import choices, same_choice
@@ -73,6 +74,7 @@ __all__ = [
     "leaning",
     "move_prior",
     "pick",
+    "pick_visited",
     "prior_coefficients",
     "prior_for",
 ]
@@ -301,6 +303,35 @@ def pick(
         return (e.expected + weight * log_prior(e.move), 0.0, -k)
 
     return contenders[max(range(len(contenders)), key=score)].move
+
+
+SHARE = 0.5
+"""With one IS-MCTS tree (:func:`pick_visited`): the moves with at least this share of the most
+visited move's visits are the contenders (UCB1 spreads its visits over the moves it cannot tell
+apart, and a move it visited little has a noisy mean)."""
+
+
+def pick_visited(
+    view: GameState,
+    advice: Advice,
+    weight: float = WEIGHT,
+    share: float = SHARE,
+    coefficients: Sequence[float] | None = None,
+) -> Move:
+    """:func:`pick` for one IS-MCTS tree, which has no verdict: among the moves visited at least
+    ``share`` times as often as the most visited (``advice.estimates[k].samples``, visits), the
+    one of largest mean result plus ``weight`` times the log of its choice's prior.  The most
+    visited move when it goes out (R15) or is the only contender."""
+    best = advice.estimates[0]
+    if best.sure:
+        return best.move
+    most = max(e.samples for e in advice.estimates)
+    contenders = [e for e in advice.estimates if e.samples >= share * most and e.samples > 0]
+    if len(contenders) < 2:
+        return best.move
+    close = tuple(e.move for e in contenders if e is not best)
+    chosen = pick(view, replace(advice, close_to_best=close), weight, coefficients)
+    return chosen
 
 
 def leaning(view: GameState, advice: Advice, engine: str) -> Move | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from analyzer.analysis.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
-from analyzer.analysis.prior import PRIORS, WEIGHT, pick, prior_for
+from analyzer.analysis.prior import PRIORS, WEIGHT, pick, pick_visited, prior_for
 from analyzer.bots.base import bot_option, obvious_move
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Move
@@ -222,7 +222,8 @@ class HintBot:
         fitted for the rules (:func:`analyzer.analysis.prior.prior_for`: ``classic``) and the
         engine is ``pimc``, else ``"none"`` (+0.015 ± 0.010 a deal against greedy over 10,000
         paired ``classic`` deals, BENCHMARKS.md).  ``"learned"`` is refused where no prior is
-        fitted, and with an engine of one IS-MCTS tree (whose single search separates no move).
+        fitted.  With one IS-MCTS tree (no verdict) the contenders are the moves
+        visited at least half as often as the most visited (:func:`analyzer.analysis.prior.pick_visited`).
     prior_weight : float, optional
         How much the prior weighs against the mean result (0 to 100; default
         :data:`analyzer.analysis.prior.WEIGHT`, 0.05); refused with ``prior=none``.
@@ -280,8 +281,6 @@ class HintBot:
         self.prior_weight = WEIGHT if opts.prior_weight is None else float(opts.prior_weight)
         if self.prior == "learned" and self.sees_all:
             raise ConquianError(f"prior={self.prior} has no effect with {self.name}, which sees every hand")
-        if self.prior == "learned" and engine in ENGINES and ENGINES[engine].one_tree:
-            raise ConquianError(f"prior={self.prior} has no effect with engine {engine} (one IS-MCTS search)")
         self._setups: dict[int, tuple[Engine, int, int | None]] = {}
 
     def _engine(self, engine: str | None) -> str:
@@ -320,16 +319,11 @@ class HintBot:
                 f"leaf={leaf} has no evaluation fitted for {rules.name} with these rules "
                 "(docs/hint.md, the options of an engine)"
             )
-        if self.prior == "learned":
-            if self.engine_name == AUTO and engine_for(AUTO, rules).one_tree:
-                raise ConquianError(
-                    f"prior={self.prior} has no effect in {rules.name}, whose engine is one IS-MCTS search"
-                )
-            if prior_for(rules) is None:
-                raise ConquianError(
-                    f"prior={self.prior} has no move prior fitted for {rules.name} with these rules "
-                    "(docs/hint.md, the options of an engine)"
-                )
+        if self.prior == "learned" and prior_for(rules) is None:
+            raise ConquianError(
+                f"prior={self.prior} has no move prior fitted for {rules.name} with these rules "
+                "(docs/hint.md, the options of an engine)"
+            )
         if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).
@@ -366,6 +360,8 @@ class HintBot:
             engine=engine,
         )
         if self.uses_prior(view.rules):
+            if engine.one_tree:  # one IS-MCTS tree: no verdict, its visits say which are close
+                return pick_visited(view, advice, self.prior_weight)
             return pick(view, advice, self.prior_weight)
         return advice.estimates[0].move
 
