@@ -393,7 +393,7 @@ def _print_sampled(
     out.print(f"{data['description']} {advice.seconds:.1f} s.", markup=False)
     _print_reading(state, advice, read)
     _print_stop(advice)
-    out.print(_move_table(moves[: show.limit], exact))
+    out.print(_move_table(moves[: show.limit]))
     if len(moves) > show.limit:
         out.print(f"... and {len(moves) - show.limit} more (use --top).")
     shown = moves[: show.limit] if show.reasons else moves[: min(3, show.limit)]
@@ -577,9 +577,10 @@ def _percent(chance: float) -> str:
     return f"{100 * chance:.0f}%"
 
 
-def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
+def _move_table(moves: list[dict[str, Any]]) -> Table:
     """One line per move: rank, move (in full, wrapped only if it must), win, draw, and the
-    paired difference from the best, ± the larger distance from it to an end of its interval."""
+    paired difference from the best, ± the larger distance from it to an end of its interval
+    (``vs_best``, :func:`analyzer.service.hint_text.vs_best_text`)."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("move", overflow="fold")
@@ -591,18 +592,7 @@ def _move_table(moves: list[dict[str, Any]], exact: bool) -> Table:
             table.add_row(str(k), m["move"], "-", "-", "not evaluated")
             continue
         win = "sure" if m["sure"] else f"{100 * m['win']:.0f}%"
-        if k == 1:
-            gap = "best"
-        elif exact or m["diff_ci95"][0] == m["diff_ci95"][1]:
-            gap = f"{-m['diff']:+.2f}"
-        else:
-            # The interval need not be centred on the estimate (a confidence sequence): ± the
-            # larger distance to its ends, so that the range shown holds the whole interval.
-            # Rounded up, from the estimate as shown, so that the range holds the interval.
-            low, high = m["diff_ci95"]
-            shown = round(m["diff"], 2)
-            gap = f"{-shown:+.2f} ±{math.ceil(100 * max(high - shown, shown - low) - 1e-9) / 100:.2f}"
-        table.add_row(str(k), m["move"], win, f"{100 * m['draw']:.0f}%", gap)
+        table.add_row(str(k), m["move"], win, f"{100 * m['draw']:.0f}%", m["vs_best"])
     return table
 
 

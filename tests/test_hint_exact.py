@@ -209,18 +209,28 @@ def test_the_vs_best_range_holds_the_whole_interval() -> None:
     whole interval, which a confidence sequence need not centre on the estimate."""
     import re
 
-    from rich.console import Console
-
-    from cli.hint import _move_table
+    from analyzer.service.hint_text import vs_best_text
 
     row = {"evaluated": True, "sure": False, "win": 0.5, "draw": 0.2}
-    rows = [
-        {**row, "move": "pass", "diff": 0.0, "diff_ci95": [0.0, 0.0]},
-        {**row, "move": "force 1", "diff": 0.0951, "diff_ci95": [0.000126, 0.188084]},
-    ]
-    console = Console(width=120, record=True)
-    console.print(_move_table(rows, False))
-    found = re.search(r"([+-]\d\.\d\d) ±(\d\.\d\d)", console.export_text())
+    best = {**row, "move": "pass", "diff": 0.0, "diff_ci95": [0.0, 0.0]}
+    other = {**row, "move": "force 1", "diff": 0.0951, "diff_ci95": [0.000126, 0.188084]}
+    assert vs_best_text(best, 0, exact=False) == "best"
+    assert vs_best_text(other, 1, exact=True) == "-0.10"  # exact: no interval
+    found = re.fullmatch(r"([+-]\d\.\d\d) ±(\d\.\d\d)", vs_best_text(other, 1, exact=False))
     assert found is not None
     centre, half = float(found[1]), float(found[2])
     assert centre - half <= -0.188084 and centre + half >= -0.000126
+
+
+def test_the_json_and_the_text_show_the_same_vs_best() -> None:
+    """hint --json's vs_best is what the text table prints, row by row (the board shows it too)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    runner = CliRunner()
+    data = json.loads(runner.invoke(app, ["hint", "--json", "--samples", "64"]).stdout)
+    text = runner.invoke(app, ["hint", "--samples", "64"]).stdout
+    assert data["moves"][0]["vs_best"] == "best"
+    for m in data["moves"][1:]:
+        assert "±" in m["vs_best"] and m["vs_best"] in text

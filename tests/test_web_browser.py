@@ -169,6 +169,24 @@ def test_hint_on_worked_example_6_puts_going_out_first(page: Any) -> None:
     assert "going out" in page.inner_text("#description") or "goes out" in page.inner_text("#description")
 
 
+def test_the_boards_vs_best_range_holds_the_whole_interval(page: Any) -> None:
+    """The hint table's "vs best" on the board is the command's (vs_best): the range shown holds
+    the whole 95% interval in the cell's title (the bundled position's is not centred)."""
+    import re
+
+    open_board(page)
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
+    cells = page.query_selector_all("#analysis-output .hint-row[data-move] .hint-vs")[1:]
+    assert cells
+    for cell in cells:
+        shown = re.fullmatch(r"([+-]\d\.\d\d) ±(\d\.\d\d)", cell.inner_text().strip())
+        interval = re.search(r"(-?\d\.\d\d) to (-?\d\.\d\d)", cell.get_attribute("title") or "")
+        assert shown is not None and interval is not None, cell.inner_text()
+        centre, half = float(shown[1]), float(shown[2])
+        assert centre - half <= float(interval[1]) + 0.005 and centre + half >= float(interval[2]) - 0.005
+
+
 def test_play_a_classic_deal_against_greedy_to_its_end(page: Any) -> None:
     open_board(page)
     page.click('nav [data-mode="play"]')

@@ -3,6 +3,9 @@ board (the ``description`` of the hint's JSON answer)."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.estimates import Advice
 from analyzer.core.cards import counted
@@ -10,7 +13,7 @@ from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
 from analyzer.search.evaluation import evaluator_for
 
-__all__ = ["engine_named", "hint_description", "search_text"]
+__all__ = ["engine_named", "hint_description", "search_text", "vs_best_text"]
 
 
 def hint_description(state: GameState, advice: Advice, *, seed: int, open_hands: bool) -> str:
@@ -91,3 +94,21 @@ def engine_named(engine: str) -> str:
     """An engine by its method, its version name beside it: ``pimc (v2)``."""
     found = ENGINES.get(engine)
     return found.label if found is not None else engine
+
+
+def vs_best_text(move: dict[str, Any], rank: int, *, exact: bool) -> str:
+    """The hint table's "vs best" for ``move`` (an entry of ``hint --json``'s ``moves``, ranked
+    ``rank`` from 0): ``"best"``, ``"-0.36 ±0.33"`` (the move's result minus the best's, ± the
+    larger distance from it to an end of its interval, rounded up, so that the range shown holds
+    the whole interval: a confidence sequence need not be centred on the estimate), or the
+    difference alone where it is exact or its interval is a point; ``""`` for a move never tried."""
+    if rank == 0:
+        return "best"
+    if not move["evaluated"]:
+        return ""
+    low, high = move["diff_ci95"]
+    shown = round(move["diff"], 2)
+    if exact or low == high:
+        return f"{-move['diff']:+.2f}"
+    return f"{-shown:+.2f} ±{math.ceil(100 * max(high - shown, shown - low) - 1e-9) / 100:.2f}"
+

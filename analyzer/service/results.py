@@ -30,7 +30,7 @@ from analyzer.search.allmoves import MoveValue, solve_moves
 from analyzer.search.anytime import AnytimeResult
 from analyzer.search.exact import SearchResult
 from analyzer.search.guarantees import Guarantees
-from analyzer.service.hint_text import hint_description
+from analyzer.service.hint_text import hint_description, vs_best_text
 from analyzer.solver.partition import Arrangement
 from analyzer.solver.why import Explanation
 
@@ -209,11 +209,15 @@ def hint_data(
         else ``None``) and ``prior_text`` (that in a sentence, else ``""``), ``stopped_by`` (what ended the sampling: ``verdict``,
         ``margin``, ``cap``, ``samples``, ``position``, ``time`` or ``interrupted``)
         ``description`` (how it searched, :func:`analyzer.service.hint_text.hint_description`)
-        and ``moves`` (:func:`hint_moves`).
+        and ``moves`` (:func:`hint_moves`, each with ``vs_best``, the text of the table's "vs
+        best" column, :func:`analyzer.service.hint_text.vs_best_text`).
     """
     moves = hint_moves(state, advice)
     lab = state.rules.labels
     found = ENGINES.get(advice.engine)
+    exact = open_hands and state.stock is not None and advice.unproven == 0
+    for rank, m in enumerate(moves):
+        m["vs_best"] = vs_best_text(m, rank, exact=exact)
     return {
         "to_act": state.to_act,
         "evaluation": "open" if open_hands else "sampled",

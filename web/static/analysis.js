@@ -292,9 +292,8 @@ function hintRow(rank, m, onChoose) {
     bar.append(win, draw);
     bar.title = m.sure ? "a sure win (R15)" : m.ci95 ? `win chance, 95% interval ${pct(m.ci95[0])}–${pct(m.ci95[1])}` : "";
     row.append(bar, el("span", "hint-num", pct(m.win)), el("span", "hint-num", pct(m.draw)));
-    const vs = rank === 0 ? "best" : m.diff_ci95
-      ? `${(-m.diff).toFixed(2)} ±${((m.diff_ci95[1] - m.diff_ci95[0]) / 2).toFixed(2)}`
-      : "";
+    // The server's text, the one `conquian hint` prints (± holds the whole interval).
+    const vs = m.vs_best ?? (rank === 0 ? "best" : "");
     const cell = el("span", "hint-vs", vs);
     if (rank > 0 && m.diff_ci95) cell.title = `expected result vs the best: ${(-m.diff_ci95[1]).toFixed(2)} to ${(-m.diff_ci95[0]).toFixed(2)} (95%)`;
     row.append(cell);
