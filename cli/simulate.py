@@ -258,6 +258,15 @@ def _play(run: _Run, directory: Path | None, as_json: bool) -> tuple[Summary, Ma
     return summary, matches, interrupted
 
 
+def _cut_short(data: dict[str, Any]) -> str:
+    """", the last cut short after 1 of 3 deals" where the run stopped inside a match, else
+    "" (that match counts in the figures; no match record is written for it)."""
+    if data["matches"] == data["complete_matches"]:
+        return ""
+    played = data["games"] - data["complete_matches"] * data["match"]
+    return f", the last cut short after {played} of {counted(data['match'], 'deal')}"
+
+
 def _terminate(signum: int, frame: object) -> None:
     """SIGTERM stops a simulation like Ctrl-C: finished games are kept and summarised."""
     raise KeyboardInterrupt
@@ -430,7 +439,7 @@ def _print_summary(data: dict[str, Any], rules: Rules) -> None:
     if data.get("match"):
         stakes = Table(
             title=f"Matches of {counted(data['match'], 'deal')}, stakes {data['stakes']} (R21): "
-            f"{data['matches']} {'match' if data['matches'] == 1 else 'matches'}"
+            f"{data['matches']} {'match' if data['matches'] == 1 else 'matches'}{_cut_short(data)}"
         )
         for col in ("", "stake won per deal", "95% interval (over matches)"):
             stakes.add_column(col)

@@ -322,3 +322,22 @@ def test_review_of_a_tableau_match_gives_the_pool_left_back(tmp_path: Path) -> N
     assert data["final_scores"] == replayed["final_scores"] and sum(data["final_scores"]) == 0
     code, out, err = run("review", str(record), "--samples", "2")
     assert code == 0 and f"{data['pool']} in the pool" in out and "equal shares (R21)" in out
+
+
+def test_a_match_cut_short_counts_in_matches_but_not_in_complete_matches() -> None:
+    """A run stopped inside a match (Ctrl-C) counts that match's deals (matches) but wrote no
+    match record for it: complete_matches counts the whole ones, and the text says so."""
+    from analyzer.bots.match import MatchSummary
+    from cli.simulate import _cut_short
+
+    games = list(simulate(CLASSIC, ["greedy", "random"], 4, 5))
+    summary = MatchSummary(CLASSIC, 3, default_stakes(CLASSIC))
+    for game in games:
+        summary.add(game)
+    data = {"games": 4, **summary.as_dict()}
+    assert data["matches"] == 2 and data["complete_matches"] == 1
+    assert _cut_short(data) == ", the last cut short after 1 of 3 deals"
+    whole = MatchSummary(CLASSIC, 2, default_stakes(CLASSIC))
+    for game in games:
+        whole.add(game)
+    assert whole.as_dict()["complete_matches"] == 2 and _cut_short({"games": 4, **whole.as_dict()}) == ""

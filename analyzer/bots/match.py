@@ -142,7 +142,9 @@ class MatchSummary:
         self._current = {}
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready: ``match`` (deals per match), ``stakes``, ``matches``, ``stake_per_deal``
+        """JSON-ready: ``match`` (deals per match), ``stakes``, ``matches`` (a match cut short
+        counted), ``complete_matches`` (those played to their last deal: the match records a run
+        writes), ``stake_per_deal``
         (per seat), ``bot_stake_per_deal`` (per bot: ``mean`` and ``ci95`` over matches, null
         with fewer than two).  A pool left at the end of a match is shared back (R21), so the
         figures of two players are opposite."""
@@ -162,6 +164,7 @@ class MatchSummary:
             "match": self.match,
             "stakes": str(self.rule),
             "matches": -(-self.deals // self.match) if self.match else 0,
+            "complete_matches": self.deals // self.match if self.match else 0,
             "stake_per_deal": per_seat,
             "bot_stake_per_deal": bots,
         }
