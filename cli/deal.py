@@ -46,6 +46,14 @@ def deal(
             "are not counted).",
         ),
     ] = 0,
+    to_choice: Annotated[
+        bool,
+        typer.Option(
+            "--to-choice",
+            help="Then turn stock cards (R10) until a player is to choose (or the deal is over): "
+            "a position that 'conquian hint' answers.",
+        ),
+    ] = False,
     seat: Annotated[
         int | None,
         typer.Option(
@@ -75,7 +83,8 @@ def deal(
     what --json asks for, or the one-line notation with --notation; every command that takes
     a POSITION reads either. A new deal starts with a stock card to turn (R10), where nobody
     chooses yet (or, where the dealer turns one up at the deal, its offer, R10a); after one greedy choice (--after 1) a player is to choose:
-    conquian deal --after 1 | conquian hint -
+    conquian deal --after 1 | conquian hint -. After more, the next step may be a stock card to
+    turn; --to-choice turns it: conquian deal --after 8 --to-choice | conquian hint -
     """
     rules = rules_of(variant, players, rules_options)
     if dealer is not None and dealer >= rules.players:
@@ -86,7 +95,7 @@ def deal(
         usage("--notation and --json choose different outputs: give one")
     target = output_file(output, "--output", force=force, stdout=True)
     with maybe(target):
-        state, _ = deal_position(rules, seed=seed, dealer=dealer, after=after)
+        state, _ = deal_position(rules, seed=seed, dealer=dealer, after=after, to_choice=to_choice)
         if seat is not None:
             state = view(state, seat)
         state = relabel(state, labels)

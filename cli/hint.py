@@ -271,7 +271,7 @@ def _refuse_turn(state: GameState, cards: bool) -> None:
         domain(
             f"no move to choose: player {state.to_act} turns the next stock card (R10), and "
             "nobody chooses until it is offered (for a new deal: conquian deal --after 1; "
-            "deal --after N can also stop before a turn: try another N)"
+            "deal --after N can also stop before a turn: deal --after N --to-choice turns it)"
             + ("; the card table alone is given at a turn too: --cards --view P" if cards else "")
         )
 

@@ -113,3 +113,28 @@ def test_naming_the_seeds_dealer_keeps_the_deal(variant: str) -> None:
         assert named == drawn
         other, _ = deal_position(variant, seed=seed, dealer=(drawn.dealer + 1) % drawn.rules.players)
         assert other.stock == drawn.stock and other.dealer != drawn.dealer
+
+
+@pytest.mark.parametrize("variant", ["classic", "megajogos"])
+def test_to_choice_turns_the_stock_until_a_player_chooses(variant: str) -> None:
+    """--to-choice (R10): where N choices leave a stock card to turn, it is turned (and the next,
+    if nobody takes it) until someone chooses; the hint then answers; elsewhere nothing changes."""
+    stopped = [
+        (seed, after)
+        for seed in range(1, 7)
+        for after in (2, 8)
+        if deal_position(variant, seed=seed, after=after)[0].is_chance_node()
+    ]
+    assert stopped  # some N stop before a turn (a fresh user's pipe failed on them)
+    for seed, after in stopped[:3]:
+        state, moves = deal_position(variant, seed=seed, after=after, to_choice=True)
+        before, played = deal_position(variant, seed=seed, after=after)
+        assert moves[: len(played)] == played and moves[len(played)][0] is None  # a turn first
+        assert state.is_terminal() or not state.is_chance_node()
+        code, out, err = run("deal", "--variant", variant, "--seed", str(seed), "--after", str(after), "--to-choice")
+        assert code == 0 and load_position(json.loads(out)) == state
+        code, _, err = run("hint", "-", "--samples", "8", input=out)
+        assert code == 0 or state.is_terminal(), err
+    seed, after = next((s, a) for s in range(1, 7) for a in (2, 8) if (s, a) not in stopped)
+    chosen = deal_position(variant, seed=seed, after=after)
+    assert deal_position(variant, seed=seed, after=after, to_choice=True) == chosen  # nothing to turn

@@ -172,3 +172,25 @@ def test_the_default_answer_is_the_same_under_load() -> None:
     a.pop("seconds")
     b.pop("seconds")
     assert a == b and a["time_limited"] is False
+
+
+def test_independent_searches_put_first_the_move_the_paired_comparison_finds_best() -> None:
+    """With several IS-MCTS searches the first move is the one of best mean over searches (each
+    search counted once, as the paired differences count them): a move first by its mean pooled
+    by visits but worse in every comparison over the same searches is not put first."""
+    from types import SimpleNamespace
+
+    from analyzer.analysis.advisor import _Pooled
+    from analyzer.core.moves import Force, Pass
+    from analyzer.search.mcts import MoveStats
+
+    a, b = Pass(), Force(1)
+    pooled = _Pooled()
+    # a: 0.2 over 900 visits, then -0.2 over 100 (pooled 0.16, per search 0.0);
+    # b: 0.3 over 100, then 0.0 over 900 (pooled 0.03, per search 0.15): b leads a in both searches.
+    pooled.add(SimpleNamespace(moves=[MoveStats(a, 900, 0.6, 0.6, 0.0), MoveStats(b, 100, 0.65, 0.65, 0.0)]))  # type: ignore[arg-type]
+    pooled.add(SimpleNamespace(moves=[MoveStats(a, 100, 0.4, 0.4, 0.0), MoveStats(b, 900, 0.5, 0.5, 0.0)]))  # type: ignore[arg-type]
+    estimates, values = pooled.ranking()
+    assert [e.move for e in estimates] == [b, a]
+    assert estimates[1].expected > estimates[0].expected  # pooled by visits, a looks better
+    assert all(first >= second for first, second in zip(values[0], values[1], strict=True))

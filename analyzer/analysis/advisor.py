@@ -681,6 +681,13 @@ def _search_plan(
     return per, count, 1, count
 
 
+def _search_mean(values: list[float]) -> float:
+    """The mean of one move's per-search mean results over the searches that tried it (NaN:
+    not tried); -inf where none did."""
+    tried = [v for v in values if not math.isnan(v)]
+    return sum(tried) / len(tried) if tried else -math.inf
+
+
 class _Pooled:
     """Independent IS-MCTS searches pooled as they finish: per root move, its visits, win and
     draw results added, and its mean result in each search (NaN where a search never tried it)."""
@@ -733,9 +740,13 @@ class _Pooled:
         if self.searches > 1:
             # Independent searches: the best mean result among the moves the searches settled on
             # (a tenth of the most visits or more) first, so that "vs best" reads down the ranking.
+            # The mean is over searches, each search's mean counted once, as the paired
+            # differences count them (a mean pooled by visits can put first a move that the
+            # searches trying both find worse).
             floor = 0.1 * max(visits.values())
+            per_search = {m: _search_mean(self.values[i]) for m, i in self.index.items()}
             estimates.sort(
-                key=lambda e: (not goes_out(e.move), visits[e.move] < floor, -e.expected, -visits[e.move])
+                key=lambda e: (not goes_out(e.move), visits[e.move] < floor, -per_search[e.move], -visits[e.move])
             )
             # The rest by their mean paired difference from the best (0 with no search in
             # common), so that the column reads down.

@@ -54,10 +54,15 @@ def with_reasons(
             gap = second.diff if paired else est.expected - second.expected
             # v3 ranks by visits: the second may have the better mean, which is then said in
             # words (a negative "the next best ... -0.16" would read as if it were worse).
+            # Independent searches rank by the mean over searches; the paired difference counts
+            # only the searches that tried both, so it may still lean the other way.
             reasons.append(
                 f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "
                 f"{gap:+.2f} in expected result"
                 if gap >= 0
+                else f"the second, {second.move.text(labels)}, wins {_pct(second.win)} with "
+                f"{-gap:.2f} more in expected result over the searches that tried both"
+                if paired
                 else f"the second, {second.move.text(labels)}, wins {_pct(second.win)} with "
                 f"{-gap:.2f} more in expected result, over fewer iterations (the search chose "
                 "this move more often)"
@@ -76,6 +81,8 @@ def with_reasons(
             reasons.append(
                 f"{gap:.2f} worse in expected result than the best{detail}"
                 if gap >= 0
+                else f"{-gap:.2f} better in expected result than the first{detail}"
+                if paired
                 else f"{-gap:.2f} better in expected result than the first, over fewer "
                 "iterations (the search chose the first more often)"
             )

@@ -27,6 +27,7 @@ def deal_position(
     dealer: int | None = None,
     after: int = 0,
     bot: str = "greedy",
+    to_choice: bool = False,
 ) -> tuple[GameState, list[tuple[int | None, Move]]]:
     """Deal with ``seed`` (R8) and play ``after`` bot moves, turning stock cards as needed.
 
@@ -44,6 +45,9 @@ def deal_position(
         counted.  The position returned is the one after the last choice.
     bot : str
         The bot that plays every seat (``analyzer.bots.registry.BOTS``), from its view.
+    to_choice : bool
+        Then turn stock cards (R10) until a player is to choose or the deal is over: the
+        position a hint answers.
 
     Returns
     -------
@@ -79,4 +83,8 @@ def deal_position(
             moves.append((player, move))
             chosen += 1
         state = state.apply(move)
+    while to_choice and state.is_chance_node() and not state.is_terminal():
+        turn = state.chance_outcomes()[0][0]
+        moves.append((None, turn))
+        state = state.apply(turn)
     return state, moves

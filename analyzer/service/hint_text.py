@@ -67,7 +67,7 @@ def search_text(advice: Advice, rules: Rules) -> str:
             f"Engine {engine_named(advice.engine)}: a median of {_median(advice.depth, 'move')} chosen in the tree "
             f"per iteration; {exact:.0f}% of the iterations ended the deal inside the tree, the "
             f"rest were played out by the eager policy; {MCTS_SEARCHES} or more independent "
-            "searches, moves ranked by their mean result."
+            "searches, moves ranked by their mean result over the searches."
         )
     if advice.unproven == 0:
         return f"Engine {engine_named(advice.engine)}: every search reached the end of the deal (exact)."
