@@ -259,6 +259,15 @@ def test_who_can_win_shows_each_players_guarantee_and_the_outcomes_left(browser:
         page.click('[data-action="guarantees"]')
         page.wait_for_selector('#analysis-output[data-state="failed"]', timeout=WAIT)
         assert "stock order" in page.inner_text("#analysis-output")
+        assert "stock order" in page.inner_text("#problem")
+        # The next request that answers clears the refusal: it is not about the new answer.
+        page.click('[data-action="hint"]')
+        page.wait_for_selector('#analysis-output[data-state="done"]', timeout=WAIT)
+        assert page.inner_text("#problem").strip() == ""
+        page.click('[data-action="guarantees"]')
+        page.wait_for_selector('#analysis-output[data-state="failed"]', timeout=WAIT)
+        page.click('[data-action="analyze"]')
+        page.wait_for_function("() => document.querySelector('#problem').textContent.trim() === ''", timeout=WAIT)
         assert errors == [], errors
     finally:
         context.close()

@@ -508,6 +508,7 @@ export async function cardsCurrent() {
 // ------------------------------------------------------------------ analysis
 export async function analyzeCurrent() {
   if (await boardInvalid()) return;
+  problem(""); // an earlier request's error is not about this answer
   const result = await api("analyze", { position: state.current.notation, labels: "french" });
   const out = $("#analysis-output");
   render(out, () => {

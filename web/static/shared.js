@@ -153,6 +153,7 @@ export async function boardPosition(notation, extra = {}) {
 
 // ------------------------------------------------------------------ searches
 export function startSearch() {
+  problem(""); // an earlier request's error (a refused solve, a failed hint) is not about this one
   state.running?.abort();
   state.running = new AbortController();
   $$('[data-action="stop"]').forEach((b) => { b.disabled = false; });
