@@ -12,6 +12,7 @@ from rich.table import Table
 
 from analyzer.analysis.advisor import advise
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
+from analyzer.analysis.prior import leaning
 from analyzer.analysis.verdict import verdict_sentence
 from analyzer.bots.game import game_seed
 from analyzer.bots.registry import Bot, make_bot
@@ -26,9 +27,10 @@ from analyzer.core.state import GameState, Phase
 from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
 from analyzer.search.limits import MAX_SEED
+from analyzer.service.results import prior_sentence
 from analyzer.solver.why import explain
 from cli.boundary import domain, usage
-from cli.console import out
+from cli.console import hanging, out
 from cli.inputs import bots_arg, rules_of, stakes_of
 from cli.options import (
     ForceOpt,
@@ -430,15 +432,20 @@ def _ask(state: GameState, seat: int) -> Move:
             )  # fmt: skip
             # Each move with its number in the 'moves' list, which is what a typed number plays
             # (ranks numbered 1..5 would read as move numbers: typing one would play another move).
+            leans = leaning(mine, advice, ENGINES[advice.engine].method_name)
+            if leans is not None:
+                out.print(prior_sentence(leans.text(lab)), markup=False)
             out.print("Best first, each with its move number (type it to play the move):")
             each = "IS-MCTS iteration" if ENGINES[advice.engine].one_tree else "sampled deal"
             for e in advice.estimates[:5]:
                 number = moves.index(e.move) + 1 if e.move in moves else "-"
                 out.print(
-                    f"  {number}. {e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
-                    f"{100 * e.draw:.0f}% of {counted(e.samples, each)}; "
-                    f"{'; '.join(e.reasons[2:4])})",
-                    markup=False,
+                    hanging(
+                        f"  {number}.",
+                        f"{e.move.text(lab)}  (wins {100 * e.win:.0f}%, draws "
+                        f"{100 * e.draw:.0f}% of {counted(e.samples, each)}; "
+                        f"{'; '.join(e.reasons[2:4])})",
+                    )
                 )
             continue
         move = typed_move(text, moves, state, seat=seat)

@@ -259,13 +259,16 @@ def _prior_pick(state: GameState, advice: Advice, method: str) -> dict[str, str 
     if move is None:
         return {"prior_pick": None, "prior_text": ""}
     text = move.text(state.rules.labels)
-    return {
-        "prior_pick": text,
-        "prior_text": (
-            f"Of the moves left close, the learned move prior (from the hint bot's self-play) "
-            f"leans to {text}, the move a player in this spot usually chooses."
-        ),
-    }
+    return {"prior_pick": text, "prior_text": prior_sentence(text)}
+
+
+def prior_sentence(move: str) -> str:
+    """The sentence every front end shows for the move the learned prior leans to (``move``, as
+    text) among those the verdict leaves close."""
+    return (
+        f"Of the moves left close, the learned move prior (from the hint bot's self-play) "
+        f"leans to {move}, the move a player in this spot usually chooses."
+    )
 
 
 def static_data(state: GameState, hints: list[Hint], *, top: int | None) -> dict[str, Any]:
