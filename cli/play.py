@@ -27,6 +27,7 @@ from analyzer.core.state import GameState, Phase
 from analyzer.formats.matches import match_lines
 from analyzer.formats.records import record_lines
 from analyzer.search.limits import MAX_SEED
+from analyzer.service.board import ending
 from analyzer.service.results import prior_sentence
 from analyzer.solver.why import explain
 from cli.boundary import domain, usage
@@ -315,10 +316,8 @@ class _Table:
             out.print("The deal is a draw (R18).")
             return
         result = "You won" if state.winner == seat else f"Player {state.winner} won"
-        if state.melded(state.winner) < self.rules.target:
-            # Nobody went out: the stock ran out and the fewest cards in hand won (R18).
-            result += ": the stock ran out, and the fewest cards in hand win (R18)"
-        out.print(f"{result}{'!' if state.winner == seat else '.'}")
+        how = ending(state)  # nobody went out: the stock ran out (R18)
+        out.print(f"{result}{': ' + how if how else ''}{'!' if state.winner == seat else '.'}")
 
     def settle(self, k: int) -> None:
         """Deal ``k`` of a match paid by its stake (R21), and the score so far."""

@@ -206,3 +206,19 @@ def test_a_win_at_the_end_of_the_stock_says_why() -> None:
     code, out, err = run("play", "--variant", "megajogos", "--seed", "1", input="1\n" * 300)
     assert code == 0, err
     assert "won: the stock ran out, and the fewest cards in hand win (R18)" in " ".join(out.split())
+
+
+def test_the_ending_says_how_a_deal_was_won_where_nobody_went_out() -> None:
+    """analyzer.service.board.ending, which the board's play answers carry as ``ending``: the R18
+    words where the stock ran out, nothing where the winner went out (R15) or for a draw."""
+    from analyzer.bots.game import play_game
+    from analyzer.service.board import ending
+
+    seen = set()
+    for seed in range(40):
+        final = play_game("megajogos", ["greedy"] * 3, seed=seed).final
+        went_out = final.winner is not None and final.melded(final.winner) >= final.rules.target
+        expected = "" if final.winner is None or went_out else "the stock ran out, and the fewest cards in hand win (R18)"
+        assert ending(final) == expected
+        seen.add(expected)
+    assert len(seen) == 2  # both kinds of end met

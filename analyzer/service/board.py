@@ -38,6 +38,7 @@ __all__ = [
     "MAX_PLIES",
     "check_bots",
     "deal_data",
+    "ending",
     "examples_data",
     "move_entry",
     "moves_data",
@@ -84,8 +85,20 @@ def _situation(state: GameState) -> dict[str, Any]:
         "to_act": None if state.is_terminal() else state.to_act,
         "over": state.is_terminal(),
         "winner": state.winner,
+        "ending": ending(state),
         "description": state.describe(),
     }
+
+
+def ending(state: GameState) -> str:
+    """How a finished deal was won, where going out did not end it: ``"the stock ran out, and
+    the fewest cards in hand win (R18)"``; ``""`` for a deal won by going out (R15), a draw, or
+    a deal not over."""
+    if not state.is_terminal() or state.winner is None:
+        return ""
+    if state.melded(state.winner) < state.rules.target:
+        return "the stock ran out, and the fewest cards in hand win (R18)"
+    return ""
 
 
 def moves_data(state: GameState) -> dict[str, Any]:

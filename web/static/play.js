@@ -113,7 +113,9 @@ function drawGame(result) {
   game.step = (game.step || 0) + 1;
   moves.dataset.step = String(game.step);
   if (result.over) {
-    const text = result.winner === null ? "The deal is a draw (R18)." : result.winner === game.seat ? "You won!" : `Player ${result.winner} won.`;
+    // How it was won where nobody went out (the server's words, as `conquian play` prints them).
+    const how = result.ending ? `: ${result.ending}` : "";
+    const text = result.winner === null ? "The deal is a draw (R18)." : result.winner === game.seat ? `You won${how}!` : `Player ${result.winner} won${how}.`;
     moves.replaceChildren(el("div", "game-over", text));
     moves.dataset.over = "true";
     moves.dataset.winner = result.winner === null ? "" : String(result.winner);
