@@ -337,3 +337,10 @@ def test_pairs_in_contention_are_checked_in_chunks_as_all_at_once(
     chunks = [all(within[k : k + 5]) for k in range(0, len(pairs), 5)]
     looked = chunks.index(False) + 1 if not whole else len(chunks)
     assert len(made) == looked and sum(made) == min(5 * looked, len(pairs))
+
+
+def test_a_close_call_among_several_moves_says_any_of_them() -> None:
+    """The margin's close call: 'either is fine' for two moves, 'any of them is fine' for more."""
+    two = verdict_sentence("close", ["pass", "force 0"], ["force 0"], stopped_by="margin")
+    many = verdict_sentence("close", ["pass", "force 0", "take"], ["force 0", "take"], stopped_by="margin")
+    assert two.endswith("either is fine.") and many.endswith("any of them is fine.")

@@ -412,7 +412,8 @@ def verdict_sentence(
     names = " or ".join([best, *close[:3]])
     more = f" (and {len(close) - 3} more)" if len(close) > 3 else ""
     if stopped_by == "margin":
-        return f"Close call: {names}{more}, within {MARGIN:.1f} in expected result of each other: either is fine."
+        fine = "either is fine" if len(close) == 1 else "any of them is fine"
+        return f"Close call: {names}{more}, within {MARGIN:.1f} in expected result of each other: {fine}."
     if exact:
         return f"Close call: {names}{more} are worth the same."
     return f"Close call: {names}{more} (not separated at 95%; more --samples may tell them apart)."
