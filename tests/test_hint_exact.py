@@ -234,3 +234,19 @@ def test_the_json_and_the_text_show_the_same_vs_best() -> None:
     assert data["moves"][0]["vs_best"] == "best"
     for m in data["moves"][1:]:
         assert "±" in m["vs_best"] and m["vs_best"] in text
+
+
+def test_the_description_says_the_other_hands_given_are_not_used() -> None:
+    """A sampled hint on a position that gives the other hand says it does not use it (the
+    player to act cannot see it); on his view, nothing is said."""
+    from analyzer.bots.deals import deal_position
+    from analyzer.core.dealing import view
+    from analyzer.service.hint_text import _unused_hands
+
+    state, _ = deal_position("classic", seed=2, after=1)
+    me = state.to_act
+    other = 1 - me
+    assert _unused_hands(state) == f" (player {other}'s hand, though given, is not used: player {me} cannot see it)"
+    assert _unused_hands(view(state, me)) == ""
+    three, _ = deal_position("megajogos", seed=2, after=4)
+    assert "the other hands, though given, are not used" in _unused_hands(three)

@@ -45,12 +45,24 @@ def _sampled(state: GameState, advice: Advice, *, seed: int, open_hands: bool) -
     if ENGINES[advice.engine].one_tree:
         return (
             f"Searched {counted(advice.samples, 'IS-MCTS iteration')}, each on its own sampled deal of the "
-            f"cards player {state.to_act} cannot see (seed {seed}), the stock order never assumed"
+            f"cards player {state.to_act} cannot see (seed {seed}), the stock order never "
+            f"assumed{_unused_hands(state)}"
         )
     return (
         f"Evaluated on {counted(advice.samples, 'sampled deal')} of the cards player {state.to_act} "
-        f"cannot see (seed {seed}), each searched double-dummy"
+        f"cannot see (seed {seed}), each searched double-dummy{_unused_hands(state)}"
     )
+
+
+def _unused_hands(state: GameState) -> str:
+    """Where the position gives another player's hand that the player to act cannot see: that
+    the sampled hint does not use it (``hint --open`` would), else ``""``."""
+    shown = [p for p, hand in enumerate(state.hands) if p != state.to_act and hand is not None and hand]
+    if not shown:
+        return ""
+    if len(shown) > 1:
+        return f" (the other hands, though given, are not used: player {state.to_act} cannot see them)"
+    return f" (player {shown[0]}'s hand, though given, is not used: player {state.to_act} cannot see it)"
 
 
 def search_text(advice: Advice, rules: Rules) -> str:
