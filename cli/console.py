@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from typing import Any
 
 from rich.console import Console
 from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
 from analyzer.core.errors import ConquianError
@@ -25,14 +25,16 @@ def note(message: str) -> None:
     err.print(f"Note: {message}.", markup=False, soft_wrap=True)
 
 
-def hanging(label: str, text: str) -> Table:
-    """``label`` then ``text`` (plain, not markup), its wrapped lines indented under the text's
-    start: a numbered paragraph that reads at any width."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
-    grid.add_row(Text(label), Text(text))
-    return grid
+def hanging(label: str, text: str) -> Text:
+    """``label`` then ``text`` (plain, not markup), wrapped to standard output's width with its
+    wrapped lines indented under the text's start (no trailing spaces): a numbered paragraph that
+    reads at any width."""
+    indent = " " * (len(label) + 1)
+    body = textwrap.fill(
+        text, width=max(len(indent) + 20, out.width), initial_indent=f"{label} ",
+        subsequent_indent=indent, break_on_hyphens=False,
+    )  # fmt: skip
+    return Text(body, overflow="fold")
 
 
 def indented(text: str, spaces: int) -> Padding:
