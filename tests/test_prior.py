@@ -144,8 +144,8 @@ def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch
     assert check_bot("hint:engine=v3:prior=learned").prior == "learned"  # type: ignore[attr-defined]
     with pytest.raises(ConquianError, match="prior=learned has no effect with peek"):
         check_bot("peek:prior=learned")
-    with pytest.raises(ConquianError, match="no move prior fitted for mexican"):
-        check_bot("hint:prior=learned", get_rules("mexican"))
+    with pytest.raises(ConquianError, match="no move prior fitted for mexican with these rules"):
+        check_bot("hint:prior=learned", get_rules("mexican").with_players(3))  # fitted for two
     with pytest.raises(ConquianError, match="no move prior fitted for classic with these rules"):
         check_bot("hint:engine=pimc:prior=learned", replace(CLASSIC, hand_size=9))
     assert check_bot("hint:prior=none", get_rules("megajogos")).prior == "none"  # type: ignore[attr-defined]
@@ -159,11 +159,12 @@ def test_the_default_bot_weighs_the_prior_where_one_is_fitted_for_pimc() -> None
     """prior=auto (the default): the learned prior in classic, whose engine is pimc; none in
     megajogos (IS-MCTS), under custom rules, with another engine, or for a bot seeing every hand."""
     assert HintBot().prior == "auto" and HintBot().uses_prior(CLASSIC)
-    assert HintBot().uses_prior(get_rules("hoyle1897")) == (prior.prior_coefficients("hoyle1897") is not None)
+    for fitted in ("hoyle1897", "mexican"):
+        assert HintBot().uses_prior(get_rules(fitted)) == (prior.prior_coefficients(fitted) is not None)
     assert HintBot(prior="learned").uses_prior(CLASSIC)
     assert not HintBot(prior="none").uses_prior(CLASSIC)
     assert not HintBot().uses_prior(get_rules("megajogos"))
-    assert not HintBot().uses_prior(get_rules("mexican"))  # no prior fitted
+    assert not HintBot().uses_prior(get_rules("mexican").with_players(3))  # fitted for two players
     assert not HintBot().uses_prior(replace(CLASSIC, hand_size=9))
     assert not HintBot(engine="cpsat").uses_prior(CLASSIC)
     assert not check_bot("peek", CLASSIC).uses_prior(CLASSIC)  # type: ignore[attr-defined]
