@@ -184,6 +184,8 @@ def test_the_engine_and_the_cli_share_the_hint_rules() -> None:
 HELP_EXAMPLES: list[tuple[str, str, list[list[str]]]] = [
     ("deal", "conquian deal --after 1 | conquian hint -",
      [["deal", "--after", "1"], ["hint", "-", "--time-limit", "0.5", "--samples", "4"]]),
+    ("deal", "conquian deal --after 8 --to-choice | conquian hint -",
+     [["deal", "--after", "8", "--to-choice"], ["hint", "-", "--time-limit", "0.5", "--samples", "4"]]),
     ("melds", "'AS 2S 3S 7H 7D 7C'", [["melds", "AS 2S 3S 7H 7D 7C"]]),
     ("melds", "'10o 11o 12o'", [["melds", "10o 11o 12o"]]),
     ("melds", "examples/positions/example1-runs.json",

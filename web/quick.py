@@ -20,7 +20,7 @@ from analyzer.core.errors import ConquianError
 from analyzer.core.state import GameState
 from analyzer.formats.jsonio import load_json
 from analyzer.formats.notation import format_notation
-from analyzer.service.board import move_entry
+from analyzer.service.board import move_entry, situation
 from analyzer.service.fields import get_position
 from analyzer.service.requests import COMMANDS, answer
 
@@ -129,11 +129,7 @@ def _many_moves(request: dict[str, Any], state: GameState, moves: list[Any]) -> 
         entry["after"] = format_notation(state.apply(move, check=False))
         entries.append(entry)
     result = {
-        "phase": str(state.phase),
-        "to_act": None if state.is_terminal() else state.to_act,
-        "over": state.is_terminal(),
-        "winner": state.winner,
-        "description": state.describe(),
+        **situation(state),
         "notation": format_notation(state),
         "moves": entries,
         "truncated": True,

@@ -50,6 +50,7 @@ __all__ = [
     "record_data",
     "replay_plies",
     "review_request_data",
+    "situation",
     "view_record_data",
 ]
 
@@ -79,7 +80,10 @@ def move_entry(move: Move, labels: Labels) -> dict[str, Any]:
     return entry
 
 
-def _situation(state: GameState) -> dict[str, Any]:
+def situation(state: GameState) -> dict[str, Any]:
+    """Where a position stands, the keys every board answer about it starts with: ``phase``,
+    ``to_act`` (``None`` once over), ``over``, ``winner``, ``ending`` (:func:`ending`) and
+    ``description``."""
     return {
         "phase": str(state.phase),
         "to_act": None if state.is_terminal() else state.to_act,
@@ -111,7 +115,7 @@ def moves_data(state: GameState) -> dict[str, Any]:
         entry = move_entry(move, lab)
         entry["after"] = format_notation(state.apply(move, check=False))
         entries.append(entry)
-    return {**_situation(state), "notation": format_notation(state), "moves": entries}
+    return {**situation(state), "notation": format_notation(state), "moves": entries}
 
 
 def read_move(state: GameState, text: str) -> Move:
@@ -135,7 +139,7 @@ def read_move(state: GameState, text: str) -> Move:
 
 def _dealt(state: GameState, seat: int | None) -> dict[str, Any]:
     data = {
-        **_situation(state),
+        **situation(state),
         "notation": format_notation(state),
         "position": dump_position(state),
     }
@@ -317,7 +321,7 @@ def record_data(
     return {
         "record": "\n".join(lines) + "\n",
         "moves": len(history),
-        **_situation(state),
+        **situation(state),
         "notation": format_notation(state),
         "plies": replay_plies(replay),
     }
@@ -392,7 +396,7 @@ def view_record_data(
     return {
         "record": "\n".join(lines) + "\n",
         "moves": len(history),
-        **_situation(play.state),
+        **situation(play.state),
         "notation": format_notation(play.state),
         "position": dump_position(play.state),
         "plies": replay_plies(replay),
