@@ -77,6 +77,7 @@ __all__ = [
     "pick_visited",
     "prior_coefficients",
     "prior_for",
+    "weighs_prior",
 ]
 
 PRIORS = ("auto", "none", "learned")
@@ -318,30 +319,25 @@ def pick_visited(
     share: float = SHARE,
     coefficients: Sequence[float] | None = None,
 ) -> Move:
-    """:func:`pick` for one IS-MCTS tree, which has no verdict: among the moves visited at least
-    ``share`` times as often as the most visited (``advice.estimates[k].samples``, visits), the
-    one of largest mean result plus ``weight`` times the log of its choice's prior.  The most
-    visited move when it goes out (R15) or is the only contender."""
-    best = advice.estimates[0]
-    if best.sure:
-        return best.move
+    """:func:`pick` for one IS-MCTS tree, which has no verdict: the moves visited at least
+    ``share`` times as often as the most visited (``advice.estimates[k].samples``, visits) stand
+    for the moves left close to the best."""
     most = max(e.samples for e in advice.estimates)
-    contenders = [e for e in advice.estimates if e.samples >= share * most and e.samples > 0]
-    if len(contenders) < 2:
-        return best.move
-    close = tuple(e.move for e in contenders if e is not best)
-    chosen = pick(view, replace(advice, close_to_best=close), weight, coefficients)
-    return chosen
+    close = tuple(e.move for e in advice.estimates[1:] if e.samples >= share * most and e.samples > 0)
+    return pick(view, replace(advice, close_to_best=close), weight, coefficients)
+
+
+def weighs_prior(rules: Rules, method: str) -> bool:
+    """Whether the ``hint`` bot's default (``prior=auto``) weighs the learned prior: a prior is
+    fitted for ``rules`` (:func:`prior_for`) and the engine's method is ``pimc``."""
+    return method == "pimc" and prior_for(rules) is not None
 
 
 def leaning(view: GameState, advice: Advice, engine: str) -> Move | None:
     """The move the ``hint`` bot plays where the verdict leaves moves close to the best: the
     search's best or a close move, by :func:`pick` at :data:`WEIGHT`. ``None`` where the verdict
-    separates the best, no prior is fitted for the rules (:func:`prior_for`) or ``engine`` is not
-    ``pimc`` (the method name; the bot weighs no prior there)."""
-    if engine != "pimc" or not advice.close_to_best or advice.estimates[0].sure:
+    separates the best, nobody chooses, or the bot weighs no prior (:func:`weighs_prior`;
+    ``engine``: the method name)."""
+    if not advice.close_to_best or advice.estimates[0].sure or view.to_act is None:
         return None
-    if prior_for(view.rules) is None or view.to_act is None:
-        return None
-    return pick(view, advice, WEIGHT)
-
+    return pick(view, advice, WEIGHT) if weighs_prior(view.rules, engine) else None

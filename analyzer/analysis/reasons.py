@@ -56,17 +56,16 @@ def with_reasons(
             # words (a negative "the next best ... -0.16" would read as if it were worse).
             # Independent searches rank by the mean over searches; the paired difference counts
             # only the searches that tried both, so it may still lean the other way.
-            reasons.append(
-                f"the next best, {second.move.text(labels)}, wins {_pct(second.win)}: "
-                f"{gap:+.2f} in expected result"
-                if gap >= 0
-                else f"the second, {second.move.text(labels)}, wins {_pct(second.win)} with "
-                f"{-gap:.2f} more in expected result over the searches that tried both"
-                if paired
-                else f"the second, {second.move.text(labels)}, wins {_pct(second.win)} with "
-                f"{-gap:.2f} more in expected result, over fewer iterations (the search chose "
-                "this move more often)"
-            )
+            named = f"{second.move.text(labels)}, wins {_pct(second.win)}"
+            if gap >= 0:
+                reasons.append(f"the next best, {named}: {gap:+.2f} in expected result")
+            elif paired:
+                reasons.append(f"the second, {named} with {-gap:.2f} more in expected result over the searches that tried both")
+            else:
+                reasons.append(
+                    f"the second, {named} with {-gap:.2f} more in expected result, over fewer "
+                    "iterations (the search chose this move more often)"
+                )
         elif rank > 0:
             gap = est.diff if paired else best.expected - est.expected
             # v3 ranks by visits: a move below the first may have the better mean, over fewer
@@ -78,14 +77,15 @@ def with_reasons(
                 if (paired or unit == "sampled deal") and not est.sure
                 else ""
             )
-            reasons.append(
-                f"{gap:.2f} worse in expected result than the best{detail}"
-                if gap >= 0
-                else f"{-gap:.2f} better in expected result than the first{detail}"
-                if paired
-                else f"{-gap:.2f} better in expected result than the first, over fewer "
-                "iterations (the search chose the first more often)"
-            )
+            if gap >= 0:
+                reasons.append(f"{gap:.2f} worse in expected result than the best{detail}")
+            elif paired:
+                reasons.append(f"{-gap:.2f} better in expected result than the first{detail}")
+            else:
+                reasons.append(
+                    f"{-gap:.2f} better in expected result than the first, over fewer iterations "
+                    "(the search chose the first more often)"
+                )
         hint = static.get(est.move)
         if hint is not None:
             reasons.extend(hint.reasons)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from analyzer.analysis.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
-from analyzer.analysis.prior import PRIORS, WEIGHT, pick, pick_visited, prior_for
+from analyzer.analysis.prior import PRIORS, WEIGHT, pick, pick_visited, prior_for, weighs_prior
 from analyzer.bots.base import bot_option, obvious_move
 from analyzer.core.errors import ConquianError
 from analyzer.core.moves import Move
@@ -372,7 +372,7 @@ class HintBot:
         if self.prior != "auto":
             return self.prior == "learned"
         engine, _, _ = self.setup(rules)
-        return not self.sees_all and engine.method_name == "pimc" and prior_for(rules) is not None
+        return not self.sees_all and weighs_prior(rules, engine.method_name)
 
 
 class PeekBot(HintBot):

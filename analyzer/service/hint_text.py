@@ -57,7 +57,7 @@ def _sampled(state: GameState, advice: Advice, *, seed: int, open_hands: bool) -
 def _unused_hands(state: GameState) -> str:
     """Where the position gives another player's hand that the player to act cannot see: that
     the sampled hint does not use it (``hint --open`` would), else ``""``."""
-    shown = [p for p, hand in enumerate(state.hands) if p != state.to_act and hand is not None and hand]
+    shown = [p for p, hand in enumerate(state.hands) if p != state.to_act and hand]  # None: hidden
     if not shown:
         return ""
     if len(shown) > 1:
