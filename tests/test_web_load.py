@@ -136,6 +136,28 @@ def test_a_client_that_goes_away_cancels_its_search(path: str) -> None:
         assert app.pool._all[0].process.pid != pid  # the cancelled search's process was stopped
 
 
+def test_a_cancel_in_the_instant_a_worker_message_arrives_is_not_lost() -> None:
+    """The pool's wait for its worker's next message: a cancel (the client went away) that comes
+    with a message (the search's progress) must still stop the wait, or the search runs on."""
+    import asyncio
+
+    from web.pool import _next
+
+    async def race() -> str:
+        inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        waiting = asyncio.ensure_future(_next(inbox, 60))
+        await asyncio.sleep(0)  # the wait has begun
+        inbox.put_nowait(("progress", {}))
+        waiting.cancel()
+        try:
+            await waiting
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "the message: the cancel was lost"
+
+    assert asyncio.run(race()) == "cancelled"
+
+
 def _start_serve() -> tuple[subprocess.Popen[str], str]:
     from cli_run import CONQUIAN
 

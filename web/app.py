@@ -534,7 +534,8 @@ def create_app(
         if refused is not None:
             return refused
         try:
-            raw = await asyncio.wait_for(_body(request), BODY_TIMEOUT)
+            async with asyncio.timeout(BODY_TIMEOUT):
+                raw = await _body(request)
         except _BodyTooLarge:
             return _error("the request body is over 1 MB", 413)
         except TimeoutError:

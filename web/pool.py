@@ -245,6 +245,22 @@ def _early_hint(line: str) -> str | None:
     return json.dumps({**request, "time_limit": min(EARLY_SECONDS, limit / 4)})
 
 
+async def _next(inbox: asyncio.Queue[tuple[str, Any]], seconds: float) -> tuple[str, Any]:
+    """The next message in ``inbox``, waiting at most ``seconds``.
+
+    Raises
+    ------
+    TimeoutError
+        If none came in time.
+    asyncio.CancelledError
+        If the caller is cancelled, even in the instant a message arrives: Python 3.11's
+        ``asyncio.wait_for`` returns the message then and loses the cancel, so a search whose
+        client went away ran on to the time cap.
+    """
+    async with asyncio.timeout(seconds):
+        return await inbox.get()
+
+
 @dataclass
 class _Worker:
     process: BaseProcess
@@ -479,7 +495,7 @@ class SearchPool:
         self._inboxes.add(inbox)
         try:
             if not worker.ready:  # its start (importing the engine) is not the search's time
-                kind, _ = await asyncio.wait_for(inbox.get(), timeout=STARTUP)
+                kind, _ = await _next(inbox, STARTUP)
                 if kind != "ready":
                     await self._raise_ended(kind, worker, "before it was ready")
                 worker.ready = True
@@ -499,7 +515,7 @@ class SearchPool:
                         self.quick,
                     )
                 try:
-                    kind, data = await asyncio.wait_for(inbox.get(), timeout=left)
+                    kind, data = await _next(inbox, left)
                 except TimeoutError:
                     continue
                 if kind == "answer":
