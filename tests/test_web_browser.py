@@ -1212,6 +1212,22 @@ def test_take_back_and_show_the_answer_are_enabled_only_when_they_can_act(page: 
     page.wait_for_selector("#puzzle-answer .answer", timeout=WAIT)
 
 
+def test_an_edit_is_called_valid_only_once_the_server_has_checked_it(page: Any) -> None:
+    """Until the server answers, Setup's status line says the edit is being checked (the line of
+    the position before it no longer applies)."""
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    held: list[Any] = []
+    page.route("**/api**", lambda route: held.append(route))  # the server's answer is late
+    page.click('#palette [data-card="7D"]')
+    page.click('[data-zone="dead"]')
+    assert page.get_attribute("#edit-status", "data-valid") == "checking"
+    assert page.inner_text("#edit-status") == "Checking the position..."
+    page.unroute("**/api**")  # the requests held go on to the server
+    page.wait_for_selector('#edit-status[data-valid="true"], #edit-status[data-valid="false"]', timeout=WAIT)
+
+
 def test_an_edit_the_server_could_not_check_is_checked_again_not_called_invalid(page: Any) -> None:
     open_board(page, FORCING)
     page.click('nav [data-mode="setup"]')
@@ -1220,6 +1236,10 @@ def test_an_edit_the_server_could_not_check_is_checked_again_not_called_invalid(
     page.click('[data-zone="dead"]')
     page.wait_for_function("() => document.querySelector('#problem').textContent.includes('could not be checked')", timeout=WAIT)
     assert page.get_attribute("#notation-line", "data-invalid") is None
+    # Neither valid nor invalid on Setup's status line, even after the labels switch.
+    page.select_option("#labels", "spanish")
+    assert page.get_attribute("#edit-status", "data-valid") == "unchecked"
+    assert page.inner_text("#edit-status") == "Not checked: the server could not be reached."
     page.unroute("**/api**")  # back: the edit is checked again before the hint
     page.click('nav [data-mode="analysis"]')
     page.click('[data-action="hint"]')

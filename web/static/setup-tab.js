@@ -230,11 +230,19 @@ async function forceable(position) {
   }
 }
 
+// While the server checks an edit, the status says so: neither valid nor invalid yet.
+function checking() {
+  const line = $("#edit-status");
+  line.textContent = "Checking the position...";
+  line.dataset.valid = "checking";
+}
+
 // Change the position being edited with `fn` (which may return a new one, or a promise of
 // one) and check it.
 async function editPosition(fn) {
   if (!state.editing) state.editing = structuredClone(state.current.position);
   edited();
+  checking();
   try {
     const replaced = await fn(state.editing);
     if (replaced) state.editing = replaced;
@@ -370,6 +378,7 @@ async function placeCard(zoneName) {
 
 async function validateEditing() {
   const position = state.editing;
+  checking();
   try {
     const result = await api("notation", { position, labels: "french" });
     state.current = { ...state.current, notation: result.notation, position: result.position, over: false, description: "", names: [] };
@@ -390,6 +399,8 @@ async function validateEditing() {
       // (checked again before any analysis, and by the next edit).
       state.unchecked = error.message;
       problem(`The edit could not be checked: ${error.message}`);
+      $("#edit-status").textContent = "Not checked: the server could not be reached.";
+      $("#edit-status").dataset.valid = "unchecked";
       return;
     }
     state.unchecked = null;
@@ -440,7 +451,14 @@ export function redrawEditing() {
     notOpened(unopened);
     return;
   }
-  if (state.editing && state.mode === "setup") drawEditing($("#edit-status").dataset.valid === "false" ? state.invalid || $("#problem").textContent : "");
+  if (!state.editing || state.mode !== "setup") return;
+  const { valid } = $("#edit-status").dataset;
+  const line = $("#edit-status").textContent; // a check under way, or one the server missed
+  drawEditing(valid === "false" ? state.invalid || $("#problem").textContent : "");
+  if (valid === "checking" || valid === "unchecked") {
+    $("#edit-status").textContent = line;
+    $("#edit-status").dataset.valid = valid;
+  }
 }
 
 export function newMeld() {
