@@ -159,7 +159,7 @@ def test_the_default_bot_weighs_the_prior_where_one_is_fitted_for_pimc() -> None
     """prior=auto (the default): the learned prior in classic, whose engine is pimc; none in
     megajogos (IS-MCTS), under custom rules, with another engine, or for a bot seeing every hand."""
     assert HintBot().prior == "auto" and HintBot().uses_prior(CLASSIC)
-    for fitted in ("hoyle1897", "cooncan1913", "mexican"):
+    for fitted in ("hoyle1897", "cooncan1913", "mexican", "mexican_9_10"):
         assert HintBot().uses_prior(get_rules(fitted)) == (prior.prior_coefficients(fitted) is not None)
     assert HintBot(prior="learned").uses_prior(CLASSIC)
     assert not HintBot(prior="none").uses_prior(CLASSIC)

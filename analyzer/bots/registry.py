@@ -77,7 +77,7 @@ BOT_NOTES: dict[str, str] = {
     "greedy": "the take that melds the most, paying its least useful card",
     "hint": (
         "the hint's best move (engine auto: ismcts with three or more players or no fitted leaf "
-        "evaluation, else pimc; in classic, hoyle1897, cooncan1913 and mexican the learned prior breaks near-ties)"
+        "evaluation, else pimc; in the two-player presets but megajogos the learned prior breaks near-ties)"
     ),
     "hint-v2": "the hint bot with engine pimc (v2) in every variant",
     "hint-v1": "the hint bot with engine cpsat (v1)",

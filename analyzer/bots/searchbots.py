@@ -219,7 +219,7 @@ class HintBot:
         mean result plus :data:`analyzer.analysis.prior.WEIGHT` times the log of the move prior
         learned from self-play (:func:`analyzer.analysis.prior.pick`);
         ``"none"``: the search's best; ``"auto"`` (default): ``"learned"`` where a prior is
-        fitted for the rules (:func:`analyzer.analysis.prior.prior_for`: ``classic``, ``hoyle1897``, ``cooncan1913``, ``mexican``) and the
+        fitted for the rules (:func:`analyzer.analysis.prior.prior_for`: every preset but ``megajogos``, for two players) and the
         engine is ``pimc``, else ``"none"`` (+0.015 ± 0.010 a deal against greedy over 10,000
         paired ``classic`` deals, BENCHMARKS.md).  ``"learned"`` is refused where no prior is
         fitted.  With one IS-MCTS tree (no verdict) the contenders are the moves
