@@ -61,3 +61,22 @@ def test_hint_is_disabled_once_the_deal_is_over_and_enabled_again_after(page: An
     start_game(page)
     page.wait_for_selector('#play-moves[data-over="false"][data-busy="false"] [data-move]', timeout=WAIT)
     assert hint.is_enabled()
+
+
+def test_a_new_game_is_busy_until_its_deal_is_dealt(page: Any) -> None:
+    """The last game's moves on the Play tab are not the new game's: the tab is busy from the
+    click until the new deal's first choice is drawn, so a click on them sends nothing."""
+    open_board(page)
+    page.click('nav [data-mode="play"]')
+    start_game(page)
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.post_data or "") if "/api" in request.url else None)
+    page.route("**/api**", lambda route: None)  # the server's answer to the deal is late
+    start_game(page)
+    assert page.get_attribute("#play-moves", "data-busy") == "true"
+    page.locator("#play-moves [data-move] >> nth=0").click()  # an old move: ignored
+    page.unroute("**/api**")
+    page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
+    assert not any('"move"' in body for body in sent), sent
+    assert page.inner_text("#problem") == ""

@@ -230,6 +230,16 @@ export async function newGame() {
 
 // Deal and play up to your first choice; a match's standing before the deal is asked first.
 async function startDeal({ variant, players, bots, seed, dealer }) {
+  // Busy from the start: the last deal's moves are not this one's (and a click on them is ignored).
+  $("#play-moves").dataset.busy = "true";
+  try {
+    await dealAndPlay({ variant, players, bots, seed, dealer });
+  } finally {
+    $("#play-moves").dataset.busy = "false";
+  }
+}
+
+async function dealAndPlay({ variant, players, bots, seed, dealer }) {
   const request = { variant, players, seed, seat: 0, labels: "french" };
   if (dealer !== null) request.dealer = dealer;
   const dealt = await api("deal", request);
