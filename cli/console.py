@@ -13,7 +13,7 @@ from rich.text import Text
 
 from analyzer.core.errors import ConquianError
 
-__all__ = ["emit", "err", "hanging", "indented", "json_out", "note", "out"]
+__all__ = ["emit", "err", "hanging", "indented", "json_out", "note", "out", "paragraph"]
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -34,6 +34,12 @@ def hanging(label: str, text: str) -> Text:
         text, width=max(len(indent) + 20, out.width), initial_indent=f"{label} ",
         subsequent_indent=indent, break_on_hyphens=False,
     )  # fmt: skip
+    return Text(body, overflow="fold")
+
+
+def paragraph(text: str) -> Text:
+    """``text`` (plain, not markup) wrapped to standard output's width without trailing spaces."""
+    body = textwrap.fill(text, width=max(20, out.width), break_on_hyphens=False)
     return Text(body, overflow="fold")
 
 

@@ -32,7 +32,7 @@ from analyzer.service.hint_extras import cards_data, cards_only_data, with_lines
 from analyzer.service.hints import CARD_OPTIONS, HINT_ONLY, SAMPLING, HintOptionError, HintOptions
 from analyzer.service.results import hint_data, static_data
 from cli.boundary import domain, usage
-from cli.console import emit, hanging, indented, note, out
+from cli.console import emit, hanging, indented, note, out, paragraph
 from cli.endgame import print_equilibrium, try_equilibrium
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import (
@@ -390,7 +390,7 @@ def _print_sampled(
         out.print(data["prior_text"], markup=False)
     out.print(f"Position: {show.name}", markup=False)
     out.print(f"{state.describe()}.", markup=False)
-    out.print(f"{data['description']} {advice.seconds:.1f} s.", markup=False)
+    out.print(paragraph(f"{data['description']} {advice.seconds:.1f} s."))
     _print_reading(state, advice, read)
     _print_stop(advice)
     out.print(_move_table(moves[: show.limit]))
@@ -428,15 +428,17 @@ def _print_reading(state: GameState, advice: Advice, read: bool) -> None:
 
 
 def _print_stop(advice: Advice) -> None:
-    """What cut the sampling short, if Ctrl-C or the clock did."""
+    """What cut the sampling short, if Ctrl-C or the clock did (counted in deals, or in
+    IS-MCTS iterations where the engine grows one tree)."""
+    unit = "IS-MCTS iterations" if ENGINES[advice.engine].one_tree else "deals"
     if advice.interrupted:
         out.print(
             f"Interrupted: the best answer found so far, from {advice.samples} of "
-            f"{advice.planned} deals."
+            f"{advice.planned} {unit}."
         )
     elif advice.stopped_by == "time":
         out.print(
-            f"The time limit stopped sampling after {advice.samples} of {advice.planned} deals: "
+            f"The time limit stopped sampling after {advice.samples} of {advice.planned} {unit}: "
             "the answer depends on machine speed (drop --time-limit for a reproducible one)."
         )
     elif advice.time_limited:

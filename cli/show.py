@@ -125,7 +125,7 @@ def table_lines(
         the centre card (R10-R14), the stock, the dead cards (R17) and the exchange (R9).
     """
     labels = str(data["labels"])
-    lines = [Text(describe[:1].upper() + describe[1:] + ".", style="bold")]
+    lines = [Text(describe + ".", style="bold")]  # it starts with the variant's id, as typed
     for p, entry in enumerate(data["players"]):
         acting = p == data["to_act"]
         head = Text(("▶ " if glyphs else "> ") if acting else "  ", style="bold yellow")

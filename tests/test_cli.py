@@ -589,3 +589,15 @@ def test_rules_option_deals_plays_and_simulates_custom_rules(tmp_path: Path) -> 
 def test_rules_option_errors_are_usage_errors_on_one_line(value: str, needle: str) -> None:
     code, out, err = run("deal", "--rules", value)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_hint_text_fits_80_columns_with_no_trailing_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick start's hint at 80 columns: every line fits and none ends in a space (its
+    description and the numbered reasons are wrapped paragraphs)."""
+    from cli_run import run_process
+
+    monkeypatch.setenv("COLUMNS", "80")
+    done = run_process("hint")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and len(lines) > 8 and max(map(len, lines)) <= 80
+    assert [line for line in lines if line != line.rstrip()] == []

@@ -315,6 +315,17 @@ def test_a_search_cut_by_the_clock_is_time_limited(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["time_limited"] is False
 
 
+def test_the_clock_stopping_an_ismcts_hint_counts_iterations_not_deals(tmp_path: Path) -> None:
+    """IS-MCTS samples count iterations (one tree, each iteration its own deal): the line that
+    says where the time limit stopped the sampling names them so."""
+    early = tmp_path / "early.json"
+    assert run("deal", "--variant", "megajogos", "--seed", "5", "--after", "1", "-o", str(early))[0] == 0
+    code, out, _ = run("hint", str(early), "--samples", "100000", "--time-limit", "0.05")
+    assert code == 0 and "The time limit stopped sampling after" in out
+    stopped = " ".join(out.split()).split("The time limit stopped sampling after", 1)[1]
+    assert stopped.split(":", 1)[0].endswith("of 100000 IS-MCTS iterations"), stopped
+
+
 def _modelled_value(state: GameState, me: int) -> float:
     """Plain enumeration with an opponent model (no table, no ordering, no cut-offs): ``me``
     picks his best move, every other player the eager policy's (ties by ``Random(0)``), turns

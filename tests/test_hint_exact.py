@@ -222,6 +222,20 @@ def test_the_vs_best_range_holds_the_whole_interval() -> None:
     assert centre - half <= -0.188084 and centre + half >= -0.000126
 
 
+def test_a_difference_that_rounds_to_zero_is_shown_without_a_sign() -> None:
+    """Never "-0.00" (or "+0.00") in the table or the reasons: a difference that rounds to zero
+    reads 0.00, with its interval where it has one."""
+    from analyzer.analysis.reasons import signed
+    from analyzer.service.hint_text import vs_best_text
+
+    row = {"evaluated": True, "sure": False, "win": 0.5, "draw": 0.2, "move": "pass"}
+    for diff in (0.0, 0.004, -0.004, -0.0):
+        assert vs_best_text({**row, "diff": diff, "diff_ci95": [diff, diff]}, 1, exact=True) == "0.00"
+        ranged = vs_best_text({**row, "diff": diff, "diff_ci95": [diff - 0.08, diff + 0.07]}, 1, exact=False)
+        assert ranged.startswith("0.00 ±"), ranged
+    assert (signed(0.02), signed(-0.02), signed(-0.001)) == ("+0.02", "-0.02", "0.00")
+
+
 def test_the_json_and_the_text_show_the_same_vs_best() -> None:
     """hint --json's vs_best is what the text table prints, row by row (the board shows it too)."""
     from typer.testing import CliRunner

@@ -12,7 +12,13 @@ from analyzer.core.cards import counted
 from analyzer.core.moves import Move
 from analyzer.core.state import GameState
 
-__all__ = ["with_reasons"]
+__all__ = ["signed", "with_reasons"]
+
+
+def signed(x: float) -> str:
+    """``x`` to two decimals with its sign, ``"0.00"`` where it rounds to zero (never ``-0.00``)."""
+    text = f"{x:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text
 
 
 def _pct(x: float) -> str:
@@ -58,7 +64,7 @@ def with_reasons(
             # only the searches that tried both, so it may still lean the other way.
             named = f"{second.move.text(labels)}, wins {_pct(second.win)}"
             if gap >= 0:
-                reasons.append(f"the next best, {named}: {gap:+.2f} in expected result")
+                reasons.append(f"the next best, {named}: {signed(gap)} in expected result")
             elif paired:
                 reasons.append(f"the second, {named} with {-gap:.2f} more in expected result over the searches that tried both")
             else:

@@ -416,4 +416,4 @@ def verdict_sentence(
         return f"Close call: {names}{more}, within {MARGIN:.1f} in expected result of each other: {fine}."
     if exact:
         return f"Close call: {names}{more} are worth the same."
-    return f"Close call: {names}{more} (not separated at 95%; more --samples may tell them apart)."
+    return f"Close call: {names}{more} (not separated at 95%; more samples may tell them apart)."

@@ -8,6 +8,7 @@ from typing import Any
 
 from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.estimates import Advice
+from analyzer.analysis.reasons import signed
 from analyzer.core.cards import counted
 from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
@@ -121,6 +122,6 @@ def vs_best_text(move: dict[str, Any], rank: int, *, exact: bool) -> str:
     low, high = move["diff_ci95"]
     shown = round(move["diff"], 2)
     if exact or low == high:
-        return f"{-move['diff']:+.2f}"
-    return f"{-shown:+.2f} ±{math.ceil(100 * max(high - shown, shown - low) - 1e-9) / 100:.2f}"
+        return signed(-move["diff"])
+    return f"{signed(-shown)} ±{math.ceil(100 * max(high - shown, shown - low) - 1e-9) / 100:.2f}"
 
