@@ -70,7 +70,7 @@ from analyzer.analysis.engines import (
 from analyzer.analysis.estimates import Advice, MoveEstimate
 from analyzer.analysis.reasons import with_reasons
 from analyzer.analysis.static import Hint, check_chooser, score_move
-from analyzer.analysis.verdict import DEFAULT_RULE, RULES, Decision, decide
+from analyzer.analysis.verdict import DEFAULT_RULE, RULES, Decision, decide, t975
 from analyzer.core.dealing import view as view_of
 from analyzer.core.errors import ConquianError, PositionError
 from analyzer.core.moves import Move
@@ -688,9 +688,23 @@ def _search_mean(values: list[float]) -> float:
     return sum(tried) / len(tried) if tried else -math.inf
 
 
+def _per_search(wins: list[float], draws: list[float]) -> tuple[float, float, tuple[float, float]]:
+    """A move's win and draw chances as the mean over the searches that tried it (each search
+    counted once, NaN: not tried), and the win chance's 95% Student t interval over them: the
+    iterations of one search share its tree, so they are not independent draws."""
+    tried = [(w, d) for w, d in zip(wins, draws, strict=True) if not math.isnan(w)]
+    k = len(tried)
+    win = sum(w for w, _ in tried) / k
+    draw = sum(d for _, d in tried) / k
+    spread = math.sqrt(sum((w - win) ** 2 for w, _ in tried) / (k - 1))
+    half = t975(k - 1) * spread / math.sqrt(k)
+    return win, draw, (max(0.0, win - half), min(1.0, win + half))
+
+
 class _Pooled:
     """Independent IS-MCTS searches pooled as they finish: per root move, its visits, win and
-    draw results added, and its mean result in each search (NaN where a search never tried it)."""
+    draw results added, and its win chance, draw chance and mean result in each search (NaN
+    where a search never tried it)."""
 
     def __init__(self) -> None:
         self.searches = 0
@@ -700,13 +714,16 @@ class _Pooled:
         self.wins: list[float] = []
         self.draws: list[float] = []
         self.values: list[list[float]] = []
+        self.search_wins: list[list[float]] = []
+        self.search_draws: list[list[float]] = []
 
     def add(self, found: SearchResult) -> None:
         """Pool one more search."""
         k = self.searches
         self.searches += 1
-        for row in self.values:
-            row.append(math.nan)
+        for rows in (self.values, self.search_wins, self.search_draws):
+            for row in rows:
+                row.append(math.nan)
         for st in found.moves:
             i = self.index.get(st.move)
             if i is None:
@@ -716,23 +733,32 @@ class _Pooled:
                 self.wins.append(0.0)
                 self.draws.append(0.0)
                 self.values.append([math.nan] * (k + 1))
+                self.search_wins.append([math.nan] * (k + 1))
+                self.search_draws.append([math.nan] * (k + 1))
             self.visits[i] += st.visits
             self.wins[i] += st.win * st.visits
             self.draws[i] += st.draw * st.visits
             if st.visits:
                 self.values[i][k] = 2.0 * st.win + st.draw - 1.0
+                self.search_wins[i][k] = st.win
+                self.search_draws[i][k] = st.draw
 
     def ranking(self) -> tuple[list[MoveEstimate], list[list[float]]]:
-        """The moves pooled (means weighted by visits), ranked (below), and each one's mean result
-        per search, for the paired comparisons with the first over the searches."""
+        """The moves pooled, ranked (below), and each one's mean result per search, for the paired
+        comparisons with the first over the searches.  One search: its means (weighted by visits).
+        Several: each move's chances are the mean over the searches that tried it, each counted
+        once, as it is ranked and compared (with a t interval where two or more tried it)."""
         estimates: list[MoveEstimate] = []
-        for move, n, w, d in zip(self.moves, self.visits, self.wins, self.draws, strict=True):
+        for i, (move, n, w, d) in enumerate(zip(self.moves, self.visits, self.wins, self.draws, strict=True)):
             # A move the search never tried has no estimate: win, draw and loss 0, interval 0-100%.
             win = w / n if n else 0.0
             draw = d / n if n else 0.0
+            ci = wilson(win * n, n) if n else (0.0, 1.0)
+            if self.searches > 1 and sum(not math.isnan(v) for v in self.search_wins[i]) > 1:
+                win, draw, ci = _per_search(self.search_wins[i], self.search_draws[i])
             loss = max(0.0, 1.0 - win - draw) if n else 0.0
             sure = goes_out(move)  # R15
-            ci = (1.0, 1.0) if sure else wilson(win * n, n) if n else (0.0, 1.0)
+            ci = (1.0, 1.0) if sure else ci
             estimates.append(
                 MoveEstimate(move, win, draw, loss, ci, win - loss, n, 0.0, (), sure=sure)
             )
