@@ -49,6 +49,12 @@ export function moveLabel(text) {
   return String(text).replace(CARD_TOKEN, (_, rank, suit) => label(rank + (FROM_SYMBOLS[suit] || suit)));
 }
 
+// A problem with a position, after words that already say so ("Not valid:"): the server's
+// "position: " prefix (the field it names) is not said twice.
+export function problemLabel(text) {
+  return moveLabel(String(text).replace(/^position: /, ""));
+}
+
 // A notation (the server writes it in French labels) shown in the current labels: the labels
 // field and each card relabelled; with Spanish labels it reads back as the same position.
 export function notationLabel(text) {

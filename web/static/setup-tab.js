@@ -3,7 +3,7 @@
 
 import { api, messageOf } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
-import { DECK, cardElement, cardName, frenchCode, label, moveLabel } from "./cards.js";
+import { DECK, cardElement, cardName, frenchCode, label, moveLabel, problemLabel } from "./cards.js";
 import { openPosition } from "./analysis.js";
 import { cardMoved, drawSetupControls, emptyPosition, optionOf } from "./setup.js";
 import {
@@ -194,7 +194,7 @@ export function drawEditing(message) {
   }
   markPlaced();
   delete $("#edit-status").dataset.notOpened;
-  $("#edit-status").textContent = message ? `Not valid: ${moveLabel(message)}` : "Valid position.";
+  $("#edit-status").textContent = message ? `Not valid: ${problemLabel(message)}` : "Valid position.";
   $("#edit-status").dataset.valid = message ? "false" : "true";
   const onControl = drawSetupControls(
     $("#setup-controls"), position, (fn) => editPosition(fn).catch(failed), message, state.variants?.variants, { forceable },
@@ -202,7 +202,7 @@ export function drawEditing(message) {
   showProblem($("#board"), zoneOf(message), onControl ? "" : message, $("#problem"));
   const line = $("#notation-line");
   if (message) {
-    line.textContent = `invalid position: ${moveLabel(message)}`;
+    line.textContent = `invalid position: ${problemLabel(message)}`;
     line.dataset.invalid = "true";
   } else {
     delete line.dataset.invalid;

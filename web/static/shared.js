@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { drawBoard } from "./board.js";
-import { moveLabel, notationLabel } from "./cards.js";
+import { moveLabel, notationLabel, problemLabel } from "./cards.js";
 
 export const $ = (selector) => document.querySelector(selector);
 export const $$ = (selector) => Array.from(document.querySelectorAll(selector));
@@ -113,7 +113,7 @@ export function drawCurrent() {
       board.replaceChildren();
     }
     $("#description").textContent = "";
-    line.textContent = `invalid position: ${moveLabel(state.invalid)}`;
+    line.textContent = `invalid position: ${problemLabel(state.invalid)}`;
     line.dataset.invalid = "true";
     board.dataset.variant = state.editing.variant || "";
     return;
