@@ -477,6 +477,10 @@ def test_enter_a_position_by_clicks_alone_and_hint_it(page: Any) -> None:
     count = f"() => document.querySelectorAll('[data-zone=\"hand-1\"] [data-card]').length === {len(hand)}"
     page.wait_for_function(count, timeout=WAIT)
     page.select_option('[data-control="hand-0"]', "hidden")
+    page.locator('[data-control="count-0"]').fill("19")  # over the hand size: refused in its range
+    page.locator('[data-control="count-0"]').dispatch_event("change")
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert "hidden hand count must be a whole number from 0 to 10, got \"19\"" in page.inner_text("#edit-status")
     page.locator('[data-control="count-0"]').fill("10")
     page.locator('[data-control="count-0"]').dispatch_event("change")
     page.wait_for_selector('[data-zone="hand-0"][data-count="10"]', timeout=WAIT)
@@ -1271,6 +1275,8 @@ def test_a_count_out_of_range_is_refused_beside_its_box_and_the_stock_count_surv
     page.dispatch_event('[data-control="stock-count"]', "change")
     page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
     assert "the stock count must be a whole number from 0 to 40" in page.inner_text("body")
+    kept = page.input_value('[data-control="stock-count"]')  # the box shows the count again
+    assert f'got "-3"; it stays {kept}' in page.inner_text("#edit-status")
     page.fill('[data-control="stock-count"]', "18")
     page.dispatch_event('[data-control="stock-count"]', "change")
     page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)

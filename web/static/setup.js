@@ -197,7 +197,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
       count.max = String(optionOf(position, variants, "hand_size", 10));
       count.value = String(hand);
       count.dataset.control = `count-${p}`;
-      count.addEventListener("change", () => edit((pos) => { pos.players[p].hand = wholeCount(count.value, `player ${p}'s hidden hand count`, 40); }));
+      count.addEventListener("change", () => edit((pos) => { pos.players[p].hand = wholeCount(count.value, `player ${p}'s hidden hand count`, Number(count.max), pos.players[p].hand); }));
       h.append(labelled("cards", count));
     }
     root.append(h);
@@ -213,7 +213,7 @@ export function drawSetupControls(root, position, edit, message, variants, { for
     count.max = "40";
     count.value = String(position.stock);
     count.dataset.control = "stock-count";
-    count.addEventListener("change", () => edit((pos) => { pos.stock = wholeCount(count.value, "the stock count", 40); }));
+    count.addEventListener("change", () => edit((pos) => { pos.stock = wholeCount(count.value, "the stock count", 40, pos.stock); }));
     s.append(labelled("cards", count));
   }
   root.append(s);
@@ -420,12 +420,13 @@ function setStockOrder(position, ordered) {
   }
 }
 
-// A count typed in a number box: a whole number in range, else an error naming the box (shown
-// beside it) rather than a silent change to another number.
-function wholeCount(text, what, high) {
+// A count typed in a number box: a whole number from 0 to `high` (the box's own range), else an
+// error naming the box and the count `kept` (the box shows it again) rather than a silent change.
+function wholeCount(text, what, high, kept) {
   const value = Number(text);
   if (!/^\s*\d+\s*$/.test(text) || value > high) {
-    throw new Error(`${what} must be a whole number from 0 to ${high}, got ${JSON.stringify(String(text).trim())}`);
+    const stays = Number.isInteger(kept) ? `; it stays ${kept}` : "";
+    throw new Error(`${what} must be a whole number from 0 to ${high}, got ${JSON.stringify(String(text).trim())}${stays}`);
   }
   return value;
 }
