@@ -37,10 +37,11 @@ def hanging(label: str, text: str) -> Text:
     return Text(body, overflow="fold")
 
 
-def paragraph(text: str) -> Text:
-    """``text`` (plain, not markup) wrapped to standard output's width without trailing spaces."""
+def paragraph(text: str, style: str = "") -> Text:
+    """``text`` (plain, not markup) wrapped to standard output's width without trailing spaces,
+    in rich's ``style`` (``"bold"``)."""
     body = textwrap.fill(text, width=max(20, out.width), break_on_hyphens=False)
-    return Text(body, overflow="fold")
+    return Text(body, style=style, overflow="fold")
 
 
 def indented(text: str, spaces: int) -> Padding:

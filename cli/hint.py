@@ -385,11 +385,11 @@ def _print_sampled(
     moves: list[dict[str, Any]] = data["moves"]
     exact: bool = data["exact"]  # solved double-dummy
     verdict = _verdict_text(advice, moves, data["close_to_best"], exact)
-    out.print(f"[bold]{_escape(verdict)}[/bold]")
+    out.print(paragraph(verdict, "bold"))
     if data["prior_text"]:
-        out.print(data["prior_text"], markup=False)
-    out.print(f"Position: {show.name}", markup=False)
-    out.print(f"{state.describe()}.", markup=False)
+        out.print(paragraph(data["prior_text"]))
+    out.print(paragraph(f"Position: {show.name}"))
+    out.print(paragraph(f"{state.describe()}."))
     out.print(paragraph(f"{data['description']} {advice.seconds:.1f} s."))
     _print_reading(state, advice, read)
     _print_stop(advice)
@@ -632,11 +632,13 @@ def _static_hint(
             data["cards"] = cards_data(state, cards)
         emit(data)
         return
-    out.print(f"Position: {name}", markup=False)
-    out.print(f"{state.describe()}.", markup=False)
+    out.print(paragraph(f"Position: {name}"))
+    out.print(paragraph(f"{state.describe()}."))
     out.print(
-        "Static evaluation, one move ahead (no search): "
-        "going out, then cards melded, outs kept, cards given to the next players."
+        paragraph(
+            "Static evaluation, one move ahead (no search): "
+            "going out, then cards melded, outs kept, cards given to the next players."
+        )
     )
     table = Table(show_lines=False)
     table.add_column("#", justify="right")

@@ -597,7 +597,8 @@ def test_the_hint_text_fits_80_columns_with_no_trailing_spaces(monkeypatch: pyte
     from cli_run import run_process
 
     monkeypatch.setenv("COLUMNS", "80")
-    done = run_process("hint")
-    lines = done.stdout.splitlines()
-    assert done.returncode == 0 and len(lines) > 8 and max(map(len, lines)) <= 80
-    assert [line for line in lines if line != line.rstrip()] == []
+    for args in ((), ("--static",)):
+        done = run_process("hint", *args)
+        lines = done.stdout.splitlines()
+        assert done.returncode == 0 and len(lines) > 5 and max(map(len, lines)) <= 80
+        assert [line for line in lines if line != line.rstrip()] == [], args

@@ -479,7 +479,7 @@ def test_enter_a_position_by_clicks_alone_and_hint_it(page: Any) -> None:
     page.select_option('[data-control="hand-0"]', "hidden")
     page.locator('[data-control="count-0"]').fill("19")  # over the hand size: refused in its range
     page.locator('[data-control="count-0"]').dispatch_event("change")
-    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#edit-status').textContent.startsWith('Not changed')", timeout=WAIT)
     assert "hidden hand count must be a whole number from 0 to 10, got \"19\"" in page.inner_text("#edit-status")
     page.locator('[data-control="count-0"]').fill("10")
     page.locator('[data-control="count-0"]').dispatch_event("change")
@@ -1235,6 +1235,27 @@ def test_an_edit_is_called_valid_only_once_the_server_has_checked_it(page: Any) 
     page.wait_for_selector('#edit-status[data-valid="true"], #edit-status[data-valid="false"]', timeout=WAIT)
 
 
+def test_a_late_answer_about_an_earlier_edit_does_not_undo_a_later_one(page: Any) -> None:
+    """Two edits in a row, the first one's check answered last: the board keeps the second edit
+    and says what the server said of it (only the last edit's answer is shown)."""
+    open_board(page, FORCING)
+    page.click('nav [data-mode="setup"]')
+    page.wait_for_selector('#edit-status[data-valid="true"]', timeout=WAIT)
+    held: list[Any] = []
+    page.route("**/api**", lambda route: held.append(route) if not held else route.continue_())
+    page.select_option('[data-control="dealer"]', "0")  # its check is held
+    page.click('#palette [data-card="2H"]')
+    page.click('[data-zone="dead"]')  # player 1's hand one short (R7)
+    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    assert held, "the first check was not held"
+    held[0].continue_()
+    page.unroute("**/api**")
+    page.wait_for_timeout(1500)  # the first check's answer has come back by now
+    assert "2H" in cards(page, "dead")
+    assert page.get_attribute("#edit-status", "data-valid") == "false"
+    assert "(R7)" in page.inner_text("#edit-status")
+
+
 def test_an_edit_the_server_could_not_check_is_checked_again_not_called_invalid(page: Any) -> None:
     open_board(page, FORCING)
     page.click('nav [data-mode="setup"]')
@@ -1273,8 +1294,11 @@ def test_a_count_out_of_range_is_refused_beside_its_box_and_the_stock_count_surv
     page.click('nav [data-mode="setup"]')
     page.fill('[data-control="stock-count"]', "-3")
     page.dispatch_event('[data-control="stock-count"]', "change")
-    page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#edit-status').textContent.startsWith('Not changed')", timeout=WAIT)
     assert "the stock count must be a whole number from 0 to 40" in page.inner_text("body")
+    # Refused before any change: the position stays valid, and the analysis answers for it.
+    assert page.get_attribute("#edit-status", "data-valid") == "true"
+    assert page.get_attribute("#notation-line", "data-invalid") is None
     kept = page.input_value('[data-control="stock-count"]')  # the box shows the count again
     assert f'got "-3"; it stays {kept}' in page.inner_text("#edit-status")
     page.fill('[data-control="stock-count"]', "18")

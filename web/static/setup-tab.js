@@ -247,6 +247,12 @@ async function editPosition(fn) {
     const replaced = await fn(state.editing);
     if (replaced) state.editing = replaced;
   } catch (error) {
+    if (error.refused) {
+      // A value refused before any change: the position and its validity stay as they were.
+      drawEditing(state.invalid || "");
+      $("#edit-status").textContent = `Not changed: ${error.message}.`;
+      return;
+    }
     state.invalid = error.message;
     drawEditing(error.message);
     return;
@@ -376,11 +382,15 @@ async function placeCard(zoneName) {
   await validateEditing();
 }
 
+let checks = 0; // edits sent to the server to check; only the last one's answer is shown
+
 async function validateEditing() {
   const position = state.editing;
+  const ticket = ++checks;
   checking();
   try {
     const result = await api("notation", { position, labels: "french" });
+    if (ticket !== checks) return; // a later edit is being checked: this answer is out of date
     state.current = { ...state.current, notation: result.notation, position: result.position, over: false, description: "", names: [] };
     state.editing = structuredClone(result.position);
     state.invalid = null;
@@ -394,6 +404,7 @@ async function validateEditing() {
     url.searchParams.delete("record"); // the address holds what is shown: this position
     window.history.replaceState(null, "", url);
   } catch (error) {
+    if (ticket !== checks) return;
     if (error.status === 0) {
       // The server could not be reached: the edit is not known to be invalid, only unchecked
       // (checked again before any analysis, and by the next edit).

@@ -421,12 +421,15 @@ function setStockOrder(position, ordered) {
 }
 
 // A count typed in a number box: a whole number from 0 to `high` (the box's own range), else an
-// error naming the box and the count `kept` (the box shows it again) rather than a silent change.
+// error naming the box and the count `kept` (the box shows it again) rather than a silent change;
+// the error is marked `refused`: the position is not changed, so it is no more invalid than before.
 function wholeCount(text, what, high, kept) {
   const value = Number(text);
   if (!/^\s*\d+\s*$/.test(text) || value > high) {
     const stays = Number.isInteger(kept) ? `; it stays ${kept}` : "";
-    throw new Error(`${what} must be a whole number from 0 to ${high}, got ${JSON.stringify(String(text).trim())}${stays}`);
+    const error = new Error(`${what} must be a whole number from 0 to ${high}, got ${JSON.stringify(String(text).trim())}${stays}`);
+    error.refused = true; // the value typed is not taken: the position is unchanged
+    throw error;
   }
   return value;
 }
