@@ -106,7 +106,7 @@ def test_set_up_a_position_by_clicking_and_see_what_is_wrong(page: Any) -> None:
     problem = page.locator('[data-problem-for="hand-1"]')
     problem.wait_for(timeout=WAIT)
     page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
-    assert "(R7)" in problem.inner_text() and "player 1" in problem.inner_text()
+    assert "(R7)" in problem.inner_text() and problem.inner_text().startswith("player 1")
     status = page.inner_text("#edit-status")  # the server's "position: " is not said twice
     assert status.startswith("Not valid: player 1") and "position:" not in status, status
     assert page.inner_text("#notation-line").startswith("invalid position: player 1")

@@ -2,7 +2,7 @@
 // dead cards, player to act, the exchange's chosen cards. Every card carries data-card, every zone
 // data-zone.
 
-import { cardElement, frenchCode, label, moveLabel } from "./cards.js";
+import { cardElement, frenchCode, label, problemLabel } from "./cards.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -126,7 +126,7 @@ export function showProblem(root, zoneName, message, general) {
     return;
   }
   // The server writes its messages with French card codes: shown in the labels chosen.
-  message = moveLabel(String(message));
+  message = problemLabel(String(message)); // the zone says what the problem is, not the field
   const slot = zoneName && root.querySelector(`[data-problem-for="${zoneName}"]`);
   if (slot) {
     slot.textContent = message;
