@@ -21,6 +21,18 @@ def signed(x: float) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
+def _lead(gap: float, paired: bool, behind: str, ahead: str, paired_detail: str, chosen: str) -> str:
+    """The words for a move ``gap`` behind another in expected result: ``behind`` when it is
+    (``gap >= 0``); else ``ahead``, with ``paired_detail`` where the gap is paired over the
+    independent searches, or said to be over fewer iterations where one tree chose ``chosen``
+    more often (IS-MCTS ranks by visits)."""
+    if gap >= 0:
+        return behind
+    if paired:
+        return f"{ahead}{paired_detail}"
+    return f"{ahead}, over fewer iterations (the search chose {chosen} more often)"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
@@ -63,15 +75,11 @@ def with_reasons(
             # Independent searches rank by the mean over searches; the paired difference counts
             # only the searches that tried both, so it may still lean the other way.
             named = f"{second.move.text(labels)}, wins {_pct(second.win)}"
-            if gap >= 0:
-                reasons.append(f"the next best, {named}: {signed(gap)} in expected result")
-            elif paired:
-                reasons.append(f"the second, {named} with {-gap:.2f} more in expected result over the searches that tried both")
-            else:
-                reasons.append(
-                    f"the second, {named} with {-gap:.2f} more in expected result, over fewer "
-                    "iterations (the search chose this move more often)"
-                )
+            reasons.append(_lead(
+                gap, paired, f"the next best, {named}: {signed(gap)} in expected result",
+                f"the second, {named} with {-gap:.2f} more in expected result",
+                " over the searches that tried both", "this move",
+            ))  # fmt: skip
         elif rank > 0:
             gap = est.diff if paired else best.expected - est.expected
             # v3 ranks by visits: a move below the first may have the better mean, over fewer
@@ -83,15 +91,10 @@ def with_reasons(
                 if (paired or unit == "sampled deal") and not est.sure
                 else ""
             )
-            if gap >= 0:
-                reasons.append(f"{gap:.2f} worse in expected result than the best{detail}")
-            elif paired:
-                reasons.append(f"{-gap:.2f} better in expected result than the first{detail}")
-            else:
-                reasons.append(
-                    f"{-gap:.2f} better in expected result than the first, over fewer iterations "
-                    "(the search chose the first more often)"
-                )
+            reasons.append(_lead(
+                gap, paired, f"{gap:.2f} worse in expected result than the best{detail}",
+                f"{-gap:.2f} better in expected result than the first", detail, "the first",
+            ))  # fmt: skip
         hint = static.get(est.move)
         if hint is not None:
             reasons.extend(hint.reasons)
