@@ -31,7 +31,7 @@ from analyzer.service.board import ending
 from analyzer.service.results import prior_sentence
 from analyzer.solver.why import explain
 from cli.boundary import domain, usage
-from cli.console import hanging, out
+from cli.console import hanging, out, paragraph
 from cli.inputs import bots_arg, rules_of, stakes_of
 from cli.options import (
     ForceOpt,
@@ -433,7 +433,7 @@ def _ask(state: GameState, seat: int) -> Move:
             # (ranks numbered 1..5 would read as move numbers: typing one would play another move).
             leans = leaning(mine, advice, ENGINES[advice.engine].method_name)
             if leans is not None:
-                out.print(prior_sentence(leans.text(lab)), markup=False)
+                out.print(paragraph(prior_sentence(leans.text(lab))))
             out.print("Best first, each with its move number (type it to play the move):")
             each = "IS-MCTS iteration" if ENGINES[advice.engine].one_tree else "sampled deal"
             for e in advice.estimates[:5]:

@@ -703,8 +703,8 @@ def _per_search(wins: list[float], draws: list[float]) -> tuple[float, float, tu
 
 class _Pooled:
     """Independent IS-MCTS searches pooled as they finish: per root move, its visits, win and
-    draw results added, and its win chance, draw chance and mean result in each search (NaN
-    where a search never tried it)."""
+    draw results added, and its win and draw chances in each search (NaN where a search never
+    tried it)."""
 
     def __init__(self) -> None:
         self.searches = 0
@@ -713,7 +713,6 @@ class _Pooled:
         self.visits: list[int] = []
         self.wins: list[float] = []
         self.draws: list[float] = []
-        self.values: list[list[float]] = []
         self.search_wins: list[list[float]] = []
         self.search_draws: list[list[float]] = []
 
@@ -721,7 +720,7 @@ class _Pooled:
         """Pool one more search."""
         k = self.searches
         self.searches += 1
-        for rows in (self.values, self.search_wins, self.search_draws):
+        for rows in (self.search_wins, self.search_draws):
             for row in rows:
                 row.append(math.nan)
         for st in found.moves:
@@ -732,16 +731,21 @@ class _Pooled:
                 self.visits.append(0)
                 self.wins.append(0.0)
                 self.draws.append(0.0)
-                self.values.append([math.nan] * (k + 1))
                 self.search_wins.append([math.nan] * (k + 1))
                 self.search_draws.append([math.nan] * (k + 1))
             self.visits[i] += st.visits
             self.wins[i] += st.win * st.visits
             self.draws[i] += st.draw * st.visits
             if st.visits:
-                self.values[i][k] = 2.0 * st.win + st.draw - 1.0
                 self.search_wins[i][k] = st.win
                 self.search_draws[i][k] = st.draw
+
+    def values(self) -> list[list[float]]:
+        """Each move's mean result in each search (win 1, draw 0, loss -1; NaN: not tried)."""
+        return [
+            [2.0 * w + d - 1.0 for w, d in zip(wins, draws, strict=True)]
+            for wins, draws in zip(self.search_wins, self.search_draws, strict=True)
+        ]
 
     def ranking(self) -> tuple[list[MoveEstimate], list[list[float]]]:
         """The moves pooled, ranked (below), and each one's mean result per search, for the paired
@@ -763,6 +767,7 @@ class _Pooled:
                 MoveEstimate(move, win, draw, loss, ci, win - loss, n, 0.0, (), sure=sure)
             )
         visits = dict(zip(self.moves, self.visits, strict=True))
+        values = self.values()
         if self.searches > 1:
             # Independent searches: the best mean result among the moves the searches settled on
             # (a tenth of the most visits or more) first, so that "vs best" reads down the ranking.
@@ -770,13 +775,13 @@ class _Pooled:
             # differences count them (a mean pooled by visits can put first a move that the
             # searches trying both find worse).
             floor = 0.1 * max(visits.values())
-            per_search = {m: _search_mean(self.values[i]) for m, i in self.index.items()}
+            per_search = {m: _search_mean(values[i]) for m, i in self.index.items()}
             estimates.sort(
                 key=lambda e: (not goes_out(e.move), visits[e.move] < floor, -per_search[e.move], -visits[e.move])
             )
             # The rest by their mean paired difference from the best (0 with no search in
             # common), so that the column reads down.
-            table = np.array(self.values)
+            table = np.array(values)
             gaps = table[self.index[estimates[0].move]] - table
             tried = ~np.isnan(gaps)
             leads = np.where(tried, gaps, 0.0).sum(axis=1) / np.maximum(tried.sum(axis=1), 1)
@@ -786,4 +791,4 @@ class _Pooled:
             ))]  # fmt: skip
         else:
             estimates.sort(key=lambda e: (not goes_out(e.move), -visits[e.move], -e.expected))
-        return estimates, [self.values[self.index[e.move]] for e in estimates]
+        return estimates, [values[self.index[e.move]] for e in estimates]
