@@ -271,3 +271,39 @@ def test_who_can_win_shows_each_players_guarantee_and_the_outcomes_left(browser:
         assert errors == [], errors
     finally:
         context.close()
+
+
+def test_a_placed_card_is_taken_off_the_board(browser: Any, base: str) -> None:
+    """Setup's "Take the chosen card off the board": the card chosen in the palette leaves the
+    zone it was in (a dead card, a card of a meld: the rest of the meld stays), the palette shows
+    it not placed, and the position is checked again; a card not on the board, or no card chosen,
+    is said and changes nothing."""
+    context, page, errors = tab(browser, base, 1280, 800)
+    try:
+        open_board(page, FORCING)
+        page.click('nav [data-mode="setup"]')
+        page.wait_for_selector("#palette .card.placed", timeout=WAIT)
+        page.click('[data-action="remove-card"]')
+        assert page.inner_text("#status") == "click a card of the palette first"
+        page.click('#palette [data-card="AS"]')
+        page.click('[data-action="remove-card"]')
+        assert "is not on the board" in page.inner_text("#status")
+        assert cards(page, "dead") == ["7D"] and len(cards(page, "layout-0")) == 8
+        page.click('#palette [data-card="AS"]')  # unchosen
+        page.click('#palette [data-card="7D"]')
+        page.click('[data-action="remove-card"]')
+        page.wait_for_selector('#palette [data-card="7D"]:not(.placed)', timeout=WAIT)
+        page.wait_for_function("() => !['checking', ''].includes(document.querySelector('#edit-status').dataset.valid || '')", timeout=WAIT)
+        assert cards(page, "dead") == []
+        assert "taken off the board" in page.inner_text("#status")
+        page.click('#palette [data-card="7D"]')  # unchosen
+        page.click('#palette [data-card="4S"]')
+        page.click('[data-action="remove-card"]')
+        page.wait_for_selector('#palette [data-card="4S"]:not(.placed)', timeout=WAIT)
+        page.wait_for_function("() => !['checking', ''].includes(document.querySelector('#edit-status').dataset.valid || '')", timeout=WAIT)
+        assert cards(page, "layout-0") == ["AC", "2C", "3C", "4C", "5S", "6S", "7S"]
+        assert "KS" in cards(page, "hand-0") and cards(page, "centre") == ["5C"]
+        page.screenshot(path=str(ARTIFACTS / "setup-card-taken-off.png"), full_page=True)
+        assert errors == [], errors
+    finally:
+        context.close()

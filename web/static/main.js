@@ -5,7 +5,7 @@ import { setLabels } from "./cards.js";
 import { analyzeCurrent, cardsCurrent, guaranteesCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
   boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
-  drawExampleList, drawPalette, newMeld, openExample, openText, openUpload, pickShownExample, redrawEditing,
+  drawExampleList, drawPalette, newMeld, openExample, removeChosen, openText, openUpload, pickShownExample, redrawEditing,
 } from "./setup-tab.js";
 import {
   drawBotList, drawPlayChoices, drawSeatBots, gameRecord, newGame, nextDeal, playBotChosen, playControls, playHint,
@@ -65,6 +65,7 @@ function wire() {
   on("open-example", () => openExample($("#setup-examples").value));
   on("deal", dealPosition);
   on("new-meld", newMeld);
+  on("remove-card", removeChosen);
   on("copy-notation", copyNotation);
   on("download-json", downloadJson);
   on("new-game", newGame);

@@ -5,7 +5,7 @@ import { api, messageOf } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
 import { DECK, cardElement, cardName, frenchCode, label, moveLabel, problemLabel } from "./cards.js";
 import { openPosition } from "./analysis.js";
-import { cardMoved, drawSetupControls, emptyPosition, optionOf } from "./setup.js";
+import { cardMoved, drawSetupControls, emptyPosition, nextToChoose, optionOf } from "./setup.js";
 import {
   $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, readText, render, state,
   status, switchMode,
@@ -475,6 +475,28 @@ export function redrawEditing() {
 export function newMeld() {
   state.newMeld = true;
   status("the next card placed in a layout starts a new meld");
+}
+
+// The chosen palette card taken off the board: out of the hand, layout, stock, dead cards or
+// centre it was in (a meld left empty goes with it), and no longer chosen to pass (R9).
+export async function removeChosen() {
+  const code = state.chosenCard;
+  if (!code) {
+    status("click a card of the palette first");
+    return;
+  }
+  if (!placedCards(state.editing || state.current?.position).has(code)) {
+    status(`${label(code)} is not on the board`);
+    return;
+  }
+  status(`${label(code)} taken off the board`);
+  await editPosition((position) => {
+    removeCard(position, code);
+    if (position.exchange?.chosen) {
+      position.exchange.chosen = position.exchange.chosen.map((c) => (c && frenchCode(c) === code ? null : c));
+      nextToChoose(position);
+    }
+  });
 }
 
 export function clearBoard() {
