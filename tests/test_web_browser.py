@@ -766,8 +766,12 @@ def test_a_four_player_megajogos_game_to_its_end_with_a_hint(page: Any) -> None:
     page.wait_for_selector('#play-moves[data-busy="false"] [data-move]', timeout=WAIT)
     assert page.locator("#board [data-seat]").count() == 4
     assert page.get_attribute("#board", "data-variant") == "megajogos"
-    assert "(you)" in page.inner_text('[data-seat="0"] .seat-title')
-    assert all("(greedy)" in page.inner_text(f'[data-seat="{p}"] .seat-title') for p in (1, 2, 3))
+    # Each seat's name and the dealer in one bracket: "Player 3 (greedy, dealer)".
+    titles = [page.inner_text(f'[data-seat="{p}"] .seat-title') for p in range(4)]
+    names = ["you", "greedy", "greedy", "greedy"]
+    for p, title in enumerate(titles):
+        assert re.match(rf"Player {p} \({names[p]}(, dealer)?\)( — to act)?$", title), title
+    assert sum("dealer" in t for t in titles) == 1, titles
     assert page.locator("#play-score").inner_text() == ""  # a single deal: no match score
     # Asked once: a hint of your view, every choice ranked.
     page.click('[data-action="play-hint"]')

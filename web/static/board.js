@@ -38,10 +38,10 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
     const seat = el("div", "seat");
     seat.dataset.seat = String(p);
     if (!over && position.to_act === p) seat.classList.add("to-act");
-    const who = names[p] ? ` (${names[p]})` : "";
+    // "Player 0 (you, dealer) — to act": the seat's name and the dealer in one bracket.
+    const about = [names[p], position.dealer === p ? "dealer" : ""].filter(Boolean).join(", ");
     const mark = over ? (winner === p ? " — winner" : "") : position.to_act === p ? " — to act" : "";
-    const dealer = position.dealer === p ? " (dealer)" : "";
-    seat.append(el("div", "seat-title", `Player ${p}${who}${dealer}${mark}`));
+    seat.append(el("div", "seat-title", `Player ${p}${about ? ` (${about})` : ""}${mark}`));
     const hand = zone(`hand-${p}`, "hand");
     if (Array.isArray(player.hand)) {
       addCards(hand.cards, player.hand);
