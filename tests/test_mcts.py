@@ -231,6 +231,31 @@ def test_auto_is_v3_for_three_players_and_v2_for_two() -> None:
     assert (engine.name, engine.c, samples) == ("v3", 1.5, 50)
 
 
+def test_the_bots_deals_per_decision_are_the_presets_measured_figure_where_there_is_one() -> None:
+    """The hint bot samples BOT_SAMPLES' deals on a preset measured for pimc (classic, 16), the
+    engine's bot_samples elsewhere: other presets, the preset with an option changed or at another
+    player count, another engine; samples= given always wins; the same rules twice, one setup."""
+    from dataclasses import replace
+
+    from analyzer.analysis.engines import BOT_SAMPLES, bot_samples_for
+
+    classic = get_rules("classic")
+    pimc = ENGINES["pimc"]
+    assert BOT_SAMPLES["classic"] != pimc.bot_samples
+    assert bot_samples_for(pimc, classic) == BOT_SAMPLES["classic"]
+    assert bot_samples_for(pimc, classic.with_labels("spanish")) == BOT_SAMPLES["classic"]
+    assert bot_samples_for(pimc, replace(classic, hand_size=9)) == pimc.bot_samples
+    assert bot_samples_for(pimc, get_rules("hoyle1897")) == BOT_SAMPLES.get("hoyle1897", pimc.bot_samples)
+    assert bot_samples_for(ENGINES["ismcts"], classic) == ENGINES["ismcts"].bot_samples
+    bot = make_bot("hint")
+    assert bot.setup(classic)[1] == BOT_SAMPLES["classic"]  # type: ignore[attr-defined]
+    assert bot.setup(replace(classic, hand_size=9))[1] != BOT_SAMPLES["classic"]  # type: ignore[attr-defined]
+    assert bot.setup(classic) is bot.setup(classic)  # type: ignore[attr-defined]
+    assert make_bot("hint:samples=8").setup(classic)[1] == 8  # type: ignore[attr-defined]
+    for kept in ("hint-v2", "peek"):  # the bots measured against keep their budgets
+        assert make_bot(kept).setup(classic)[1] == pimc.bot_samples  # type: ignore[attr-defined]
+
+
 def test_v3_advice_ranks_every_choice_from_the_players_view() -> None:
     state = read_position(EXAMPLES / "example6-forced-out.json")
     advice = advise(state, engine="v3", samples=300, seed=1)

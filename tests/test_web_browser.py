@@ -1038,6 +1038,7 @@ def test_open_data_that_is_no_drawable_position_shows_the_servers_message(page: 
     page.click('[data-action="open-text"]')
     page.wait_for_function("() => document.querySelector('#problem').textContent.trim().length > 0", timeout=WAIT)
     assert "Cannot read" not in page.inner_text("#problem")
+    assert not page.inner_text("#problem").startswith("position: ")  # the field prefix dropped
 
 
 def test_the_validity_line_follows_the_last_text_opened(page: Any) -> None:
@@ -1384,10 +1385,28 @@ def test_fosters_upcard_and_forcing_with_ones_discard_on_the_board(page: Any) ->
     assert "deals and turns up" in first and "(R10a)" in first, first
 
 
-def test_an_invalid_position_in_the_address_is_not_called_valid_in_setup(page: Any) -> None:
-    page.goto(page.base + "/?position=" + urllib.parse.quote("classic french 1 1 KS,ZZ/AH"))
+@pytest.mark.parametrize(("given", "named"), [("classic french 1 1 KS,ZZ/AH", "ZZ"), ("classic french 1 1 garbage", "column 20")])
+def test_an_invalid_position_in_the_address_is_said_and_the_example_opened(page: Any, given: str, named: str) -> None:
+    """A position in the address that does not open: the reason is said, the board opens on the
+    bundled example (its moves and hint work), and Setup says the address's text was not opened
+    (never "Valid position." about it) with the text in its box to mend."""
+    page.goto(page.base + "/?position=" + urllib.parse.quote(given))
     page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
-    assert "ZZ" in page.inner_text("#problem")
+    said = page.inner_text("#problem")
+    assert said.startswith("The address's position did not open: ") and "bundled example" in said, said
+    assert "position: " not in said  # the server's field prefix is not repeated
+    assert named in said  # the server's reason, naming the offending text or its place
+    assert cards(page, "hand-0") == ["KS", "KH"]  # worked example 5
+    page.wait_for_selector("#analysis-moves [data-move]", timeout=WAIT)
+    page.click('[data-action="hint"]')
+    page.wait_for_selector('#analysis-output[data-state="done"]', timeout=WAIT)
     page.click('nav [data-mode="setup"]')
     page.wait_for_selector('#edit-status[data-valid="false"]', timeout=WAIT)
-    assert "ZZ" in page.inner_text("#edit-status")
+    line = page.inner_text("#edit-status")
+    assert line.startswith("Not opened: ") and line.endswith("the board shows the bundled example."), line
+    assert page.input_value("#setup-text") == given
+    assert page.inner_text("#problem") == ""  # said once, by Setup's status
+    page.screenshot(path=str(ARTIFACTS / f"address-not-opened-{len(given)}.png"), full_page=True)
+    page.click('#palette [data-card="7D"]')  # an edit of the example: the address's text is done with
+    page.click('[data-zone="hand-1"]')
+    page.wait_for_function("() => !document.querySelector('#edit-status').innerText.startsWith('Not opened')", timeout=WAIT)

@@ -304,6 +304,16 @@ def test_a_placed_card_is_taken_off_the_board(browser: Any, base: str) -> None:
         assert cards(page, "layout-0") == ["AC", "2C", "3C", "4C", "5S", "6S", "7S"]
         assert "KS" in cards(page, "hand-0") and cards(page, "centre") == ["5C"]
         page.screenshot(path=str(ARTIFACTS / "setup-card-taken-off.png"), full_page=True)
+        # A card placed on the centre replaces its card, which leaves the board: said.
+        page.click('#palette [data-card="4S"]')  # unchosen
+        page.click('#palette [data-card="QD"]')
+        page.click('[data-zone="centre"]')
+        page.wait_for_selector('#palette [data-card="5C"]:not(.placed)', timeout=WAIT)
+        assert cards(page, "centre") == ["QD"] and "QD" not in cards(page, "hand-1")
+        assert page.inner_text("#status") == "5♣ taken off the board: Q♦ is the centre card now"
+        page.click('[data-action="clear-board"]')  # a line about the action before goes
+        page.wait_for_function("() => !document.querySelector('#palette .card.placed')", timeout=WAIT)
+        assert page.inner_text("#status") == ""
         assert errors == [], errors
     finally:
         context.close()

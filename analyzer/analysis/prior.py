@@ -39,7 +39,7 @@ option is refused (:class:`analyzer.bots.searchbots.HintBot`).
 
 :func:`pick` is how the bot uses it: among the moves the search leaves *not separated* from its
 best (the verdict's ``close`` moves, :mod:`analyzer.analysis.verdict`), the one of largest mean
-result plus :data:`WEIGHT` times its log prior.  At the bot's budget (8 sampled deals) the verdict
+result plus :data:`WEIGHT` times its log prior.  At the bot's budget (8 or 16 sampled deals) the verdict
 separates almost no move, so the weight, not the verdict, keeps the search in charge: the prior
 alone (an infinite weight) agrees with the search on half the decisions and plays worse
 (``bench/prior_pick.py``).
@@ -59,7 +59,7 @@ from analyzer.core.cards import iter_mask
 from analyzer.core.legal import fitting_cards
 from analyzer.core.melds import cards_of, catalog, layoff_mask, usefulness
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take
-from analyzer.core.rules import PRESETS, Rules
+from analyzer.core.rules import Rules
 from analyzer.core.state import GameState
 from analyzer.search.fitted import fitted_coefficients
 from analyzer.search.inference import NEAR1, NEAR2, read_cards
@@ -229,10 +229,7 @@ def prior_for(rules: Rules) -> tuple[float, ...] | None:
     """The prior's coefficients fitted for exactly these rules: a preset at its own player count
     with no option changed (the labels aside); ``None`` otherwise (a prior fitted on other rules
     would misjudge their moves), or where none is fitted for the preset."""
-    preset = PRESETS.get(rules.name)
-    if preset is None or preset.with_labels(rules.labels) != rules:
-        return None
-    return prior_coefficients(rules.name)
+    return prior_coefficients(rules.name) if rules.exact_preset else None
 
 
 def softmax(scores: Sequence[float]) -> list[float]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from analyzer.analysis.advisor import AUTO, ENGINE_NAMES, ENGINES, Engine, advise, engine_for
+from analyzer.analysis.engines import bot_samples_for
 from analyzer.analysis.prior import PRIORS, WEIGHT, pick, pick_visited, prior_for, weighs_prior
 from analyzer.bots.base import bot_option, obvious_move
 from analyzer.core.errors import ConquianError
@@ -172,8 +173,9 @@ class HintBot:
     Parameters
     ----------
     samples : int, optional
-        Deals sampled per decision; the engine's ``bot_samples`` when omitted
-        (``v2`` and ``v1``: 8, ``v3``: 1,000 IS-MCTS iterations).
+        Deals sampled per decision; when omitted the engine's ``bot_samples`` (``v2`` and
+        ``v1``: 8, ``v3``: 1,000 IS-MCTS iterations), or the preset's measured figure
+        (:func:`analyzer.analysis.engines.bot_samples_for`: ``classic`` 16 with ``v2``).
     node_budget : int, optional
         Positions per sampled deal (``v2``: the engine's ``bot_node_budget``, 1,000; other
         engines: their own default).
@@ -236,6 +238,10 @@ class HintBot:
     name = "hint"
     sees_all = False
     default_engine = "auto"
+    preset_samples = True
+    """Sample a preset's measured deals per decision (:func:`~analyzer.analysis.engines.bot_samples_for`)
+    when ``samples`` is omitted; the bots kept to measure against (``peek``, ``hint-v2``,
+    ``hint-v1``) keep the engine's ``bot_samples``, as they were measured."""
     """The engine when none is named (``hint-v2``: ``"v2"``)."""
 
     __signature__: ClassVar[inspect.Signature | None] = _keywords(HintBotOptions)
@@ -281,7 +287,7 @@ class HintBot:
         self.prior_weight = WEIGHT if opts.prior_weight is None else float(opts.prior_weight)
         if self.prior == "learned" and self.sees_all:
             raise ConquianError(f"prior={self.prior} has no effect with {self.name}, which sees every hand")
-        self._setups: dict[int, tuple[Engine, int, int | None]] = {}
+        self._setups: dict[Rules, tuple[Engine, int, int | None]] = {}
 
     def _engine(self, engine: str | None) -> str:
         """The engine's name: the one asked for, else :attr:`default_engine`; a bot of one engine
@@ -334,15 +340,17 @@ class HintBot:
     def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
         """The engine, the deals sampled per decision and the node budget for a deal of ``rules``
         (``"auto"`` picks the engine by the number of players, :data:`analyzer.analysis.advisor.AUTO`)."""
-        found = self._setups.get(rules.players)
+        found = self._setups.get(rules)
         if found is None:
             base = engine_for(self.engine_name, rules)
             engine = replace(base, **self.overrides)
             samples = engine.bot_samples if self._samples is None else self._samples
+            if self._samples is None and self.preset_samples:
+                samples = bot_samples_for(engine, rules)
             budget = self._node_budget
             if budget is None and engine.search == "lookahead":
                 budget = engine.bot_node_budget
-            found = self._setups[rules.players] = (engine, samples, budget)
+            found = self._setups[rules] = (engine, samples, budget)
         return found
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
@@ -384,6 +392,7 @@ class PeekBot(HintBot):
     """
 
     name = "peek"
+    preset_samples = False
     sees_all = True
 
     def choose(self, view: GameState, rng: random.Random) -> Move:
@@ -410,6 +419,7 @@ class HintV2Bot(HintBot):
     against it.  Same options as :class:`HintBot`."""
 
     name = "hint-v2"
+    preset_samples = False
     default_engine = "v2"
 
 
@@ -418,6 +428,7 @@ class HintV1Bot(HintBot):
     named bot so that every change is measured head to head against it."""
 
     name = "hint-v1"
+    preset_samples = False
 
     def __init__(self) -> None:
         super().__init__(samples=16, node_budget=2_000, engine="v1")

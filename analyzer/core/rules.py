@@ -213,6 +213,14 @@ class Rules:
         return self if labels == self.labels else replace(self, labels=labels)
 
     @property
+    def exact_preset(self) -> bool:
+        """True when these rules are their preset exactly: its own player count and no option
+        changed, the labels aside (R2); what was fitted or measured on a preset (an evaluation,
+        a move prior, the bot's budget) applies only then."""
+        preset = PRESETS.get(self.name)
+        return preset is not None and preset.with_labels(self.labels) == self
+
+    @property
     def title(self) -> str:
         """The rules in a few words: the preset's name, with the player count when it is not
         the preset's own and the options changed: ``classic``, ``megajogos, 4 players``,

@@ -57,7 +57,7 @@ from analyzer.core.cards import iter_mask
 from analyzer.core.errors import ConquianError
 from analyzer.core.legal import fitting_cards
 from analyzer.core.melds import cards_of, catalog, max_melded
-from analyzer.core.rules import PRESETS, Rules
+from analyzer.core.rules import Rules
 from analyzer.core.state import GameState, Phase
 
 __all__ = [
@@ -422,8 +422,7 @@ def evaluator_for(rules: Rules, kind: str = "fitted") -> FittedEvaluator | None:
 
     ``kind`` names the data file (:func:`fitted_evaluator`): ``"fitted"``, fitted on greedy deals;
     ``"selfplay"``, on the hint bot's self-play records (``bench/selfplay.py``)."""
-    preset = PRESETS.get(rules.name)
-    if preset is None or preset.with_labels(rules.labels) != rules:
+    if not rules.exact_preset:
         return None
     fitted = fitted_evaluator(rules.name, kind)
     return fitted if fitted is not None and fitted.players == rules.players else None

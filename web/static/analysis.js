@@ -4,7 +4,7 @@
 import { api, stream } from "./api.js";
 import { drawBoard } from "./board.js";
 import { loadCards, drawCardGrids } from "./cardgrid.js";
-import { frenchCode, label, moveLabel, notationLabel } from "./cards.js";
+import { frenchCode, label, moveLabel, notationLabel, problemLabel } from "./cards.js";
 import { drawEquilibrium, drawNotes, figuresText, isEquilibrium } from "./equilibrium.js";
 import {
   $, button, counted, drawCurrent, el, endSearch, failed, pct, problem, render, setNotation, startSearch, state, status,
@@ -26,6 +26,7 @@ export async function openPosition(input, { description = "", names = [], keepUr
   };
   state.editing = null;
   state.invalid = null;
+  state.unopened = null;
   $("#edit-status").textContent = ""; // a message about an earlier text no longer applies
   render($("#board"), drawCurrent);
   if (!keepUrl) {
@@ -121,7 +122,13 @@ export function drawMoves(container, entries, onChoose) {
   });
 }
 
+const NO_POSITION = "No position is open: open one in Setup (a text, a file, an example or a new deal).";
+
 async function boardInvalid() {
+  if (!state.current) {
+    problem(NO_POSITION);
+    return true;
+  }
   // An edit the server could not check (it was unreachable) is checked again first.
   if (state.unchecked && state.recheck) await state.recheck();
   if (state.unchecked) {
@@ -131,7 +138,7 @@ async function boardInvalid() {
   // An edit left the board invalid: the analysis would answer for the last valid position.
   if (!state.invalid) return false;
   $("#analysis-moves").replaceChildren();
-  problem(`The position on the board is not valid (${state.invalid}): fix it in Setup first.`);
+  problem(`The position on the board is not valid (${problemLabel(state.invalid)}): fix it in Setup first.`);
   return true;
 }
 
@@ -446,6 +453,7 @@ export async function runHint(position, container, progressBar, onChoose, { sett
 export function hintCurrent() {
   // A hint is about the position opened: a move previewed on the board (after a click) is put
   // back first, so the board shows the position the hint ranks.
+  if (!state.current) return problem(NO_POSITION);
   leavePreview();
   drawCurrent();
   const position = state.current.notation;
@@ -473,6 +481,7 @@ export function exactOptions(exactBox, readBox) {
 
 // The Static hint button: the one-move-deep ranking alone.
 export async function staticHint() {
+  if (!state.current) return problem(NO_POSITION);
   const result = await api("hint", { position: state.current.notation, static: true, labels: "french" });
   drawHints($("#analysis-output"), result);
 }

@@ -4,7 +4,7 @@
 import { setLabels } from "./cards.js";
 import { analyzeCurrent, cardsCurrent, guaranteesCurrent, hintCurrent, leavePreview, loadMoves, openPosition, solveCurrent, staticHint } from "./analysis.js";
 import {
-  boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
+  addressNotOpened, boardClicked, boardKey, clearBoard, copyNotation, dealPosition, dealVariantChosen, downloadJson, drawDealChoices, drawEditing,
   drawExampleList, drawPalette, newMeld, openExample, removeChosen, openText, openUpload, pickShownExample, redrawEditing,
 } from "./setup-tab.js";
 import {
@@ -43,6 +43,8 @@ function setMode(mode) {
     if (state.current && !state.invalid) state.editing = structuredClone(state.current.position);
     drawEditing(state.invalid || "");
     pickShownExample();
+    // Setup's status says it (its line under the board would say it twice).
+    if (state.unopened) addressNotOpened(state.unopened.text, state.unopened.message, { underBoard: false });
   }
   if (mode === "analysis" && state.current) loadMoves().catch(failed);
 }
@@ -152,6 +154,12 @@ function wire() {
   $("#board").addEventListener("keydown", boardKey);
 }
 
+// The bundled example the board opens on (RULES.md's worked example 5), the address kept.
+async function openFirstExample() {
+  const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
+  await openPosition(first.notation, { description: first.description, keepUrl: true });
+}
+
 async function start() {
   setModeSwitch(setMode); // a tab opening another one (Setup a record in Review) goes through setMode
   wire();
@@ -176,24 +184,24 @@ async function start() {
       try {
         await openSharedRecord(shared);
       } catch (error) {
-        const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
-        await openPosition(first.notation, { description: first.description, keepUrl: true });
+        await openFirstExample();
         failed(error);
       }
     } else if (given) {
       try {
         await openPosition(given, { keepUrl: true });
       } catch (error) {
-        // The address's position is not valid: Setup says so too, rather than "Valid position."
-        if (!state.current && error.status !== 0) state.invalid = error.message;
-        throw error;
+        if (error.status === 0) throw error;
+        // The address's position does not open: the board shows the bundled example (every
+        // button works on it), the reason is said, and Setup has the address's text to mend.
+        await openFirstExample();
+        addressNotOpened(given, error.message);
       }
     } else if (defaults.given) {
       // conquian serve --variant/--players: the board opens on a deal of them.
       await dealPosition({ keepUrl: true });
     } else {
-      const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
-      await openPosition(first.notation, { description: first.description, keepUrl: true });
+      await openFirstExample();
     }
     pickShownExample(); // the picker shows the example opened, not merely the first of the list
   } catch (error) {

@@ -24,6 +24,7 @@ function readInput(text) {
 }
 
 export async function openText(text) {
+  state.unopened = null; // a text opened here replaces the address's
   const first = text.trim().split("\n")[0] || "";
   if (first.includes('"conquian-record"') || first.includes('"conquian-match"')) {
     $("#review-text").value = text;
@@ -64,7 +65,7 @@ export async function openText(text) {
       $("#analysis-moves").replaceChildren();
       drawEditing(error.message);
     } else {
-      failed(error);
+      problem(messageOf(error)); // without the server's field prefix, as the status line says it
       notOpened(messageOf(error));
     }
   }
@@ -92,11 +93,20 @@ function showWrittenLabels(input) {
   select.dispatchEvent(new Event("change")); // every view redrawn, as a switch by hand does
 }
 
-function notOpened(message) {
+function notOpened(message, shown = "the board still shows the position before") {
   const line = $("#edit-status");
-  line.textContent = `Not opened: ${moveLabel(message)}; the board still shows the position before.`;
+  line.textContent = `Not opened: ${moveLabel(message)}; ${shown}.`;
   line.dataset.valid = "false";
   line.dataset.notOpened = message; // as the server wrote it: a labels switch writes it again
+}
+
+// The address's position did not open (main.js): said under the board and in Setup's status,
+// its text put in Setup's box to mend, until another position is opened or edited.
+export function addressNotOpened(text, message, { underBoard = true } = {}) {
+  state.unopened = { text, message };
+  if (underBoard) problem(`The address's position did not open: ${problemLabel(message)}. The bundled example is shown instead.`);
+  $("#setup-text").value = text;
+  notOpened(problemLabel(message), "the board shows the bundled example");
 }
 
 // An uploaded file opened as a text (a file that is not UTF-8 is not opened: said so).
@@ -212,6 +222,8 @@ export function drawEditing(message) {
 // An edit makes another position: the notes of the one opened (its description) and the
 // analysis of it no longer apply.
 function edited() {
+  state.unopened = null; // the address's text is no longer what Setup is about
+  status(""); // a line about the action before no longer applies
   if (state.current) state.current.description = "";
   $("#description").textContent = "";
   $("#analysis-output").replaceChildren();
@@ -239,8 +251,13 @@ function checking() {
 
 // Change the position being edited with `fn` (which may return a new one, or a promise of
 // one) and check it.
+// The position an edit starts from: the board's, else (none opened) an empty classic table.
+function startingEdit() {
+  return state.current ? structuredClone(state.current.position) : emptyPosition("classic", state.variants?.variants, 2);
+}
+
 async function editPosition(fn) {
-  if (!state.editing) state.editing = structuredClone(state.current.position);
+  if (!state.editing) state.editing = startingEdit();
   edited();
   checking();
   try {
@@ -353,7 +370,7 @@ async function placeCard(zoneName) {
     status("click a card of the palette first");
     return;
   }
-  if (!state.editing) state.editing = structuredClone(state.current.position);
+  if (!state.editing) state.editing = startingEdit();
   const position = state.editing;
   const code = state.chosenCard;
   const [kind, seat] = zoneName.split("-");
@@ -366,9 +383,11 @@ async function placeCard(zoneName) {
     status("the stock order is hidden: its cards cannot be placed");
     return;
   }
+  const displaced = kind === "centre" && position.centre && frenchCode(position.centre.card) !== code ? frenchCode(position.centre.card) : null;
   removeCard(position, code);
-  edited();
-  status(""); // "... chosen: click a zone" is done
+  edited(); // "... chosen: click a zone" is done
+  // One centre card at a time: the one it replaces leaves the board, and the line says so.
+  if (displaced) status(`${label(displaced)} taken off the board: ${label(code)} is the centre card now`);
   if (kind === "hand") player.hand.push(code);
   else if (kind === "layout") {
     if (!player.layout.length || (state.newMeld && state.layoutTarget === zoneName)) player.layout.push([]);
@@ -489,7 +508,6 @@ export async function removeChosen() {
     status(`${label(code)} is not on the board`);
     return;
   }
-  status(`${label(code)} taken off the board`);
   await editPosition((position) => {
     removeCard(position, code);
     if (position.exchange?.chosen) {
@@ -497,6 +515,7 @@ export async function removeChosen() {
       nextToChoose(position);
     }
   });
+  status(`${label(code)} taken off the board`);
 }
 
 export function clearBoard() {
@@ -510,7 +529,8 @@ export function clearBoard() {
 
 // ------------------------------------------------------------------ save
 export async function copyNotation() {
-  const text = state.current?.notation || "";
+  if (!state.current) return status("no position is open: nothing to copy");
+  const text = state.current.notation;
   $("#setup-text").value = text;
   try {
     await navigator.clipboard.writeText(text);
@@ -521,5 +541,6 @@ export async function copyNotation() {
 }
 
 export function downloadJson() {
+  if (!state.current) return status("no position is open: nothing to download");
   download("position.json", `${JSON.stringify(state.current.position, null, 1)}\n`, "application/json");
 }

@@ -31,6 +31,7 @@ export const state = {
   editing: null, // position data being edited (setup)
   invalid: null, // the problem of the edited position, while it is not valid (setup)
   unchecked: null, // why the edited position could not be checked (the server unreachable)
+  unopened: null, // why the address's position did not open (the bundled example shown instead)
   recheck: null, // checks the edited position again (set by setup-tab.js)
   chosenCard: null, // the palette's card to place (setup)
   layoutTarget: null, // the layout zone a card was last placed in (setup)
