@@ -15,8 +15,36 @@ from analyzer.core.errors import ConquianError
 
 __all__ = ["emit", "err", "hanging", "indented", "json_out", "note", "out", "paragraph"]
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+class _Console(Console):
+    """A rich console whose plain text (``markup=False``, or strings without markup) wraps without trailing spaces: a line
+    longer than the width breaks between words, each wrapped line indented as the line began
+    (rich's own wrap leaves the space it broke at on the line before)."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        strings = bool(objects) and all(isinstance(o, str) for o in objects)
+        # Plain: markup off, or no markup in it (no "[": a string with one is left to rich).
+        markup = kwargs.get("markup")
+        plain = markup is False or (markup is None and strings and not any("[" in o for o in objects))
+        if plain and strings and not kwargs.get("soft_wrap"):
+            text = str(kwargs.pop("sep", " ")).join(objects)
+            objects = (Text("\n".join(_wrapped(line, self.width) for line in text.split("\n")), overflow="fold"),)
+        super().print(*objects, **kwargs)
+
+
+def _wrapped(line: str, width: int) -> str:
+    """``line`` as is when it fits ``width`` columns, else wrapped between words (no trailing
+    spaces), its wrapped lines indented as it is."""
+    if len(line) <= width:
+        return line
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    return textwrap.fill(
+        line, width=max(len(indent) + 20, width), subsequent_indent=indent, break_on_hyphens=False,
+        replace_whitespace=False, expand_tabs=False,
+    )  # fmt: skip
+
+
+out = _Console(highlight=False)
+err = _Console(stderr=True, highlight=False)
 
 
 def note(message: str) -> None:

@@ -433,12 +433,12 @@ def _print_stop(advice: Advice) -> None:
     unit = "IS-MCTS iterations" if ENGINES[advice.engine].one_tree else "deals"
     if advice.interrupted:
         out.print(
-            f"Interrupted: the best answer found so far, from {advice.samples} of "
-            f"{advice.planned} {unit}."
+            f"Interrupted: the best answer found so far, from {advice.samples:,} of "
+            f"{advice.planned:,} {unit}."
         )
     elif advice.stopped_by == "time":
         out.print(
-            f"The time limit stopped sampling after {advice.samples} of {advice.planned} {unit}: "
+            f"The time limit stopped sampling after {advice.samples:,} of {advice.planned:,} {unit}: "
             "the answer depends on machine speed (drop --time-limit for a reproducible one)."
         )
     elif advice.time_limited:

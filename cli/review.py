@@ -274,7 +274,7 @@ def _budget(result: GameReview) -> str:
     settled = "sampled until its verdict is settled, " if result.until_decided else ""
     found = ENGINES.get(result.engine)
     if found is not None and found.one_tree:
-        return f"{settled}up to {result.samples} IS-MCTS iterations, each on its own sampled deal (engine v3)"
+        return f"{settled}up to {result.samples:,} IS-MCTS iterations, each on its own sampled deal (engine v3)"
     engine = f" (engine {result.engine})" if result.engine else ""
     return f"{settled}up to {result.samples} sampled deals{engine}"
 

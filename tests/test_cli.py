@@ -602,3 +602,31 @@ def test_the_hint_text_fits_80_columns_with_no_trailing_spaces(monkeypatch: pyte
         lines = done.stdout.splitlines()
         assert done.returncode == 0 and len(lines) > 5 and max(map(len, lines)) <= 80
         assert [line for line in lines if line != line.rstrip()] == [], args
+
+
+def test_long_plain_lines_wrap_without_trailing_spaces() -> None:
+    """Plain text longer than the output's width (80 columns here) wraps between words with no
+    trailing space, each wrapped line indented as its line began; lines that fit are as written
+    (cli.console's out)."""
+    import io
+
+    from rich.console import Console
+
+    from cli import console
+
+    buffer = io.StringIO()
+    shown = console._Console(file=buffer, width=40, highlight=False)
+    long = "word " * 15 + "end"
+    shown.print(long, markup=False)
+    shown.print("  " + long)
+    shown.print("short  line, spaces  kept", markup=False)
+    lines = buffer.getvalue().splitlines()
+    assert all(not line.endswith(" ") and len(line) <= 40 for line in lines), lines
+    assert " ".join(" ".join(lines).split()) == " ".join((long + " " + long + " short line, spaces kept").split())
+    indented = [line for line in lines if line.startswith("  ")]
+    assert len(indented) >= 2  # the second text's wrapped lines keep its two-space indent
+    assert lines[-1] == "short  line, spaces  kept"
+    # Rich's own wrap, which the console replaces, leaves the space it broke at.
+    plain = io.StringIO()
+    Console(file=plain, width=40, highlight=False).print(long, markup=False)
+    assert any(line.endswith(" ") for line in plain.getvalue().splitlines())

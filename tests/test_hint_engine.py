@@ -323,7 +323,7 @@ def test_the_clock_stopping_an_ismcts_hint_counts_iterations_not_deals(tmp_path:
     code, out, _ = run("hint", str(early), "--samples", "100000", "--time-limit", "0.05")
     assert code == 0 and "The time limit stopped sampling after" in out
     stopped = " ".join(out.split()).split("The time limit stopped sampling after", 1)[1]
-    assert stopped.split(":", 1)[0].endswith("of 100000 IS-MCTS iterations"), stopped
+    assert stopped.split(":", 1)[0].endswith("of 100,000 IS-MCTS iterations"), stopped
 
 
 def _modelled_value(state: GameState, me: int) -> float:

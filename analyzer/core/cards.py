@@ -344,8 +344,8 @@ def clip(text: str, limit: int = 40) -> str:
 
 
 def counted(number: int, noun: str) -> str:
-    """``1 position``, ``2 positions``: a count with its noun, for messages."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+    """``1 position``, ``2 positions``, ``223,255 positions``: a count with its noun, for messages."""
+    return f"{number} {noun}" if number == 1 else f"{number:,} {noun}s"
 
 
 def format_card(index: int, labels: Labels = Labels.FRENCH) -> str:
