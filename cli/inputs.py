@@ -73,6 +73,8 @@ def rules_of(variant: str, players: int | None = None, options: str | None = Non
         if name not in RULE_OPTIONS:
             known = ", ".join(o for o in RULE_OPTIONS if o != "players")
             usage(f"--rules: unknown rule option {clip(name)!r} (known: {known})")
+        if value.startswith("-") and value[1:].isdigit():
+            usage(f"--rules: {name} must not be negative, got {value}")
         changes[name] = int(value) if value.isdigit() and len(value) <= 4 else value
     try:
         return rules.with_options(changes)
@@ -173,7 +175,7 @@ def input_text(path_text: str, what: str) -> tuple[str, str]:
             return sys.stdin.read(MAX_INPUT + 1).removeprefix("\ufeff"), "standard input"
         return _read_capped(stream, "standard input", None), "standard input"
     if not path_text.strip():
-        usage(f"no {what} named: the name is empty")
+        usage(f"an empty argument where a {what} was expected: give its path, or '-' for standard input")
     path = Path(path_text)
     try:
         found = os.stat(path)
@@ -272,6 +274,8 @@ def position_arg(position: str | None, labels: Labels | None) -> PositionInput:
             f"first field must be a variant ({', '.join(PRESETS)}), got {clip(first)!r}"
             f"{_meant(first)}"
         )
+    elif not position.strip():
+        usage("an empty position: give a file, the one-line notation, or '-' for standard input")
     else:
         text, name = input_text(position, "position file")
         if looks_like_notation(text.strip()) and not text.lstrip().startswith("{"):

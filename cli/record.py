@@ -199,7 +199,7 @@ def _convert(
     (replay,) = replays
     players = replay.start.rules.players
     if viewer is not None and viewer >= players:
-        usage(f"--view {viewer}: {replay.start.rules.name} here is played by {players} (players 0 to {players - 1})")
+        usage(f"--view {viewer}: no such player; this {replay.start.rules.name} game has {players} players, 0 to {players - 1}")
     if viewer is not None and replay.view is not None and viewer != replay.view:
         usage(f"--view {viewer}: this record is player {replay.view}'s view; it hides player {viewer}'s hand")
     if viewer is None:

@@ -170,7 +170,7 @@ def _check_view(replay: Replay, viewer: int | None) -> None:
     """``--view P`` names a seat of the deal, and of a view record only its own viewer."""
     n = replay.start.rules.players
     if viewer is not None and viewer >= n:
-        usage(f"--view {viewer}: {replay.start.rules.name} here is played by {n} (players 0 to {n - 1})")
+        usage(f"--view {viewer}: no such player; this {replay.start.rules.name} game has {n} players, 0 to {n - 1}")
     if viewer is not None and replay.view is not None and viewer != replay.view:
         usage(f"--view {viewer}: this record is player {replay.view}'s view; it hides player {viewer}'s hand")
 

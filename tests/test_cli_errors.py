@@ -436,3 +436,12 @@ def test_a_player_without_a_hand_key_is_told_so(tmp_path: Path) -> None:
     code, out, err = run("analyze", str(path))
     assert code == 1 and one_error_line(err) and out == ""
     assert "must add up to 10 (R7); player 0 has no 'hand' key, which reads as an empty hand" in err
+
+
+def test_a_negative_rule_count_and_an_empty_position_are_named() -> None:
+    """--rules max_run=-3 says the count is negative (it is a whole number); an empty POSITION
+    says it is empty and what to give, not that a file named '' is missing (exit 2 each)."""
+    code, _, error = run("deal", "--rules", "max_run=-3")
+    assert code == 2 and "--rules: max_run must not be negative, got -3" in error
+    code, _, error = run("hint", "")
+    assert code == 2 and "an empty position: give a file, the one-line notation, or '-'" in error

@@ -41,7 +41,7 @@ def test_record_prints_a_full_record_from_each_players_view() -> None:
 def test_record_refuses_what_it_cannot_do_with_one_line() -> None:
     cases = [
         (["record", str(FULL)], 2, "give --view P"),
-        (["record", str(FULL), "--view", "2"], 2, "--view 2: classic here is played by 2"),
+        (["record", str(FULL), "--view", "2"], 2, "--view 2: no such player; this classic game has 2 players, 0 to 1"),
         (["record", str(VIEW), "--view", "0"], 2, "player 1's view; it hides player 0's hand"),
         (["record", "--resume", str(FULL)], 2, "knows every card: --resume goes on with a record from one"),
         (["record", "--resume", str(VIEW), "--hand", "AS"], 2, "--hand: --resume goes on with the record's own deal"),
