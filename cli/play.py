@@ -414,10 +414,11 @@ def _ask(state: GameState, seat: int) -> Move:
             list_moves(moves, lab)
             continue
         if word == "hint":
-            # The default hint of `conquian hint`: sampled until its verdict is settled.
+            # The default hint of `conquian hint` (seed 0): sampled until its verdict is settled,
+            # so that `conquian hint` on this view answers the same, as the board's Play tab does.
             mine = view(state, seat)
             advice = advise(
-                mine, seed=len(state.dead), time_limit=math.inf, until_decided=True,
+                mine, seed=0, time_limit=math.inf, until_decided=True,
                 searches=MCTS_SEARCHES,
             )  # fmt: skip
             out.print(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_run import run
@@ -197,6 +198,23 @@ def test_the_hint_in_play_is_the_default_hint_with_its_verdict(variant: str) -> 
         r"is clearly best \(ahead of|is best, by a small margin \(ahead of|Close call: |is the only choice\.", text
     ), text
     assert "Best first, each with its move number" in text
+
+
+def test_the_hint_in_play_is_seeded_as_the_hint_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """play's hint samples with `conquian hint`'s default seed (0), from the player's view, so
+    the command on that view answers the same (it used the count of dead cards as its seed)."""
+    import cli.play
+
+    seen: list[tuple[int, int | None]] = []
+    real = cli.play.advise
+
+    def spy(state: Any, **kwargs: Any) -> Any:
+        seen.append((kwargs["seed"], state.to_act))
+        return real(state, **kwargs)
+
+    monkeypatch.setattr(cli.play, "advise", spy)
+    code, _, _ = run("play", "--seed", "3", "--bots", "greedy", input="hint\nquit\n")
+    assert code == 0 and seen and all(seed == 0 for seed, _ in seen)
 
 
 def test_a_win_at_the_end_of_the_stock_says_why() -> None:
