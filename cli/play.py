@@ -306,12 +306,14 @@ class _Table:
                 markup=False,
             )
             return Pass()
-        return _ask(state, self.seat)
+        move = _ask(state, self.seat, self.players)
+        out.print(f"you: {move.text(lab)}", markup=False)  # in the log as the bots' moves are
+        return move
 
     def show_result(self) -> None:
         """The final position and who won (R15, R18)."""
         state, seat = self.state, self.seat
-        _render(state, seat)
+        _render(state, seat, self.players, reveal=True)
         if state.winner is None:
             out.print("The deal is a draw (R18).")
             return
@@ -368,20 +370,23 @@ def _commit(target: OutputFile | None) -> None:
         out.print(f"Record saved to {target.path}.", markup=False)
 
 
-def _render(state: GameState, seat: int) -> None:
+def _render(state: GameState, seat: int, names: list[str], *, reveal: bool = False) -> None:
+    """The table from ``seat``'s view, the situation above it: each seat by its bot's name
+    (``names``, ``you`` for ``seat``) and the dealer marked; ``reveal``: every hand (the deal over)."""
     lab = state.rules.labels
-    table = Table(title=state.describe(), show_header=True)
+    out.print(state.describe(), markup=False)
+    table = Table(show_header=True)
     table.add_column("player")
     table.add_column("hand")
     table.add_column("layout")
     for p in range(state.rules.players):
         hand = state.hands[p]
         shown = (
-            format_mask(hand, lab) if p == seat and hand is not None else counted(state.counts[p], "card")
+            format_mask(hand, lab) if (p == seat or reveal) and hand is not None else counted(state.counts[p], "card")
         )
         layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
-        who = "you" if p == seat else f"player {p}"
-        table.add_row(f"{p} ({who})", shown, layout)
+        about = ["you" if p == seat else names[p], *(["dealer"] if p == state.dealer else [])]
+        table.add_row(f"{p} ({', '.join(about)})", shown or "empty", layout)
     out.print(table)
     dead = " ".join(format_card(c, lab) for c in state.dead) or "none"
     centre = "none"
@@ -391,10 +396,10 @@ def _render(state: GameState, seat: int) -> None:
     out.print(f"stock {state.stock_count} | dead: {dead} | centre: {centre}")
 
 
-def _ask(state: GameState, seat: int) -> Move:
+def _ask(state: GameState, seat: int, names: list[str]) -> Move:
     lab = state.rules.labels
     moves = state.legal_moves()
-    _render(state, seat)
+    _render(state, seat, names)
     list_moves(moves, lab)
     while True:
         text = out.input("[bold]your move>[/bold] ").strip()

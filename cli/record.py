@@ -508,7 +508,8 @@ def _moves(play: ViewPlay) -> None:
 def _table(state: GameState, viewer: int) -> None:
     """The table as the viewer sees it: his hand, the counts, the layouts, the centre card."""
     lab = state.rules.labels
-    table = Table(title=state.describe(), show_header=True)
+    out.print(state.describe(), markup=False)  # above the table: a title would wrap mid-phrase
+    table = Table(show_header=True)
     table.add_column("player")
     table.add_column("hand")
     table.add_column("layout")
@@ -516,7 +517,8 @@ def _table(state: GameState, viewer: int) -> None:
         hand = state.hands[p]
         shown = format_mask(hand, lab) if hand is not None else counted(state.counts[p], "card")
         layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
-        table.add_row(f"{p}{' (you)' if p == viewer else ''}", shown, layout)
+        about = ", ".join([*(["you"] if p == viewer else []), *(["dealer"] if p == state.dealer else [])])
+        table.add_row(f"{p} ({about})" if about else str(p), shown or "empty", layout)
     out.print(table)
     dead = " ".join(format_card(c, lab) for c in state.dead) or "none"
     out.print(f"stock {state.stock_count} | dead: {dead}", markup=False)

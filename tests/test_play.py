@@ -240,3 +240,18 @@ def test_the_ending_says_how_a_deal_was_won_where_nobody_went_out() -> None:
         assert ending(final) == expected
         seen.add(expected)
     assert len(seen) == 2  # both kinds of end met
+
+
+def test_the_table_names_each_seat_and_the_dealer_echoes_your_moves_and_shows_all_at_the_end() -> None:
+    """Each seat by its bot's name with the dealer marked ("1 (greedy, dealer)"), the situation
+    on its own line above the table (a title wrapped mid-phrase), your moves in the log as the
+    bots' are, and every hand shown once the deal is over."""
+    code, out, _ = run("play", "--seed", "5", "--bots", "greedy", input="1\n" * 300)
+    assert code == 0
+    rows = re.findall(r"│ (\d) \(([a-z, ]+)\)", out)
+    assert {who for p, who in rows if p == "1"} == {"greedy, dealer"}, rows
+    assert {who for p, who in rows if p == "0"} == {"you"}, rows
+    assert re.search(r"(^|your move> )you: \S", out, re.M)  # after the prompt when piped
+    last = out.rsplit("┏", 1)[1]  # the final table
+    assert not re.search(r"│ 1 \(greedy, dealer\) *│ \d+ cards", last), last
+    assert re.search(r"^classic, (offer|over)", out, re.M)
