@@ -81,7 +81,7 @@ RulesOpt = Annotated[
         "--rules",
         metavar="NAME=VALUE,...",
         help="Rule options changed on top of the variant, as a position's 'rules' (RULES.md "
-        "section 4), e.g. upcard=true,discard_force=true or rearrange=borrow,max_run=8; "
+        "section 4), e.g. max_run=8,upcard=true or rearrange=borrow; "
         "'conquian variants' lists the options.",
     ),
 ]
