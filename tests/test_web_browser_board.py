@@ -314,6 +314,8 @@ def test_a_placed_card_is_taken_off_the_board(browser: Any, base: str) -> None:
         page.click('[data-action="clear-board"]')  # a line about the action before goes
         page.wait_for_function("() => !document.querySelector('#palette .card.placed')", timeout=WAIT)
         assert page.inner_text("#status") == ""
+        # An empty zone says so rather than showing nothing.
+        assert "none" in page.inner_text('[data-zone="dead"]') and "empty" in page.inner_text('[data-zone="hand-0"]')
         assert errors == [], errors
     finally:
         context.close()

@@ -45,6 +45,7 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
     const hand = zone(`hand-${p}`, "hand");
     if (Array.isArray(player.hand)) {
       addCards(hand.cards, player.hand);
+      if (!player.hand.length) hand.cards.append(el("span", "count", "empty"));
       hand.box.dataset.count = String(player.hand.length);
     } else {
       const count = Number(player.hand) || 0;
@@ -86,6 +87,7 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
   const stock = zone("stock", "stock");
   if (Array.isArray(position.stock)) {
     addCards(stock.cards, position.stock);
+    if (!position.stock.length) stock.cards.append(el("span", "count", "empty"));
     stock.box.dataset.count = String(position.stock.length);
   } else {
     const left = Number(position.stock) || 0;
@@ -94,6 +96,7 @@ export function drawBoard(root, position, { names = [], over = false, winner = n
   }
   const dead = zone("dead", "dead cards");
   addCards(dead.cards, position.dead || []);
+  if (!(position.dead || []).length) dead.cards.append(el("span", "count", "none"));
   middle.append(centre.box, stock.box, dead.box);
   root.append(table, middle);
 }
