@@ -325,9 +325,9 @@ def test_a_hint_on_45_choices_is_compact_and_expands_on_request(browser: Any, ba
         page.click('[data-action="hint"]')
         page.wait_for_selector("#analysis-output[data-state=done]", timeout=WAIT)
         rows = page.locator("#analysis-output .hint-row[data-move]")
-        assert rows.count() == 5  # the top five, then "show all 45"
+        assert rows.count() == 5  # the top five, then "Show all 45"
         more = page.locator('#analysis-output [data-action="hint-all"]')
-        assert more.inner_text() == "show all 45"
+        assert more.inner_text() == "Show all 45"
         # At most about two screens tall at 1280x800, the verdict and the top moves first.
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height <= 2 * 800, height
@@ -339,7 +339,7 @@ def test_a_hint_on_45_choices_is_compact_and_expands_on_request(browser: Any, ba
         assert first.locator(".reasons").is_visible() and first.locator(".reasons").inner_text()
         more.click()
         assert page.locator("#analysis-output .hint-row[data-move]").count() == 45
-        assert page.locator('#analysis-output [data-action="hint-all"]').inner_text() == "show the top 5"
+        assert page.locator('#analysis-output [data-action="hint-all"]').inner_text() == "Show the top 5"
     finally:
         context.close()
 

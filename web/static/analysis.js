@@ -271,7 +271,7 @@ function drawHints(container, result, onChoose) {
       container.append(lines);
     }
     if (result.moves.length > HINT_ROWS) {
-      const more = button(state.hintsExpanded ? `show the top ${HINT_ROWS}` : `show all ${result.moves.length}`, { action: "hint-all" });
+      const more = button(state.hintsExpanded ? `Show the top ${HINT_ROWS}` : `Show all ${result.moves.length}`, { action: "hint-all" });
       more.classList.add("hint-more");
       more.addEventListener("click", () => {
         state.hintsExpanded = !state.hintsExpanded;

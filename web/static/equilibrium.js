@@ -163,7 +163,7 @@ export function drawEquilibrium(container, result, onChoose, { solved = false, a
     for (const move of moves.slice(0, shown)) table.append(equilibriumRow(result, move, onChoose));
     container.append(table);
     if (!all && moves.length > Math.max(ROWS, played.length)) {
-      const more = button(state.hintsExpanded ? "show the moves played" : `show all ${moves.length}`, { action: "hint-all" });
+      const more = button(state.hintsExpanded ? "Show the moves played" : `Show all ${moves.length}`, { action: "hint-all" });
       more.classList.add("hint-more");
       more.addEventListener("click", () => {
         state.hintsExpanded = !state.hintsExpanded;
