@@ -487,7 +487,7 @@ function drawReview(review) {
     for (const s of review.summary.filter((x) => view === null || x.player === view)) {
       const name = review.players && review.players[s.player] ? ` (${review.players[s.player]})` : "";
       const row = el("div", "summary-row",
-        `Player ${s.player}${name}: accuracy ${s.accuracy === null ? "none (no decision of his to review: every move forced)" : s.accuracy}; ` +
+        `Player ${s.player}${name}: ${s.accuracy === null ? "no accuracy (every move of his was forced: no decision to review)" : `accuracy ${s.accuracy}`}; ` +
         `${counted(s.blunder, "blunder")}, ${counted(s.mistake, "mistake")}, ` +
         `${counted(s.inaccuracy, "inaccuracy", "inaccuracies")}`);
       row.dataset.player = String(s.player);
