@@ -256,16 +256,17 @@ ENGINES: EngineTable = EngineTable([
 ``cpsat`` (``v1``) is the first one, kept to measure the others against.
 
 The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``; ``pimc``: 8 deals of 1,000
-positions, 16 in ``classic`` (:data:`BOT_SAMPLES`), ``ismcts``: 1,000 iterations) are cheap on purpose: the Python engine's wall time per
+positions, 16 in the presets of :data:`BOT_SAMPLES`, ``ismcts``: 1,000 iterations) are cheap on purpose: the Python engine's wall time per
 decision spent on the native core (``hint:samples=48:node_budget=8000``,
 ``hint:samples=50000``) won no more deals over 500 paired deals per match (BENCHMARKS.md), and the
 cheap bot plays a ``classic`` deal in about 0.16 s."""
 
-BOT_SAMPLES: Mapping[str, int] = {"classic": 16}
+BOT_SAMPLES: Mapping[str, int] = {"classic": 16, "hoyle1897": 16, "cooncan1913": 16, "mexican": 16}
 """Deals per decision of the ``hint`` bot with ``pimc`` on a preset where more than the engine's
 ``bot_samples`` (8) were measured to win more deals (the preset exactly, :attr:`Rules.exact_preset`):
-``classic`` 16, +0.018 ± 0.012 a deal against greedy over 8,000 paired deals set beforehand
-(BENCHMARKS.md, "Learned from self-play"); about twice the time a deal."""
+16 won +0.018 ± 0.012 a deal against greedy over 8,000 paired deals set beforehand in
+``classic``, ``hoyle1897`` and ``cooncan1913`` each, +0.025 ± 0.015 in ``mexican``
+(BENCHMARKS.md, "Learned from self-play"), for 1.7 times the CPU time a decision."""
 
 
 def bot_samples_for(engine: Engine, rules: Rules) -> int:
