@@ -261,12 +261,15 @@ decision spent on the native core (``hint:samples=48:node_budget=8000``,
 ``hint:samples=50000``) won no more deals over 500 paired deals per match (BENCHMARKS.md), and the
 cheap bot plays a ``classic`` deal in about 0.16 s."""
 
-BOT_SAMPLES: Mapping[str, int] = {"classic": 16, "hoyle1897": 16, "cooncan1913": 16, "mexican": 16}
+BOT_SAMPLES: Mapping[str, int] = {
+    "classic": 16, "hoyle1897": 16, "cooncan1913": 16, "mexican": 16, "mexican_9_10": 16,
+}  # fmt: skip
 """Deals per decision of the ``hint`` bot with ``pimc`` on a preset where more than the engine's
 ``bot_samples`` (8) were measured to win more deals (the preset exactly, :attr:`Rules.exact_preset`):
 16 won +0.018 ± 0.012 a deal against greedy over 8,000 paired deals set beforehand in
-``classic``, ``hoyle1897`` and ``cooncan1913`` each, +0.025 ± 0.015 in ``mexican``
-(BENCHMARKS.md, "Learned from self-play"), for 1.7 times the CPU time a decision."""
+``classic``, ``hoyle1897`` and ``cooncan1913`` each, +0.025 ± 0.015 in ``mexican`` and +0.025 ±
+0.016 in ``mexican_9_10`` (BENCHMARKS.md, "Learned from self-play"), for 1.7 times the CPU time
+a decision."""
 
 
 def bot_samples_for(engine: Engine, rules: Rules) -> int:
