@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -370,9 +371,10 @@ def _commit(target: OutputFile | None) -> None:
         out.print(f"Record saved to {target.path}.", markup=False)
 
 
-def _render(state: GameState, seat: int, names: list[str], *, reveal: bool = False) -> None:
-    """The table from ``seat``'s view, the situation above it: each seat by its bot's name
-    (``names``, ``you`` for ``seat``) and the dealer marked; ``reveal``: every hand (the deal over)."""
+def print_table(state: GameState, names: Callable[[int], list[str]], shown: Callable[[int], bool]) -> None:
+    """The situation on its own line (a table title would wrap mid-phrase), then each seat: its
+    number with ``names(p)`` and ``dealer`` in brackets, its hand where ``shown(p)`` and known
+    (``empty`` for none; else its count), its layout."""
     lab = state.rules.labels
     out.print(state.describe(), markup=False)
     table = Table(show_header=True)
@@ -381,13 +383,18 @@ def _render(state: GameState, seat: int, names: list[str], *, reveal: bool = Fal
     table.add_column("layout")
     for p in range(state.rules.players):
         hand = state.hands[p]
-        shown = (
-            format_mask(hand, lab) if (p == seat or reveal) and hand is not None else counted(state.counts[p], "card")
-        )
+        cards = (format_mask(hand, lab) or "empty") if shown(p) and hand is not None else counted(state.counts[p], "card")
         layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
-        about = ["you" if p == seat else names[p], *(["dealer"] if p == state.dealer else [])]
-        table.add_row(f"{p} ({', '.join(about)})", shown or "empty", layout)
+        about = ", ".join([*names(p), *(["dealer"] if p == state.dealer else [])])
+        table.add_row(f"{p} ({about})" if about else str(p), cards, layout)
     out.print(table)
+
+
+def _render(state: GameState, seat: int, names: list[str], *, reveal: bool = False) -> None:
+    """The table from ``seat``'s view: each seat by its bot's name (``names``, ``you`` for
+    ``seat``), the dealer marked; ``reveal``: every hand (the deal over)."""
+    lab = state.rules.labels
+    print_table(state, lambda p: ["you" if p == seat else names[p]], lambda p: p == seat or reveal)
     dead = " ".join(format_card(c, lab) for c in state.dead) or "none"
     centre = "none"
     if state.centre is not None:

@@ -8,14 +8,12 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from analyzer.core.cards import (
     Labels,
     clip,
     counted,
     format_card,
-    format_mask,
     iter_mask,
     mask_of,
     parse_cards,
@@ -33,7 +31,7 @@ from cli.console import emit, out
 from cli.inputs import cards_arg, input_text, position_arg, rules_of
 from cli.options import ForceOpt, JsonOpt, PlayersOpt, RecordLabelsOpt, RulesOpt, VariantOpt
 from cli.outputs import OutputFile, maybe, output_file
-from cli.play import list_moves
+from cli.play import list_moves, print_table
 
 __all__ = ["record"]
 
@@ -508,18 +506,7 @@ def _moves(play: ViewPlay) -> None:
 def _table(state: GameState, viewer: int) -> None:
     """The table as the viewer sees it: his hand, the counts, the layouts, the centre card."""
     lab = state.rules.labels
-    out.print(state.describe(), markup=False)  # above the table: a title would wrap mid-phrase
-    table = Table(show_header=True)
-    table.add_column("player")
-    table.add_column("hand")
-    table.add_column("layout")
-    for p in range(state.rules.players):
-        hand = state.hands[p]
-        shown = format_mask(hand, lab) if hand is not None else counted(state.counts[p], "card")
-        layout = "  ".join(f"[{format_mask(m, lab)}]" for m in state.layouts[p]) or "-"
-        about = ", ".join([*(["you"] if p == viewer else []), *(["dealer"] if p == state.dealer else [])])
-        table.add_row(f"{p} ({about})" if about else str(p), shown or "empty", layout)
-    out.print(table)
+    print_table(state, lambda p: ["you"] if p == viewer else [], lambda p: True)
     dead = " ".join(format_card(c, lab) for c in state.dead) or "none"
     out.print(f"stock {state.stock_count} | dead: {dead}", markup=False)
 
