@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import textwrap
 from typing import Any
 
 from rich.console import Console
-from rich.padding import Padding
 from rich.text import Text
 
 from analyzer.core.errors import ConquianError
@@ -31,14 +31,26 @@ class _Console(Console):
         super().print(*objects, **kwargs)
 
 
+_GLUE = re.compile(r"\[[^\[\]\n]*\]|\d(?= s\b)\s")
+"""What a wrap keeps on one line: a bracketed group of cards (a meld, ``[5S 6S 7S]``) and a
+number with its unit of seconds (``1.1 s``)."""
+
+
+def _fill(text: str, **options: Any) -> str:
+    """:func:`textwrap.fill` that never breaks inside :data:`_GLUE` (its spaces held as no-break
+    spaces, which textwrap does not break at, while it wraps)."""
+    held = _GLUE.sub(lambda m: m.group(0).replace(" ", "\xa0"), text)
+    return textwrap.fill(held, break_on_hyphens=False, **options).replace("\xa0", " ")
+
+
 def _wrapped(line: str, width: int) -> str:
     """``line`` as is when it fits ``width`` columns, else wrapped between words (no trailing
-    spaces), its wrapped lines indented as it is."""
+    spaces, never inside a meld), its wrapped lines indented as it is."""
     if len(line) <= width:
         return line
     indent = line[: len(line) - len(line.lstrip(" "))]
-    return textwrap.fill(
-        line, width=max(len(indent) + 20, width), subsequent_indent=indent, break_on_hyphens=False,
+    return _fill(
+        line, width=max(len(indent) + 20, width), subsequent_indent=indent,
         replace_whitespace=False, expand_tabs=False,
     )  # fmt: skip
 
@@ -58,23 +70,22 @@ def hanging(label: str, text: str) -> Text:
     wrapped lines indented under the text's start (no trailing spaces): a numbered paragraph that
     reads at any width."""
     indent = " " * (len(label) + 1)
-    body = textwrap.fill(
-        text, width=max(len(indent) + 20, out.width), initial_indent=f"{label} ",
-        subsequent_indent=indent, break_on_hyphens=False,
-    )  # fmt: skip
+    body = _fill(
+        text, width=max(len(indent) + 20, out.width), initial_indent=f"{label} ", subsequent_indent=indent
+    )
     return Text(body, overflow="fold")
 
 
 def paragraph(text: str, style: str = "") -> Text:
     """``text`` (plain, not markup) wrapped to standard output's width without trailing spaces,
     in rich's ``style`` (``"bold"``)."""
-    body = textwrap.fill(text, width=max(20, out.width), break_on_hyphens=False)
-    return Text(body, style=style, overflow="fold")
+    return Text(_fill(text, width=max(20, out.width)), style=style, overflow="fold")
 
 
-def indented(text: str, spaces: int) -> Padding:
-    """``text`` (plain) with every line, wrapped ones too, indented by ``spaces``."""
-    return Padding(Text(text, overflow="fold"), (0, 0, 0, spaces), expand=False)
+def indented(text: str, spaces: int) -> Text:
+    """``text`` (plain) with every line, wrapped ones too, indented by ``spaces``, wrapped to
+    standard output's width without trailing spaces."""
+    return Text(_wrapped(" " * spaces + text, out.width), overflow="fold")
 
 
 def json_out(data: Any, *, indent: int | None = None) -> str:

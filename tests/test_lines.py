@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import math
+from dataclasses import replace
 import random
 from typing import Any
 
@@ -17,7 +18,7 @@ from web_support import FORCING
 import analyzer.analysis.advisor as advisor_module
 from analyzer.analysis.advisor import advise
 from analyzer.analysis.engines import MCTS_SEARCHES
-from analyzer.analysis.lines import LINE_DECISIONS, RESULTS, Line, expected_lines
+from analyzer.analysis.lines import LINE_DEALS, LINE_DECISIONS, RESULTS, Line, expected_lines, line_text
 from analyzer.core.dealing import deal, view
 from analyzer.core.moves import Move
 from analyzer.core.rules import get_rules
@@ -108,7 +109,15 @@ def test_lines_of_pimc_are_on_the_hints_own_typical_deal(monkeypatch: pytest.Mon
             for w, d in per_deal
         ]
         assert likeliest.count(line.result) == max(likeliest.count(r) for r in RESULTS)
-        assert likeliest.index(line.result) == line.deal - 1 and line.typical
+        # The first such deal whose line, searched on, does not end otherwise (else the first,
+        # marked not typical): a heading never names a result its line contradicts.
+        firsts = [k for k, r in enumerate(likeliest) if r == line.result][:LINE_DEALS]
+        ended = None if line.end != "over" else "draw" if line.winner is None else "win" if line.winner == state.to_act else "loss"
+        assert line.deal - 1 in firsts
+        if line.typical:
+            assert ended in (None, line.result), (ended, line.result)
+        else:
+            assert line.deal - 1 == firsts[0] and ended not in (None, line.result)
         assert line.share == likeliest.count(line.result) / 24
         _replays(line, state)
     # Seeded: the same lines again.
@@ -220,3 +229,17 @@ def test_hint_line_text_marks_the_sampled_cards() -> None:
     assert not any("QH*" in r or "QD*" in r for r in rows)
     code, _, err = run("hint", FORCING, "--line", "--static")
     assert code == 0 and "--line has no effect" in err
+
+
+def test_a_line_that_ends_otherwise_than_its_heading_says_so() -> None:
+    """A pimc line marked not typical (each deal tried with the move's most common result ended
+    otherwise, searched on): its heading names the result as the search's estimate and says the
+    line ends otherwise; a typical one does not."""
+    state = _mid("classic", 1)
+    advice = advise(state, samples=8, seed=1, time_limit=math.inf)
+    move = advice.estimates[0].move
+    line = expected_lines(state, advice, [move], seed=1)[move]
+    typical = " ".join(line_text(replace(line, typical=True), state.rules.labels, player=state.to_act, engine="v2"))
+    other = " ".join(line_text(replace(line, typical=False), state.rules.labels, player=state.to_act, engine="v2"))
+    assert "ends otherwise" not in typical
+    assert "by the search's estimate; searched on to the end, this line ends otherwise" in other

@@ -109,8 +109,10 @@ class Line:
     result : str
         The move's result on that deal (:data:`RESULTS`).
     typical : bool
-        ``result`` is the move's typical result (False only for ``v3`` when no deal drawn gave
-        its likeliest result; the deal then has the next likeliest).
+        ``result`` is the move's typical result and the line does not end otherwise: False for
+        ``v3`` when no deal drawn gave its likeliest result (the deal then has the next
+        likeliest), and for ``v1``, ``v2`` when on each deal tried with that result the line,
+        searched on to the end, ended otherwise.
     value : float
         The move's result on that deal, -1..1 (R20): the hint's search value (``v3``: the
         eager playout's).
@@ -198,19 +200,44 @@ def expected_lines(
             break
         per_deal = advice.per_deal.get(move)
         if per_deal:
-            k, result, share = _typical(per_deal)
-            deal = deals.get(k)
-            steps, end, after = chooser.line(deal.apply(move, check=False), hidden, decisions)
-            line = Line(
-                move, k + 1, len(per_deal), result, True, _value(*per_deal[k]), share, steps, end,
-                after.winner if end == "over" else None, not exact_deal, deal,
-            )  # fmt: skip
+            line = _searched_line(move, per_deal, deals, chooser, hidden, decisions)
         else:
             line = _played_line(move, estimates.get(move), deals, chooser, hidden, decisions)
         out[move] = line
         if line.end == "interrupted":
             break
     return out
+
+
+def _searched_line(
+    move: Move,
+    per_deal: Sequence[tuple[float, float]],
+    deals: _Deals,
+    chooser: _Chooser,
+    hidden: int,
+    decisions: int,
+) -> Line:
+    """``v1``, ``v2``: the line on the first deal, in seed order, whose search gave the move its
+    most common result and whose line, searched on, does not end otherwise (a line stopped after
+    ``decisions`` is not said to); at most :data:`LINE_DEALS` lines are played.  None: the first
+    such deal's line, marked not ``typical`` (its heading says it ends otherwise)."""
+    _, result, share = _typical(per_deal)
+    chosen = [k for k, (w, d) in enumerate(per_deal) if _likeliest(w, d) == result]
+    first: Line | None = None
+    for k in chosen[: 1 if deals.exact_deal else LINE_DEALS]:
+        deal = deals.get(k)
+        steps, end, after = chooser.line(deal.apply(move, check=False), hidden, decisions)
+        winner = after.winner if end == "over" else None
+        line = Line(
+            move, k + 1, len(per_deal), result, True, _value(*per_deal[k]), share, steps, end,
+            winner, not deals.exact_deal, deal,
+        )  # fmt: skip
+        ended = "draw" if winner is None else "win" if winner == chooser.root else "loss"
+        if end != "over" or ended == result:
+            return line
+        first = first or line
+    assert first is not None  # the typical result is some deal's
+    return replace(first, typical=False)
 
 
 def _played_line(
@@ -472,6 +499,11 @@ def line_text(line: Line, labels: Labels, *, player: int, engine: str | Engine) 
             f"Expected line, on sampled deal {line.deal} of {line.deals}: {what}, its most "
             f"common result ({common} of {counted(line.deals, 'deal')})"
         )
+        if not line.typical:  # the search's horizon said so; searched on, the line ends otherwise
+            head += (
+                " by the search's estimate; searched on to the end, this line ends otherwise, as "
+                "did the others tried"
+            )
     if any(s.sampled for s in line.steps):
         head += "; cards marked * are that deal's, sampled, not known"
     rows = [head + ":"]
