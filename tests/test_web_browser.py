@@ -1397,6 +1397,8 @@ def test_an_invalid_position_in_the_address_is_said_and_the_example_opened(page:
     assert "position: " not in said  # the server's field prefix is not repeated
     assert named in said  # the server's reason, naming the offending text or its place
     assert cards(page, "hand-0") == ["KS", "KH"]  # worked example 5
+    shown = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["position"][0]
+    assert shown.startswith("classic french 1 1 KS,KH[")  # the address follows the board
     page.wait_for_selector("#analysis-moves [data-move]", timeout=WAIT)
     page.click('[data-action="hint"]')
     page.wait_for_selector('#analysis-output[data-state="done"]', timeout=WAIT)

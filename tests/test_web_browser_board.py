@@ -5,6 +5,7 @@ placed. Screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -311,6 +312,27 @@ def test_a_placed_card_is_taken_off_the_board(browser: Any, base: str) -> None:
         page.wait_for_selector('#palette [data-card="5C"]:not(.placed)', timeout=WAIT)
         assert cards(page, "centre") == ["QD"] and "QD" not in cards(page, "hand-1")
         assert page.inner_text("#status") == "5♣ taken off the board: Q♦ is the centre card now"
+        # An invalid board has no notation to copy; Download JSON saves it as it is.
+        assert page.get_attribute("#edit-status", "data-valid") == "false"
+        page.click('[data-action="copy-notation"]')
+        assert "not valid: no notation to copy" in page.inner_text("#status")
+        with page.expect_download() as saved:
+            page.click('[data-action="download-json"]')
+        data = json.loads(open(saved.value.path(), encoding="utf-8").read())
+        assert data["centre"]["card"] == "QD" and "4S" not in json.dumps(data["players"][0]["layout"])
+        # New meld: the next card placed in a layout starts a meld there, whichever layout.
+        page.click('#palette [data-card="QD"]')  # unchosen
+        page.click('[data-action="new-meld"]')
+        page.click('#palette [data-card="KD"]')
+        page.click('[data-zone="layout-1"]')
+        page.wait_for_selector('[data-zone="layout-1"] [data-card="KD"]', timeout=WAIT)
+        page.click('#palette [data-card="KD"]')  # unchosen
+        page.click('[data-action="new-meld"]')
+        page.click('#palette [data-card="KC"]')
+        page.click('[data-zone="layout-0"]')
+        page.wait_for_selector('[data-zone="layout-0"] [data-card="KC"]', timeout=WAIT)
+        melds = page.eval_on_selector_all('[data-zone="layout-0"] .meld', "ms => ms.map(m => [...m.querySelectorAll('[data-card]')].map(c => c.dataset.card))")
+        assert melds[-1] == ["KC"], melds
         page.click('[data-action="clear-board"]')  # a line about the action before goes
         page.wait_for_function("() => !document.querySelector('#palette .card.placed')", timeout=WAIT)
         assert page.inner_text("#status") == ""

@@ -154,10 +154,11 @@ function wire() {
   $("#board").addEventListener("keydown", boardKey);
 }
 
-// The bundled example the board opens on (RULES.md's worked example 5), the address kept.
-async function openFirstExample() {
+// The bundled example the board opens on (RULES.md's worked example 5); `keepUrl`: the address
+// is left as it is (false: it follows the position shown).
+async function openFirstExample({ keepUrl = true } = {}) {
   const first = state.examples.positions.find((p) => p.name === "forcing") || state.examples.positions.find((p) => p.valid);
-  await openPosition(first.notation, { description: first.description, keepUrl: true });
+  await openPosition(first.notation, { description: first.description, keepUrl });
 }
 
 async function start() {
@@ -194,7 +195,7 @@ async function start() {
         if (error.status === 0) throw error;
         // The address's position does not open: the board shows the bundled example (every
         // button works on it), the reason is said, and Setup has the address's text to mend.
-        await openFirstExample();
+        await openFirstExample({ keepUrl: false }); // the address follows the board (docs/web.md)
         addressNotOpened(given, error.message);
       }
     } else if (defaults.given) {

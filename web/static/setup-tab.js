@@ -390,14 +390,13 @@ async function placeCard(zoneName) {
   if (displaced) status(`${label(displaced)} taken off the board: ${label(code)} is the centre card now`);
   if (kind === "hand") player.hand.push(code);
   else if (kind === "layout") {
-    if (!player.layout.length || (state.newMeld && state.layoutTarget === zoneName)) player.layout.push([]);
+    if (!player.layout.length || state.newMeld) player.layout.push([]);
     player.layout[player.layout.length - 1].push(code);
     state.newMeld = false;
   } else if (kind === "stock") position.stock.push(code);
   else if (kind === "dead") position.dead.push(code);
   else if (kind === "centre") position.centre = newCentre(position, code);
   cardMoved(position, code, zoneName); // a chosen card moved out of its chooser's hand (R9)
-  state.layoutTarget = zoneName;
   await validateEditing();
 }
 
@@ -530,6 +529,11 @@ export function clearBoard() {
 // ------------------------------------------------------------------ save
 export async function copyNotation() {
   if (!state.current) return status("no position is open: nothing to copy");
+  // The notation is the server's writing of a valid position: an edited board that is not valid
+  // (or not yet checked) has none, and the last valid position's would not be what is shown.
+  if (state.editing && (state.invalid || state.unchecked)) {
+    return status("the board's position is not valid: no notation to copy (Download JSON saves it as it is)");
+  }
   const text = state.current.notation;
   $("#setup-text").value = text;
   try {
@@ -541,6 +545,10 @@ export async function copyNotation() {
 }
 
 export function downloadJson() {
-  if (!state.current) return status("no position is open: nothing to download");
-  download("position.json", `${JSON.stringify(state.current.position, null, 1)}\n`, "application/json");
+  // What the board shows: the position being edited, valid or not (nothing the user entered is
+  // lost), else the position opened.
+  const shown = state.editing || state.current?.position;
+  if (!shown) return status("no position is open: nothing to download");
+  download("position.json", `${JSON.stringify(shown, null, 1)}\n`, "application/json");
+  if (state.editing && (state.invalid || state.unchecked)) status("downloaded as it is on the board, not valid yet");
 }

@@ -34,7 +34,6 @@ export const state = {
   unopened: null, // why the address's position did not open (the bundled example shown instead)
   recheck: null, // checks the edited position again (set by setup-tab.js)
   chosenCard: null, // the palette's card to place (setup)
-  layoutTarget: null, // the layout zone a card was last placed in (setup)
   newMeld: false, // the next card placed in a layout starts a new meld (setup)
   running: null, // AbortController of the search in progress (analysis, play, review)
   examples: null, // the bundled positions, records, puzzles and the server's bots
