@@ -254,5 +254,5 @@ def _usage_error(exc: TyperException) -> int:
         # No command given: show the help, as 'conquian --help' does.
         out.print(ctx.get_help(), markup=False)
         return USAGE
-    _error_line(f"{message} (see '{command} --help')")
+    _error_line(f"{message.rstrip('.')} (see '{command} --help')")  # no period before the pointer
     return int(getattr(exc, "exit_code", USAGE))

@@ -30,7 +30,7 @@ export function drawCardGrids(container, cards) {
   render(container, () => {
     container.replaceChildren();
     container.dataset.view = String(cards.view);
-    const how = cards.exact ? "exact" : `frequencies over ${cards.samples} seeded draws`;
+    const how = cards.exact ? "exact" : `frequencies over ${Number(cards.samples).toLocaleString("en-US")} seeded draws`;
     container.append(
       el("div", "hint-head", `What the others can hold, from player ${cards.view}'s view: the chance that each card he has not seen is in each place (${how}; darker: likelier; grey: seen).`),
       el("div", "cards-basis", moveLabel(cards.based_on_text || "")),
