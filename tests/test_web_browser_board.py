@@ -269,6 +269,11 @@ def test_who_can_win_shows_each_players_guarantee_and_the_outcomes_left(browser:
         page.wait_for_selector('#analysis-output[data-state="failed"]', timeout=WAIT)
         page.click('[data-action="analyze"]')
         page.wait_for_function("() => document.querySelector('#problem').textContent.trim() === ''", timeout=WAIT)
+        page.click('[data-action="guarantees"]')  # the card table is an answer too
+        page.wait_for_selector('#analysis-output[data-state="failed"]', timeout=WAIT)
+        page.wait_for_function("() => document.querySelector('#problem').textContent.trim() !== ''", timeout=WAIT)
+        page.click('[data-action="cards"]')
+        page.wait_for_function("() => document.querySelector('#problem').textContent.trim() === ''", timeout=WAIT)
         assert errors == [], errors
     finally:
         context.close()

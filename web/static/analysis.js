@@ -511,6 +511,7 @@ export async function cardsInto(out, notation, position) {
 
 export async function cardsCurrent() {
   if (await boardInvalid()) return;
+  problem(""); // an earlier request's error is not about this answer
   await cardsInto($("#analysis-cards"), state.current.notation, state.current.position);
 }
 
