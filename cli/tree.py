@@ -106,7 +106,7 @@ def tree(
             export_tree(graph, target.tmp, fmt)
             target.commit()
     if skipped and not as_json:
-        err.print("note: node values skipped: they need every hand and the stock order", markup=False)
+        note("node values skipped: they need every hand and the stock order")
     nodes, edges = graph.number_of_nodes(), graph.number_of_edges()
     data = {
         "nodes": nodes,

@@ -505,7 +505,7 @@ def test_tree_refuses_values_it_cannot_give_and_marks_an_unproven_line(tmp_path:
     code, out, err = run("tree", forcing, "--depth", "1", "--json")
     assert code == 0 and json.loads(out)["proven"] is None and "node values skipped" not in err
     code, _, err = run("tree", forcing, "--depth", "1")
-    assert code == 0 and "note: node values skipped" in err
+    assert code == 0 and "Note: node values skipped" in err
     position = json.loads((PUZZLES / "classic-win-1.json").read_text())["position"]
     code, out, _ = run("tree", "-", "--depth", "1", "--budget", "1", input=json.dumps(position))
     assert code == 0 and "(not proven: the budget ran out" in out
