@@ -11,7 +11,7 @@ from analyzer.core.cards import clip, counted
 from analyzer.search.exact import Solver
 from analyzer.search.tree import build_tree, export_tree
 from cli.boundary import usage
-from cli.console import emit, err, note, out
+from cli.console import emit, note, out
 from cli.inputs import POSITION_HELP, position_arg
 from cli.options import BudgetOpt, ForceOpt, JsonOpt, LabelsOpt, given_options
 from cli.outputs import maybe, output_file, output_name
