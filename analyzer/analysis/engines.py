@@ -262,14 +262,14 @@ decision spent on the native core (``hint:samples=48:node_budget=8000``,
 cheap bot plays a ``classic`` deal in about 0.16 s."""
 
 BOT_SAMPLES: Mapping[str, int] = {
-    "classic": 16, "hoyle1897": 16, "cooncan1913": 16, "mexican": 16, "mexican_9_10": 16,
+    "classic": 32, "hoyle1897": 16, "cooncan1913": 16, "mexican": 16, "mexican_9_10": 16,
 }  # fmt: skip
 """Deals per decision of the ``hint`` bot with ``pimc`` on a preset where more than the engine's
 ``bot_samples`` (8) were measured to win more deals (the preset exactly, :attr:`Rules.exact_preset`):
 16 won +0.018 ± 0.012 a deal against greedy over 8,000 paired deals set beforehand in
 ``classic``, ``hoyle1897`` and ``cooncan1913`` each, +0.025 ± 0.015 in ``mexican`` and +0.025 ±
-0.016 in ``mexican_9_10`` (BENCHMARKS.md, "Learned from self-play"), for 1.7 times the CPU time
-a decision."""
+0.016 in ``mexican_9_10``; in ``classic`` 32 won +0.015 ± 0.011 more than 16 (BENCHMARKS.md,
+"Learned from self-play").  16 take 1.7 times the CPU time a decision of 8."""
 
 
 def bot_samples_for(engine: Engine, rules: Rules) -> int:
