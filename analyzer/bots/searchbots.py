@@ -175,8 +175,8 @@ class HintBot:
     samples : int, optional
         Deals sampled per decision; when omitted the engine's ``bot_samples`` (``v2`` and
         ``v1``: 8, ``v3``: 1,000 IS-MCTS iterations), or the preset's measured figure
-        (:func:`analyzer.analysis.engines.bot_samples_for`: 16 with ``v2`` in ``classic`` and the
-        other two-player presets measured).
+        (:func:`analyzer.analysis.engines.bot_samples_for`: with ``v2``, 32 in ``classic``, 16
+        in the other two-player presets measured).
     node_budget : int, optional
         Positions per sampled deal (``v2``: the engine's ``bot_node_budget``, 1,000; other
         engines: their own default).
