@@ -256,7 +256,8 @@ ENGINES: EngineTable = EngineTable([
 ``cpsat`` (``v1``) is the first one, kept to measure the others against.
 
 The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``; ``pimc``: 8 deals of 1,000
-positions, 16 in the presets of :data:`BOT_SAMPLES`, ``ismcts``: 1,000 iterations) are cheap on purpose: the Python engine's wall time per
+positions, 16 or 32 in the presets of :data:`BOT_SAMPLES`, ``ismcts``: 1,000 iterations) are cheap on
+purpose: the Python engine's wall time per
 decision spent on the native core (``hint:samples=48:node_budget=8000``,
 ``hint:samples=50000``) won no more deals over 500 paired deals per match (BENCHMARKS.md), and the
 cheap bot plays a ``classic`` deal in about 0.16 s."""

@@ -8,8 +8,9 @@ chosen as typical for that move:
   the likeliest of win, draw and loss by that deal's search (certain where it reached the end of
   the deal, else by the leaf evaluation's chances; R20); the typical result is the most common of
   these over the deals (a tie: the one nearer the move's mean result, then the better); the deal
-  is the **first in seed order** with that result.  The deals are the hint's own, drawn again
-  from its seed.
+  is the **first in seed order** with that result whose line (below), searched on, does not end
+  otherwise (of at most :data:`LINE_DEALS`; none: the first, its heading saying so).  The deals
+  are the hint's own, drawn again from its seed.
 * ``v3`` (IS-MCTS keeps no deals): the typical result is the move's likeliest by the hint's
   figures (win, draw, loss); the deals are drawn as the IS-MCTS iterations draw them (seeded,
   the stock order drawn too), and the deal is the first (of at most :data:`LINE_DEALS`) on
@@ -64,7 +65,7 @@ LINE_DECISIONS = 8
 """Most decisions a line shows after its move (moves with no choice and turns not counted)."""
 
 LINE_DEALS = 8
-"""``v3``: most deals played to find one where the move ends with its likeliest result."""
+"""Most deals played to find one where the move's line ends with its typical result."""
 
 RESULTS = ("win", "draw", "loss")
 """Whole results of a deal for the player to act (R20), by their value +1, 0, -1."""

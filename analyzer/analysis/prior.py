@@ -39,7 +39,7 @@ option is refused (:class:`analyzer.bots.searchbots.HintBot`).
 
 :func:`pick` is how the bot uses it: among the moves the search leaves *not separated* from its
 best (the verdict's ``close`` moves, :mod:`analyzer.analysis.verdict`), the one of largest mean
-result plus :data:`WEIGHT` times its log prior.  At the bot's budget (8 or 16 sampled deals) the verdict
+result plus :data:`WEIGHT` times its log prior.  At the bot's budget (8 to 32 sampled deals) the verdict
 separates almost no move, so the weight, not the verdict, keeps the search in charge: the prior
 alone (an infinite weight) agrees with the search on half the decisions and plays worse
 (``bench/prior_pick.py``).
