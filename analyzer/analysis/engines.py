@@ -256,11 +256,11 @@ ENGINES: EngineTable = EngineTable([
 ``cpsat`` (``v1``) is the first one, kept to measure the others against.
 
 The ``hint`` bot's budgets (``bot_samples``, ``bot_node_budget``; ``pimc``: 8 deals of 1,000
-positions, 16 or 32 in the presets of :data:`BOT_SAMPLES`, ``ismcts``: 1,000 iterations) are cheap on
-purpose: the Python engine's wall time per
-decision spent on the native core (``hint:samples=48:node_budget=8000``,
-``hint:samples=50000``) won no more deals over 500 paired deals per match (BENCHMARKS.md), and the
-cheap bot plays a ``classic`` deal in about 0.16 s."""
+positions, 16 or 32 in the presets of :data:`BOT_SAMPLES`, ``ismcts``: 1,000 iterations) are
+cheap on purpose: the Python engine's wall time per decision spent on the native core
+(``hint:samples=48:node_budget=8000``, ``hint:samples=50000``) won no more deals over 500 paired
+deals per match before the move prior (BENCHMARKS.md), and the bot plays a ``classic`` deal in
+about a quarter of a second."""
 
 BOT_SAMPLES: Mapping[str, int] = {
     "classic": 32, "hoyle1897": 16, "cooncan1913": 16, "mexican": 16, "mexican_9_10": 16,
