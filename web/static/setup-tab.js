@@ -249,13 +249,13 @@ function checking() {
   line.dataset.valid = "checking";
 }
 
-// Change the position being edited with `fn` (which may return a new one, or a promise of
-// one) and check it.
 // The position an edit starts from: the board's, else (none opened) an empty classic table.
 function startingEdit() {
   return state.current ? structuredClone(state.current.position) : emptyPosition("classic", state.variants?.variants, 2);
 }
 
+// Change the position being edited with `fn` (which may return a new one, or a promise of
+// one) and check it.
 async function editPosition(fn) {
   if (!state.editing) state.editing = startingEdit();
   edited();
