@@ -16,16 +16,16 @@ from analyzer.core.errors import ConquianError
 __all__ = ["emit", "err", "hanging", "indented", "json_out", "note", "out", "paragraph"]
 
 class _Console(Console):
-    """A rich console whose plain text (``markup=False``, or strings without markup) wraps without trailing spaces: a line
-    longer than the width breaks between words, each wrapped line indented as the line began
-    (rich's own wrap leaves the space it broke at on the line before)."""
+    """A rich console whose plain text (strings with ``markup=False``, or with no ``[`` that could
+    be markup) wraps without trailing spaces: a line longer than the width breaks between words,
+    each wrapped line indented as the line began (rich's own wrap leaves the space it broke at)."""
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
-        strings = bool(objects) and all(isinstance(o, str) for o in objects)
-        # Plain: markup off, or no markup in it (no "[": a string with one is left to rich).
         markup = kwargs.get("markup")
-        plain = markup is False or (markup is None and strings and not any("[" in o for o in objects))
-        if plain and strings and not kwargs.get("soft_wrap"):
+        plain = bool(objects) and all(
+            isinstance(o, str) and (markup is False or (markup is None and "[" not in o)) for o in objects
+        )
+        if plain and not kwargs.get("soft_wrap"):
             text = str(kwargs.pop("sep", " ")).join(objects)
             objects = (Text("\n".join(_wrapped(line, self.width) for line in text.split("\n")), overflow="fold"),)
         super().print(*objects, **kwargs)

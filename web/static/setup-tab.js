@@ -5,7 +5,7 @@ import { api, messageOf } from "./api.js";
 import { drawBoard, showProblem, zoneOf } from "./board.js";
 import { DECK, cardElement, cardName, frenchCode, label, moveLabel, problemLabel } from "./cards.js";
 import { openPosition } from "./analysis.js";
-import { cardMoved, drawSetupControls, emptyPosition, nextToChoose, optionOf } from "./setup.js";
+import { cardMoved, drawSetupControls, emptyPosition, optionOf } from "./setup.js";
 import {
   $, boardDefaults, defaultPlayers, download, drawCurrent, el, failed, fillPlayersSelect, fillVariantSelect, problem, readText, render, state,
   status, switchMode,
@@ -383,7 +383,8 @@ async function placeCard(zoneName) {
     status("the stock order is hidden: its cards cannot be placed");
     return;
   }
-  const displaced = kind === "centre" && position.centre && frenchCode(position.centre.card) !== code ? frenchCode(position.centre.card) : null;
+  const centred = kind === "centre" && position.centre ? frenchCode(position.centre.card) : null;
+  const displaced = centred !== code ? centred : null; // the centre card a placed card replaces
   removeCard(position, code);
   edited(); // "... chosen: click a zone" is done
   // One centre card at a time: the one it replaces leaves the board, and the line says so.
@@ -509,10 +510,7 @@ export async function removeChosen() {
   }
   await editPosition((position) => {
     removeCard(position, code);
-    if (position.exchange?.chosen) {
-      position.exchange.chosen = position.exchange.chosen.map((c) => (c && frenchCode(c) === code ? null : c));
-      nextToChoose(position);
-    }
+    cardMoved(position, code, null); // into no hand: no longer chosen to pass (R9)
   });
   status(`${label(code)} taken off the board`);
 }
