@@ -101,6 +101,38 @@ def test_root_moves_time_limit_stop_and_progress() -> None:
         search(v, 5, root_moves=[parse_move("force 1")] if "force 1" not in map(str, legal) else [])
 
 
+@pytest.mark.parametrize(("variant", "seed"), [("classic", 2), ("megajogos", 3)])
+def test_the_move_prior_at_the_root_draws_visits_to_the_moves_it_finds_likely(variant: str, seed: int) -> None:
+    state = _mid_game(variant, seed, 10 if variant == "megajogos" else 14)
+    mine = view(state, state.to_act)
+    plain = search(mine, 300, seed=1).moves
+    assert len(plain) > 1
+    least = plain[-1].move  # the move the search visits least
+    legal = mine.legal_moves()
+    prior = [1.0 if m == least else 0.0 for m in legal]
+    # Without a weight the prior changes nothing; with one, the move it backs is tried more.
+    assert search(mine, 300, seed=1, root_prior=prior).moves == plain
+    leaning = search(mine, 300, seed=1, root_prior=prior, prior_bias=2.0).moves
+    visits = {s.move: s.visits for s in leaning}
+    assert visits[least] > plain[-1].visits
+    assert sum(visits.values()) == 300
+    assert leaning[0].move == least  # a weight this large overrules the search
+
+
+def test_a_bad_move_prior_is_refused() -> None:
+    state = _mid_game("classic", 2)
+    mine = view(state, state.to_act)
+    k = len(mine.legal_moves())
+    with pytest.raises(ConquianError, match="prior_bias"):
+        search(mine, 10, prior_bias=-1.0)
+    with pytest.raises(ConquianError, match="prior_bias has no effect with method=halving"):
+        search(mine, 10, prior_bias=1.0, method="halving")
+    with pytest.raises(ConquianError, match=f"one probability .0 to 1. per root move .{k}."):
+        search(mine, 10, prior_bias=1.0, root_prior=[0.5] * (k + 1))
+    with pytest.raises(ConquianError, match="per root move"):
+        search(mine, 10, prior_bias=1.0, root_prior=[2.0] * k)
+
+
 def test_the_search_refuses_what_it_cannot_search() -> None:
     state = _mid_game("classic", 2)
     with pytest.raises(ConquianError, match="iterations"):
@@ -491,6 +523,9 @@ def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
         ("megajogos", "hint:leaf=melded", "leaf=melded must be one of rollout, fitted"),
         ("classic", "hint:mode=paranoid", "mode=paranoid has no effect in classic"),
         ("classic", "peek:mode=paranoid", "mode=paranoid has no effect in classic"),
+        ("classic", "hint:prior_bias=1", "prior_bias=1 has no effect with engine v2 in classic"),
+        # megajogos has no move prior fitted (analyzer/data/prior.json).
+        ("megajogos", "hint:prior_bias=1", "prior_bias=1 has no move prior fitted for megajogos"),
     ],
 )
 def test_an_option_the_variants_engine_never_reads_is_a_usage_error(variant: str, bot: str, named: str) -> None:
@@ -506,6 +541,32 @@ def test_an_option_the_variants_engine_reads_is_accepted_with_auto() -> None:
     code, _, err = run("simulate", "--variant", "megajogos", "--games", "1", "--bots",
                        "hint:c=0.5:samples=20,greedy,greedy")  # fmt: skip
     assert code == 0, err
+
+
+def test_the_move_prior_inside_the_tree_steers_the_bots_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # hint:engine=v3:prior_bias=W hands the search the learned prior of each choice (R13: one
+    # root move per choice) with the weight; without the option the search gets no prior.
+    import analyzer.analysis.advisor as advisor
+
+    seen: list[tuple[float, list[float] | None]] = []
+    real = advisor.mcts_search
+
+    def spy(view, *args, **kwargs):
+        seen.append((kwargs["prior_bias"], kwargs["root_prior"]))
+        return real(view, *args, **kwargs)
+
+    monkeypatch.setattr(advisor, "mcts_search", spy)
+    state = _mid_game("classic", 9, 14)
+    mine = view(state, state.to_act)
+    for option, bias in (("", 0.0), (":prior_bias=0.5", 0.5)):
+        seen.clear()
+        make_bot(f"hint:engine=v3:samples=60{option}").choose(mine, random.Random(1))
+        assert [b for b, _ in seen] == [bias]
+        prior = seen[0][1]
+        if not bias:
+            assert prior is None
+        else:
+            assert prior is not None and len(prior) > 1 and sum(prior) == pytest.approx(1.0)
 
 
 def test_review_by_v3_says_iterations() -> None:

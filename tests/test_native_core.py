@@ -164,8 +164,11 @@ def test_a_seed_gives_the_same_sampled_deals_playouts_and_trees(variant: str) ->
         assert a == b and a.stock is None
         a, b = _both(lambda s=state: [playout_outcome(s, "eager", random.Random(k)) for k in range(5)])
         assert a == b
+        k = len(mine.legal_moves())
+        prior = [(i + 1) / (k * (k + 1) / 2) for i in range(k)]  # the later moves likelier
         for kwargs in ({}, {"leaf": "fitted", "infer": True}, {"method": "halving"},
-                       {"opponents": "policy", "playout": "nomeld"}):  # fmt: skip
+                       {"opponents": "policy", "playout": "nomeld"},
+                       {"prior_bias": 0.5, "root_prior": prior}):  # fmt: skip
             a, b = _both(lambda v=mine, k=kwargs: mcts.search(v, 200, seed=3, **k))
             assert [(m.move, m.visits, m.value, m.win, m.draw) for m in a.moves] == [
                 (m.move, m.visits, m.value, m.win, m.draw) for m in b.moves]  # fmt: skip
@@ -308,11 +311,13 @@ def test_search_options_missing_a_field_are_refused_by_name() -> None:
     state = native.pack_state(view_)
     options = {"iterations": 8, "rng": native.rng_state(random.Random(1)), "c": 0.7, "model": None,
                "infer": False, "halving": False, "policy": False, "nomeld": False, "time_limit": None,
-               "weights": None, "stop": None, "progress": None}  # fmt: skip
+               "weights": None, "stop": None, "progress": None, "root_bias": None}  # fmt: skip
     roots = [native.pack_move(m) for m in view_.legal_moves()]
     found = module.mcts_search(native.pack_rules(CLASSIC), state, roots, options)
     assert found["iterations"] == 8 and len(found["moves"]) == len(roots)
-    for field in ("iterations", "halving", "weights"):
+    with pytest.raises(ValueError, match="one finite, non-negative term per root move"):
+        module.mcts_search(native.pack_rules(CLASSIC), state, roots, {**options, "root_bias": [0.1] * (len(roots) + 1)})
+    for field in ("iterations", "halving", "weights", "root_bias"):
         with pytest.raises(KeyError, match=field):
             module.mcts_search(native.pack_rules(CLASSIC), state, roots, {k: v for k, v in options.items() if k != field})
     playout = {"eager": True, "rng": native.rng_state(random.Random(1)), "count": 1}

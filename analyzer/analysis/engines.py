@@ -161,6 +161,9 @@ class Engine:
         With ``read``: which reading draws the hidden hands: ``"paid"`` (the cards given up,
         :func:`analyzer.search.inference.infer_weights`) or ``"learned"`` (the card-location
         model learned from self-play, :func:`analyzer.search.reader.reader_weights`).
+    prior_bias : float
+        ``mcts``: the weight of the learned move prior's PUCT term at the tree's root
+        (:func:`analyzer.search.mcts.search`; 0: none).
     description : str
         What the engine does, in a few words (the ``--engine`` help lists it).
     """
@@ -186,6 +189,7 @@ class Engine:
     playout: Playout = "eager"
     method_name: str = ""
     reader: str = "paid"
+    prior_bias: float = 0.0
     description: str = ""
 
     @property

@@ -40,7 +40,7 @@ __all__ = ["HintBot", "HintBotOptions", "HintV1Bot", "HintV2Bot", "MctsBot", "Or
 
 
 _SEARCH_OPTIONS: dict[str, frozenset[str]] = {
-    "mcts": frozenset({"leaf", "c", "method", "opponents", "playout"}),
+    "mcts": frozenset({"leaf", "c", "method", "opponents", "playout", "prior_bias"}),
     "lookahead": frozenset(
         {"node_budget", "mode", "max_depth", "stock", "leaf", "playouts", "spread", "opponents"}
     ),
@@ -116,6 +116,7 @@ class HintBotOptions:
     playout: str | None = None
     prior: str | None = None
     prior_weight: float | None = None
+    prior_bias: float | None = None
 
     def check(self) -> None:
         """Refuse a value out of its range or choices (:func:`bot_option`; the engine checked
@@ -147,6 +148,7 @@ class HintBotOptions:
             ("playout", self.playout, {"choices": PLAYOUTS}),
             ("prior", self.prior, {"choices": PRIORS}),
             ("prior_weight", self.prior_weight, {"low": 0, "high": 100}),
+            ("prior_bias", self.prior_bias, {"low": 0, "high": 100}),
         ):
             if value is not None:
                 bot_option(key, value, **rule)
@@ -155,7 +157,7 @@ class HintBotOptions:
         """The search options given (not ``None``), by name: those an engine may not read
         (:func:`_refuse_unused`)."""
         names = ("node_budget", "mode", "max_depth", "stock", "leaf", "playouts", "spread", "c", "method",
-                 "opponents", "playout")  # fmt: skip
+                 "opponents", "playout", "prior_bias")  # fmt: skip
         return {k: getattr(self, k) for k in names if getattr(self, k) is not None}
 
 
@@ -230,6 +232,10 @@ class HintBot:
     prior_weight : float, optional
         How much the prior weighs against the mean result (0 to 100; default
         :data:`analyzer.analysis.prior.WEIGHT`, 0.05); refused with ``prior=none``.
+    prior_bias : float, optional
+        ``mcts``: the learned move prior inside the tree, as PUCT's prior term at the root with
+        this weight (0 to 100; :func:`analyzer.search.mcts.search`); refused where no prior is
+        fitted; the engine's (0: none) when omitted.
 
     A decision with a single legal move, or one that goes out, is played at
     once.  The sampling seed comes from the game's random generator, so a
@@ -326,11 +332,14 @@ class HintBot:
                 f"leaf={leaf} has no evaluation fitted for {rules.name} with these rules "
                 "(docs/hint.md, the options of an engine)"
             )
-        if self.prior == "learned" and prior_for(rules) is None:
-            raise ConquianError(
-                f"prior={self.prior} has no move prior fitted for {rules.name} with these rules "
-                "(docs/hint.md, the options of an engine)"
-            )
+        wanted = {"prior": self.prior if self.prior == "learned" else None,
+                  "prior_bias": self._given.get("prior_bias") or None}  # fmt: skip
+        for key, value in wanted.items():
+            if value is not None and prior_for(rules) is None:
+                raise ConquianError(
+                    f"{key}={value} has no move prior fitted for {rules.name} with these rules "
+                    "(docs/hint.md, the options of an engine)"
+                )
         if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).

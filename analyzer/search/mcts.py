@@ -24,6 +24,11 @@ grown from the searching player's view; every iteration
    (:func:`analyzer.search.evaluation.fitted_evaluator`) at once;
 5. **backs up** the reward vector along the path.
 
+With a move prior (``root_prior`` and ``prior_bias`` above 0) the root's selection adds PUCT's
+prior term (Rosin 2011; Silver et al. 2017) to UCB1: ``prior_bias`` times the move's prior
+probability times sqrt(availability) / (1 + visits), so that the moves the prior finds likely are
+tried more often early; deeper nodes keep UCB1 alone.
+
 Moves are tree edges by their text (a take, its layout and its pay card; a
 pass; a force), which the other players see; the exchange gifts (R9) are the
 only hidden moves, so the other players' gift edges differ between deals and
@@ -181,12 +186,15 @@ class MctsOptions:
         ``"eager"`` or ``"nomeld"`` (:data:`analyzer.search.playout.PLAYOUTS`).
     time_limit : float or None
         Seconds; the search stops after the iteration that passes it.
+    prior_bias : float
+        Weight of the move prior's PUCT term at the root (module docstring; 0: UCB1 alone).
 
     Raises
     ------
     ConquianError
-        If ``iterations`` is below 1, a choice is unknown, or ``opponents="policy"`` comes with
-        ``method="halving"`` (no effect: its playouts play the policy already).
+        If ``iterations`` is below 1, a choice is unknown, ``prior_bias`` is negative or not
+        finite, or ``opponents="policy"`` or ``prior_bias`` comes with ``method="halving"`` (no
+        effect: its playouts play the policy already, it has no tree).
     """
 
     iterations: int = 1000
@@ -197,10 +205,15 @@ class MctsOptions:
     opponents: Opponents = "search"
     playout: Playout = "eager"
     time_limit: float | None = None
+    prior_bias: float = 0.0
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise ConquianError(f"iterations must be at least 1, not {self.iterations}")
+        if not 0 <= self.prior_bias < math.inf:
+            raise ConquianError(f"prior_bias must be a number of at least 0, not {self.prior_bias}")
+        if self.prior_bias and self.method == "halving":
+            raise ConquianError("prior_bias has no effect with method=halving (it has no tree)")
         for name, choices in (("leaf", LEAVES), ("method", METHODS), ("opponents", OPPONENTS),
                               ("playout", PLAYOUTS)):  # fmt: skip
             value = getattr(self, name)
@@ -224,12 +237,14 @@ def search(
     method: Method = "uct",
     opponents: Opponents = "search",
     playout: Playout = "eager",
+    prior_bias: float = 0.0,
     root_moves: Sequence[Move] | None = None,
     time_limit: float | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
     weights: Mapping[int, Sequence[float]] | None = None,
     options: MctsOptions | None = None,
+    root_prior: Sequence[float] | None = None,
 ) -> SearchResult:
     """IS-MCTS from the view of the player to act (module docstring).
 
@@ -239,7 +254,7 @@ def search(
         The acting player's view: his hand known, the others' hands and the
         stock order may be hidden.  A whole deal works too (its hidden parts
         are then known, except that the stock order is always drawn at random).
-    iterations, c, leaf, infer, method, opponents, playout, time_limit
+    iterations, c, leaf, infer, method, opponents, playout, time_limit, prior_bias
         How to search, as the fields of :class:`MctsOptions` (``method="halving"``: sequential
         halving at the root with common random numbers, Karnin, Koren and Somekh, ICML 2013:
         the budget split over ceil(log2 K) rounds for K root moves, every surviving move played
@@ -258,6 +273,9 @@ def search(
         (:func:`analyzer.search.sampling.sample_deal`); ``None``: uniformly.
     options : MctsOptions, optional
         The search's options as one checked value.
+    root_prior : sequence of float, optional
+        The move prior's probability of each root move (in the order of ``root_moves``, or of
+        the legal moves), weighed by ``options.prior_bias`` at the root; ``None``: no prior.
 
     Returns
     -------
@@ -268,20 +286,41 @@ def search(
     ------
     ConquianError
         If the options are not valid (:class:`MctsOptions`), the deal is over, it is a chance
-        node, the acting player's hand is hidden, or a root move is not legal.
+        node, the acting player's hand is hidden, a root move is not legal, or ``root_prior``
+        does not give one probability (0 to 1) per root move.
     PositionError
         If the view is impossible (the hidden counts do not fit the unseen cards).
     """
-    opts = options or MctsOptions(iterations, c, leaf, infer, method, opponents, playout, time_limit)
+    opts = options or MctsOptions(
+        iterations, c, leaf, infer, method, opponents, playout, time_limit, prior_bias
+    )
     root_list = _root_moves(view, root_moves)
+    bias = _root_bias(opts.prior_bias, root_prior, len(root_list))
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     # None: rollouts (also where no model was fitted for these very rules).
     model = evaluator_for(view.rules, opts.leaf) if opts.leaf in LEARNED_LEAVES else None
     if native.ACTIVE and (model is None or model.players == view.rules.players):
-        return _native_search(view, root_list, opts, rng, model, stop, progress, weights)
+        return _native_search(view, root_list, opts, rng, model, stop, progress, weights, bias)
     if opts.method == "halving":
         return _halving(view, root_list, opts, rng, stop, progress, weights)
-    return _Tree(view, root_list, opts, rng, model, weights).run(stop, progress)
+    return _Tree(view, root_list, opts, rng, model, weights, bias).run(stop, progress)
+
+
+def _root_bias(prior_bias: float, root_prior: Sequence[float] | None, k: int) -> list[float] | None:
+    """The prior's term per root move: ``prior_bias`` times its probability; ``None`` without a
+    prior or a weight.
+
+    Raises
+    ------
+    ConquianError
+        If ``root_prior`` does not give one probability (0 to 1) for each of the ``k`` root moves.
+    """
+    if root_prior is None or not prior_bias:
+        return None
+    probabilities = [float(q) for q in root_prior]
+    if len(probabilities) != k or not all(0 <= q <= 1 for q in probabilities):
+        raise ConquianError(f"root_prior must give one probability (0 to 1) per root move ({k})")
+    return [prior_bias * q for q in probabilities]
 
 
 def _root_moves(view: GameState, root_moves: Sequence[Move] | None) -> list[Move]:
@@ -318,9 +357,10 @@ class _Tree:
         rng: random.Random,
         model: FittedEvaluator | None,
         weights: Mapping[int, Sequence[float]] | None,
+        bias: list[float] | None = None,
     ) -> None:
         self.view, self.root_list, self.opts, self.rng, self.model = view, root_list, opts, rng, model
-        self.weights = weights
+        self.weights, self.bias = weights, bias
         self.me = view.to_act
         self.n = view.rules.players
         self.quiet = self.me if opts.playout == "nomeld" else -1
@@ -381,6 +421,7 @@ class _Tree:
                 state = state.apply(step, check=False)
                 continue
             moves = self.root_list if first else state.legal_moves()
+            bias = self.bias if first else None
             first = False
             children = node.children
             untried = []
@@ -395,20 +436,25 @@ class _Tree:
                 child = children[move] = Node(available=1, reward=[0.0] * self.n)
                 path.append(child)
                 return path, state.apply(move, check=False), True
-            move = self._select(moves, children, state.to_act)
+            move = self._select(moves, children, state.to_act, bias)
             node = children[move]
             path.append(node)
             state = state.apply(move, check=False)
         return path, state, False
 
-    def _select(self, moves: list[Move], children: dict[Move, Node], p: int) -> Move:
-        """UCB1 with availability counts for player ``p``; ties drawn at random."""
+    def _select(
+        self, moves: list[Move], children: dict[Move, Node], p: int, bias: list[float] | None = None
+    ) -> Move:
+        """UCB1 with availability counts for player ``p``, plus the prior's term per move
+        (``bias``, the root's; module docstring); ties drawn at random."""
         c, log, sqrt = self.opts.c, math.log, math.sqrt
         best = -1.0
         chosen: list[Move] = []
-        for m in moves:
+        for i, m in enumerate(moves):
             ch = children[m]
             score = ch.reward[p] / ch.visits + c * sqrt(log(ch.available) / ch.visits)
+            if bias is not None:
+                score += bias[i] * sqrt(ch.available) / (1 + ch.visits)
             if score > best + 1e-12:
                 best, chosen = score, [m]
             elif score > best - 1e-12:
@@ -458,6 +504,7 @@ def _native_search(
     stop: Callable[[], bool] | None,
     progress: Callable[[int, int], None] | None,
     weights: Mapping[int, Sequence[float]] | None,
+    bias: list[float] | None = None,
 ) -> SearchResult:
     """:func:`search` by the native core: the same deals, tree and answer for the same seed."""
     n = view.rules.players
@@ -467,7 +514,7 @@ def _native_search(
         "model": None if model is None else native_model(model), "infer": opts.infer,
         "halving": opts.method == "halving", "policy": opts.opponents == "policy",
         "nomeld": opts.playout == "nomeld", "time_limit": opts.time_limit, "weights": table,
-        "stop": stop, "progress": progress,
+        "stop": stop, "progress": progress, "root_bias": bias,
     }  # fmt: skip
     try:
         data: MctsData = native.native_module().mcts_search(

@@ -132,6 +132,7 @@ class NativeMctsOptions(TypedDict):
     weights: Weights
     stop: Callable[[], bool] | None
     progress: Callable[[int, int], None] | None
+    root_bias: Sequence[float] | None
 
 
 class StatsData(TypedDict):

@@ -557,7 +557,8 @@ pub fn playout(
 /// `iterations`, the generator state `rng`, the exploration constant `c`, the fitted `model`
 /// (`None`: playouts), `infer`, `halving` (sequential halving at the root), `policy`
 /// opponents, `nomeld` playouts, `time_limit` (seconds, `None`: none), the hand-reading
-/// `weights` per seat, and the callbacks `stop` and `progress`.
+/// `weights` per seat, the callbacks `stop` and `progress`, and `root_bias` (the move prior's
+/// term per root move, `None`: none).
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub struct MctsOptions {
@@ -573,6 +574,7 @@ pub struct MctsOptions {
     pub weights: Option<Vec<Option<Vec<f64>>>>,
     pub stop: Option<Py<PyAny>>,
     pub progress: Option<Py<PyAny>>,
+    pub root_bias: Option<Vec<f64>>,
 }
 
 /// A root move's statistics (`analyzer.search.mcts.MoveStats`).
@@ -615,6 +617,13 @@ pub fn mcts_search(
             .collect::<PyResult<_>>()?;
         let weights = weights_of(options.weights)?;
         let mut r = rng_of(&options.rng)?;
+        if let Some(b) = &options.root_bias {
+            if b.len() != roots.len() || b.iter().any(|x| !x.is_finite() || *x < 0.0) {
+                return Err(PyValueError::new_err(
+                    "root_bias must give one finite, non-negative term per root move",
+                ));
+            }
+        }
         let opts = mcts::Options {
             iterations: options.iterations,
             c: options.c,
@@ -624,6 +633,7 @@ pub fn mcts_search(
             policy: options.policy,
             nomeld: options.nomeld,
             time_limit: options.time_limit,
+            root_bias: options.root_bias,
         };
         let mut hooks = PyHooks::new(options.stop, options.progress);
         let mut engine = take_engine(&rules);

@@ -37,6 +37,9 @@ pub struct Options {
     /// `playout="nomeld"`: the searching player never lays a hand-only meld in playouts.
     pub nomeld: bool,
     pub time_limit: Option<f64>,
+    /// The move prior's term at the root (`prior_bias` times each root move's prior
+    /// probability, aligned with the root moves); `None`: UCB1 alone.
+    pub root_bias: Option<Vec<f64>>,
 }
 
 /// A root move's statistics (`MoveStats`).
@@ -86,6 +89,12 @@ fn child_of(tree: &[Node], node: usize, m: &Move) -> Option<usize> {
         .iter()
         .find(|(k, _)| k == m)
         .map(|&(_, i)| i)
+}
+
+/// PUCT's prior term (Rosin 2011; Silver et al. 2017) added to UCB1 at the root: `bias` (the
+/// weight times the move's prior probability) times sqrt(availability) / (1 + visits).
+fn prior_term(bias: f64, available: u64, visits: u64) -> f64 {
+    bias * (available as f64).sqrt() / (1.0 + visits as f64)
 }
 
 fn rewards(o: &Outcome) -> ([f64; 4], f64) {
@@ -185,6 +194,7 @@ pub fn search(
                 listed = engine.legal_moves(&state).expect("every hand known");
                 &listed
             };
+            let at_root = first;
             first = false;
             let p = state.to_act as usize;
             let mut untried: Vec<Move> = Vec::new();
@@ -206,11 +216,15 @@ pub fn search(
             }
             let mut best = -1.0f64;
             let mut chosen: Vec<Move> = Vec::new();
-            for m in moves {
+            let bias = if at_root { opts.root_bias.as_deref() } else { None };
+            for (i, m) in moves.iter().enumerate() {
                 let ch = &tree[child_of(&tree, node, m).expect("tried")];
                 let visits = ch.visits as f64;
-                let score =
+                let mut score =
                     ch.reward[p] / visits + opts.c * ((ch.available as f64).ln() / visits).sqrt();
+                if let Some(b) = bias {
+                    score += prior_term(b[i], ch.available, ch.visits);
+                }
                 if score > best + 1e-12 {
                     best = score;
                     chosen.clear();
