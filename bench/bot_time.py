@@ -3,7 +3,7 @@
     python3 bench/bot_time.py [--variant classic] [--deals 30] [--decisions 150]
                               [--bots hint:samples=8 hint]
 
-The decisions are those of the seat to act in --deals seeded games of two greedy bots (two or
+The decisions are those of the seat to act in --deals seeded games of greedy bots (two or
 more legal moves, none going out: the bots play those at once), each bot choosing on every one
 from that player's view, the bots' order alternating between decisions so that the machine's
 load falls on all alike.  Prints each bot's CPU seconds per decision (this process's
@@ -27,6 +27,7 @@ from analyzer.bots.base import obvious_move
 from analyzer.bots.game import play_game
 from analyzer.bots.registry import make_bot
 from analyzer.core.dealing import view
+from analyzer.core.rules import get_rules
 from analyzer.core.state import GameState, Phase
 
 
@@ -35,7 +36,7 @@ def decisions(name: str, deals: int, most: int) -> list[GameState]:
     ``name`` (the first ``most``)."""
     found: list[GameState] = []
     for seed in range(deals):
-        game = play_game(name, ["greedy", "greedy"], seed=seed)
+        game = play_game(name, ["greedy"] * get_rules(name).players, seed=seed)
         state = game.start
         for _, move in game.moves:
             if state.to_act is not None and state.phase not in (Phase.OVER, Phase.TURN):
