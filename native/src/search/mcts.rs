@@ -216,7 +216,11 @@ pub fn search(
             }
             let mut best = -1.0f64;
             let mut chosen: Vec<Move> = Vec::new();
-            let bias = if at_root { opts.root_bias.as_deref() } else { None };
+            let bias = if at_root {
+                opts.root_bias.as_deref()
+            } else {
+                None
+            };
             for (i, m) in moves.iter().enumerate() {
                 let ch = &tree[child_of(&tree, node, m).expect("tried")];
                 let visits = ch.visits as f64;
