@@ -357,6 +357,9 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint:engine=v1:opponents=policy", "opponents=policy has no effect with engine v1"),
         ("hint:method=halving:opponents=policy", "no effect with method=halving"),
         ("mcts:method=halving:opponents=policy", "no effect with method=halving"),
+        # Refused before any game (exit 2), not at the bot's first choice.
+        ("hint:engine=v3:method=halving:prior_bias=1", "prior_bias=1 has no effect with method=halving"),
+        ("hint:engine=v3:method=halving:c=0.1", "c=0.1 has no effect with method=halving"),
         # Options the named engine never reads: refused, not silently unused.
         ("hint:engine=v1:c=0.4", "c=0.4 has no effect with engine v1"),
         ("hint:engine=v2:method=halving", "method=halving has no effect with engine v2"),
@@ -501,7 +504,8 @@ def test_ordered_worlds_place_the_stock_too() -> None:
     [
         "hint:engine=v2:leaf=rollout:playouts=3",
         "hint:engine=v2:stock=known:spread=2",
-        "hint:engine=v3:c=1.5:method=halving",
+        "hint:engine=v3:c=1.5",
+        "hint:engine=v3:method=halving:playout=nomeld",
         "hint:engine=v1:node_budget=500:stock=chance",
         "hint:c=0.4:node_budget=500",  # auto: v3 reads c, v2 reads node_budget
     ],
@@ -525,7 +529,9 @@ def test_an_option_that_the_engine_reads_is_accepted(bot: str) -> None:
         ("classic", "peek:mode=paranoid", "mode=paranoid has no effect in classic"),
         ("classic", "hint:prior_bias=1", "prior_bias=1 has no effect with engine v2 in classic"),
         # megajogos has no move prior fitted (analyzer/data/prior.json).
-        ("megajogos", "hint:prior_bias=1", "prior_bias=1 has no move prior fitted for megajogos"),
+        ("megajogos", "hint:prior_bias=1", "prior_bias=1 needs a move prior, and none is fitted for megajogos"),
+        ("megajogos", "hint:prior_weight=0.2", "prior_weight=0.2 has no effect: the bot weighs no move prior in megajogos"),
+        ("classic", "hint:engine=v3:prior_weight=0.1", "prior_weight=0.1 has no effect: the bot weighs no move prior in classic with engine v3 (docs"),
     ],
 )
 def test_an_option_the_variants_engine_never_reads_is_a_usage_error(variant: str, bot: str, named: str) -> None:

@@ -144,13 +144,13 @@ def test_prior_option_is_accepted_where_fitted_and_refused_elsewhere(monkeypatch
     assert check_bot("hint:engine=v3:prior=learned").prior == "learned"  # type: ignore[attr-defined]
     with pytest.raises(ConquianError, match="prior=learned has no effect with peek"):
         check_bot("peek:prior=learned")
-    with pytest.raises(ConquianError, match="no move prior fitted for mexican with these rules"):
+    with pytest.raises(ConquianError, match="prior=learned needs a move prior, and none is fitted for mexican, 3 players"):
         check_bot("hint:prior=learned", get_rules("mexican").with_players(3))  # fitted for two
-    with pytest.raises(ConquianError, match="no move prior fitted for classic with these rules"):
+    with pytest.raises(ConquianError, match=r"none is fitted for classic \(hand_size=9\)"):
         check_bot("hint:engine=pimc:prior=learned", replace(CLASSIC, hand_size=9))
     assert check_bot("hint:prior=none", get_rules("megajogos")).prior == "none"  # type: ignore[attr-defined]
     monkeypatch.setattr(prior, "prior_coefficients", lambda variant: None)
-    with pytest.raises(ConquianError, match="no move prior fitted for classic"):
+    with pytest.raises(ConquianError, match="none is fitted for classic"):
         check_bot("hint:prior=learned", CLASSIC)
 
 

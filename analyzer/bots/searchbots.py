@@ -57,8 +57,9 @@ _SEARCH_NAMES = {
 
 def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
     """Refuse a bot option that the named engine never reads (``hint:engine=v1:c=0.4``), a leaf
-    the IS-MCTS search has not, and option pairs that exclude each other (``opponents=policy``
-    with ``method=halving``, ``playouts`` without ``leaf=rollout``, ``spread`` with ``stock=chance``).
+    the IS-MCTS search has not, and option pairs that exclude each other (``opponents=policy``,
+    ``c`` or ``prior_bias`` with ``method=halving``, ``playouts`` without ``leaf=rollout``,
+    ``spread`` with ``stock=chance``).
 
     With ``auto`` the engine depends on the variant (``v3`` for three players, ``v2`` for
     two), so only the pairs are checked here; :meth:`HintBot.check_variant` checks the rest
@@ -69,8 +70,12 @@ def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
     ConquianError
         If an option has no effect with ``engine``.
     """
-    if given.get("opponents") == "policy" and given.get("method") == "halving":
-        raise ConquianError("opponents=policy has no effect with method=halving")
+    if given.get("method") == "halving":
+        # Sequential halving plays every surviving root move out on the same deals: no tree, so
+        # no UCB1 constant, no prior steering it, and its playouts play the policy already.
+        for key in ("opponents", "c", "prior_bias"):
+            if key in given and (key != "opponents" or given[key] == "policy"):
+                raise ConquianError(f"{key}={given[key]} has no effect with method=halving")
     if engine not in ENGINES:
         return
     found = ENGINES[engine]
@@ -291,6 +296,7 @@ class HintBot:
         self.prior = opts.prior or "auto"
         if opts.prior_weight is not None and self.prior == "none":
             raise ConquianError("prior_weight has no effect with prior=none")
+        self._prior_weight = opts.prior_weight
         self.prior_weight = WEIGHT if opts.prior_weight is None else float(opts.prior_weight)
         if self.prior == "learned" and self.sees_all:
             raise ConquianError(f"prior={self.prior} has no effect with {self.name}, which sees every hand")
@@ -332,19 +338,35 @@ class HintBot:
                 f"leaf={leaf} has no evaluation fitted for {rules.name} with these rules "
                 "(docs/hint.md, the options of an engine)"
             )
-        wanted = {"prior": self.prior if self.prior == "learned" else None,
-                  "prior_bias": self._given.get("prior_bias") or None}  # fmt: skip
-        for key, value in wanted.items():
-            if value is not None and prior_for(rules) is None:
-                raise ConquianError(
-                    f"{key}={value} has no move prior fitted for {rules.name} with these rules "
-                    "(docs/hint.md, the options of an engine)"
-                )
+        self._check_prior(rules)
         if rules.players == 2 and self._given.get("mode") == "paranoid":
             # With two players the other player is the only one: paranoid is the alpha-beta
             # search that "auto" already runs (as `conquian solve --mode` says).
             raise ConquianError(
                 f"mode=paranoid has no effect in {rules.name}, which has two players"
+            )
+
+    def _check_prior(self, rules: Rules) -> None:
+        """Refuse the prior's options on ``rules`` where no move prior is fitted for them
+        (``prior=learned``, ``prior_bias``), or where the bot weighs none (``prior_weight``).
+
+        Raises
+        ------
+        ConquianError
+            Naming the option and the rules.
+        """
+        wanted = {"prior": self.prior if self.prior == "learned" else None,
+                  "prior_bias": self._given.get("prior_bias") or None}  # fmt: skip
+        for key, value in wanted.items():
+            if value is not None and prior_for(rules) is None:
+                raise ConquianError(
+                    f"{key}={value} needs a move prior, and none is fitted for {rules.title} "
+                    "(docs/hint.md, the options of an engine)"
+                )
+        if self._prior_weight is not None and not self.uses_prior(rules):
+            raise ConquianError(
+                f"prior_weight={self._prior_weight:g} has no effect: the bot weighs no move prior in "
+                f"{rules.title} with engine {self.setup(rules)[0].name} (docs/hint.md, the options of an engine)"
             )
 
     def setup(self, rules: Rules) -> tuple[Engine, int, int | None]:
