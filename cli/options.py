@@ -49,7 +49,7 @@ MatchOpt = Annotated[
         min=0,
         max=1000,
         metavar="N",
-        help="Play matches of N deals: the deal passes round the table and each deal is played "
+        help="Play each game as a match of N deals: the deal passes round the table and each deal is played "
         "for the stake of the stake rule (--stakes; R21). 0: single deals.",
     ),
 ]
