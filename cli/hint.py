@@ -15,7 +15,7 @@ from analyzer.analysis.advisor import (
     Advice,
     check_open,
 )
-from analyzer.analysis.engines import ENGINES
+from analyzer.analysis.engines import ENGINES, MCTS_SEARCHES
 from analyzer.analysis.lines import Line, line_text
 from analyzer.analysis.static import static_hints
 from analyzer.analysis.verdict import verdict_sentence
@@ -347,6 +347,11 @@ def _sample(options: HintOptions, state: GameState, show: _Show) -> tuple[Advice
             options.lines(state, advice, [e.move for e in advice.estimates[:wanted]], stop=stop)
             if show.line and not advice.interrupted
             else {}
+        )
+    if ENGINES[advice.engine].one_tree and options.samples is not None and advice.samples > options.samples:
+        note(
+            f"--samples {options.samples:,} raised to {advice.samples:,}: the IS-MCTS hint compares "
+            f"moves over at least {MCTS_SEARCHES} independent searches"
         )
     return advice, lines
 

@@ -605,3 +605,16 @@ def test_a_move_with_a_better_mean_below_the_first_is_not_called_worse() -> None
             assert "better in expected result than the first" in text and "worse" not in text
         else:
             assert "worse in expected result than the best" in text
+
+
+def test_a_v3_hint_says_when_it_raises_samples_to_its_fewest_searches() -> None:
+    # v3 compares moves over at least MCTS_SEARCHES independent searches of one iteration or
+    # more, so --samples 3 runs 4 iterations: said on stderr, not silently.
+    from analyzer.analysis.engines import MCTS_SEARCHES
+
+    code, out, err = run("hint", "--engine", "v3", "--samples", "3", "--json")
+    assert code == 0, err
+    assert json.loads(out)["samples"] == MCTS_SEARCHES > 3
+    assert f"--samples 3 raised to {MCTS_SEARCHES}" in err and one_error_line(err)
+    code, out, err = run("hint", "--engine", "v3", "--samples", "40", "--json")
+    assert code == 0 and "raised" not in err
