@@ -372,8 +372,8 @@ def test_v3_with_every_card_known_answers_exactly_as_v2() -> None:
         ("hint-v2:engine=v3", "hint-v2 is the v2 engine's bot"),
         # The text typed is named, not what it became (1e400 read as inf); other scripts' digits
         # are not numbers.
-        ("hint:samples=1e400", "samples=1e400 is not a finite number"),
-        ("hint:engine=v3:c=1e400", "c=1e400 is not a finite number"),
+        ("hint:samples=1e400", "option samples=1e400 must be a finite number"),
+        ("hint:engine=v3:c=1e400", "option c=1e400 must be a finite number"),
         ("hint:engine=v3:c=\u0663", "c=\u0663 must be a finite number"),
         ("hint:samples=1_000", "samples=1_000 must be a whole number"),
         ("hint:samples= 5", "samples= 5 must be a whole number"),

@@ -158,7 +158,7 @@ def parse_bot(name: str) -> tuple[str, dict[str, int | float | str]]:
                 continue
         if isinstance(value, float) and not math.isfinite(value):
             # 1e400 reads as inf: name what was typed, not what it became.
-            raise ConquianError(f"bot option {key}={text} is not a finite number")
+            raise ConquianError(f"option {key}={text} must be a finite number")
         options[key] = value
     return base, options
 
