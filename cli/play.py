@@ -62,7 +62,8 @@ def play(
         typer.Option(
             "--bots",
             metavar="BOTS",
-            help="Bot for the other seats, or one per other seat, comma-separated.",
+            help="Bot for the other seats, or one per other seat, comma-separated; a bot's options "
+            "follow its name as name:key=value, e.g. hint:samples=16.",
         ),
     ] = "greedy",
     record: Annotated[

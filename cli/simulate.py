@@ -58,7 +58,8 @@ _BotsOpt = Annotated[
         metavar="BOTS",
         help=f"One bot for every seat, or one per seat, comma-separated ({', '.join(BOTS)}: "
         "mcts is this package's IS-MCTS, ismcts OpenSpiel's, extra openspiel; docs/hint.md, the "
-        "measuring bots); default: greedy, then random at the other seats.",
+        "measuring bots); a bot's options follow its name as name:key=value, e.g. hint:samples=16 "
+        "(docs/hint.md, the options of an engine); default: greedy, then random at the other seats.",
     ),
 ]
 _SeedOpt = Annotated[int, seed_option("Run seed: same seed, same games.")]
