@@ -308,3 +308,19 @@ def test_pick_visited_weighs_the_prior_among_the_moves_a_tree_visited_often() ->
     far = Advice(0, [_visited(take, 0.30, 900), _visited(Pass(), 0.28, 100)], 1000, 0.0, 0.0, 0)
     assert prior.pick_visited(mine, far, coefficients=PASS_FIRST) == take
     assert prior.pick_visited(mine, far, share=0.1, coefficients=PASS_FIRST) == Pass()
+
+
+def test_choice_probabilities_give_each_root_its_choices_prior(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One move per choice (the IS-MCTS roots): each gets its choice's probability, in the order
+    given; refused where no prior is fitted."""
+    mine, _ = _offer()
+    monkeypatch.setattr(prior, "prior_for", lambda rules: PASS_FIRST)
+    groups = choices(mine)
+    roots = [g[-1] for g in reversed(groups)]  # not the engine's order, not the first arrangement
+    found = prior.choice_probabilities(mine, roots)
+    by_choice = {g[0]: q for g, q in prior.choice_prior(mine)}
+    assert found == pytest.approx([by_choice[g[0]] for g in reversed(groups)])
+    assert sum(found) == pytest.approx(1.0) and found[roots.index(Pass())] == max(found)
+    monkeypatch.setattr(prior, "prior_for", lambda rules: None)
+    with pytest.raises(ConquianError, match="no move prior is fitted for classic"):
+        prior.choice_probabilities(mine, roots)

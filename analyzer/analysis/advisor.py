@@ -68,7 +68,7 @@ from analyzer.analysis.engines import (
     searching_engine,
 )
 from analyzer.analysis.estimates import Advice, MoveEstimate
-from analyzer.analysis.prior import choice_prior, prior_for
+from analyzer.analysis.prior import choice_probabilities
 from analyzer.analysis.reasons import with_reasons
 from analyzer.analysis.static import Hint, check_chooser, score_move
 from analyzer.analysis.verdict import DEFAULT_RULE, RULES, Decision, decide, t975
@@ -531,21 +531,6 @@ def _ranked(
     return estimates
 
 
-def _root_prior(mine: GameState, roots: list[Move]) -> list[float]:
-    """The learned move prior's probability of each root move, one move per choice
-    (:func:`analyzer.analysis.prior.choice_prior`).
-
-    Raises
-    ------
-    ConquianError
-        If no move prior is fitted for these rules (:func:`analyzer.analysis.prior.prior_for`).
-    """
-    if prior_for(mine.rules) is None:
-        raise ConquianError(f"prior_bias: no move prior is fitted for {mine.rules.name} with these rules")
-    probability = {m: q for group, q in choice_prior(mine, moves=roots) for m in group}
-    return [probability[m] for m in roots]
-
-
 def _advise_mcts(
     mine: GameState,
     groups: list[list[Move]],
@@ -577,7 +562,7 @@ def _advise_mcts(
     """
     player = mine.to_act
     roots = [([m for m in g if m in asked] or g)[0] for g in groups]
-    root_prior = _root_prior(mine, roots) if engine.prior_bias else None
+    root_prior = choice_probabilities(mine, roots) if engine.prior_bias else None
     per, first, step, most = _search_plan(engine, samples, searches, until_decided, rule)
     if until_decided and len(roots) == 1:
         most = 1  # one choice: nothing to decide, one search for its figures

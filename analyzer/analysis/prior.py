@@ -56,6 +56,7 @@ from analyzer.analysis.candidates import choices, same_choice
 from analyzer.analysis.estimates import Advice
 from analyzer.analysis.static import outs
 from analyzer.core.cards import iter_mask
+from analyzer.core.errors import ConquianError
 from analyzer.core.legal import fitting_cards
 from analyzer.core.melds import cards_of, catalog, layoff_mask, usefulness
 from analyzer.core.moves import Force, Give, LayIn, Meld, Move, Pass, Take
@@ -71,6 +72,7 @@ __all__ = [
     "WEIGHT",
     "choice_features",
     "choice_prior",
+    "choice_probabilities",
     "leaning",
     "move_prior",
     "pick",
@@ -259,6 +261,21 @@ def choice_prior(
     rows = choice_features(view, moves)
     probs = softmax([sum(w * x for w, x in zip(b, f, strict=True)) for _, f in rows])
     return [(group, q) for (group, _), q in zip(rows, probs, strict=True)]
+
+
+def choice_probabilities(view: GameState, moves: Sequence[Move]) -> list[float]:
+    """The prior probability of each of ``moves``, one move per choice of the player to act
+    (the roots of an IS-MCTS search, :func:`analyzer.search.mcts.search`'s ``root_prior``).
+
+    Raises
+    ------
+    ConquianError
+        If no move prior is fitted for these rules (:func:`prior_for`).
+    """
+    if prior_for(view.rules) is None:
+        raise ConquianError(f"no move prior is fitted for {view.rules.title}")
+    probability = {m: q for group, q in choice_prior(view, moves=moves) for m in group}
+    return [probability[m] for m in moves]
 
 
 def move_prior(view: GameState, coefficients: Sequence[float] | None = None) -> dict[Move, float]:
