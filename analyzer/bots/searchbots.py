@@ -73,9 +73,10 @@ def _refuse_unused(engine: str, given: dict[str, Any], where: str = "") -> None:
     if given.get("method") == "halving":
         # Sequential halving plays every surviving root move out on the same deals: no tree, so
         # no UCB1 constant, no prior steering it, and its playouts play the policy already.
-        for key in ("opponents", "c", "prior_bias"):
-            if key in given and (key != "opponents" or given[key] == "policy"):
-                raise ConquianError(f"{key}={given[key]} has no effect with method=halving")
+        unused = ["opponents"] if given.get("opponents") == "policy" else []
+        unused += [k for k in ("c", "prior_bias") if k in given]
+        if unused:
+            raise ConquianError(f"{unused[0]}={given[unused[0]]} has no effect with method=halving")
     if engine not in ENGINES:
         return
     found = ENGINES[engine]
